@@ -1,0 +1,432 @@
+/**
+ * The crawl export contract: one directory per crawl holding manifest.json and one Parquet file per table
+ * (`<table>.parquet`). Column names are the spec's; each has one fixed DuckDB type. Optional columns may be
+ * absent (read as NULL); unknown extra columns are kept. Website-level data sources (search console,
+ * analytics, ads, trends, keyword planner) ship in the same directory, covering dataStart..dataEnd.
+ */
+import { z } from 'zod';
+
+export const exportColumnSchema = z.object({
+  name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/),
+  type: z.string(),
+  required: z.boolean(),
+  description: z.string(),
+});
+
+export const exportTableSchema = z.object({
+  id: z.string().regex(/^[a-z_]+$/),
+  description: z.string(),
+  kind: z.enum(['crawl', 'extraction', 'source']),
+  required: z.boolean(),
+  key: z.array(z.string()).min(1),
+  columns: z.array(exportColumnSchema).min(1),
+});
+
+export const manifestSchema = z.object({
+  websiteId: z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'lowercase letters, digits and dashes'),
+  crawlId: z.number().int().positive(),
+  crawledAt: z.iso.datetime({ offset: true }),
+  dataStart: z.iso.date(),
+  dataEnd: z.iso.date(),
+  startUrl: z.url(),
+  crawler: z.object({ name: z.string().min(1), version: z.string().min(1) }),
+});
+
+export type ExportColumn = z.infer<typeof exportColumnSchema>;
+export type ExportTable = z.infer<typeof exportTableSchema>;
+export type Manifest = z.infer<typeof manifestSchema>;
+
+const REDIRECT_HOP =
+  'STRUCT(url VARCHAR, status_code INTEGER, redirects_to VARCHAR, is_js_redirect BOOLEAN, is_meta_redirect BOOLEAN)[]';
+const MONTHLY_RECORD = 'STRUCT("year" INTEGER, "month" INTEGER, search_volume BIGINT)[]';
+
+export const restrictedReasons = [
+  'robots_disallowed',
+  'meta_nofollow',
+  'link_nofollow',
+  'excluded_by_pattern',
+  'outside_scope',
+  'crawl_limit',
+] as const;
+
+type Col = [name: string, type: string, description: string];
+const req = (cols: Col[]): ExportColumn[] =>
+  cols.map(([name, type, description]) => ({ name, type, required: true, description }));
+const opt = (cols: Col[]): ExportColumn[] =>
+  cols.map(([name, type, description]) => ({ name, type, required: false, description }));
+
+const duplicateFamily = (what: string): Col[] => [
+  [`duplicate_${what}`, 'BOOLEAN', `Shares its ${what} with another crawled page`],
+  [`duplicate_${what}_count`, 'INTEGER', `Pages in its duplicate ${what} set`],
+  [`duplicate_${what}_primary_url`, 'VARCHAR', `The primary page of its duplicate ${what} set`],
+];
+
+const headerDirectives = ['noindex', 'nofollow', 'noarchive', 'nosnippet', 'noimageindex', 'notranslate'];
+const schemaTypes = [
+  'product',
+  'review',
+  'faq',
+  'recipe',
+  'article',
+  'news_article',
+  'breadcrumb',
+  'event',
+  'how_to',
+  'job_posting',
+  'local_business',
+  'organization',
+  'video_object',
+];
+const openGraph = ['title', 'description', 'type', 'url', 'image', 'site_name', 'locale'];
+
+const urls: ExportTable = {
+  id: 'urls',
+  description: 'One row per URL the crawl knows: fetched pages, and URLs known only to a sitemap or a data source',
+  kind: 'crawl',
+  required: true,
+  key: ['url'],
+  columns: [
+    ...req([
+      ['url', 'VARCHAR', 'The URL'],
+      ['http_status_code', 'INTEGER', 'HTTP status; NULL when the fetch got no response'],
+      ['indexable', 'BOOLEAN', 'Eligible for the index (200, no noindex, self-canonical)'],
+      ['internal', 'BOOLEAN', "On the website's own domain(s)"],
+      ['found_in_web_crawl', 'BOOLEAN', 'Reached by following links from the start URL'],
+    ]),
+    ...opt([
+      ['found_in_sitemap', 'BOOLEAN', 'Listed in at least one sitemap'],
+      ['found_at_sitemap', 'VARCHAR', 'The first sitemap listing it'],
+      ['found_at_url', 'VARCHAR', 'The first page linking to it'],
+      ['page_title', 'VARCHAR', 'The <title> text'],
+      ['page_title_length', 'INTEGER', 'Title length in characters'],
+      ['description', 'VARCHAR', 'The meta description'],
+      ['description_length', 'INTEGER', 'Description length in characters'],
+      ['h1_count', 'INTEGER', 'Number of H1 headings'],
+      ['h1_length', 'INTEGER', 'Length of the first H1 in characters'],
+      ['h1_tag', 'VARCHAR[]', 'H1 texts'],
+      ['h2_tag', 'VARCHAR[]', 'H2 texts'],
+      ['h3_tag', 'VARCHAR[]', 'H3 texts'],
+      ['content_size', 'INTEGER', 'Body content size in bytes'],
+      ['word_count', 'INTEGER', 'Words of body content'],
+      ['html_size', 'INTEGER', 'HTML document size in bytes'],
+      ['canonical_url', 'VARCHAR', 'The resolved canonical (NULL when sources disagree)'],
+      ['canonical_header_url', 'VARCHAR', 'Canonical from the HTTP Link header'],
+      ['canonical_html_url', 'VARCHAR', 'Canonical from the HTML link tag'],
+      ['canonical_links_in_count', 'INTEGER', 'Pages naming this URL as their canonical'],
+      ['is_self_canonical', 'BOOLEAN', 'The canonical is the URL itself'],
+      ['canonicalized_page', 'BOOLEAN', 'The canonical names another URL'],
+      ...duplicateFamily('title'),
+      ...duplicateFamily('description'),
+      ...duplicateFamily('page'),
+      ...duplicateFamily('body'),
+      ['primary_page', 'BOOLEAN', 'Not a secondary member of a duplicate set'],
+      ['hreflang_links_in_count', 'INTEGER', 'Pages naming this URL as a language alternate'],
+      ['hreflang_links_out_count', 'INTEGER', 'Language alternates this page declares'],
+      ['links_in_count', 'INTEGER', 'Internal hyperlinks pointing here (not canonical or hreflang links)'],
+      ['links_out_count', 'INTEGER', 'Hyperlinks on this page'],
+      ['redirect_count', 'INTEGER', 'Redirect hops from this URL to the final response'],
+      ['redirect_chain', REDIRECT_HOP, 'The redirect hops, in order'],
+      ['redirected_to_url', 'VARCHAR', 'The final URL after redirects'],
+      ['redirected_to_status_code', 'INTEGER', 'Status of the final URL'],
+      ['is_redirect', 'BOOLEAN', 'Redirects by server status, JavaScript or meta refresh'],
+      ['is_redirect_loop', 'BOOLEAN', 'Its redirects return to a URL already visited'],
+      ['meta_nofollow', 'BOOLEAN', 'Meta robots nofollow'],
+      ['meta_noindex', 'BOOLEAN', 'Meta robots noindex'],
+      ...headerDirectives.map((d): Col => [`header_${d}`, 'BOOLEAN', `X-Robots-Tag ${d}`]),
+      ['has_structured_data', 'BOOLEAN', 'Carries schema.org markup'],
+      ...schemaTypes.map((s): Col => [`${s}_schema_count`, 'INTEGER', `schema.org ${s} items`]),
+      ...openGraph.map((o): Col => [`og_${o}`, 'VARCHAR', `Open Graph og:${o}`]),
+      ['fetch_time', 'DOUBLE', 'Fetch time in seconds'],
+      ['performance_cls', 'DOUBLE', 'Cumulative layout shift'],
+      ['performance_dcl', 'DOUBLE', 'DOM content loaded, seconds'],
+      ['performance_fcp', 'DOUBLE', 'First contentful paint, seconds'],
+      ['performance_lcp', 'DOUBLE', 'Largest contentful paint, seconds'],
+      ['performance_ttfb', 'DOUBLE', 'Time to first byte, milliseconds'],
+      ['performance_tti', 'DOUBLE', 'Time to interactive, seconds'],
+      ['deeprank', 'DOUBLE', 'Internal link authority, 0-10'],
+      ['level', 'INTEGER', 'Clicks from the start URL'],
+      ['head_tags_in_body_count', 'INTEGER', 'Head-only tags found in the body'],
+      ['body_tags_in_head_count', 'INTEGER', 'Body tags found in the head'],
+    ]),
+  ],
+};
+
+const links: ExportTable = {
+  id: 'links',
+  description: 'One row per linking page and target (instance_count counts repeats on the page)',
+  kind: 'crawl',
+  required: true,
+  key: ['url_to', 'url_from'],
+  columns: [
+    ...req([
+      ['url_from', 'VARCHAR', 'The linking page'],
+      ['url_to', 'VARCHAR', 'The link target'],
+      ['internal', 'BOOLEAN', 'The target is on the website'],
+    ]),
+    ...opt([
+      ['url_from_status_code', 'INTEGER', 'Status of the linking page'],
+      ['url_to_status_code', 'INTEGER', 'Status of the target'],
+      ['url_from_title', 'VARCHAR', 'Title of the linking page'],
+      ['url_to_title', 'VARCHAR', 'Title of the target'],
+      ['url_from_https', 'BOOLEAN', 'The linking page is https'],
+      ['url_to_https', 'BOOLEAN', 'The target is https'],
+      ['url_from_deeprank', 'DOUBLE', 'DeepRank of the linking page'],
+      ['url_to_deeprank', 'DOUBLE', 'DeepRank of the target'],
+      ['hreflang', 'VARCHAR', 'hreflang attribute of an alternate link'],
+      ['attr_rel', 'VARCHAR', 'rel attribute'],
+      ['link_type', 'VARCHAR', 'href, canonical, hreflang, redirect or image'],
+      ['anchor_text', 'VARCHAR', 'Anchor text of the first instance'],
+      ['nofollow', 'BOOLEAN', 'rel=nofollow'],
+      ['instance_count', 'INTEGER', 'Times the page links to the target'],
+      ['is_redirect', 'BOOLEAN', 'The target redirects'],
+      ['is_restricted', 'BOOLEAN', 'The target was not crawled because of a restriction'],
+      ['restricted_reason', 'VARCHAR', 'Why the target was not crawled'],
+      ['has_image_link', 'BOOLEAN', 'The link wraps an image'],
+      ['has_image_alt_text', 'BOOLEAN', 'The wrapped image has alt text'],
+    ]),
+  ],
+};
+
+const uniqueLinks: ExportTable = {
+  id: 'unique_links',
+  description: 'One row per target and anchor text, with the first page that carries it',
+  kind: 'crawl',
+  required: true,
+  key: ['url_to', 'anchor_text'],
+  columns: [
+    ...req([
+      ['url_to', 'VARCHAR', 'The link target'],
+      ['anchor_text', 'VARCHAR', 'The anchor text (empty for image links without alt)'],
+      ['primary_url_from', 'VARCHAR', 'The first page carrying this link'],
+      ['internal', 'BOOLEAN', 'The target is on the website'],
+    ]),
+    ...opt([
+      ['primary_url_from_status_code', 'INTEGER', 'Status of the primary linking page'],
+      ['url_from_https', 'BOOLEAN', 'The primary linking page is https'],
+      ['url_to_https', 'BOOLEAN', 'The target is https'],
+      ['url_to_status_code', 'INTEGER', 'Status of the target'],
+      ['url_to_title', 'VARCHAR', 'Title of the target'],
+      ['url_to_deeprank', 'DOUBLE', 'DeepRank of the target'],
+      ['link_type', 'VARCHAR', 'href, canonical, hreflang, redirect or image'],
+      ['instance_count', 'INTEGER', 'Pages carrying this link'],
+      ['nofollow', 'BOOLEAN', 'rel=nofollow on the primary instance'],
+      ['is_redirect', 'BOOLEAN', 'The target redirects'],
+      ['is_restricted', 'BOOLEAN', 'The target was not crawled because of a restriction'],
+      ['has_image_link', 'BOOLEAN', 'The link wraps an image'],
+      ['has_image_alt_text', 'BOOLEAN', 'The wrapped image has alt text'],
+    ]),
+  ],
+};
+
+const sitemaps: ExportTable = {
+  id: 'sitemaps',
+  description: 'One row per sitemap file the crawl fetched',
+  kind: 'crawl',
+  required: true,
+  key: ['url'],
+  columns: [
+    ...req([['url', 'VARCHAR', 'The sitemap URL']]),
+    ...opt([
+      ['sitemap_type', 'VARCHAR', 'index or urlset'],
+      ['format', 'VARCHAR', 'xml, txt or rss'],
+      ['found_at', 'VARCHAR', 'robots.txt, the sitemap index, or the start URL'],
+      ['links_count', 'INTEGER', 'Child sitemaps listed (index files)'],
+      ['url_count', 'INTEGER', 'URLs listed'],
+      ['fetch_error', 'VARCHAR', 'Why the fetch failed'],
+      ['parse_error', 'VARCHAR', 'Why parsing failed'],
+      ['http_status_code', 'INTEGER', 'HTTP status of the sitemap'],
+      ['restricted_reason', 'VARCHAR', 'Why it was not fetched'],
+      ['file_size', 'INTEGER', 'Size in bytes'],
+    ]),
+  ],
+};
+
+const uncrawledUrls: ExportTable = {
+  id: 'uncrawled_urls',
+  description: 'URLs found but not fetched, with the reason',
+  kind: 'crawl',
+  required: true,
+  key: ['url'],
+  columns: req([
+    ['url', 'VARCHAR', 'The URL'],
+    ['restricted_reason', 'VARCHAR', `Why it was not fetched: one of ${restrictedReasons.join(', ')}`],
+    ['found_at_url', 'VARCHAR', 'The first page linking to it'],
+  ]),
+};
+
+const largeImages: ExportTable = {
+  id: 'large_images',
+  description: 'Custom extraction 1: images over the size limit',
+  kind: 'extraction',
+  required: false,
+  key: ['url', 'imgSrc'],
+  columns: req([
+    ['url', 'VARCHAR', 'The page'],
+    ['imgSrc', 'VARCHAR', 'The image source'],
+    ['imgSize', 'DOUBLE', 'Image size in kB'],
+  ]),
+};
+
+const imagesMissingAlt: ExportTable = {
+  id: 'images_missing_alt',
+  description: 'Custom extraction 2: images without alt text',
+  kind: 'extraction',
+  required: false,
+  key: ['url', 'imgSrc'],
+  columns: req([
+    ['url', 'VARCHAR', 'The page'],
+    ['imgSrc', 'VARCHAR', 'The image source'],
+  ]),
+};
+
+const source = (id: string, description: string, key: string[], cols: Col[]): ExportTable => ({
+  id,
+  description,
+  kind: 'source',
+  required: false,
+  key,
+  columns: req(cols),
+});
+
+const sources: ExportTable[] = [
+  source(
+    'search_console',
+    'Search console by URL and day',
+    ['date', 'url'],
+    [
+      ['date', 'DATE', 'Day'],
+      ['url', 'VARCHAR', 'Landing URL'],
+      ['clicks', 'BIGINT', 'Clicks'],
+      ['impressions', 'BIGINT', 'Impressions'],
+      ['position', 'DOUBLE', 'Average position'],
+    ],
+  ),
+  source(
+    'search_console_queries',
+    'Search console by URL, query and day',
+    ['date', 'url', 'query'],
+    [
+      ['date', 'DATE', 'Day'],
+      ['url', 'VARCHAR', 'Landing URL'],
+      ['query', 'VARCHAR', 'Search query'],
+      ['clicks', 'BIGINT', 'Clicks'],
+      ['impressions', 'BIGINT', 'Impressions'],
+      ['position', 'DOUBLE', 'Average position'],
+    ],
+  ),
+  source(
+    'analytics',
+    'Web analytics by URL, channel and day',
+    ['date', 'url', 'channel'],
+    [
+      ['date', 'DATE', 'Day'],
+      ['url', 'VARCHAR', 'Landing URL'],
+      ['channel', 'VARCHAR', 'Acquisition channel'],
+      ['sessions', 'BIGINT', 'Sessions'],
+      ['users', 'BIGINT', 'Users'],
+      ['new_users', 'BIGINT', 'New users'],
+      ['page_views', 'BIGINT', 'Page views'],
+      ['conversions', 'BIGINT', 'Goal conversions'],
+      ['revenue', 'DOUBLE', 'Revenue in pounds'],
+      ['transactions', 'BIGINT', 'Transactions'],
+    ],
+  ),
+  source(
+    'ads_one',
+    'Ads platform one by URL, query, search term and day',
+    ['date', 'url', 'query', 'search_term'],
+    [
+      ['date', 'DATE', 'Day'],
+      ['url', 'VARCHAR', 'Landing URL'],
+      ['query', 'VARCHAR', 'Keyword'],
+      ['search_term', 'VARCHAR', 'Search term that triggered the ad'],
+      ['clicks', 'BIGINT', 'Clicks'],
+      ['conversions', 'DOUBLE', 'Conversions'],
+      ['all_conversions', 'DOUBLE', 'All conversions'],
+      ['costs', 'DOUBLE', 'Costs in pounds'],
+      ['impressions', 'BIGINT', 'Impressions'],
+      ['revenue', 'DOUBLE', 'Revenue in pounds'],
+      ['all_revenue', 'DOUBLE', 'All revenue in pounds'],
+    ],
+  ),
+  source(
+    'ads_two',
+    'Ads platform two by URL and day',
+    ['date', 'url'],
+    [
+      ['date', 'DATE', 'Day'],
+      ['url', 'VARCHAR', 'Landing URL'],
+      ['clicks', 'BIGINT', 'Clicks'],
+      ['conversions', 'DOUBLE', 'Conversions'],
+      ['costs', 'DOUBLE', 'Costs in pounds'],
+      ['impressions', 'BIGINT', 'Impressions'],
+      ['revenue', 'DOUBLE', 'Revenue in pounds'],
+    ],
+  ),
+  source(
+    'trends',
+    'Search interest by topic, query and week',
+    ['date', 'topic', 'query'],
+    [
+      ['date', 'DATE', 'Week start'],
+      ['topic', 'VARCHAR', 'Topic'],
+      ['query', 'VARCHAR', 'Query'],
+      ['value', 'DOUBLE', 'Relative interest, 0-100'],
+    ],
+  ),
+  source(
+    'keyword_planner',
+    'Keyword planner volumes per query',
+    ['customer_id', 'request_date', 'query'],
+    [
+      ['customer_id', 'VARCHAR', 'Ads customer id'],
+      ['network', 'VARCHAR', 'Search network'],
+      ['countries', 'VARCHAR[]', 'Targeted country codes'],
+      ['language', 'VARCHAR', 'Targeted language'],
+      ['request_date', 'DATE', 'When the volumes were requested'],
+      ['query', 'VARCHAR', 'Keyword'],
+      ['average_cpc', 'DOUBLE', 'Average cost per click in pounds'],
+      ['average_search_volume', 'BIGINT', 'Average monthly searches'],
+      ['total_search_volume', 'BIGINT', 'Searches over the monthly records'],
+      ['competition', 'VARCHAR', 'LOW, MEDIUM or HIGH'],
+      ['competition_index', 'INTEGER', 'Competition, 0-100'],
+      ['monthly_records', MONTHLY_RECORD, 'Searches per month'],
+    ],
+  ),
+];
+
+export const exportTables: readonly ExportTable[] = [
+  urls,
+  links,
+  uniqueLinks,
+  sitemaps,
+  uncrawledUrls,
+  largeImages,
+  imagesMissingAlt,
+  ...sources,
+];
+
+export type ExportTableId =
+  | 'urls'
+  | 'links'
+  | 'unique_links'
+  | 'sitemaps'
+  | 'uncrawled_urls'
+  | 'large_images'
+  | 'images_missing_alt'
+  | 'search_console'
+  | 'search_console_queries'
+  | 'analytics'
+  | 'ads_one'
+  | 'ads_two'
+  | 'trends'
+  | 'keyword_planner';
+
+export function exportTable(id: ExportTableId): ExportTable {
+  const table = exportTables.find((t) => t.id === id);
+  if (!table) throw new Error(`export table ${id} is not declared`);
+  return table;
+}
+
+export const MANIFEST_FILE = 'manifest.json';
+export const parquetFileOf = (tableId: string): string => `${tableId}.parquet`;

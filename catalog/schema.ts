@@ -1,0 +1,139 @@
+/** Zod schemas of the catalogue; every catalogue type derives from these. */
+import { z } from 'zod';
+
+export const severities = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'NONE'] as const;
+export const severitySchema = z.enum(severities);
+export type Severity = z.infer<typeof severitySchema>;
+
+export const categoryIds = [
+  'analytics',
+  'canonical',
+  'content',
+  'crawl',
+  'external',
+  'hreflang',
+  'images',
+  'internal',
+  'links',
+  'meta',
+  'performance',
+  'redirects',
+  'schema',
+  'search-console',
+  'security',
+  'sitemap',
+  'status-code',
+] as const;
+export const categoryIdSchema = z.enum(categoryIds);
+export type CategoryId = z.infer<typeof categoryIdSchema>;
+
+export const categorySchema = z.object({
+  id: categoryIdSchema,
+  label: z.string().min(1),
+  /** A Tabler-style icon name the dashboard maps to an SVG. */
+  icon: z.string().min(1),
+  /** Position in the spec's category list. */
+  order: z.number().int().nonnegative(),
+  /** Hidden categories exist as routes but list no reports. */
+  isHidden: z.boolean(),
+  /** Shown only for websites whose segment has hreflang enabled. */
+  isHreflangOnly: z.boolean(),
+});
+export type Category = z.infer<typeof categorySchema>;
+
+export const sourceTableIds = ['urls', 'links', 'unique_links', 'sitemaps', 'uncrawled_urls'] as const;
+export const sourceTableIdSchema = z.enum(sourceTableIds);
+export type SourceTableId = z.infer<typeof sourceTableIdSchema>;
+
+export const subRowKinds = ['redirect-chain', 'duplicate-set', 'link-sources'] as const;
+
+export const reportDefinitionSchema = z.object({
+  /** `category/report`, equal to the route's last two segments. */
+  id: z.string().regex(/^[a-z0-9-]+\/[a-z0-9-]+$/),
+  category: categoryIdSchema,
+  title: z.string().min(1),
+  description: z.string().min(1),
+  severity: severitySchema,
+  tableId: sourceTableIdSchema,
+  contentType: z.enum(['link', 'html', 'none']),
+  internalType: z.enum(['internal', 'external', 'all']),
+  /** A DuckDB boolean over one row of the source table; `{CONSTANT_NAME}` stands for a catalogue constant. */
+  filter: z.string().min(1),
+  keyColumns: z.array(z.string()).min(1),
+  subKeyColumns: z.array(z.string()),
+  datatableColumns: z.array(z.string()).min(1),
+  includeTrends: z.boolean(),
+  includeTable: z.boolean(),
+  subRow: z.enum(subRowKinds).optional(),
+});
+export type ReportDefinition = z.infer<typeof reportDefinitionSchema>;
+
+export const displayFormats = [
+  'text',
+  'boolean',
+  'currency',
+  'date',
+  'compact-number',
+  'compact-number-2dp',
+  'long-number',
+  'long-number-2dp',
+  'percent',
+  'status-code',
+  'url',
+  'capitalised',
+  'redirect-chain',
+  'ai-suggestion',
+  'rank-bar',
+  'image-list',
+  'heading-list',
+] as const;
+export const displayFormatSchema = z.enum(displayFormats);
+export type DisplayFormat = z.infer<typeof displayFormatSchema>;
+
+export const columnGroups = [
+  'Checklist',
+  'Crawl',
+  'Google Search Console',
+  'Analytics',
+  'Ads platform one',
+  'Ads platform two',
+  'Trends',
+  'Keyword planner',
+  'Others',
+] as const;
+
+export const columnFamilies = [
+  'url',
+  'links',
+  'sitemap',
+  'uncrawled',
+  'joined',
+  'shared',
+  'analytics',
+  'ads-one',
+  'search-console',
+  'trends',
+  'keyword-planner',
+  'ads-two',
+  'others',
+] as const;
+
+export const columnVisibilities = ['always', 'isAi', 'conversionGoal', 'ecommerceGoal'] as const;
+
+export const catalogColumnSchema = z.object({
+  id: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/),
+  /** The column whose value is displayed (often the id itself). */
+  displayColumn: z.string(),
+  title: z.string().min(1),
+  tooltip: z.string().min(1),
+  type: z.enum(['string', 'integer', 'number', 'boolean', 'date', 'string-list', 'struct-list']),
+  format: displayFormatSchema,
+  group: z.enum(columnGroups),
+  family: z.enum(columnFamilies),
+  /** Report source tables this column can appear in. */
+  tables: z.array(sourceTableIdSchema),
+  visibility: z.enum(columnVisibilities),
+  /** A query-valued column opens the query-report dialog. */
+  isQuery: z.boolean().optional(),
+});
+export type CatalogColumn = z.infer<typeof catalogColumnSchema>;
