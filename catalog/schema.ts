@@ -120,6 +120,8 @@ export const columnFamilies = [
 
 export const columnVisibilities = ['always', 'isAi', 'conversionGoal', 'ecommerceGoal'] as const;
 
+export const columnJoins = ['search_console', 'analytics', 'checklist', 'ai'] as const;
+
 export const catalogColumnSchema = z.object({
   id: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/),
   /** The column whose value is displayed (often the id itself). */
@@ -135,5 +137,14 @@ export const catalogColumnSchema = z.object({
   visibility: z.enum(columnVisibilities),
   /** A query-valued column opens the query-report dialog. */
   isQuery: z.boolean().optional(),
+  /**
+   * Set when the value is not a column of the report's source table but reaches the row another way: a metric
+   * joined by URL from a data source over the request's date range (`search_console`, `analytics`), the
+   * checklist state (`checklist`), or an AI suggestion fetched by the browser (`ai`). Only the first two are SQL
+   * columns that filters may use.
+   */
+  joinedFrom: z.enum(columnJoins).optional(),
+  /** The export-contract column the value is read or aggregated from, when it comes from one column. */
+  source: z.object({ table: z.string(), column: z.string() }).optional(),
 });
 export type CatalogColumn = z.infer<typeof catalogColumnSchema>;

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { manifestSchema } from '../../catalog/export-contract.ts';
+
+export const moduleStates = ['PENDING', 'APPROVED'] as const;
+export const moduleStateSchema = z.enum(moduleStates);
+export type ModuleState = z.infer<typeof moduleStateSchema>;
+
+/** crawl.json, written by the loader beside crawl.duckdb. */
+export const crawlMetaSchema = z.object({
+  manifest: manifestSchema,
+  loadId: z.string().min(1),
+  loadedAt: z.iso.datetime({ offset: true }),
+  /** 'd MMM yyyy' of crawledAt, as the Current Crawl dropdown shows it. */
+  crawledFriendly: z.string().min(1),
+  /** The state the crawl was registered in; approvals later live in the app database. */
+  moduleState: moduleStateSchema,
+  /** Row count per loaded table id. */
+  tables: z.record(z.string(), z.number().int().nonnegative()),
+  /** The crawl its precomputed Added/Removed were diffed against, if any. */
+  previousCrawlId: z.number().int().positive().nullable(),
+});
+export type CrawlMeta = z.infer<typeof crawlMetaSchema>;
