@@ -1,0 +1,23 @@
+/** Why a load was refused: the export is invalid, the crawl is already loaded, another load holds the lock, or it was interrupted. */
+export type LoadErrorKind = 'invalid-export' | 'already-loaded' | 'locked' | 'interrupted' | 'failed';
+
+/** An expected load failure. The message is one line: the file, the column and, where it applies, the first bad row. */
+export class LoadError extends Error {
+  override readonly name = 'LoadError';
+
+  constructor(
+    message: string,
+    readonly kind: LoadErrorKind = 'invalid-export',
+    options?: { cause?: unknown },
+  ) {
+    super(oneLine(message), options);
+  }
+}
+
+/** The first line of a (DuckDB) error message, for embedding in a one-line LoadError. */
+export function firstLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return oneLine(message.split('\n').find((line) => line.trim() !== '') ?? message);
+}
+
+const oneLine = (text: string): string => text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
