@@ -1,0 +1,101 @@
+/**
+ * npm run admin -- <command> [options]   (npm run admin -- help lists the commands)
+ *
+ * Opens DATA_DIR/app.duckdb and runs the command itself when it can. When the running service holds the file
+ * (DuckDB allows one writing process), it hands the command to the service instead, over loopback with the
+ * token the service wrote to DATA_DIR/admin.token. Exit 0 done, 1 failed, 2 bad usage; one line on failure.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  ADMIN_USAGE,
+  UsageError,
+  parseAdminArgs,
+  runAdminCommand,
+  type AdminCommand,
+} from '../service/admin/commands.ts';
+import { AppDb, appDbFile, isLockedError } from '../service/app-db/db.ts';
+import { AppDataError } from '../service/app-db/errors.ts';
+import { ADMIN_TOKEN_FILE } from '../service/auth/accounts.ts';
+import { readConfig } from '../service/config.ts';
+
+class Failure extends Error {}
+
+async function viaService(dataDir: string, command: AdminCommand): Promise<string> {
+  let handOver: { url: string; token: string };
+  try {
+    handOver = JSON.parse(fs.readFileSync(path.join(dataDir, ADMIN_TOKEN_FILE), 'utf8')) as typeof handOver;
+  } catch {
+    throw new Failure(
+      `${appDbFile(dataDir)} is in use by another process, and no running service left ${ADMIN_TOKEN_FILE} to hand the command to`,
+    );
+  }
+  let response: Response;
+  try {
+    response = await fetch(`${handOver.url}/api/admin/cli`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-admin-token': handOver.token },
+      body: JSON.stringify({ command }),
+      signal: AbortSignal.timeout(30_000),
+    });
+  } catch (error) {
+    throw new Failure(
+      `the service at ${handOver.url} did not answer: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  const body = (await response.json().catch(() => ({}))) as { output?: string; error?: string };
+  if (response.ok && typeof body.output === 'string') return body.output;
+  if (response.status === 400) throw new UsageError(body.error ?? 'bad usage');
+  throw new Failure(body.error ?? `the service answered ${response.status}`);
+}
+
+async function main(argv: string[]): Promise<number> {
+  if (argv.length === 1 && ['help', '--help', '-h'].includes(argv[0]!)) {
+    console.log(ADMIN_USAGE);
+    return 0;
+  }
+  let command: AdminCommand;
+  try {
+    command = parseAdminArgs(argv);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`admin: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
+  const { dataDir } = readConfig();
+  try {
+    let output: string;
+    let appDb: AppDb | undefined;
+    try {
+      appDb = await AppDb.open(appDbFile(dataDir));
+    } catch (error) {
+      if (!isLockedError(error)) throw error;
+    }
+    if (appDb) {
+      try {
+        output = await runAdminCommand({ appDb, now: new Date() }, command);
+      } finally {
+        appDb.close();
+      }
+    } else {
+      output = await viaService(dataDir, command);
+    }
+    console.log(output);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`admin: ${error.message}`);
+      return 2;
+    }
+    if (error instanceof AppDataError || error instanceof Failure) {
+      console.error(`admin: ${error.message}`);
+      return 1;
+    }
+    console.error(`admin: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+    return 1;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

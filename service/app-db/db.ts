@@ -1,0 +1,129 @@
+/**
+ * The app database: DATA_DIR/app.duckdb, holding accounts, websites, approvals and checklists. DuckDB lets one
+ * process open a file read-write, so the service owns it while running and the admin CLI hands its commands over
+ * (see scripts/admin.ts). All statements of a process go through one connection, one at a time: the traffic is
+ * small, and serialising it rules out write-write conflicts between concurrent requests.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  LIST,
+  VARCHAR,
+  listValue,
+  timestampValue,
+  type DuckDBConnection,
+  type DuckDBInstance,
+  type DuckDBType,
+  type DuckDBValue,
+} from '@duckdb/node-api';
+import { openDatabase } from '../db/duckdb.ts';
+import { migrate, type Migration } from './migrate.ts';
+import { migrations } from './migrations.ts';
+
+export const APP_DB_FILE = 'app.duckdb';
+
+/** Values a statement can bind. Dates bind as TIMESTAMP (UTC), string arrays as VARCHAR[]. */
+export type SqlParam = string | number | boolean | null | Date | readonly string[];
+
+export interface Sql {
+  all<T>(sql: string, params?: readonly SqlParam[]): Promise<T[]>;
+  run(sql: string, params?: readonly SqlParam[]): Promise<void>;
+}
+
+export class AppDb implements Sql {
+  #queue: Promise<unknown> = Promise.resolve();
+  #isClosed = false;
+
+  private constructor(
+    readonly file: string,
+    private readonly instance: DuckDBInstance,
+    private readonly conn: DuckDBConnection,
+  ) {}
+
+  /** Opens (creating when missing) and brings the schema up to date; tests pass an older `migrations` list. */
+  static async open(file: string, options: { migrations?: readonly Migration[]; now?: Date } = {}): Promise<AppDb> {
+    if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+    const instance = await openDatabase(file, { threads: 1 });
+    const conn = await instance.connect();
+    const db = new AppDb(file, instance, conn);
+    try {
+      await db.transaction((tx) => migrate(tx, options.migrations ?? migrations, options.now ?? new Date()));
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+    return db;
+  }
+
+  all<T>(sql: string, params: readonly SqlParam[] = []): Promise<T[]> {
+    return this.#exclusive(() => this.#all<T>(sql, params));
+  }
+
+  run(sql: string, params: readonly SqlParam[] = []): Promise<void> {
+    return this.#exclusive(() => this.#run(sql, params));
+  }
+
+  /** Runs `work` in one transaction; nothing else touches the database until it commits or rolls back. */
+  transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
+    return this.#exclusive(async () => {
+      await this.conn.run('BEGIN TRANSACTION');
+      try {
+        const result = await work({ all: (s, p = []) => this.#all(s, p), run: (s, p = []) => this.#run(s, p) });
+        await this.conn.run('COMMIT');
+        return result;
+      } catch (error) {
+        await this.conn.run('ROLLBACK');
+        throw error;
+      }
+    });
+  }
+
+  close(): void {
+    if (this.#isClosed) return;
+    this.#isClosed = true;
+    this.conn.closeSync();
+    this.instance.closeSync();
+  }
+
+  #exclusive<T>(work: () => Promise<T>): Promise<T> {
+    if (this.#isClosed) return Promise.reject(new Error('The app database is closed'));
+    const result = this.#queue.then(work);
+    this.#queue = result.catch(() => undefined);
+    return result;
+  }
+
+  async #all<T>(sql: string, params: readonly SqlParam[]): Promise<T[]> {
+    const [values, types] = bind(params);
+    const reader = await this.conn.runAndReadAll(sql, values, types);
+    return reader.getRowObjectsJS() as T[];
+  }
+
+  async #run(sql: string, params: readonly SqlParam[]): Promise<void> {
+    const [values, types] = bind(params);
+    await this.conn.run(sql, values, types);
+  }
+}
+
+function bind(params: readonly SqlParam[]): [DuckDBValue[], DuckDBType[]] {
+  const values: DuckDBValue[] = [];
+  const types: (DuckDBType | undefined)[] = [];
+  for (const param of params) {
+    if (param instanceof Date) {
+      values.push(timestampValue(BigInt(param.getTime()) * 1000n));
+      types.push(undefined);
+    } else if (Array.isArray(param)) {
+      values.push(listValue(param as string[]));
+      types.push(LIST(VARCHAR));
+    } else {
+      values.push(param as DuckDBValue);
+      types.push(undefined);
+    }
+  }
+  return [values, types as DuckDBType[]];
+}
+
+/** True when DuckDB refused the file because another process holds it. */
+export const isLockedError = (error: unknown): boolean =>
+  error instanceof Error && /could not set lock on file|conflicting lock/i.test(error.message);
+
+export const appDbFile = (dataDir: string): string => path.join(dataDir, APP_DB_FILE);

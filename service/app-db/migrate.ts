@@ -1,0 +1,50 @@
+import { createHash } from 'node:crypto';
+import type { Sql } from './db.ts';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+const checksumOf = (migration: Migration): string => createHash('sha256').update(migration.sql).digest('hex');
+
+/**
+ * Applies the migrations the database lacks, in order, inside the caller's transaction. A database written by a
+ * newer build, or one whose applied migration no longer matches its shipped text, is refused rather than guessed at.
+ */
+export async function migrate(tx: Sql, migrations: readonly Migration[], now: Date): Promise<number[]> {
+  migrations.forEach((m, i) => {
+    if (m.version !== i + 1) throw new Error(`Migration ${m.name} has version ${m.version}, expected ${i + 1}`);
+  });
+  await tx.run(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY,
+    name VARCHAR NOT NULL,
+    checksum VARCHAR NOT NULL,
+    applied_at TIMESTAMP NOT NULL
+  )`);
+  const applied = await tx.all<{ version: number; name: string; checksum: string }>(
+    'SELECT version, name, checksum FROM schema_migrations ORDER BY version',
+  );
+  for (const row of applied) {
+    const known = migrations[row.version - 1];
+    if (!known)
+      throw new Error(
+        `The app database is at schema version ${row.version} (${row.name}), newer than this build knows (${migrations.length})`,
+      );
+    if (checksumOf(known) !== row.checksum)
+      throw new Error(`Migration ${row.version} (${row.name}) was changed after it was applied; add a new migration`);
+  }
+  const done: number[] = [];
+  for (const migration of migrations.slice(applied.length)) {
+    await tx.run(migration.sql);
+    await tx.run('INSERT INTO schema_migrations VALUES (?, ?, ?, ?)', [
+      migration.version,
+      migration.name,
+      checksumOf(migration),
+      now,
+    ]);
+    done.push(migration.version);
+  }
+  return done;
+}

@@ -1,0 +1,67 @@
+/** The app database's enumerations and row shapes as the rest of the service sees them. */
+import { z } from 'zod';
+
+export const roles = ['CLIENT', 'STAFF', 'ADMIN'] as const;
+export const roleSchema = z.enum(roles);
+export type Role = z.infer<typeof roleSchema>;
+/** STAFF and ADMIN are internal: they see every website and pending crawls. */
+export const isInternalRole = (role: Role): boolean => role !== 'CLIENT';
+
+export const goalTypes = ['conversion', 'ecommerce'] as const;
+export const goalTypeSchema = z.enum(goalTypes);
+export type GoalType = z.infer<typeof goalTypeSchema>;
+
+/** What each module needs, beyond its module manager, to be active on a website (spec §2). */
+export const moduleRequirements = {
+  'technical-health-check': 'none',
+  'additional-health-check': 'setup-id',
+  'uptime-report': 'setup-id',
+  'carbon-footprint': 'flag',
+} as const;
+export type ModuleName = keyof typeof moduleRequirements;
+export const moduleNames = Object.keys(moduleRequirements) as ModuleName[];
+export const moduleNameSchema = z.enum(moduleNames as [ModuleName, ...ModuleName[]]);
+export const THC_MODULE: ModuleName = 'technical-health-check';
+
+export const websiteIdSchema = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'lowercase letters, digits and dashes');
+export const segmentIdSchema = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'lowercase letters, digits and dashes');
+export const emailSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.email({ message: 'an email address' }));
+export const passwordSchema = z.string().min(8, 'at least 8 characters').max(200, 'at most 200 characters');
+
+/** The segment every website gets: the whole site, no scope. */
+export const DEFAULT_SEGMENT = { id: 'all', name: 'All pages' } as const;
+
+export interface User {
+  id: number;
+  email: string;
+  role: Role;
+  websites: string[];
+}
+
+export interface Segment {
+  id: string;
+  name: string;
+  urlScope: string | null;
+  isHreflang: boolean;
+  isAi: boolean;
+  goalType: GoalType | null;
+  isDefault: boolean;
+}
+
+export interface ModuleStatus {
+  module: ModuleName;
+  isActive: boolean;
+  reason?: 'missing-module' | 'missing-setup-id';
+}
+
+export interface Website {
+  id: string;
+  name: string;
+  domain: string;
+  segments: Segment[];
+  modules: ModuleStatus[];
+}

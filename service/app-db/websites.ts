@@ -1,0 +1,171 @@
+import type { Sql } from './db.ts';
+import { AppDataError } from './errors.ts';
+import {
+  DEFAULT_SEGMENT,
+  THC_MODULE,
+  moduleNames,
+  moduleRequirements,
+  type GoalType,
+  type ModuleName,
+  type ModuleStatus,
+  type Segment,
+  type Website,
+} from './model.ts';
+
+export interface WebsiteIdentity {
+  id: string;
+  name: string;
+  domain: string;
+}
+
+export async function websiteExists(sql: Sql, websiteId: string): Promise<boolean> {
+  const rows = await sql.all('SELECT 1 FROM websites WHERE id = ?', [websiteId]);
+  return rows.length > 0;
+}
+
+/**
+ * Registers a website unless known: it gets the default segment (the whole site) and the technical health check
+ * module manager. Resolves true when it was new.
+ */
+export async function ensureWebsite(tx: Sql, website: WebsiteIdentity, now: Date): Promise<boolean> {
+  if (await websiteExists(tx, website.id)) return false;
+  await tx.run('INSERT INTO websites VALUES (?, ?, ?, ?)', [website.id, website.name, website.domain, now]);
+  await tx.run(
+    `INSERT INTO website_segments (website_id, id, name, url_scope, is_default) VALUES (?, ?, ?, NULL, true)`,
+    [website.id, DEFAULT_SEGMENT.id, DEFAULT_SEGMENT.name],
+  );
+  await tx.run('INSERT INTO module_managers (website_id, module) VALUES (?, ?)', [website.id, THC_MODULE]);
+  return true;
+}
+
+export async function addWebsite(tx: Sql, website: WebsiteIdentity, now: Date): Promise<void> {
+  if (!(await ensureWebsite(tx, website, now))) throw new AppDataError(`Website ${website.id} already exists`, 409);
+}
+
+async function requireWebsite(sql: Sql, websiteId: string): Promise<void> {
+  if (!(await websiteExists(sql, websiteId))) throw new AppDataError(`Website ${websiteId} does not exist`, 404);
+}
+
+interface SegmentRow {
+  website_id: string;
+  id: string;
+  name: string;
+  url_scope: string | null;
+  is_hreflang: boolean;
+  is_ai: boolean;
+  goal_type: GoalType | null;
+  is_default: boolean;
+}
+
+const toSegment = (r: SegmentRow): Segment => ({
+  id: r.id,
+  name: r.name,
+  urlScope: r.url_scope,
+  isHreflang: r.is_hreflang,
+  isAi: r.is_ai,
+  goalType: r.goal_type,
+  isDefault: r.is_default,
+});
+
+interface ModuleRow {
+  website_id: string;
+  module: string;
+  setup_id: string | null;
+  flag: boolean;
+}
+
+/** Every module with whether it is active on the website and, when not, why (spec §2's 'module inactive' panel). */
+export function moduleStatuses(rows: readonly ModuleRow[]): ModuleStatus[] {
+  return moduleNames.map((module): ModuleStatus => {
+    const row = rows.find((r) => r.module === module);
+    if (!row) return { module, isActive: false, reason: 'missing-module' };
+    const requirement = moduleRequirements[module];
+    const isSetUp =
+      requirement === 'none' || (requirement === 'setup-id' ? Boolean(row.setup_id?.trim()) : row.flag === true);
+    return isSetUp ? { module, isActive: true } : { module, isActive: false, reason: 'missing-setup-id' };
+  });
+}
+
+/** Websites with their segments (default first) and module statuses; `ids` narrows the list. */
+export async function listWebsites(sql: Sql, ids?: readonly string[]): Promise<Website[]> {
+  const websites = await sql.all<WebsiteIdentity>('SELECT id, name, domain FROM websites ORDER BY id');
+  const segments = await sql.all<SegmentRow>('SELECT * FROM website_segments ORDER BY is_default DESC, name, id');
+  const modules = await sql.all<ModuleRow>('SELECT * FROM module_managers');
+  return websites
+    .filter((w) => !ids || ids.includes(w.id))
+    .map((w) => ({
+      ...w,
+      segments: segments.filter((s) => s.website_id === w.id).map(toSegment),
+      modules: moduleStatuses(modules.filter((m) => m.website_id === w.id)),
+    }));
+}
+
+/** A segment of a website; report calls name one by `segmentId`. */
+export async function getSegment(sql: Sql, websiteId: string, segmentId: string): Promise<Segment | undefined> {
+  const [row] = await sql.all<SegmentRow>('SELECT * FROM website_segments WHERE website_id = ? AND id = ?', [
+    websiteId,
+    segmentId,
+  ]);
+  return row && toSegment(row);
+}
+
+export interface SegmentInput {
+  id: string;
+  name: string;
+  urlScope: string | null;
+  isHreflang: boolean;
+  isAi: boolean;
+  goalType: GoalType | null;
+}
+
+/** Adds a segment, or replaces the settings of one with that id. Resolves true when it was new. */
+export async function putSegment(tx: Sql, websiteId: string, segment: SegmentInput): Promise<boolean> {
+  await requireWebsite(tx, websiteId);
+  const existing = await getSegment(tx, websiteId, segment.id);
+  if (existing?.isDefault && segment.urlScope !== null)
+    throw new AppDataError('The default segment covers the whole site and takes no --url-scope');
+  const values = [segment.name, segment.urlScope, segment.isHreflang, segment.isAi, segment.goalType];
+  if (existing) {
+    await tx.run(
+      `UPDATE website_segments SET name = ?, url_scope = ?, is_hreflang = ?, is_ai = ?, goal_type = ?
+       WHERE website_id = ? AND id = ?`,
+      [...values, websiteId, segment.id],
+    );
+    return false;
+  }
+  await tx.run(
+    `INSERT INTO website_segments (name, url_scope, is_hreflang, is_ai, goal_type, website_id, id, is_default)
+     VALUES (?, ?, ?, ?, ?, ?, ?, false)`,
+    [...values, websiteId, segment.id],
+  );
+  return true;
+}
+
+export async function removeSegment(tx: Sql, websiteId: string, segmentId: string): Promise<void> {
+  await requireWebsite(tx, websiteId);
+  const segment = await getSegment(tx, websiteId, segmentId);
+  if (!segment) throw new AppDataError(`Website ${websiteId} has no segment ${segmentId}`, 404);
+  if (segment.isDefault) throw new AppDataError('The default segment cannot be removed');
+  await tx.run('DELETE FROM website_segments WHERE website_id = ? AND id = ?', [websiteId, segmentId]);
+}
+
+export async function setModule(
+  tx: Sql,
+  websiteId: string,
+  module: ModuleName,
+  setup: { setupId: string | null; flag: boolean },
+): Promise<void> {
+  await requireWebsite(tx, websiteId);
+  await tx.run(
+    `INSERT INTO module_managers (website_id, module, setup_id, flag) VALUES (?, ?, ?, ?)
+     ON CONFLICT (website_id, module) DO UPDATE SET setup_id = excluded.setup_id, flag = excluded.flag`,
+    [websiteId, module, setup.setupId, setup.flag],
+  );
+}
+
+export async function removeModule(tx: Sql, websiteId: string, module: ModuleName): Promise<void> {
+  await requireWebsite(tx, websiteId);
+  const rows = await tx.all('SELECT 1 FROM module_managers WHERE website_id = ? AND module = ?', [websiteId, module]);
+  if (rows.length === 0) throw new AppDataError(`Website ${websiteId} has no ${module} module`, 404);
+  await tx.run('DELETE FROM module_managers WHERE website_id = ? AND module = ?', [websiteId, module]);
+}

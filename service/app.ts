@@ -1,0 +1,60 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import type { DuckDBInstance } from '@duckdb/node-api';
+import type { Config } from './config.ts';
+import type { CrawlRegistry } from './store/registry.ts';
+import { allowAll, type AccessCheck } from './routes/access.ts';
+import type { Accounts } from './auth/accounts.ts';
+import { registerAccounts } from './auth/plugin.ts';
+import { registerTechnicalHealthCheckRoutes } from './routes/technical-health-check.ts';
+
+export interface AppDeps {
+  config: Config;
+  db: DuckDBInstance;
+  registry: CrawlRegistry;
+  access?: AccessCheck;
+  /** Sign-in, sessions, CSRF, approval, checklist and the access rules; without it every call is open. */
+  accounts?: Accounts;
+  isLogging?: boolean;
+}
+
+export const WEB_DIST_DIR = path.resolve(import.meta.dirname, '../web/dist');
+
+/** Builds the service without listening, so tests drive it with `app.inject`. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { accounts } = deps;
+  const app = Fastify({
+    logger: deps.isLogging ? { level: 'info' } : false,
+    bodyLimit: 1_048_576,
+    trustProxy: accounts?.settings.trustProxy ?? false,
+  });
+  // Registered first: its auth guard must cover every route.
+  const access = accounts ? await registerAccounts(app, accounts) : (deps.access ?? allowAll);
+
+  app.get('/api/health', () => ({
+    status: 'ok',
+    websites: deps.registry.websites().length,
+    crawls: deps.registry.websites().reduce((n, w) => n + deps.registry.crawls(w.id).length, 0),
+  }));
+
+  registerTechnicalHealthCheckRoutes(app, {
+    registry: deps.registry,
+    db: deps.db,
+    access,
+    moduleStateOf: accounts && ((websiteId, crawlId) => accounts.moduleStateOf(websiteId, crawlId)),
+    checkedKeys: accounts && ((websiteId, reportId, crawlId) => accounts.checkedKeysFor(websiteId, reportId, crawlId)),
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    if (request.url.startsWith('/api/') || !fs.existsSync(path.join(WEB_DIST_DIR, 'index.html'))) {
+      return reply.code(404).send({ error: `${request.method} ${request.url.split('?')[0]} does not exist` });
+    }
+    return reply.type('text/html').sendFile('index.html');
+  });
+  if (fs.existsSync(WEB_DIST_DIR)) {
+    await app.register(fastifyStatic, { root: WEB_DIST_DIR, wildcard: false });
+  }
+  return app;
+}

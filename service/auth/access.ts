@@ -1,0 +1,25 @@
+/**
+ * The access rules every report, checklist and approval call goes through (spec §6, issue §4):
+ * internal users (STAFF, ADMIN) see every website and every crawl; a CLIENT sees only the websites bound to it,
+ * and of those only APPROVED crawls. Anonymous calls never reach a route (the auth guard answers 401), but the
+ * rules refuse them too. Routes answer a refusal exactly as they answer something that does not exist.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { AccessCheck } from '../routes/access.ts';
+import type { CrawlRecord } from '../store/registry.ts';
+import type { CrawlStates } from '../app-db/crawls.ts';
+
+export function createAccessCheck(states: CrawlStates): AccessCheck {
+  const canSeeWebsite = (req: FastifyRequest, websiteId: string): boolean => {
+    const auth = req.auth;
+    if (!auth) return false;
+    return auth.isInternal || auth.websites.has(websiteId);
+  };
+  return {
+    canSeeWebsite,
+    canSeeCrawl(req, record: Pick<CrawlRecord, 'websiteId' | 'crawlId'>) {
+      if (!canSeeWebsite(req, record.websiteId)) return false;
+      return req.auth!.isInternal || states.moduleStateOf(record.websiteId, record.crawlId) === 'APPROVED';
+    },
+  };
+}

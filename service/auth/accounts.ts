@@ -1,0 +1,182 @@
+/**
+ * Everything the service keeps in the app database, opened once per process: accounts and sessions, websites,
+ * the crawl registry's moduleState, approvals with their mail, the auto-approval schedule and the checklist.
+ * main.ts opens it and hands it to buildApp; tests open one over a temp directory with an injected clock.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { CrawlRegistry } from '../store/registry.ts';
+import type { ModuleState } from '../store/crawl-meta.ts';
+import { AppDb, appDbFile, isLockedError } from '../app-db/db.ts';
+import { CrawlStates, syncRegistry } from '../app-db/crawls.ts';
+import { checkedKeysAt, type ChecklistKey } from '../app-db/checklist.ts';
+import { demoLoginsInUse, seedDemoAccounts, type DemoLogin } from '../app-db/demo-seed.ts';
+import { Approvals, type Clock } from '../jobs/approval.ts';
+import { AutoApproval } from '../jobs/auto-approval.ts';
+import { createMailer, readMailSettings, type MailSettings, type Mailer } from '../jobs/mailer.ts';
+import { SESSION_TTL_MS } from './sessions.ts';
+
+export const ADMIN_TOKEN_FILE = 'admin.token';
+const MAIL_RETRY_MS = 5 * 60 * 1000;
+const OPEN_RETRY_MS = 10_000;
+
+export interface LoginLimit {
+  max: number;
+  timeWindowMs: number;
+}
+
+export interface AccountsOptions {
+  dataDir: string;
+  registry: CrawlRegistry;
+  /** The port the service listens on, for the default PUBLIC_URL. */
+  port: number;
+  env?: NodeJS.ProcessEnv;
+  clock?: Clock;
+  isDemo?: boolean;
+  /** Replaces the SMTP/outbox mailer (tests). */
+  mailer?: Mailer;
+  loginLimit?: LoginLimit;
+  sessionTtlMs?: number;
+  logger?: { info(message: string): void; error(message: string): void };
+}
+
+export interface AccountSettings {
+  sessionTtlMs: number;
+  loginLimit: LoginLimit;
+  /** Trust X-Forwarded-* from a reverse proxy (TRUST_PROXY=1), e.g. to mark cookies Secure behind https. */
+  trustProxy: boolean;
+  mail: MailSettings;
+}
+
+export class Accounts {
+  /** Authenticates the admin CLI's hand-over to this process (scripts/admin.ts). */
+  readonly adminToken = randomBytes(32).toString('base64url');
+  #unsubscribe: () => void = () => undefined;
+  #mailTimer: NodeJS.Timeout | undefined;
+  #adminTokenFile: string | undefined;
+
+  private constructor(
+    readonly appDb: AppDb,
+    readonly registry: CrawlRegistry,
+    readonly states: CrawlStates,
+    readonly approvals: Approvals,
+    readonly autoApproval: AutoApproval,
+    readonly settings: AccountSettings,
+    readonly clock: Clock,
+    readonly dataDir: string,
+    private readonly mailer: Mailer,
+    private readonly logger: NonNullable<AccountsOptions['logger']>,
+  ) {}
+
+  static async open(options: AccountsOptions): Promise<Accounts> {
+    const env = options.env ?? process.env;
+    const clock = options.clock ?? (() => new Date());
+    const logger = options.logger ?? console;
+    const appDb = await openWaiting(appDbFile(options.dataDir), clock);
+    const mail = readMailSettings(env, options.dataDir, options.port);
+    const mailer = options.mailer ?? createMailer(mail);
+    const states = new CrawlStates();
+    const approvals = new Approvals(appDb, states, mailer, mail, clock, logger);
+    const settings: AccountSettings = {
+      sessionTtlMs: options.sessionTtlMs ?? SESSION_TTL_MS,
+      loginLimit: options.loginLimit ?? { max: 10, timeWindowMs: 15 * 60 * 1000 },
+      trustProxy: env.TRUST_PROXY === '1',
+      mail,
+    };
+    const accounts = new Accounts(
+      appDb,
+      options.registry,
+      states,
+      approvals,
+      new AutoApproval(appDb, approvals, clock, (w, c) => options.registry.crawl(w, c) !== undefined, logger),
+      settings,
+      clock,
+      options.dataDir,
+      mailer,
+      logger,
+    );
+    await accounts.sync();
+    if (options.isDemo) await seedDemoAccounts(appDb, clock());
+    accounts.#unsubscribe = options.registry.onChange(() => {
+      accounts.sync().catch((error: unknown) => logger.error(`crawl registry sync failed: ${String(error)}`));
+    });
+    return accounts;
+  }
+
+  /** Registers websites and crawls the loader added to the store since the last sync. */
+  async sync(): Promise<void> {
+    await syncRegistry(this.appDb, this.registry, this.states, this.clock());
+  }
+
+  /** The crawl's moduleState as the app database has it (PENDING until synced). */
+  moduleStateOf(websiteId: string, crawlId: number): ModuleState {
+    return this.states.moduleStateOf(websiteId, crawlId);
+  }
+
+  /**
+   * The (url, subKeys) items checked for a report at a crawl: what `showChecked: false` hides from rows and
+   * counts. subKeys follow the report's subKeyColumns ([] for reports keyed by url alone).
+   */
+  checkedKeysFor(websiteId: string, reportId: string, crawlId: number): Promise<ChecklistKey[]> {
+    return checkedKeysAt(this.appDb, websiteId, reportId, crawlId);
+  }
+
+  /** The demo logins still on their demo passwords, to print at start. */
+  demoLoginsInUse(): Promise<DemoLogin[]> {
+    return demoLoginsInUse(this.appDb);
+  }
+
+  /** Makes up a missed auto-approval, keeps the schedule, and retries queued mail now and every few minutes. */
+  async startJobs(): Promise<void> {
+    await this.autoApproval.start();
+    this.approvals.deliverSoon();
+    this.#mailTimer = setInterval(() => this.approvals.deliverSoon(), MAIL_RETRY_MS);
+    this.#mailTimer.unref();
+  }
+
+  /** Writes DATA_DIR/admin.token (mode 0600) so the admin CLI can hand its commands to this process. */
+  publishAdminToken(url: string): void {
+    const file = path.join(this.dataDir, ADMIN_TOKEN_FILE);
+    const tmp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, JSON.stringify({ url, token: this.adminToken, pid: process.pid }), { mode: 0o600 });
+    fs.renameSync(tmp, file);
+    this.#adminTokenFile = file;
+  }
+
+  /** Removes admin.token if it is still ours; safe to call from an exit handler. */
+  withdrawAdminToken(): void {
+    const file = this.#adminTokenFile;
+    if (!file) return;
+    this.#adminTokenFile = undefined;
+    try {
+      const content = JSON.parse(fs.readFileSync(file, 'utf8')) as { token?: string };
+      if (content.token === this.adminToken) fs.rmSync(file, { force: true });
+    } catch {
+      // Already gone, or replaced by another process: nothing of ours to remove.
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#unsubscribe();
+    this.autoApproval.stop();
+    clearInterval(this.#mailTimer);
+    this.withdrawAdminToken();
+    await this.approvals.idle();
+    this.mailer.close();
+    this.appDb.close();
+  }
+}
+
+/** Opens app.duckdb, waiting a little while an admin CLI run that opened it directly finishes. */
+async function openWaiting(file: string, clock: Clock): Promise<AppDb> {
+  const deadline = Date.now() + OPEN_RETRY_MS;
+  for (;;) {
+    try {
+      return await AppDb.open(file, { now: clock() });
+    } catch (error) {
+      if (!isLockedError(error) || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * Wires accounts into the app: security headers, cookies, the auth guard with its CSRF check, and the account,
+ * website, approval, checklist and admin routes. Returns the access check the report routes use.
+ *
+ * The guard runs on every /api/ call before its handler:
+ * - it resolves the session cookie to `request.auth`;
+ * - anonymous calls get 401 {error:'Not signed in'}, except the public ones (health, login, and the admin CLI's
+ *   hand-over, which has its own token);
+ * - state-changing calls need `x-csrf-token` equal to the session's token, else 403. Exempt are GET, login,
+ *   and the read-only calls: websites/list and every call named `get-*` (report, overview, crawl list, checklist
+ *   items, AI). They change nothing, and SameSite=Lax keeps the cookie off cross-site POSTs anyway.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyRateLimit from '@fastify/rate-limit';
+import type { AccessCheck } from '../routes/access.ts';
+import { registerAdminRoutes } from '../routes/admin.ts';
+import { registerApprovalRoutes } from '../routes/approval.ts';
+import { registerAuthRoutes } from '../routes/auth.ts';
+import { registerChecklistRoutes } from '../routes/checklist.ts';
+import { registerWebsiteRoutes } from '../routes/websites.ts';
+import { createAccessCheck } from './access.ts';
+import type { Accounts } from './accounts.ts';
+import { BAD_CSRF, NOT_SIGNED_IN } from './http.ts';
+import { SESSION_COOKIE, findSession, isSameToken } from './sessions.ts';
+
+export const PUBLIC_CALLS: ReadonlySet<string> = new Set(['/api/health', '/api/auth/login', '/api/admin/cli']);
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export const isReadOnlyCall = (route: string): boolean =>
+  route === '/api/websites/list' || /^\/api\/.+\/get-[a-z-]+$/.test(route);
+
+const routeOf = (request: FastifyRequest): string => request.routeOptions.url ?? request.url.split('?')[0]!;
+
+export async function registerAccounts(app: FastifyInstance, accounts: Accounts): Promise<AccessCheck> {
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      useDefaults: true,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Mantine and Observable Plot set inline styles.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        workerSrc: ["'self'", 'blob:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        formAction: ["'self'"],
+        baseUri: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+  });
+  await app.register(fastifyCookie);
+  await app.register(fastifyRateLimit, { global: false });
+  app.decorateRequest('auth', null);
+
+  app.addHook('onRequest', async (request, reply) => {
+    const route = routeOf(request);
+    if (!route.startsWith('/api/') && !request.url.startsWith('/api/')) return;
+    const token = request.cookies[SESSION_COOKIE];
+    request.auth = token ? ((await findSession(accounts.appDb, token, accounts.clock())) ?? null) : null;
+    if (PUBLIC_CALLS.has(route)) return;
+    if (!request.auth) return reply.code(401).send(NOT_SIGNED_IN);
+    if (SAFE_METHODS.has(request.method) || isReadOnlyCall(route)) return;
+    const given = request.headers['x-csrf-token'];
+    if (typeof given !== 'string' || !isSameToken(given, request.auth.csrfToken)) return reply.code(403).send(BAD_CSRF);
+  });
+
+  const access = createAccessCheck(accounts.states);
+  registerAuthRoutes(app, accounts);
+  registerWebsiteRoutes(app, accounts);
+  registerApprovalRoutes(app, accounts, access);
+  registerChecklistRoutes(app, accounts, access);
+  registerAdminRoutes(app, accounts);
+  return access;
+}

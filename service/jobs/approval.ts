@@ -1,0 +1,224 @@
+/**
+ * Crawl approval, manual or automatic, and the one email per CLIENT user and crawl it triggers.
+ *
+ * Mail goes through mail_log as an outbox: approving inserts one row per client in the same transaction, and
+ * delivery marks rows sent. A crash or an SMTP failure leaves rows queued for the next delivery pass (after the
+ * next approval, at start-up and every few minutes); the primary key (website, crawl, user) means once per crawl.
+ */
+import type { AppDb, Sql } from '../app-db/db.ts';
+import type { CrawlState, CrawlStates } from '../app-db/crawls.ts';
+import { AppDataError } from '../app-db/errors.ts';
+import { clientsOfWebsite } from '../app-db/users.ts';
+import type { MailSettings, Mailer } from './mailer.ts';
+
+export type ApprovalKind = 'manual' | 'automatic';
+export const AUTO_APPROVER = 'auto-approval';
+const MAX_ATTEMPTS = 5;
+
+export interface Approval {
+  websiteId: string;
+  crawlId: number;
+  state: CrawlState;
+  /** False when the crawl was approved already (approving is idempotent). */
+  isNew: boolean;
+}
+
+export type Clock = () => Date;
+
+interface Logger {
+  error(message: string): void;
+}
+
+export class Approvals {
+  #delivering: Promise<void> | undefined;
+  #isDeliveryWanted = false;
+
+  constructor(
+    private readonly appDb: AppDb,
+    private readonly states: CrawlStates,
+    private readonly mailer: Mailer,
+    private readonly mail: MailSettings,
+    private readonly clock: Clock,
+    private readonly logger: Logger = console,
+  ) {}
+
+  /** Approves one crawl for a signed-in internal user; resolves with the crawl's state either way. */
+  async approve(websiteId: string, crawlId: number, approvedBy: string): Promise<Approval> {
+    const now = this.clock();
+    const approval = await this.appDb.transaction(async (tx) => {
+      const [row] = await tx.all<{ module_state: string; approved_at: Date | null; approved_by: string | null }>(
+        'SELECT module_state, approved_at, approved_by FROM crawl_registry WHERE website_id = ? AND crawl_id = ?',
+        [websiteId, crawlId],
+      );
+      if (!row) throw new AppDataError(`Crawl ${crawlId} of ${websiteId} is not registered`, 404);
+      if (row.module_state === 'APPROVED')
+        return {
+          websiteId,
+          crawlId,
+          state: { moduleState: 'APPROVED', approvedAt: row.approved_at, approvedBy: row.approved_by },
+          isNew: false,
+        } satisfies Approval;
+      await approveInTransaction(tx, websiteId, crawlId, 'manual', approvedBy, now);
+      return {
+        websiteId,
+        crawlId,
+        state: { moduleState: 'APPROVED', approvedAt: now, approvedBy },
+        isNew: true,
+      } satisfies Approval;
+    });
+    this.states.set(websiteId, crawlId, approval.state);
+    if (approval.isNew) this.deliverSoon();
+    return approval;
+  }
+
+  /**
+   * Approves every crawl still pending that was loaded by `scheduledFor` and is still in the store (`isLive`), and
+   * records the run, in one transaction. Resolves with the approved crawls, or undefined when that scheduled run
+   * has happened already.
+   */
+  async approveScheduled(
+    job: string,
+    scheduledFor: Date,
+    isLive: (websiteId: string, crawlId: number) => boolean,
+  ): Promise<{ websiteId: string; crawlId: number }[] | undefined> {
+    const now = this.clock();
+    const approved = await this.appDb.transaction(async (tx) => {
+      const done = await tx.all('SELECT 1 FROM job_runs WHERE job = ? AND scheduled_for = ?', [job, scheduledFor]);
+      if (done.length > 0) return undefined;
+      const pending = await tx.all<{ website_id: string; crawl_id: number }>(
+        `SELECT website_id, crawl_id FROM crawl_registry
+         WHERE module_state = 'PENDING' AND loaded_at <= ? ORDER BY website_id, crawl_id`,
+        [scheduledFor],
+      );
+      const live = pending.filter((c) => isLive(c.website_id, c.crawl_id));
+      for (const c of live) await approveInTransaction(tx, c.website_id, c.crawl_id, 'automatic', AUTO_APPROVER, now);
+      await tx.run('INSERT INTO job_runs VALUES (?, ?, ?, ?)', [job, scheduledFor, now, live.length]);
+      return live.map((c) => ({ websiteId: c.website_id, crawlId: c.crawl_id }));
+    });
+    if (!approved) return undefined;
+    for (const c of approved)
+      this.states.set(c.websiteId, c.crawlId, { moduleState: 'APPROVED', approvedAt: now, approvedBy: AUTO_APPROVER });
+    if (approved.length > 0) this.deliverSoon();
+    return approved;
+  }
+
+  /** Starts a delivery pass unless one is running; a request during a pass makes it go round once more. */
+  deliverSoon(): void {
+    this.#isDeliveryWanted = true;
+    this.#delivering ??= (async () => {
+      while (this.#isDeliveryWanted) {
+        this.#isDeliveryWanted = false;
+        await this.#deliverQueued().catch((error: unknown) =>
+          this.logger.error(`mail delivery failed: ${error instanceof Error ? error.message : String(error)}`),
+        );
+      }
+    })().finally(() => (this.#delivering = undefined));
+  }
+
+  /** Delivers what is queued and resolves when no delivery pass is running. */
+  async deliverQueued(): Promise<void> {
+    this.deliverSoon();
+    await this.idle();
+  }
+
+  /** Resolves when no delivery pass is running. */
+  async idle(): Promise<void> {
+    while (this.#delivering) await this.#delivering;
+  }
+
+  async #deliverQueued(): Promise<void> {
+    const queued = await this.appDb.all<{
+      website_id: string;
+      crawl_id: number;
+      user_id: number;
+      email: string;
+      name: string;
+      domain: string;
+      crawled_friendly: string;
+    }>(
+      `SELECT m.website_id, m.crawl_id, m.user_id, m.email, w.name, w.domain, c.crawled_friendly
+       FROM mail_log m
+       JOIN crawl_registry c ON c.website_id = m.website_id AND c.crawl_id = m.crawl_id
+       JOIN websites w ON w.id = m.website_id
+       WHERE m.sent_at IS NULL AND m.attempts < ?
+       ORDER BY m.queued_at, m.website_id, m.crawl_id, m.email`,
+      [MAX_ATTEMPTS],
+    );
+    for (const q of queued) {
+      const link = overviewLink(this.mail.publicUrl, q.website_id, q.crawl_id);
+      try {
+        await this.mailer.send({
+          to: q.email,
+          ...approvalMessage({ websiteName: q.name, domain: q.domain, date: q.crawled_friendly, link }),
+          fileStem: `${this.clock().toISOString()}-${q.website_id}-${q.crawl_id}-${q.user_id}`,
+        });
+        await this.appDb.run(
+          'UPDATE mail_log SET sent_at = ?, attempts = attempts + 1, last_error = NULL WHERE website_id = ? AND crawl_id = ? AND user_id = ?',
+          [this.clock(), q.website_id, q.crawl_id, q.user_id],
+        );
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        this.logger.error(`mail to ${q.email} about ${q.website_id} crawl ${q.crawl_id} failed: ${message}`);
+        await this.appDb.run(
+          'UPDATE mail_log SET attempts = attempts + 1, last_error = ? WHERE website_id = ? AND crawl_id = ? AND user_id = ?',
+          [message.slice(0, 500), q.website_id, q.crawl_id, q.user_id],
+        );
+      }
+    }
+  }
+}
+
+async function approveInTransaction(
+  tx: Sql,
+  websiteId: string,
+  crawlId: number,
+  kind: ApprovalKind,
+  approvedBy: string,
+  now: Date,
+): Promise<void> {
+  await tx.run(
+    `UPDATE crawl_registry SET module_state = 'APPROVED', approved_at = ?, approved_by = ?
+     WHERE website_id = ? AND crawl_id = ?`,
+    [now, approvedBy, websiteId, crawlId],
+  );
+  await tx.run(
+    'INSERT INTO approval_log (website_id, crawl_id, kind, approved_by, approved_at) VALUES (?, ?, ?, ?, ?)',
+    [websiteId, crawlId, kind, approvedBy, now],
+  );
+  for (const client of await clientsOfWebsite(tx, websiteId))
+    await tx.run(
+      'INSERT INTO mail_log (website_id, crawl_id, user_id, email, queued_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+      [websiteId, crawlId, client.id, client.email, now],
+    );
+}
+
+/** The crawl's overview in the dashboard. */
+export const overviewLink = (publicUrl: string, websiteId: string, crawlId: number): string =>
+  `${publicUrl}/technical-health-check?website=${encodeURIComponent(websiteId)}&crawl=${crawlId}`;
+
+const escapeHtml = (text: string): string =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+export function approvalMessage(m: { websiteName: string; domain: string; date: string; link: string }): {
+  subject: string;
+  text: string;
+  html: string;
+} {
+  const subject = `${m.websiteName}: your technical health check of ${m.date} is ready`;
+  const text = [
+    'Hello,',
+    '',
+    `The technical health check of ${m.websiteName} (${m.domain}) for the crawl of ${m.date} has been reviewed and is ready for you:`,
+    '',
+    m.link,
+    '',
+    'Technical Health Check',
+  ].join('\n');
+  const html = [
+    '<p>Hello,</p>',
+    `<p>The technical health check of ${escapeHtml(m.websiteName)} (${escapeHtml(m.domain)}) for the crawl of ${escapeHtml(m.date)} has been reviewed and is ready for you:</p>`,
+    `<p><a href="${escapeHtml(m.link)}">Open the overview of the crawl of ${escapeHtml(m.date)}</a></p>`,
+    '<p>Technical Health Check</p>',
+  ].join('\n');
+  return { subject, text, html };
+}

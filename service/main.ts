@@ -1,0 +1,55 @@
+import fs from 'node:fs';
+import { readConfig } from './config.ts';
+import { openDatabase } from './db/duckdb.ts';
+import { CrawlRegistry } from './store/registry.ts';
+import { listLiveCrawls } from './store/layout.ts';
+import { buildApp } from './app.ts';
+import { seedDemo } from './demo.ts';
+import { Accounts } from './auth/accounts.ts';
+import { loopbackUrlOf, printDemoLogins } from './auth/start.ts';
+
+const STORE_POLL_MS = 2000;
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  if (config.isDemo && listLiveCrawls(config.dataDir).length === 0) {
+    console.log(`No crawls in ${config.dataDir}: generating and loading the demo websites…`);
+    const started = Date.now();
+    const loaded = await seedDemo(config.dataDir);
+    console.log(`Demo loaded: ${loaded} crawls in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
+  const db = await openDatabase();
+  const registry = await CrawlRegistry.open(config.dataDir, db);
+  const accounts = await Accounts.open({ dataDir: config.dataDir, registry, port: config.port, isDemo: config.isDemo });
+  const app = await buildApp({ config, db, registry, accounts, isLogging: process.env.LOG === '1' });
+  await accounts.startJobs();
+  const timer = setInterval(() => {
+    registry.refresh().catch((error: unknown) => console.error('store refresh failed:', error));
+  }, STORE_POLL_MS);
+  timer.unref();
+
+  const shutdown = (): void => {
+    clearInterval(timer);
+    app
+      .close()
+      .then(() => accounts.close())
+      .then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+  process.once('exit', () => accounts.withdrawAdminToken());
+
+  await app.listen({ port: config.port, host: config.host });
+  console.log(`Technical Health Check is serving http://localhost:${config.port}/technical-health-check`);
+  accounts.publishAdminToken(loopbackUrlOf(app.server.address()));
+  if (config.isDemo) await printDemoLogins(accounts);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,61 @@
+/**
+ * POST /api/technical-health-check/crawl/approve {moduleId, websiteId}
+ *   → {moduleId, websiteId, crawlId, moduleState:'APPROVED', approvedAt, approvedBy, isNew}
+ *
+ * moduleId is `<websiteId>:<crawlId>`, as the overview returns it for its crawl. Internal users only (a CLIENT
+ * gets 403); an unknown website or crawl is 404. Idempotent: approving an approved crawl
+ * answers its existing approval with isNew false. Each approval is audit-logged and emails the website's
+ * CLIENT users once (see jobs/approval.ts). 404 bodies are the report routes' (website / crawl could not be
+ * found); a malformed moduleId, or one of another website than websiteId, is 400.
+ */
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { Accounts } from '../auth/accounts.ts';
+import { authOf, readBody, sendAppError } from '../auth/http.ts';
+import type { AccessCheck } from './access.ts';
+import { CRAWL_NOT_FOUND, WEBSITE_NOT_FOUND } from './technical-health-check.ts';
+
+export const INTERNAL_ONLY = { error: 'Only internal users can approve crawls' } as const;
+
+/** The moduleId of a crawl's record in this module. */
+export const moduleIdOf = (websiteId: string, crawlId: number): string => `${websiteId}:${crawlId}`;
+
+export function parseModuleId(moduleId: string): { websiteId: string; crawlId: number } | undefined {
+  const match = /^([a-z0-9][a-z0-9-]*):([1-9][0-9]{0,9})$/.exec(moduleId);
+  return match ? { websiteId: match[1]!, crawlId: Number(match[2]) } : undefined;
+}
+
+const approveSchema = z.object({ moduleId: z.string().min(1).max(200), websiteId: z.string().min(1).max(100) });
+
+export function registerApprovalRoutes(app: FastifyInstance, accounts: Accounts, access: AccessCheck): void {
+  app.post('/api/technical-health-check/crawl/approve', async (request, reply) => {
+    const auth = authOf(request);
+    if (!auth.isInternal) return reply.code(403).send(INTERNAL_ONLY);
+    const body = readBody(approveSchema, request, reply);
+    if (!body) return reply;
+    const target = parseModuleId(body.moduleId);
+    if (!target) return reply.code(400).send({ error: 'Invalid moduleId: expected <websiteId>:<crawlId>' });
+    if (target.websiteId !== body.websiteId)
+      return reply.code(400).send({ error: `moduleId ${body.moduleId} is not a crawl of ${body.websiteId}` });
+    if (!access.canSeeWebsite(request, body.websiteId) || !accounts.registry.website(body.websiteId))
+      return reply.code(404).send(WEBSITE_NOT_FOUND);
+    const record = accounts.registry.crawl(target.websiteId, target.crawlId);
+    if (!record || !access.canSeeCrawl(request, record)) return reply.code(404).send(CRAWL_NOT_FOUND);
+    // The registry may have seen the crawl a moment before the app database did.
+    if (!accounts.states.get(target.websiteId, target.crawlId)) await accounts.sync();
+    try {
+      const approval = await accounts.approvals.approve(target.websiteId, target.crawlId, auth.email);
+      return {
+        moduleId: moduleIdOf(approval.websiteId, approval.crawlId),
+        websiteId: approval.websiteId,
+        crawlId: approval.crawlId,
+        moduleState: approval.state.moduleState,
+        approvedAt: approval.state.approvedAt?.toISOString() ?? null,
+        approvedBy: approval.state.approvedBy,
+        isNew: approval.isNew,
+      };
+    } catch (error) {
+      return sendAppError(reply, error);
+    }
+  });
+}

@@ -1,0 +1,84 @@
+/**
+ * POST /api/auth/login   {email, password} → {user:{email, role, websites}, csrfToken} + the session cookie
+ * POST /api/auth/logout  → {ok:true}; the session is revoked and the cookie cleared
+ * GET  /api/auth/me      → {user:{email, role, websites}, csrfToken}, or 401 when not signed in
+ *
+ * A wrong password and an unknown email get the same 401 after the same work. Login attempts are limited per
+ * address and per account (10 per 15 minutes by default) → 429.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { findUserByEmail } from '../app-db/users.ts';
+import { listWebsites } from '../app-db/websites.ts';
+import type { Accounts } from '../auth/accounts.ts';
+import { authOf, readBody } from '../auth/http.ts';
+import { verifyAgainstNothing, verifyPassword } from '../auth/password.ts';
+import { SESSION_COOKIE, createSession, findSession, revokeSession, type AuthContext } from '../auth/sessions.ts';
+
+export const INVALID_LOGIN = { error: 'Invalid email or password' } as const;
+export const TOO_MANY_LOGINS = 'Too many sign-in attempts; try again later';
+
+const loginSchema = z.object({
+  email: z.string().trim().toLowerCase().min(1).max(320),
+  password: z.string().min(1).max(200),
+});
+
+const emailOfBody = (request: FastifyRequest): string => {
+  const email = (request.body as { email?: unknown } | undefined)?.email;
+  return typeof email === 'string' ? email.trim().toLowerCase() : '';
+};
+
+export function registerAuthRoutes(app: FastifyInstance, accounts: Accounts): void {
+  const { max, timeWindowMs } = accounts.settings.loginLimit;
+  // Two counters, each call counts against both: one per client address, one per account tried.
+  const limiters = [
+    (request: FastifyRequest) => `address:${request.ip}`,
+    (request: FastifyRequest) => `account:${emailOfBody(request)}`,
+  ].map((keyGenerator) => app.createRateLimit({ max, timeWindow: timeWindowMs, keyGenerator }));
+
+  /** Everything a signed-in dashboard needs about its user: role and visible websites. */
+  const describe = async (auth: Pick<AuthContext, 'email' | 'role' | 'isInternal' | 'websites'>) => ({
+    email: auth.email,
+    role: auth.role,
+    websites: auth.isInternal ? (await listWebsites(accounts.appDb)).map((w) => w.id) : [...auth.websites],
+  });
+
+  app.post('/api/auth/login', async (request, reply: FastifyReply) => {
+    let retryAfter = 0;
+    for (const limit of await Promise.all(limiters.map((check) => check(request))))
+      if (!limit.isAllowed && limit.isExceeded) retryAfter = Math.max(retryAfter, limit.ttlInSeconds, 1);
+    if (retryAfter > 0) return reply.code(429).header('retry-after', retryAfter).send({ error: TOO_MANY_LOGINS });
+    const body = readBody(loginSchema, request, reply);
+    if (!body) return reply;
+    const user = await findUserByEmail(accounts.appDb, body.email);
+    const isValid = user
+      ? await verifyPassword(body.password, user.password_hash)
+      : await verifyAgainstNothing(body.password);
+    if (!user || !isValid) return reply.code(401).send(INVALID_LOGIN);
+    const now = accounts.clock();
+    const session = await accounts.appDb.transaction((tx) =>
+      createSession(tx, user.id, now, accounts.settings.sessionTtlMs),
+    );
+    const auth = await findSession(accounts.appDb, session.token, now);
+    if (!auth) throw new Error('A session just created could not be read back');
+    void reply.setCookie(SESSION_COOKIE, session.token, {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: request.protocol === 'https',
+      path: '/',
+      expires: session.expiresAt,
+    });
+    return { user: await describe(auth), csrfToken: session.csrfToken };
+  });
+
+  app.post('/api/auth/logout', async (request, reply) => {
+    await revokeSession(accounts.appDb, authOf(request).tokenHash, accounts.clock());
+    void reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    return { ok: true };
+  });
+
+  app.get('/api/auth/me', async (request) => {
+    const auth = authOf(request);
+    return { user: await describe(auth), csrfToken: auth.csrfToken };
+  });
+}

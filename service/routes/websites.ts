@@ -1,0 +1,20 @@
+/**
+ * POST /api/websites/list {} → {websites:[{id, name, domain,
+ *   segments:[{id, name, urlScope, isHreflang, isAi, goalType, isDefault}],
+ *   modules:[{module, isActive, reason?: 'missing-module'|'missing-setup-id'}]}]}
+ *
+ * The websites the user may see (a CLIENT: those bound to it; STAFF and ADMIN: all), for the website picker,
+ * the segment settings (hreflang, AI, goal type) and spec §2's 'module inactive' panel.
+ */
+import type { FastifyInstance } from 'fastify';
+import { listWebsites } from '../app-db/websites.ts';
+import type { Accounts } from '../auth/accounts.ts';
+import { authOf } from '../auth/http.ts';
+
+export function registerWebsiteRoutes(app: FastifyInstance, accounts: Accounts): void {
+  app.post('/api/websites/list', async (request) => {
+    const auth = authOf(request);
+    const websites = await listWebsites(accounts.appDb, auth.isInternal ? undefined : [...auth.websites]);
+    return { websites };
+  });
+}

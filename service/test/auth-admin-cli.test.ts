@@ -1,0 +1,152 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { tempDir } from './auth-fixture.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function node(script: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+function admin(dataDir: string, args: string[]): Promise<Run> {
+  const child = node('scripts/admin.ts', args, { DATA_DIR: dataDir });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+const started: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of started.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+/** The hand-over the service publishes once it listens; fails early if the service dies. */
+async function handOverOf(service: ChildProcess, tokenFile: string, log: () => string): Promise<{ url: string }> {
+  const deadline = Date.now() + 60_000;
+  while (!fs.existsSync(tokenFile)) {
+    if (service.exitCode !== null || Date.now() > deadline)
+      throw new Error(`no admin.token; the service ${service.exitCode === null ? 'still runs' : 'exited'}: ${log()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return JSON.parse(fs.readFileSync(tokenFile, 'utf8')) as { url: string };
+}
+
+describe('admin CLI', () => {
+  it('works on app.duckdb directly when no service runs, with exit codes 0, 1 and 2', async () => {
+    const dataDir = tempDir();
+    const added = await admin(dataDir, [
+      'website',
+      'add',
+      '--id',
+      'shop',
+      '--name',
+      'Shop',
+      '--domain',
+      'shop.example',
+    ]);
+    expect(added).toMatchObject({ code: 0, stderr: '' });
+    expect(added.stdout).toMatch(/^Added website shop/);
+    expect(
+      await admin(dataDir, [
+        'user',
+        'add',
+        '--email',
+        'c@shop.example',
+        '--password',
+        'client-pass',
+        '--role',
+        'CLIENT',
+        '--website',
+        'shop',
+      ]),
+    ).toMatchObject({ code: 0, stdout: 'Added CLIENT c@shop.example (websites: shop)\n' });
+    expect(await admin(dataDir, ['user', 'list'])).toMatchObject({ code: 0, stdout: 'c@shop.example\tCLIENT\tshop\n' });
+
+    const failed = await admin(dataDir, ['user', 'remove', '--email', 'nobody@shop.example']);
+    expect(failed).toEqual({ code: 1, stdout: '', stderr: 'admin: No user has the email nobody@shop.example\n' });
+    const usage = await admin(dataDir, ['user', 'add', '--email', 'x@shop.example']);
+    expect(usage).toEqual({ code: 2, stdout: '', stderr: 'admin: user add: --password is required\n' });
+    expect((await admin(dataDir, ['frobnicate'])).code).toBe(2);
+    const help = await admin(dataDir, ['help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('segment add --website ID --id SEG --name N');
+  });
+
+  it('hands commands to the running service, which holds app.duckdb', async () => {
+    const dataDir = tempDir();
+    const service = node('service/main.ts', [], { DATA_DIR: dataDir, DEMO: '0', PORT: '0', HOST: '127.0.0.1' });
+    started.push(service);
+    let log = '';
+    service.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    service.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    const tokenFile = path.join(dataDir, 'admin.token');
+    const handOver = await handOverOf(service, tokenFile, () => log);
+    expect(fs.statSync(tokenFile).mode & 0o777).toBe(0o600);
+
+    expect(
+      await admin(dataDir, ['website', 'add', '--id', 'shop', '--name', 'Shop', '--domain', 'shop.example']),
+    ).toMatchObject({
+      code: 0,
+    });
+    const added = await admin(dataDir, [
+      'user',
+      'add',
+      '--email',
+      'staff@agency.example',
+      '--password',
+      'staff-pass',
+      '--role',
+      'STAFF',
+    ]);
+    expect(added).toEqual({ code: 0, stdout: 'Added STAFF staff@agency.example\n', stderr: '' });
+    expect(
+      await admin(dataDir, [
+        'user',
+        'add',
+        '--email',
+        'staff@agency.example',
+        '--password',
+        'staff-pass',
+        '--role',
+        'STAFF',
+      ]),
+    ).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'admin: User staff@agency.example already exists\n',
+    });
+    expect(
+      (await admin(dataDir, ['module', 'set', '--website', 'shop', '--module', 'uptime-report', '--flag'])).code,
+    ).toBe(2);
+
+    // The service sees the change at once: the new user signs in.
+    const login = await fetch(`${handOver.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'staff@agency.example', password: 'staff-pass' }),
+    });
+    expect(login.status).toBe(200);
+
+    service.kill('SIGTERM');
+    await new Promise((resolve) => service.once('close', resolve));
+    expect(fs.existsSync(tokenFile)).toBe(false);
+    expect(await admin(dataDir, ['user', 'list'])).toMatchObject({
+      code: 0,
+      stdout: 'staff@agency.example\tSTAFF\t-\n',
+    });
+  });
+});

@@ -1,0 +1,317 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AppDb, appDbFile } from '../app-db/db.ts';
+import { migrations } from '../app-db/migrations.ts';
+import { listWebsites } from '../app-db/websites.ts';
+import { UsageError, parseAdminArgs, runAdminCommand } from '../admin/commands.ts';
+import { AppDataError } from '../app-db/errors.ts';
+import { findUserByEmail } from '../app-db/users.ts';
+import { verifyPassword } from '../auth/password.ts';
+import { TestClock, openStack, tempDir, writeCrawl, type Stack } from './auth-fixture.ts';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function openDb(file: string, options?: Parameters<typeof AppDb.open>[1]): Promise<AppDb> {
+  const db = await AppDb.open(file, options);
+  cleanups.push(() => db.close());
+  return db;
+}
+
+describe('migrations', () => {
+  it('upgrades a database written by an older version and keeps its data', async () => {
+    const file = appDbFile(tempDir());
+    const old = await AppDb.open(file, { migrations: migrations.slice(0, 1) });
+    await old.run(
+      `INSERT INTO users (email, password_hash, role, created_at) VALUES ('a@x.example', 'h', 'STAFF', ?)`,
+      [new Date()],
+    );
+    await old.run(`INSERT INTO websites VALUES ('site', 'Site', 'site.example', ?)`, [new Date()]);
+    await expect(old.all('SELECT * FROM crawl_registry')).rejects.toThrow(/crawl_registry/);
+    old.close();
+
+    const db = await openDb(file);
+    const versions = await db.all<{ version: number; name: string }>(
+      'SELECT version, name FROM schema_migrations ORDER BY version',
+    );
+    expect(versions).toEqual(migrations.map((m) => ({ version: m.version, name: m.name })));
+    expect(await db.all('SELECT email, role FROM users')).toEqual([{ email: 'a@x.example', role: 'STAFF' }]);
+    expect(await db.all('SELECT id FROM websites')).toEqual([{ id: 'site' }]);
+    expect(await db.all('SELECT count(*)::INTEGER AS n FROM checklist_items')).toEqual([{ n: 0 }]);
+  });
+
+  it('applies nothing twice and refuses an edited or unknown migration', async () => {
+    const file = appDbFile(tempDir());
+    (await AppDb.open(file)).close();
+    (await AppDb.open(file)).close();
+    const edited = migrations.map((m, i) => (i === 0 ? { ...m, sql: `${m.sql}\n-- edited` } : m));
+    await expect(AppDb.open(file, { migrations: edited })).rejects.toThrow(/was changed after it was applied/);
+    await expect(AppDb.open(file, { migrations: migrations.slice(0, 2) })).rejects.toThrow(/newer than this build/);
+    const db = await openDb(file);
+    expect(await db.all('SELECT count(*)::INTEGER AS n FROM schema_migrations')).toEqual([{ n: migrations.length }]);
+  });
+
+  it('rolls back a failing migration as a whole', async () => {
+    const file = appDbFile(tempDir());
+    const broken = [
+      ...migrations,
+      { version: migrations.length + 1, name: 'broken', sql: 'CREATE TABLE t (i INT); SELECT nope' },
+    ];
+    await expect(AppDb.open(file, { migrations: broken })).rejects.toThrow();
+    const db = await openDb(file, { migrations: migrations.slice(0, 1) });
+    expect(await db.all('SELECT version FROM schema_migrations')).toEqual([{ version: 1 }]);
+  });
+});
+
+describe('crawl registry sync', () => {
+  it('registers new websites with defaults and new crawls in their loader state, keeping later decisions', async () => {
+    const dataDir = tempDir();
+    await writeCrawl(dataDir, { websiteId: 'shop', crawlId: 1, moduleState: 'APPROVED' });
+    await writeCrawl(dataDir, { websiteId: 'shop', crawlId: 2 });
+    const clock = new TestClock(new Date('2025-02-01T10:00:00Z'));
+    const stack: Stack = await openStack(dataDir, { clock: clock.fn });
+    cleanups.push(() => stack.close());
+    const { accounts } = stack;
+
+    const [shop] = await listWebsites(accounts.appDb);
+    expect(shop).toMatchObject({
+      id: 'shop',
+      name: 'Site shop',
+      domain: 'shop.example',
+      segments: [{ id: 'all', isDefault: true, urlScope: null, isHreflang: false, isAi: false, goalType: null }],
+    });
+    expect(shop!.modules.find((m) => m.module === 'technical-health-check')).toEqual({
+      module: 'technical-health-check',
+      isActive: true,
+    });
+    expect(accounts.moduleStateOf('shop', 1)).toBe('APPROVED');
+    expect(accounts.moduleStateOf('shop', 2)).toBe('PENDING');
+    expect(accounts.moduleStateOf('shop', 99)).toBe('PENDING');
+
+    await accounts.approvals.approve('shop', 2, 'staff@x.example');
+    await writeCrawl(dataDir, { websiteId: 'shop', crawlId: 3 });
+    await writeCrawl(dataDir, { websiteId: 'blog', crawlId: 1 });
+    await stack.registry.refresh();
+    await vi.waitFor(() => expect(accounts.states.get('blog', 1)).toBeDefined());
+    expect(accounts.moduleStateOf('shop', 3)).toBe('PENDING');
+    expect(accounts.moduleStateOf('shop', 2)).toBe('APPROVED');
+    expect((await listWebsites(accounts.appDb)).map((w) => w.id)).toEqual(['blog', 'shop']);
+
+    // A restart keeps the app database's decision over crawl.json's initial state.
+    await stack.close();
+    cleanups.pop();
+    const again = await openStack(dataDir, { clock: clock.fn });
+    cleanups.push(() => again.close());
+    expect(again.accounts.moduleStateOf('shop', 2)).toBe('APPROVED');
+    expect(again.accounts.states.get('shop', 2)?.approvedBy).toBe('staff@x.example');
+  });
+});
+
+describe('admin commands', () => {
+  const run = async (db: AppDb, argv: string | string[]) =>
+    runAdminCommand({ appDb: db, now: new Date() }, parseAdminArgs(Array.isArray(argv) ? argv : argv.split(' ')));
+
+  it('parses every command and refuses bad usage with one line', () => {
+    expect(
+      parseAdminArgs([
+        'user',
+        'add',
+        '--email',
+        'A@X.example',
+        '--password',
+        'secret-pw',
+        '--role',
+        'CLIENT',
+        '--website',
+        'a',
+        '--website',
+        'b',
+      ]),
+    ).toEqual({
+      command: 'user add',
+      email: 'a@x.example',
+      password: 'secret-pw',
+      role: 'CLIENT',
+      websites: ['a', 'b'],
+    });
+    expect(
+      parseAdminArgs(
+        'segment add --website a --id de --name German --url-scope https://a.example/de/ --hreflang --goal conversion'.split(
+          ' ',
+        ),
+      ),
+    ).toEqual({
+      command: 'segment add',
+      website: 'a',
+      id: 'de',
+      name: 'German',
+      urlScope: 'https://a.example/de/',
+      isHreflang: true,
+      isAi: false,
+      goal: 'conversion',
+    });
+    expect(parseAdminArgs('module set --website a --module carbon-footprint --flag'.split(' '))).toMatchObject({
+      flag: true,
+      setupId: null,
+    });
+    const usage = (argv: string) => {
+      try {
+        parseAdminArgs(argv.split(' ').filter(Boolean));
+      } catch (error) {
+        expect(error).toBeInstanceOf(UsageError);
+        return (error as Error).message;
+      }
+      throw new Error(`"${argv}" parsed`);
+    };
+    expect(usage('')).toMatch(/no command/);
+    expect(usage('user frobnicate')).toMatch(/unknown command "user frobnicate"/);
+    expect(usage('user add --email a@x.example --password secret-pw')).toBe('user add: --role is required');
+    expect(usage('user add --email a@x.example --password short --role STAFF')).toMatch(/--password: at least 8/);
+    expect(usage('user add --email nope --password secret-pw --role STAFF')).toMatch(/--email/);
+    expect(usage('user add --email a@x.example --password secret-pw --role BOSS')).toMatch(/--role/);
+    expect(usage('user list --verbose')).toMatch(/user list: Unknown option '--verbose'/);
+    expect(usage('module set --website a --module uptime-report --flag')).toMatch(
+      /--flag applies to carbon-footprint only/,
+    );
+    expect(usage('module set --website a --module carbon-footprint --setup-id x')).toMatch(/--setup-id applies/);
+    expect(usage('segment add --website a --id x --name X --goal revenue')).toMatch(/--goal/);
+    for (const argv of ['', 'user add --email a@x.example --password secret-pw', 'user list --verbose'])
+      expect(usage(argv)).not.toContain('\n');
+  });
+
+  it('manages users, websites, segments and modules', async () => {
+    const db = await openDb(appDbFile(tempDir()));
+    expect(await run(db, 'website add --id shop --name Shop --domain shop.example')).toMatch(/Added website shop/);
+    await expect(run(db, 'website add --id shop --name Shop --domain shop.example')).rejects.toThrow(
+      new AppDataError('Website shop already exists', 409),
+    );
+    await expect(run(db, 'user add --email c@x.example --password secret-pw --role CLIENT')).rejects.toThrow(
+      /at least one website/,
+    );
+    await expect(
+      run(db, 'user add --email c@x.example --password secret-pw --role CLIENT --website nope'),
+    ).rejects.toThrow('Website nope does not exist');
+    await expect(
+      run(db, 'user add --email s@x.example --password secret-pw --role STAFF --website shop'),
+    ).rejects.toThrow(/only CLIENT users are bound/);
+    await run(db, 'user add --email C@X.example --password secret-pw --role CLIENT --website shop');
+    await run(db, 'user add --email s@x.example --password secret-pw --role STAFF');
+    await expect(run(db, 'user add --email c@x.example --password other-pw1 --role STAFF')).rejects.toThrow(
+      /already exists/,
+    );
+    expect(await run(db, 'user list')).toBe('c@x.example\tCLIENT\tshop\ns@x.example\tSTAFF\t-');
+
+    await run(db, 'user password --email c@x.example --password new-secret');
+    const client = await findUserByEmail(db, 'c@x.example');
+    expect(await verifyPassword('new-secret', client!.password_hash)).toBe(true);
+    expect(client!.password_hash).not.toContain('new-secret');
+
+    await run(
+      db,
+      'segment add --website shop --id blog --name Blog --url-scope https://shop.example/blog/ --ai --goal ecommerce',
+    );
+    expect(await run(db, [...'segment add --website shop --id blog --name'.split(' '), 'Blog posts'])).toMatch(
+      /Updated/,
+    );
+    await expect(run(db, 'segment remove --website shop --id all')).rejects.toThrow(
+      /default segment cannot be removed/,
+    );
+    await run(db, 'module set --website shop --module uptime-report');
+    await run(db, 'module set --website shop --module additional-health-check --setup-id lw-1');
+    await run(db, 'module set --website shop --module carbon-footprint --flag');
+    const [shop] = await listWebsites(db);
+    expect(shop!.segments.map((s) => [s.id, s.name, s.isAi])).toEqual([
+      ['all', 'All pages', false],
+      ['blog', 'Blog posts', false],
+    ]);
+    expect(shop!.modules).toEqual([
+      { module: 'technical-health-check', isActive: true },
+      { module: 'additional-health-check', isActive: true },
+      { module: 'uptime-report', isActive: false, reason: 'missing-setup-id' },
+      { module: 'carbon-footprint', isActive: true },
+    ]);
+    await run(db, 'module remove --website shop --module carbon-footprint');
+    await run(db, 'segment remove --website shop --id blog');
+    expect(await run(db, 'website list')).toContain('module carbon-footprint: inactive (missing-module)');
+    await expect(run(db, 'module remove --website shop --module carbon-footprint')).rejects.toThrow(
+      /has no carbon-footprint/,
+    );
+
+    await run(db, 'website add --id blog --name Blog --domain blog.example');
+    await run(db, 'user bind --email c@x.example --website blog');
+    await run(db, 'user unbind --email c@x.example --website shop');
+    await expect(run(db, 'user unbind --email c@x.example --website blog')).rejects.toThrow(/at least one website/);
+    await run(db, 'user remove --email c@x.example');
+    await expect(run(db, 'user remove --email c@x.example')).rejects.toThrow('No user has the email c@x.example');
+    expect(await db.all('SELECT * FROM user_websites')).toEqual([]);
+  });
+});
+
+describe('demo accounts', () => {
+  it('seeds the demo websites and logins once, and reports those still on their demo password', async () => {
+    const dataDir = tempDir();
+    await writeCrawl(dataDir, { websiteId: 'northwind-outfitters', crawlId: 1 });
+    const clock = new TestClock(new Date('2025-02-01T10:00:00Z'));
+    const empty = await openStack(tempDir(), { clock: clock.fn, isDemo: false });
+    expect(await empty.accounts.appDb.all('SELECT * FROM users')).toEqual([]);
+    await empty.close();
+
+    const stack = await openStack(dataDir, { clock: clock.fn, isDemo: true });
+    cleanups.push(() => stack.close());
+    const { accounts } = stack;
+    const logins = await accounts.demoLoginsInUse();
+    expect(logins.map((l) => [l.role, l.email, l.websites])).toEqual([
+      ['ADMIN', 'admin@thc.example', []],
+      ['STAFF', 'staff@northwind-outfitters.example', []],
+      ['CLIENT', 'client@northwind-outfitters.example', ['northwind-outfitters']],
+      ['STAFF', 'staff@alpine-travel.example', []],
+      ['CLIENT', 'client@alpine-travel.example', ['alpine-travel']],
+    ]);
+    const stored = await accounts.appDb.all<{ password_hash: string }>('SELECT password_hash FROM users');
+    for (const { password_hash } of stored) for (const l of logins) expect(password_hash).not.toContain(l.password);
+
+    const websites = await listWebsites(accounts.appDb);
+    const [alpine, northwind] = websites;
+    // The store's domain stays for a website the loader registered first; the demo names it.
+    expect([alpine!.id, alpine!.name, northwind!.id, northwind!.name]).toEqual([
+      'alpine-travel',
+      'Alpine Travel',
+      'northwind-outfitters',
+      'Northwind Outfitters',
+    ]);
+    expect([alpine!.domain, northwind!.domain]).toEqual(['alpine-travel.eu', 'northwind-outfitters.example']);
+    expect(northwind!.segments[0]).toMatchObject({
+      isDefault: true,
+      isAi: true,
+      isHreflang: false,
+      goalType: 'ecommerce',
+    });
+    expect(alpine!.segments[0]).toMatchObject({
+      isDefault: true,
+      isAi: false,
+      isHreflang: true,
+      goalType: 'conversion',
+    });
+    expect(northwind!.modules.filter((m) => m.isActive).map((m) => m.module)).toEqual([
+      'technical-health-check',
+      'carbon-footprint',
+    ]);
+    expect(alpine!.modules.find((m) => m.module === 'uptime-report')).toEqual({
+      module: 'uptime-report',
+      isActive: false,
+      reason: 'missing-setup-id',
+    });
+
+    await runAdminCommand(
+      { appDb: accounts.appDb, now: clock.now },
+      parseAdminArgs('user password --email admin@thc.example --password a-new-secret'.split(' ')),
+    );
+    expect((await accounts.demoLoginsInUse()).map((l) => l.email)).not.toContain('admin@thc.example');
+    await stack.close();
+    cleanups.pop();
+    const again = await openStack(dataDir, { clock: clock.fn, isDemo: true });
+    cleanups.push(() => again.close());
+    expect(await again.accounts.appDb.all('SELECT count(*)::INTEGER AS n FROM users')).toEqual([{ n: 5 }]);
+  });
+});

@@ -1,0 +1,201 @@
+/** Test scaffolding for accounts, approval and checklist tests: temp data dirs, crawls, a clock, a mail catcher. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { DuckDBInstance } from '@duckdb/node-api';
+import { afterAll } from 'vitest';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { openDatabase } from '../db/duckdb.ts';
+import { CrawlRegistry } from '../store/registry.ts';
+import type { ModuleState } from '../store/crawl-meta.ts';
+import {
+  CRAWL_DB_FILE,
+  CRAWL_META_FILE,
+  CURRENT_FILE,
+  WEBSITE_FILE,
+  crawlDir,
+  websiteDir,
+  writeFileAtomic,
+} from '../store/layout.ts';
+import { Accounts, type AccountsOptions } from '../auth/accounts.ts';
+import type { MailMessage, Mailer } from '../jobs/mailer.ts';
+import { SESSION_COOKIE } from '../auth/sessions.ts';
+import { buildApp } from '../app.ts';
+import { loadCrawl } from '../load/load-crawl.ts';
+import { makeExport } from './helpers/make-export.ts';
+
+const tempDirs: string[] = [];
+afterAll(() => {
+  for (const dir of tempDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh directory, removed after the test file. */
+export function tempDir(prefix = 'thc-auth-'): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  tempDirs.push(dir);
+  return dir;
+}
+
+export class TestClock {
+  constructor(public now: Date) {}
+  readonly fn = (): Date => new Date(this.now);
+  set(iso: string): void {
+    this.now = new Date(iso);
+  }
+  advance(ms: number): void {
+    this.now = new Date(this.now.getTime() + ms);
+  }
+}
+
+export interface CrawlSpec {
+  websiteId: string;
+  crawlId: number;
+  crawledAt?: string;
+  loadedAt?: string;
+  moduleState?: ModuleState;
+}
+
+/** Writes a minimal live crawl (empty crawl.duckdb, a valid crawl.json, CURRENT) the way the loader lays it out. */
+export async function writeCrawl(dataDir: string, spec: CrawlSpec): Promise<void> {
+  const { websiteId, crawlId } = spec;
+  const crawledAt = spec.crawledAt ?? `2025-01-${String(crawlId).padStart(2, '0')}T09:00:00.000Z`;
+  fs.mkdirSync(websiteDir(dataDir, websiteId), { recursive: true });
+  const websiteFile = path.join(websiteDir(dataDir, websiteId), WEBSITE_FILE);
+  if (!fs.existsSync(websiteFile))
+    writeFileAtomic(
+      websiteFile,
+      JSON.stringify({ id: websiteId, name: `Site ${websiteId}`, domain: `${websiteId}.example` }),
+    );
+  const loadId = `load-${crawlId}`;
+  const loadDir = path.join(crawlDir(dataDir, websiteId, crawlId), loadId);
+  fs.mkdirSync(loadDir, { recursive: true });
+  const db = await openDatabase(path.join(loadDir, CRAWL_DB_FILE));
+  const conn = await db.connect();
+  await conn.run('CREATE TABLE IF NOT EXISTS urls (url VARCHAR)');
+  conn.closeSync();
+  db.closeSync();
+  const day = new Date(crawledAt);
+  const meta = {
+    manifest: {
+      websiteId,
+      crawlId,
+      crawledAt,
+      dataStart: '2025-01-01',
+      dataEnd: '2025-01-28',
+      startUrl: `https://${websiteId}.example/`,
+      crawler: { name: 'test', version: '1' },
+    },
+    loadId,
+    loadedAt: spec.loadedAt ?? crawledAt,
+    crawledFriendly: `${day.getUTCDate()} ${day.toLocaleString('en-GB', { month: 'short', timeZone: 'UTC' })} ${day.getUTCFullYear()}`,
+    moduleState: spec.moduleState ?? 'PENDING',
+    tables: { urls: 0 },
+    previousCrawlId: null,
+  };
+  fs.writeFileSync(path.join(loadDir, CRAWL_META_FILE), JSON.stringify(meta));
+  writeFileAtomic(path.join(crawlDir(dataDir, websiteId, crawlId), CURRENT_FILE), loadId);
+}
+
+/** Collects messages instead of sending them; `failNext` makes the next sends throw. */
+export class CatchingMailer implements Mailer {
+  readonly sent: MailMessage[] = [];
+  failures = 0;
+  send(message: MailMessage): Promise<void> {
+    if (this.failures > 0) {
+      this.failures -= 1;
+      return Promise.reject(new Error('SMTP is down'));
+    }
+    this.sent.push(message);
+    return Promise.resolve();
+  }
+  close(): void {}
+}
+
+export const quietLogger = { info: () => undefined, error: () => undefined };
+
+export interface Stack {
+  dataDir: string;
+  db: DuckDBInstance;
+  registry: CrawlRegistry;
+  accounts: Accounts;
+  close(): Promise<void>;
+}
+
+/** A registry over `dataDir` and accounts over its app database, as main.ts wires them. */
+export async function openStack(
+  dataDir: string,
+  options: Partial<AccountsOptions> & { clock: () => Date },
+): Promise<Stack> {
+  const db = await openDatabase();
+  const registry = await CrawlRegistry.open(dataDir, db);
+  const accounts = await Accounts.open({
+    dataDir,
+    registry,
+    port: 8080,
+    env: {},
+    logger: quietLogger,
+    mailer: new CatchingMailer(),
+    ...options,
+  });
+  return {
+    dataDir,
+    db,
+    registry,
+    accounts,
+    async close() {
+      await accounts.close();
+      db.closeSync();
+    },
+  };
+}
+
+export interface Session {
+  cookie: string;
+  csrfToken: string;
+}
+
+/** Signs in through the API; throws unless it answers 200. */
+export async function signIn(app: FastifyInstance, email: string, password: string): Promise<Session> {
+  const response = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
+  if (response.statusCode !== 200) throw new Error(`sign-in of ${email}: ${response.statusCode} ${response.body}`);
+  const cookie = response.cookies.find((c) => c.name === SESSION_COOKIE);
+  if (!cookie) throw new Error(`sign-in of ${email} set no session cookie`);
+  return { cookie: `${cookie.name}=${cookie.value}`, csrfToken: response.json<{ csrfToken: string }>().csrfToken };
+}
+
+/** A POST as `session` (anonymous when undefined), with its CSRF token unless `csrf` is false. */
+export function post(
+  app: FastifyInstance,
+  url: string,
+  session: Session | undefined,
+  payload: object = {},
+  { csrf = true }: { csrf?: boolean } = {},
+): Promise<LightMyRequestResponse> {
+  const headers: Record<string, string> = {};
+  if (session) headers.cookie = session.cookie;
+  if (session && csrf) headers['x-csrf-token'] = session.csrfToken;
+  return app.inject({ method: 'POST', url, headers, payload });
+}
+
+/** The whole service as main.ts builds it (report routes included), over the stack. */
+export async function buildTestApp(stack: Stack): Promise<FastifyInstance> {
+  const config = { dataDir: stack.dataDir, port: 8080, host: '127.0.0.1', isDemo: false };
+  const app = await buildApp({ config, db: stack.db, registry: stack.registry, accounts: stack.accounts });
+  await app.ready();
+  return app;
+}
+
+/** Loads a real crawl (make-export's default rows) through the loader. */
+export async function loadTestCrawl(
+  dataDir: string,
+  websiteId: string,
+  crawlId: number,
+  crawledAt: string,
+): Promise<void> {
+  const made = await makeExport({ manifest: { websiteId, crawlId, crawledAt } });
+  try {
+    await loadCrawl({ dataDir, exportDir: made.dir });
+  } finally {
+    fs.rmSync(made.dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,272 @@
+/**
+ * The authorization matrix: every call × {anonymous, CLIENT of this website, CLIENT of another website, STAFF,
+ * ADMIN} × {approved crawl, pending crawl}, each cell with its exact status and body check. Refusals must be
+ * the exact bodies the report calls give for something that does not exist, so they leak nothing.
+ */
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseAdminArgs, runAdminCommand } from '../admin/commands.ts';
+import {
+  TestClock,
+  buildTestApp,
+  loadTestCrawl,
+  openStack,
+  post,
+  signIn,
+  tempDir,
+  type Session,
+  type Stack,
+} from './auth-fixture.ts';
+
+const APPROVED = 1;
+const PENDING = 2;
+const REPORT = 'meta/short-titles';
+
+const NOT_SIGNED_IN = { error: 'Not signed in' };
+const WEBSITE_NOT_FOUND = { error: 'website could not be found.' };
+const CRAWL_NOT_FOUND = { error: 'crawl could not be found.' };
+const INTERNAL_ONLY = { error: 'Only internal users can approve crawls' };
+
+type Who = 'anonymous' | 'client' | 'otherClient' | 'staff' | 'admin';
+const everyone: Who[] = ['anonymous', 'client', 'otherClient', 'staff', 'admin'];
+
+let stack: Stack;
+let app: FastifyInstance;
+const sessions: Partial<Record<Who, Session>> = {};
+
+beforeAll(async () => {
+  const dataDir = tempDir();
+  await loadTestCrawl(dataDir, 'shop', APPROVED, '2025-03-01T09:00:00Z');
+  await loadTestCrawl(dataDir, 'shop', PENDING, '2025-03-08T09:00:00Z');
+  await loadTestCrawl(dataDir, 'blog', 1, '2025-03-01T09:00:00Z');
+  const clock = new TestClock(new Date('2025-03-10T09:00:00Z'));
+  stack = await openStack(dataDir, { clock: clock.fn });
+  for (const argv of [
+    'user add --email client@shop.example --password client-pass --role CLIENT --website shop',
+    'user add --email client@blog.example --password client-pass --role CLIENT --website blog',
+    'user add --email staff@agency.example --password staff-pass --role STAFF',
+    'user add --email admin@agency.example --password admin-pass --role ADMIN',
+  ])
+    await runAdminCommand({ appDb: stack.accounts.appDb, now: clock.now }, parseAdminArgs(argv.split(' ')));
+  await stack.accounts.approvals.approve('shop', APPROVED, 'staff@agency.example');
+  await stack.accounts.approvals.approve('blog', 1, 'staff@agency.example');
+  app = await buildTestApp(stack);
+  sessions.client = await signIn(app, 'client@shop.example', 'client-pass');
+  sessions.otherClient = await signIn(app, 'client@blog.example', 'client-pass');
+  sessions.staff = await signIn(app, 'staff@agency.example', 'staff-pass');
+  sessions.admin = await signIn(app, 'admin@agency.example', 'admin-pass');
+});
+afterAll(async () => {
+  await app?.close();
+  await stack?.close();
+});
+
+const call = (url: string, who: Who, payload: object): Promise<LightMyRequestResponse> =>
+  post(app, url, who === 'anonymous' ? undefined : sessions[who], payload);
+
+type Check = (response: LightMyRequestResponse) => void;
+const status =
+  (code: number, body?: unknown): Check =>
+  (response) => {
+    expect(response.statusCode).toBe(code);
+    if (body !== undefined) expect(response.json()).toEqual(body);
+  };
+
+/** A 200 whose body mentions only the crawls listed (moduleIds `shop:<id>`). */
+const okWithCrawls =
+  (...crawlIds: number[]): Check =>
+  (response) => {
+    expect(response.statusCode).toBe(200);
+    const mentioned = [...response.body.matchAll(/"shop:(\d+)"/g)].map((m) => Number(m[1]));
+    expect([...new Set(mentioned)].sort()).toEqual([...crawlIds].sort());
+    expect(response.body).not.toContain('blog');
+  };
+
+interface Cell {
+  call: string;
+  url: string;
+  payload: (crawlId: number) => object;
+  expected: Record<Who, Record<typeof APPROVED | typeof PENDING, Check>>;
+}
+
+const same = (check: Check) => ({ [APPROVED]: check, [PENDING]: check });
+const hidden = { [APPROVED]: status(200), [PENDING]: status(404, CRAWL_NOT_FOUND) };
+const refusals = {
+  anonymous: same(status(401, NOT_SIGNED_IN)),
+  otherClient: same(status(404, WEBSITE_NOT_FOUND)),
+};
+const reportPayload = (crawlId: number) => ({ websiteId: 'shop', currentId: crawlId, reportId: REPORT });
+
+const readCells: Cell[] = [
+  {
+    call: 'crawl/get-redux',
+    url: '/api/technical-health-check/crawl/get-redux',
+    payload: (crawlId) => ({ websiteId: 'shop', currentId: crawlId }),
+    expected: {
+      ...refusals,
+      client: same(okWithCrawls(APPROVED)),
+      staff: { [APPROVED]: okWithCrawls(APPROVED), [PENDING]: okWithCrawls(APPROVED, PENDING) },
+      admin: { [APPROVED]: okWithCrawls(APPROVED), [PENDING]: okWithCrawls(APPROVED, PENDING) },
+    },
+  },
+  {
+    call: 'overview/get-overview',
+    url: '/api/technical-health-check/overview/get-overview',
+    payload: (crawlId) => ({ websiteId: 'shop', currentId: crawlId }),
+    expected: {
+      ...refusals,
+      client: { [APPROVED]: okWithCrawls(APPROVED), [PENDING]: status(404, CRAWL_NOT_FOUND) },
+      staff: { [APPROVED]: okWithCrawls(APPROVED), [PENDING]: okWithCrawls(PENDING) },
+      admin: { [APPROVED]: okWithCrawls(APPROVED), [PENDING]: okWithCrawls(PENDING) },
+    },
+  },
+  ...(['get-summary', 'get-rows'] as const).map((name): Cell => ({
+    call: `report/${name}`,
+    url: `/api/technical-health-check/report/${name}`,
+    payload: reportPayload,
+    expected: { ...refusals, client: hidden, staff: same(status(200)), admin: same(status(200)) },
+  })),
+  {
+    call: 'checklist/get-items',
+    url: '/api/technical-health-check/checklist/get-items',
+    payload: (crawlId) => ({ websiteId: 'shop', reportId: REPORT, crawlId }),
+    expected: { ...refusals, client: hidden, staff: same(status(200)), admin: same(status(200)) },
+  },
+  {
+    call: 'websites/list',
+    url: '/api/websites/list',
+    payload: () => ({}),
+    expected: {
+      anonymous: same(status(401, NOT_SIGNED_IN)),
+      client: same((r) => expect(r.json<{ websites: { id: string }[] }>().websites.map((w) => w.id)).toEqual(['shop'])),
+      otherClient: same((r) =>
+        expect(r.json<{ websites: { id: string }[] }>().websites.map((w) => w.id)).toEqual(['blog']),
+      ),
+      staff: same((r) =>
+        expect(r.json<{ websites: { id: string }[] }>().websites.map((w) => w.id)).toEqual(['blog', 'shop']),
+      ),
+      admin: same((r) =>
+        expect(r.json<{ websites: { id: string }[] }>().websites.map((w) => w.id)).toEqual(['blog', 'shop']),
+      ),
+    },
+  },
+];
+
+/** Cells that change state, run in this order after the reads. */
+const writeCells: Cell[] = [
+  {
+    call: 'checklist/save',
+    url: '/api/technical-health-check/checklist/save',
+    payload: (crawlId) => ({
+      websiteId: 'shop',
+      setChecked: [{ url: `https://www.example.com/never-listed-${crawlId}`, subKeys: [] }],
+      setUnchecked: [],
+      start: crawlId,
+      submodule: REPORT,
+      module: 'technical-health-check',
+      end: null,
+    }),
+    expected: {
+      ...refusals,
+      // The latest crawl a client sees is the approved one; internal users see the pending one as latest.
+      client: { [APPROVED]: status(200, { checked: 1, unchecked: 0 }), [PENDING]: status(404, CRAWL_NOT_FOUND) },
+      staff: {
+        [APPROVED]: status(400, { error: 'Checklist items can only be saved on the latest crawl (2)' }),
+        [PENDING]: status(200, { checked: 1, unchecked: 0 }),
+      },
+      admin: {
+        [APPROVED]: status(400, { error: 'Checklist items can only be saved on the latest crawl (2)' }),
+        [PENDING]: status(200, { checked: 0, unchecked: 0 }),
+      },
+    },
+  },
+  {
+    call: 'crawl/approve',
+    url: '/api/technical-health-check/crawl/approve',
+    payload: (crawlId) => ({ moduleId: `shop:${crawlId}`, websiteId: 'shop' }),
+    expected: {
+      anonymous: same(status(401, NOT_SIGNED_IN)),
+      client: same(status(403, INTERNAL_ONLY)),
+      otherClient: same(status(403, INTERNAL_ONLY)),
+      staff: {
+        [APPROVED]: (r) => expect([r.statusCode, r.json<{ isNew: boolean }>().isNew]).toEqual([200, false]),
+        [PENDING]: (r) => expect([r.statusCode, r.json<{ isNew: boolean }>().isNew]).toEqual([200, true]),
+      },
+      admin: same((r) => expect([r.statusCode, r.json<{ isNew: boolean }>().isNew]).toEqual([200, false])),
+    },
+  },
+];
+
+describe('authorization matrix', () => {
+  for (const cell of [...readCells, ...writeCells])
+    for (const crawl of [APPROVED, PENDING] as const)
+      it(`${cell.call} on the ${crawl === APPROVED ? 'approved' : 'pending'} crawl`, async () => {
+        for (const who of everyone) {
+          const response = await call(cell.url, who, cell.payload(crawl));
+          try {
+            cell.expected[who][crawl](response);
+          } catch (error) {
+            throw new Error(
+              `${who}: ${(error as Error).message}\n${response.statusCode} ${response.body.slice(0, 300)}`,
+            );
+          }
+        }
+      });
+
+  it('shows the client a crawl once approved, and never another website', async () => {
+    const afterApproval = await call('/api/technical-health-check/report/get-rows', 'client', reportPayload(PENDING));
+    expect(afterApproval.statusCode).toBe(200);
+    const list = await call('/api/technical-health-check/crawl/get-redux', 'client', { websiteId: 'shop' });
+    expect(list.json<{ crawlId: number; moduleState: string }[]>().map((c) => [c.crawlId, c.moduleState])).toEqual([
+      [PENDING, 'APPROVED'],
+      [APPROVED, 'APPROVED'],
+    ]);
+    for (const url of [
+      '/api/technical-health-check/crawl/get-redux',
+      '/api/technical-health-check/overview/get-overview',
+      '/api/technical-health-check/report/get-summary',
+      '/api/technical-health-check/report/get-rows',
+    ]) {
+      const response = await call(url, 'otherClient', reportPayload(PENDING));
+      expect([url, response.statusCode, response.json()]).toEqual([url, 404, WEBSITE_NOT_FOUND]);
+    }
+  });
+});
+
+describe('the checklist in rows and counts', () => {
+  it('hides checked rows unless showChecked, in rows and counts alike', async () => {
+    const base = { websiteId: 'shop', currentId: PENDING, reportId: REPORT };
+    const rowsOf = async (showChecked: boolean) =>
+      (await call('/api/technical-health-check/report/get-rows', 'staff', { ...base, showChecked })).json<{
+        rows: { url: string; checked?: boolean }[];
+        total: number;
+      }>();
+    const allOf = async (showChecked: boolean) =>
+      (await call('/api/technical-health-check/report/get-summary', 'staff', { ...base, showChecked })).json<{
+        differences: { all: number };
+      }>().differences.all;
+
+    const before = await rowsOf(true);
+    expect(before.total).toBeGreaterThan(1);
+    const target = before.rows[0]!.url;
+    const saved = await call('/api/technical-health-check/checklist/save', 'staff', {
+      websiteId: 'shop',
+      setChecked: [{ url: target, subKeys: [] }],
+      setUnchecked: [],
+      start: PENDING,
+      submodule: REPORT,
+      module: 'technical-health-check',
+      end: null,
+    });
+    expect(saved.statusCode).toBe(200);
+
+    const hiding = await rowsOf(false);
+    expect(hiding.total).toBe(before.total - 1);
+    expect(hiding.rows.map((r) => r.url)).not.toContain(target);
+    expect(await allOf(false)).toBe(before.total - 1);
+    const showing = await rowsOf(true);
+    expect(showing.total).toBe(before.total);
+    expect(showing.rows.find((r) => r.url === target)?.checked).toBe(true);
+    expect(await allOf(true)).toBe(before.total);
+  });
+});
