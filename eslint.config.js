@@ -11,7 +11,7 @@ export default tseslint.config(
     languageOptions: {
       globals: { ...globals.node, ...globals.browser },
       parserOptions: {
-        projectService: { allowDefaultProject: ['*.js', '*.cjs'] },
+        projectService: { allowDefaultProject: ['*.js', '*.cjs', 'web/*.cjs'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },
@@ -21,5 +21,5 @@ export default tseslint.config(
     },
   },
   { files: ['web/**/*.{ts,tsx}'], plugins: { 'react-hooks': reactHooks }, rules: reactHooks.configs.recommended.rules },
-  { files: ['*.js', '*.cjs'], ...tseslint.configs.disableTypeChecked },
+  { files: ['*.js', '*.cjs', 'web/*.cjs'], ...tseslint.configs.disableTypeChecked },
 );

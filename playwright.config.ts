@@ -1,0 +1,53 @@
+/**
+ * Browser tests of the dashboard (web/e2e) in Debian's chromium against the real service with the demo data.
+ * `npm run test:e2e` sets E2E_PORT and E2E_DATA_DIR (a free port, a fresh temp dir) and builds web/dist first.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { defineConfig } from '@playwright/test';
+
+const port = Number(process.env.E2E_PORT ?? 3111);
+const dataDir = process.env.E2E_DATA_DIR ?? path.join(os.tmpdir(), 'thc-e2e-data');
+const baseURL = `http://127.0.0.1:${port}`;
+
+export default defineConfig({
+  testDir: 'web/e2e',
+  globalSetup: './web/e2e/global-setup.ts',
+  outputDir: 'test-results',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [['list']],
+  use: {
+    baseURL,
+    browserName: 'chromium',
+    viewport: { width: 1280, height: 800 },
+    locale: 'en-GB',
+    timezoneId: 'Europe/London',
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  webServer: {
+    command: 'node --import tsx service/main.ts',
+    url: `${baseURL}/api/health`,
+    env: { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' },
+    timeout: 300_000,
+    reuseExistingServer: false,
+    stdout: 'pipe',
+    stderr: 'pipe',
+  },
+});

@@ -1,0 +1,117 @@
+/** Shared steps of the dashboard's browser tests: demo logins, problem collection, admin commands, selects. */
+import os from 'node:os';
+import path from 'node:path';
+import { expect, type Page } from '@playwright/test';
+
+/** Where global-setup keeps each role's signed-in browser state (one directory per service port). */
+export const AUTH_DIR = path.join(os.tmpdir(), `thc-e2e-auth-${process.env.E2E_PORT ?? '3111'}`);
+export type Role = 'staff' | 'client' | 'alpineClient' | 'emptyClient';
+export const authFile = (role: Role): string => path.join(AUTH_DIR, `${role}.json`);
+
+export const SECTION = '/technical-health-check';
+
+/** The demo logins the service seeds (service/app-db/demo-seed.ts, README 'Demo logins'). */
+export const logins = {
+  admin: { email: 'admin@thc.example', password: 'thc-admin-demo' },
+  staff: { email: 'staff@northwind-outfitters.example', password: 'northwind-staff-demo' },
+  client: { email: 'client@northwind-outfitters.example', password: 'northwind-client-demo' },
+  alpineClient: { email: 'client@alpine-travel.example', password: 'alpine-client-demo' },
+} as const;
+
+export const websites = {
+  northwind: { id: 'northwind-outfitters', name: 'Northwind Outfitters' },
+  alpine: { id: 'alpine-travel', name: 'Alpine Travel' },
+} as const;
+
+export type Login = { email: string; password: string };
+
+/** Signs in through the form (each use counts against the service's sign-in limit: prefer `open`). */
+export async function signIn(page: Page, login: Login, target = SECTION): Promise<void> {
+  await page.goto(target);
+  await page.getByLabel('Email address').fill(login.email);
+  await page.locator('input[name=password]').fill(login.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Technical Health Check' })).toBeVisible();
+}
+
+/** Opens a page of the section with the test's stored session (test.use({ storageState: authFile(role) })). */
+export async function open(page: Page, target = SECTION): Promise<void> {
+  await page.goto(target);
+  await expect(page.getByRole('heading', { level: 1, name: 'Technical Health Check' })).toBeVisible();
+}
+
+/** Fails the test on any console error, page error, failed request or 5xx answer seen on the page. */
+export function watchProblems(
+  page: Page,
+  options: { allowStatus?: (url: string, status: number) => boolean } = {},
+): () => string[] {
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('requestfailed', (request) => {
+    const failure = request.failure()?.errorText ?? '';
+    // Navigations and superseded fetches are aborted on purpose.
+    if (failure.includes('ERR_ABORTED') || failure.includes('NS_BINDING_ABORTED')) return;
+    problems.push(`request failed: ${request.method()} ${request.url()} ${failure}`);
+  });
+  page.on('response', (response) => {
+    const status = response.status();
+    if (status >= 400 && !options.allowStatus?.(response.url(), status)) {
+      problems.push(`HTTP ${status}: ${response.request().method()} ${response.url()}`);
+    }
+  });
+  return () => problems;
+}
+
+/** Picks an option of a Mantine Select by its label. */
+export async function choose(page: Page, label: string, option: string | RegExp): Promise<void> {
+  await page.getByRole('combobox', { name: label, exact: true }).click();
+  await page.getByRole('option', { name: option }).first().click();
+}
+
+export async function selectedValue(page: Page, label: string): Promise<string> {
+  return page.getByRole('combobox', { name: label, exact: true }).inputValue();
+}
+
+export function sidebar(page: Page) {
+  return page.getByRole('navigation', { name: 'Technical Health Check reports' });
+}
+
+export async function waitForOverview(page: Page): Promise<void> {
+  await expect(page.getByTestId('overview')).toBeVisible({ timeout: 20_000 });
+}
+
+export function query(page: Page): URLSearchParams {
+  return new URL(page.url()).searchParams;
+}
+
+/** A JSON call with the page's session (cookies and CSRF token), for reading what the page should show. */
+export async function api<T>(page: Page, path: string, data: unknown): Promise<T> {
+  const me = await page.request.get('/api/auth/me');
+  const { csrfToken } = (await me.json()) as { csrfToken: string };
+  const answer = await page.request.post(path, { data, headers: { 'x-csrf-token': csrfToken } });
+  expect(answer.ok(), `${path}: ${answer.status()}`).toBe(true);
+  return (await answer.json()) as T;
+}
+
+export interface CrawlInfo {
+  id: string | number;
+  crawlId: number;
+  crawledFriendly: string;
+  dataStart: string;
+  dataEnd: string;
+  moduleState: string;
+}
+
+export function crawlsOf(page: Page, websiteId: string): Promise<CrawlInfo[]> {
+  return api<CrawlInfo[]>(page, '/api/technical-health-check/crawl/get-redux', { websiteId });
+}
+
+/** Websites the tests add through the admin API: one without the module, one without any crawl. */
+export const extra = {
+  inactive: { id: 'e2e-no-module', name: 'E2E No Module Ltd', domain: 'no-module.example' },
+  empty: { id: 'e2e-no-crawls', name: 'E2E Awaiting First Crawl', domain: 'awaiting.example' },
+  emptyClient: { email: 'client@awaiting.example', password: 'awaiting-client-demo' },
+} as const;

@@ -1,0 +1,243 @@
+import fs from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import { SECTION, api, authFile, open, query, websites } from './helpers.ts';
+
+test.use({ storageState: authFile('staff') });
+
+interface OverviewAnswer {
+  severityMap: Record<
+    string,
+    { reports: { reportId: string; tableId: string; ems_rank: number; ems_lumar_row_count: number }[] }
+  >;
+}
+
+/** A report of the demo's newest crawl with at least `rows` rows and a severity, preferring URL reports. */
+async function busyReport(page: Page, rows: number): Promise<string> {
+  const crawl = Number(query(page).get('crawl'));
+  const overview = await api<OverviewAnswer>(page, '/api/technical-health-check/overview/get-overview', {
+    websiteId: websites.northwind.id,
+    currentId: crawl,
+    refresh: false,
+  });
+  const candidates = Object.entries(overview.severityMap)
+    .filter(([severity]) => severity !== 'NONE')
+    .flatMap(([, s]) => s.reports)
+    .filter((r) => r.ems_lumar_row_count >= rows && !r.reportId.startsWith('hreflang/'))
+    .sort(
+      (a, b) =>
+        Number(b.tableId === 'urls') - Number(a.tableId === 'urls') || b.ems_lumar_row_count - a.ems_lumar_row_count,
+    );
+  expect(candidates.length, `a report with ${rows}+ rows`).toBeGreaterThan(0);
+  return candidates[0]!.reportId;
+}
+
+async function openBusyReport(page: Page, rows = 45): Promise<string> {
+  await open(page, `${SECTION}?website=${websites.northwind.id}`);
+  await expect(page.getByTestId('overview')).toBeVisible();
+  const id = await busyReport(page, rows);
+  await page.goto(`${SECTION}/${id}?website=${websites.northwind.id}&crawl=${query(page).get('crawl')}`);
+  await expect(page.getByTestId('page-label')).toHaveText(/^Page 1 of \d+$/, { timeout: 20_000 });
+  return id;
+}
+
+const pageLabel = (page: Page) => page.getByTestId('page-label');
+const bodyRows = (page: Page) => page.getByTestId('report-table').locator('tbody tr[data-index]');
+
+test('header, chart and breakdown tabs with counts that drive the table', async ({ page }) => {
+  await openBusyReport(page);
+  await expect(page.getByTestId('report-title')).toHaveText(/^[A-Z][^:]+: .+/);
+  await expect(page.getByRole('heading', { name: 'Issues over time' })).toBeVisible();
+  await expect(page.getByTestId('issues-chart').locator('svg').first()).toBeVisible();
+  const chartBox = await page.getByTestId('issues-chart').boundingBox();
+  expect(Math.round(chartBox!.height)).toBe(250);
+  await expect(page.getByRole('heading', { name: 'Breakdown of issues' })).toBeVisible();
+  const allCount = Number((await page.getByTestId('tab-all').textContent())!.replace(/\D/g, ''));
+  await expect(page.getByTestId('row-range')).toContainText(`of ${allCount.toLocaleString('en-GB')} rows`);
+  const addedText = (await page.getByTestId('tab-added').textContent())!;
+  const added = Number(addedText.replace(/\D/g, ''));
+  await page.getByTestId('tab-added').click();
+  await expect.poll(() => query(page).get('tab')).toBe('added');
+  if (added === 0) await expect(page.getByText('No results found')).toBeVisible();
+  else await expect(page.getByTestId('row-range')).toContainText(`of ${added.toLocaleString('en-GB')} rows`);
+});
+
+test('sort cycle per column: none, desc, asc, none — sent to the server', async ({ page }) => {
+  await openBusyReport(page);
+  const header = page
+    .getByTestId('report-table')
+    .locator('th[data-column]:not([data-column=checked])')
+    .filter({ has: page.locator('button') })
+    .first();
+  const column = (await header.getAttribute('data-column'))!;
+  const orders: unknown[] = [];
+  page.on('request', (request) => {
+    if (request.url().endsWith('/report/get-rows'))
+      orders.push((request.postDataJSON() as { orderBy: unknown }).orderBy);
+  });
+  await expect(header).toHaveAttribute('aria-sort', 'none');
+  await header.getByRole('button').click();
+  await expect(header).toHaveAttribute('aria-sort', 'descending');
+  expect(query(page).get('sort')).toBe(`${column}.desc`);
+  await header.getByRole('button').click();
+  await expect(header).toHaveAttribute('aria-sort', 'ascending');
+  expect(query(page).get('sort')).toBe(`${column}.asc`);
+  await header.getByRole('button').click();
+  await expect(header).toHaveAttribute('aria-sort', 'none');
+  expect(query(page).get('sort')).toBeNull();
+  await expect.poll(() => orders.length).toBeGreaterThanOrEqual(3);
+  expect(orders.slice(-3)).toEqual([[{ id: column, desc: true }], [{ id: column, desc: false }], []]);
+});
+
+test('pagination buttons, the page input and page sizes', async ({ page }) => {
+  await openBusyReport(page, 45);
+  const pages = Number((await pageLabel(page).textContent())!.match(/of ([\d,]+)/)![1]!.replace(/,/g, ''));
+  expect(pages).toBeGreaterThanOrEqual(5);
+  await expect(bodyRows(page)).toHaveCount(10);
+  await page.getByRole('button', { name: 'Next page' }).click();
+  await expect(pageLabel(page)).toHaveText(`Page 2 of ${pages}`);
+  expect(query(page).get('page')).toBe('2');
+  await page.getByRole('button', { name: 'Last page' }).click();
+  await expect(pageLabel(page)).toHaveText(`Page ${pages} of ${pages}`);
+  await expect(page.getByRole('button', { name: 'Next page' })).toBeDisabled();
+  await page.getByRole('button', { name: 'Previous page' }).click();
+  await expect(pageLabel(page)).toHaveText(`Page ${pages - 1} of ${pages}`);
+  await page.getByRole('button', { name: 'First page' }).click();
+  await expect(pageLabel(page)).toHaveText(`Page 1 of ${pages}`);
+  await expect(page.getByRole('button', { name: 'Previous page' })).toBeDisabled();
+
+  const input = page.getByRole('textbox', { name: 'Go to page' });
+  await input.fill('3');
+  await input.press('Enter');
+  await expect(pageLabel(page)).toHaveText(`Page 3 of ${pages}`);
+  await input.fill('');
+  await input.press('Enter');
+  await expect(pageLabel(page)).toHaveText(`Page 1 of ${pages}`);
+
+  await page.getByRole('combobox', { name: 'Rows per page' }).click();
+  await expect(page.getByRole('option')).toHaveText([
+    '10 per page',
+    '20 per page',
+    '30 per page',
+    '40 per page',
+    '50 per page',
+    '100 per page',
+  ]);
+  await page.getByRole('option', { name: '20 per page' }).click();
+  await expect.poll(() => query(page).get('size')).toBe('20');
+  await expect(bodyRows(page)).toHaveCount(20);
+  await page.reload();
+  await expect(bodyRows(page)).toHaveCount(20);
+});
+
+test('the URL filter narrows the rows; no match shows the empty state', async ({ page }) => {
+  await openBusyReport(page);
+  await page.getByRole('textbox', { name: 'URLs containing' }).fill('zz-no-such-url-zz');
+  await page.getByRole('button', { name: 'Filter' }).click();
+  await expect.poll(() => query(page).get('filter')).toBe('zz-no-such-url-zz');
+  await expect(page.getByText('No results found')).toBeVisible();
+  await expect(pageLabel(page)).toHaveText('Page 1 of 1');
+});
+
+test('a failed rows request empties the table and shows Error!', async ({ page }) => {
+  await openBusyReport(page);
+  await page.route('**/report/get-rows', (route) => route.fulfill({ status: 500, json: { error: 'boom' } }));
+  await page.getByRole('button', { name: 'Next page' }).click();
+  await expect(pageLabel(page)).toHaveText('Error!');
+  await expect(bodyRows(page)).toHaveCount(0);
+  await page.unroute('**/report/get-rows');
+  await page.getByRole('button', { name: 'Refresh the table' }).click();
+  await expect(pageLabel(page)).toHaveText(/^Page 2 of/);
+});
+
+test('the column dialog hides, shows and reorders columns, and remembers them', async ({ page }) => {
+  await openBusyReport(page);
+  const headers = () =>
+    page
+      .getByTestId('report-table')
+      .locator('th[data-column]')
+      .evaluateAll((ths) => ths.map((th) => th.getAttribute('data-column')).filter((id) => !id?.startsWith('ai_')));
+  const before = await headers();
+  await page.getByRole('button', { name: 'Columns' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Columns' });
+  await expect(dialog.getByRole('checkbox', { name: 'Toggle All' })).toBeChecked();
+  const second = before[1]!;
+  const boxes = dialog.getByRole('checkbox');
+  await boxes.nth(2).uncheck();
+  await expect.poll(headers).toEqual(before.filter((id) => id !== second));
+  await dialog.getByRole('checkbox', { name: 'Toggle All' }).click();
+  await expect.poll(headers).toEqual(before);
+  await dialog
+    .getByRole('button', { name: /Move .* right/ })
+    .first()
+    .click();
+  const moved = [before[1], before[0], ...before.slice(2)];
+  await expect.poll(headers).toEqual(moved);
+  await dialog.getByRole('button', { name: 'Close the column dialog' }).click();
+  await page.reload();
+  await expect.poll(headers).toEqual(moved);
+  await page.getByRole('button', { name: 'Columns' }).click();
+  await dialog.getByRole('button', { name: 'Reset layout' }).click();
+  await expect.poll(headers).toEqual(before);
+});
+
+test('CSV download: BOM, header of the visible columns, file name', async ({ page }) => {
+  await openBusyReport(page);
+  const title = (await page.getByTestId('report-title').textContent())!.split(': ')[1]!;
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Download CSV' }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(
+    new RegExp(`^${title.toLowerCase().replace(/\s+/g, '_')}_\\d{10}\\.csv$`),
+  );
+  const text = fs.readFileSync(await download.path(), 'utf8');
+  expect(text.charCodeAt(0)).toBe(0xfeff);
+  const [header, ...lines] = text.slice(1).trimEnd().split('\r\n');
+  const titles = await page
+    .getByTestId('report-table')
+    .locator('th[data-column]:not([data-column=checked])')
+    .evaluateAll((ths) => ths.map((th) => th.getAttribute('data-column')).filter((id) => !id?.startsWith('ai_')));
+  expect(header!.split(',').length).toBe(titles.length);
+  const total = Number((await page.getByTestId('tab-all').textContent())!.replace(/\D/g, ''));
+  expect(lines.length).toBe(total);
+});
+
+test('a redirect chain row expands into its hops', async ({ page }) => {
+  await open(page, `${SECTION}/redirects/chain?website=${websites.northwind.id}`);
+  await expect(pageLabel(page)).toHaveText(/^Page 1 of/, { timeout: 20_000 });
+  const expand = page.getByRole('button', { name: 'Show the redirect hops' }).first();
+  test.skip((await expand.count()) === 0, 'no redirect chains in this crawl');
+  await expand.click();
+  await expect(page.getByText('Redirect hops').first()).toBeVisible();
+  await page.getByRole('button', { name: 'Hide the redirect hops' }).first().click();
+  await expect(page.getByText('Redirect hops')).toHaveCount(0);
+});
+
+test('checklist: check a row, confirm it in the dialog; it hides unless Show Checked Items is on', async ({ page }) => {
+  await openBusyReport(page);
+  const table = page.getByTestId('report-table');
+  await expect(table.locator('th[data-column=checked]')).toHaveCount(1);
+  const box = table.getByRole('checkbox').first();
+  const label = (await box.getAttribute('aria-label'))!;
+  await box.check();
+  await page.getByRole('button', { name: 'Save checklist (1)' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Save the checklist' });
+  await expect(dialog).toContainText('Mark 1 row as checked');
+  await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByText('Checklist saved')).toBeVisible();
+  await expect(table.getByRole('checkbox', { name: label, exact: true })).toHaveCount(0);
+  // The filters sit at the top of the page, under the fixed header once the page is scrolled.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.getByRole('switch', { name: 'Show Checked Items' }).click();
+  await expect.poll(() => query(page).get('checked')).toBe('1');
+  await expect(table.getByRole('checkbox', { name: label, exact: true })).toBeChecked();
+
+  // Not on the Removed tab, and not on an older crawl.
+  await page.getByTestId('tab-removed').click();
+  await expect(table.locator('th[data-column=checked]')).toHaveCount(0);
+  await page.getByTestId('tab-all').click();
+  await expect(table.locator('th[data-column=checked]')).toHaveCount(1);
+  await page.getByRole('combobox', { name: 'Current Crawl', exact: true }).click();
+  await page.getByRole('option').nth(1).click();
+  await expect(page.getByTestId('page-label')).toHaveText(/^Page 1 of/);
+  await expect(table.locator('th[data-column=checked]')).toHaveCount(0);
+});

@@ -1,0 +1,88 @@
+/** Review screenshots (not assertions of pixels): written to /tmp/shots, outside the repository. */
+import fs from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import { SECTION, authFile, choose, crawlsOf, extra, open, waitForOverview, websites } from './helpers.ts';
+
+const DIR = process.env.SHOTS_DIR ?? '/tmp/shots';
+const sizes = [
+  { name: '1280', width: 1280, height: 800 },
+  { name: '768', width: 768, height: 1024 },
+] as const;
+
+test.beforeAll(() => {
+  fs.mkdirSync(DIR, { recursive: true });
+});
+
+async function shot(page: Page, size: string, name: string): Promise<void> {
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: `${DIR}/${size}-${name}.png`, fullPage: false });
+}
+
+async function openSidebarIfCollapsed(page: Page): Promise<void> {
+  const burger = page.getByRole('button', { name: 'Open the report menu' });
+  if (await burger.isVisible()) await burger.click();
+}
+
+for (const size of sizes) {
+  test.describe(`at ${size.name}px`, () => {
+    test.use({ viewport: { width: size.width, height: size.height } });
+
+    test('login', async ({ page }) => {
+      await page.goto(SECTION);
+      await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+      await shot(page, size.name, 'login');
+    });
+
+    test('overview, both sidebar views, and a report', async ({ browser }) => {
+      const context = await browser.newContext({ storageState: authFile('staff'), viewport: size });
+      const page = await context.newPage();
+      await open(page, `${SECTION}?website=${websites.northwind.id}`);
+      await waitForOverview(page);
+      const approved = (await crawlsOf(page, websites.northwind.id)).find((c) => c.moduleState === 'APPROVED');
+      if (approved) await choose(page, 'Current Crawl', approved.crawledFriendly);
+      await waitForOverview(page);
+      await shot(page, size.name, 'overview-severity');
+      await page.screenshot({ path: `${DIR}/${size.name}-overview-full.png`, fullPage: true });
+      await openSidebarIfCollapsed(page);
+      const nav = page.getByRole('navigation', { name: 'Technical Health Check reports' });
+      await nav.getByText('Category', { exact: true }).click();
+      await nav.getByTestId('group-content').click();
+      await nav.getByTestId('group-links').click();
+      await shot(page, size.name, 'overview-category');
+      await nav.getByTestId('group-redirects').click();
+      await nav.locator('a[data-report="redirects/chain"]').click();
+      await expect(page.getByTestId('report-title')).toBeVisible();
+      await expect(page.getByTestId('page-label')).toHaveText(/^Page 1 of/, { timeout: 20_000 });
+      await page.waitForTimeout(500);
+      await shot(page, size.name, 'report');
+      await page.screenshot({ path: `${DIR}/${size.name}-report-full.png`, fullPage: true });
+    });
+
+    test('pending crawl for staff', async ({ browser }) => {
+      const context = await browser.newContext({ storageState: authFile('staff'), viewport: size });
+      const page = await context.newPage();
+      await open(page, `${SECTION}?website=${websites.northwind.id}`);
+      await waitForOverview(page);
+      const pending = (await crawlsOf(page, websites.northwind.id)).find((c) => c.moduleState === 'PENDING');
+      if (pending) await choose(page, 'Current Crawl', pending.crawledFriendly);
+      await waitForOverview(page);
+      await shot(page, size.name, 'pending-staff');
+    });
+
+    test('pending crawl for a client', async ({ browser }) => {
+      const context = await browser.newContext({ storageState: authFile('alpineClient'), viewport: size });
+      const page = await context.newPage();
+      await open(page);
+      await expect(page.getByTestId('client-pending')).toBeVisible();
+      await shot(page, size.name, 'pending-client');
+    });
+
+    test('inactive module', async ({ browser }) => {
+      const context = await browser.newContext({ storageState: authFile('staff'), viewport: size });
+      const page = await context.newPage();
+      await open(page, `${SECTION}?website=${extra.inactive.id}`);
+      await expect(page.getByTestId('module-inactive')).toBeVisible();
+      await shot(page, size.name, 'inactive');
+    });
+  });
+}

@@ -1,0 +1,32 @@
+import { useEffect } from 'react';
+import { Redirect, useLocation } from 'wouter';
+import { useSessionStore } from './stores/session-store.ts';
+import { LoginPage } from './features/login/login-page.tsx';
+import { Dashboard } from './features/layout/dashboard.tsx';
+import { FullPageLoader } from './components/full-page-loader.tsx';
+import { FetchErrorPanel } from './components/fetch-error-panel.tsx';
+import { NotFoundPage } from './features/layout/not-found-page.tsx';
+import { SECTION_PATH } from './lib/routes.ts';
+
+export function App() {
+  const status = useSessionStore((s) => s.status);
+  const load = useSessionStore((s) => s.load);
+  const [location] = useLocation();
+
+  useEffect(() => {
+    if (useSessionStore.getState().status === 'idle') void load();
+  }, [load]);
+
+  if (status === 'idle' || status === 'pending') return <FullPageLoader label="Loading your session" />;
+  if (status === 'error') {
+    return (
+      <main style={{ maxWidth: 560, margin: '15vh auto', padding: 16 }}>
+        <FetchErrorPanel onRetry={() => void load()} />
+      </main>
+    );
+  }
+  if (status === 'signed-out') return <LoginPage />;
+  if (location === '/') return <Redirect to={`${SECTION_PATH}${window.location.search}`} replace />;
+  if (location === SECTION_PATH || location.startsWith(`${SECTION_PATH}/`)) return <Dashboard />;
+  return <NotFoundPage />;
+}

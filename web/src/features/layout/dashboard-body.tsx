@@ -1,0 +1,65 @@
+import { Alert, Skeleton, Stack } from '@mantine/core';
+import { useDocumentTitle } from '../../lib/use-document-title.ts';
+import { useDashboard } from './dashboard-context.ts';
+import { SectionHeader } from './section-header.tsx';
+import { SectionControls } from './section-controls.tsx';
+import { ModuleInactivePanel } from '../crawl-state/module-inactive-panel.tsx';
+import { ClientPendingPanel } from '../crawl-state/client-pending-panel.tsx';
+import { PendingNotice } from '../crawl-state/pending-notice.tsx';
+import { NoCrawlsPanel } from '../crawl-state/no-crawls-panel.tsx';
+import { FetchErrorPanel } from '../../components/fetch-error-panel.tsx';
+import { OverviewPage } from '../overview/overview-page.tsx';
+import { ReportRoute } from '../report/report-route.tsx';
+
+/** The section layout (spec §2): title and intro, the crawl controls, crawl-state notices, then the page. */
+export function DashboardBody({ isModuleActive }: { isModuleActive: boolean }) {
+  const { page, crawlsState, crawls, current, isInternal, isCurrentPending, isUnknownCrawl, reloadCrawls } =
+    useDashboard();
+  useDocumentTitle(page.kind === 'overview' ? 'Overview' : undefined);
+
+  if (!isModuleActive) {
+    return (
+      <Stack gap="lg" maw={1600}>
+        <SectionHeader />
+        <ModuleInactivePanel />
+      </Stack>
+    );
+  }
+
+  let content: React.ReactNode;
+  if (crawlsState.status === 'error') {
+    content = <FetchErrorPanel onRetry={reloadCrawls} />;
+  } else if (crawlsState.status !== 'success' && crawls.length === 0) {
+    content = (
+      <Stack gap="sm" aria-busy="true" aria-label="Loading crawls">
+        <Skeleton h={64} radius="md" />
+        <Skeleton h={280} radius="md" />
+      </Stack>
+    );
+  } else if (!current) {
+    content = isInternal ? <NoCrawlsPanel /> : <ClientPendingPanel />;
+  } else if (!isInternal && isCurrentPending) {
+    content = <ClientPendingPanel />;
+  } else {
+    content = (
+      <>
+        {isUnknownCrawl ? (
+          <Alert color="blue" variant="light" radius="md" data-testid="unknown-crawl">
+            The crawl in this link is not available to you, so the latest crawl is shown instead.
+          </Alert>
+        ) : null}
+        {isInternal && isCurrentPending ? <PendingNotice crawl={current} /> : null}
+        {page.kind === 'overview' ? <OverviewPage /> : <ReportRoute />}
+      </>
+    );
+  }
+
+  const hasControls = current !== undefined && (isInternal || !isCurrentPending);
+  return (
+    <Stack gap="md" maw={1600}>
+      <SectionHeader />
+      {hasControls ? <SectionControls /> : null}
+      {content}
+    </Stack>
+  );
+}

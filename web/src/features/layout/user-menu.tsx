@@ -1,0 +1,77 @@
+import { useState } from 'react';
+import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
+import { useSessionStore } from '../../stores/session-store.ts';
+import { useWebsitesStore } from '../../stores/websites-store.ts';
+import { useCrawlsStore } from '../../stores/crawls-store.ts';
+import { useOverviewStore } from '../../stores/overview-store.ts';
+import { Icon } from '../../components/icon.tsx';
+import { ToneBadge } from '../../components/tone-badge.tsx';
+
+const ROLE_LABELS: Record<string, string> = { CLIENT: 'Client', STAFF: 'Staff', ADMIN: 'Admin' };
+
+function initialsOf(email: string): string {
+  const name = email.split('@')[0] ?? '';
+  const parts = name.split(/[._-]+/).filter(Boolean);
+  return ((parts[0]?.[0] ?? '') + (parts[1]?.[0] ?? '')).toUpperCase() || '?';
+}
+
+export function UserMenu() {
+  const user = useSessionStore((s) => s.user);
+  const logout = useSessionStore((s) => s.logout);
+  const [isLeaving, setLeaving] = useState(false);
+  if (!user) return null;
+
+  const signOut = async () => {
+    setLeaving(true);
+    try {
+      await logout();
+    } finally {
+      useWebsitesStore.getState().reset();
+      useCrawlsStore.getState().reset();
+      useOverviewStore.getState().reset();
+      setLeaving(false);
+    }
+  };
+
+  return (
+    <Menu position="bottom-end" width={260} shadow="md" withinPortal withInitialFocusPlaceholder={false}>
+      <Menu.Target>
+        <UnstyledButton
+          aria-label={`User menu for ${user.email}`}
+          data-testid="user-menu"
+          style={{ borderRadius: 999 }}
+        >
+          <Group gap={8} wrap="nowrap">
+            <Avatar size={32} radius="xl" color="brand" variant="filled">
+              {initialsOf(user.email)}
+            </Avatar>
+            <Icon name="chevron-down" size={14} color="var(--mantine-color-gray-6)" />
+          </Group>
+        </UnstyledButton>
+      </Menu.Target>
+      <Menu.Dropdown>
+        {/* A group keeps the account details valid inside role="menu". */}
+        <div role="group" aria-label={`Signed in as ${user.email}, ${ROLE_LABELS[user.role] ?? user.role}`}>
+          <Menu.Label>Signed in as</Menu.Label>
+          <Group px="sm" pb="xs" gap="xs" wrap="nowrap" justify="space-between">
+            <Text size="sm" fw={500} truncate>
+              {user.email}
+            </Text>
+            <ToneBadge tone="gray" size="sm">
+              {ROLE_LABELS[user.role] ?? user.role}
+            </ToneBadge>
+          </Group>
+        </div>
+        <Menu.Divider />
+        <Menu.Item
+          leftSection={<Icon name="logout" size={16} />}
+          onClick={() => void signOut()}
+          disabled={isLeaving}
+          data-testid="logout"
+        >
+          Sign out
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}

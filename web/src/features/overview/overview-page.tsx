@@ -1,0 +1,66 @@
+import { useMemo } from 'react';
+import { SimpleGrid, Skeleton, Stack } from '@mantine/core';
+import { useDashboard } from '../layout/dashboard-context.ts';
+import { visibleReports } from '../../lib/catalog.ts';
+import { overviewMetrics } from '../../lib/overview-metrics.ts';
+import { formatUrlState, sectionState } from '../../lib/url-state.ts';
+import { FetchErrorPanel } from '../../components/fetch-error-panel.tsx';
+import { SIDEBAR_SEVERITIES } from '../../lib/sidebar-model.ts';
+import { headline, overviewRows, rowsOfSeverity } from './overview-model.ts';
+import { HeadlineStats } from './headline-stats.tsx';
+import { SeverityCard } from './severity-card.tsx';
+import { ReferenceCard } from './reference-card.tsx';
+
+/** The severity map of the current crawl against its comparison: what an account manager opens first. */
+export function OverviewPage() {
+  const { overview, comparisonOverview, comparison, segment, url, reloadOverview } = useDashboard();
+  const reports = useMemo(() => visibleReports({ isHreflang: segment?.isHreflang === true }), [segment]);
+  const data = overview.status === 'success' ? overview.data : undefined;
+  const comparisonData = comparisonOverview.status === 'success' ? comparisonOverview.data : undefined;
+  const metrics = useMemo(() => overviewMetrics(data), [data]);
+  const comparisonMetrics = useMemo(
+    () => (comparison && comparisonData ? overviewMetrics(comparisonData) : undefined),
+    [comparison, comparisonData],
+  );
+  const rows = useMemo(() => overviewRows(reports, metrics, comparisonMetrics), [reports, metrics, comparisonMetrics]);
+  const totals = useMemo(() => headline(reports, metrics, comparisonMetrics), [reports, metrics, comparisonMetrics]);
+  const search = formatUrlState(sectionState(url));
+  const isComparing = comparison !== undefined && comparisonOverview.status !== 'success';
+
+  if (overview.status === 'error') return <FetchErrorPanel onRetry={reloadOverview} />;
+  if (!data) {
+    return (
+      <Stack gap="md" aria-busy="true" aria-label="Loading the overview" data-testid="overview-loading">
+        <SimpleGrid cols={{ base: 2, md: 4 }} spacing="md">
+          {[0, 1, 2, 3].map((i) => (
+            <Skeleton key={i} h={104} radius="md" />
+          ))}
+        </SimpleGrid>
+        <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
+          {[0, 1, 2, 3].map((i) => (
+            <Skeleton key={i} h={260} radius="md" />
+          ))}
+        </SimpleGrid>
+      </Stack>
+    );
+  }
+
+  return (
+    <Stack gap="md" data-testid="overview">
+      <HeadlineStats totals={totals} comparison={comparison} isComparing={isComparing} />
+      <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md" verticalSpacing="md">
+        {SIDEBAR_SEVERITIES.map((severity) => (
+          <SeverityCard
+            key={severity}
+            severity={severity}
+            rows={rowsOfSeverity(rows, severity)}
+            search={search}
+            hasComparison={comparison !== undefined}
+            isComparing={isComparing}
+          />
+        ))}
+      </SimpleGrid>
+      <ReferenceCard rows={rowsOfSeverity(rows, 'NONE')} search={search} />
+    </Stack>
+  );
+}

@@ -1,0 +1,46 @@
+import { Anchor, Group, Paper, SimpleGrid, Text } from '@mantine/core';
+import { Link } from 'wouter';
+import { categoryLabel } from '../../lib/catalog.ts';
+import { formatNumber } from '../../lib/format.ts';
+import { reportPath } from '../../lib/routes.ts';
+import { ReportIndicator } from '../../components/report-indicator.tsx';
+import type { OverviewRow } from './overview-model.ts';
+
+/** NONE-severity reports: reference listings with a lock, no rank. */
+export function ReferenceCard({ rows, search }: { rows: OverviewRow[]; search: string }) {
+  if (rows.length === 0) return null;
+  return (
+    <Paper withBorder radius="md" component="section" aria-labelledby="reference-listings" p="md">
+      <Group gap={8} mb="sm">
+        <Text component="h2" id="reference-listings" fw={700} size="md" m={0}>
+          Reference listings
+        </Text>
+        <Text size="xs" c="dark.3">
+          Inventories of the crawl, not issues
+        </Text>
+      </Group>
+      <SimpleGrid cols={{ base: 1, xs: 2, lg: 3 }} spacing="xs" verticalSpacing="xs">
+        {rows.map(({ report, metric }) => (
+          <Group key={report.id} gap={10} wrap="nowrap" data-report={report.id}>
+            <ReportIndicator kind="locked" size={24} />
+            <div style={{ minWidth: 0 }}>
+              <Anchor
+                component={Link}
+                href={`${reportPath(report.id)}${search}`}
+                size="sm"
+                fw={600}
+                c="dark.7"
+                underline="hover"
+              >
+                {report.title}
+              </Anchor>
+              <Text size="xs" c="dark.3">
+                {categoryLabel(report.category)} · {formatNumber(metric?.rows ?? 0)} rows
+              </Text>
+            </div>
+          </Group>
+        ))}
+      </SimpleGrid>
+    </Paper>
+  );
+}

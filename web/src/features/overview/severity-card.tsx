@@ -1,0 +1,191 @@
+import { useState } from 'react';
+import { Anchor, Button, Group, Paper, Table, Text } from '@mantine/core';
+import { Link } from 'wouter';
+import type { Severity } from '../../../../catalog/schema.ts';
+import { categoryLabel } from '../../lib/catalog.ts';
+import { formatNumber } from '../../lib/format.ts';
+import { reportIndicatorKind } from '../../lib/rank.ts';
+import { reportPath } from '../../lib/routes.ts';
+import { SEVERITY_COLOURS, SEVERITY_LABELS } from '../../lib/severity.ts';
+import { ChangeIndicator } from '../../components/change-indicator.tsx';
+import { Icon } from '../../components/icon.tsx';
+import { ToneBadge } from '../../components/tone-badge.tsx';
+import { ReportIndicator } from '../../components/report-indicator.tsx';
+import type { OverviewRow } from './overview-model.ts';
+
+export interface SeverityCardProps {
+  severity: Severity;
+  rows: OverviewRow[];
+  search: string;
+  hasComparison: boolean;
+  isComparing: boolean;
+}
+
+/** One severity of the severity map: its reports with rank, rows and change, worst first. */
+export function SeverityCard({ severity, rows, search, hasComparison, isComparing }: SeverityCardProps) {
+  const [isShowingClean, setShowingClean] = useState(false);
+  const withIssues = rows.filter((r) => (r.metric?.rows ?? 0) > 0 || (r.metric?.rank ?? 0) > 0);
+  const clean = rows.filter((r) => !withIssues.includes(r));
+  const total = withIssues.reduce((n, r) => n + (r.metric?.rows ?? 0), 0);
+  const headingId = `severity-${severity.toLowerCase()}`;
+  const shown = isShowingClean ? [...withIssues, ...clean] : withIssues;
+
+  return (
+    <Paper withBorder radius="md" component="section" aria-labelledby={headingId} data-severity={severity}>
+      <Group
+        justify="space-between"
+        px="md"
+        py="sm"
+        wrap="nowrap"
+        style={{ borderBottom: '1px solid var(--mantine-color-gray-2)' }}
+      >
+        <Group gap={8} wrap="nowrap">
+          <span
+            aria-hidden
+            style={{ width: 10, height: 10, borderRadius: 3, background: SEVERITY_COLOURS[severity], flex: 'none' }}
+          />
+          <Text component="h2" id={headingId} fw={700} size="md" m={0}>
+            {SEVERITY_LABELS[severity]}
+          </Text>
+          <Text size="xs" c="dark.3">
+            {withIssues.length} of {rows.length} reports with issues
+          </Text>
+        </Group>
+        <ToneBadge tone="gray" size="md" aria-label={`${formatNumber(total)} rows in total`}>
+          {formatNumber(total)} rows
+        </ToneBadge>
+      </Group>
+      {shown.length > 0 ? (
+        <Table verticalSpacing={6} horizontalSpacing="md" fz="sm" highlightOnHover>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th w={52}>
+                <Text span size="xs" c="dark.4" fw={600}>
+                  Rank
+                </Text>
+              </Table.Th>
+              <Table.Th>
+                <Text span size="xs" c="dark.4" fw={600}>
+                  Report
+                </Text>
+              </Table.Th>
+              <Table.Th ta="right" w={90}>
+                <Text span size="xs" c="dark.4" fw={600}>
+                  Rows
+                </Text>
+              </Table.Th>
+              <Table.Th ta="right" w={100}>
+                <Text span size="xs" c="dark.4" fw={600}>
+                  Change
+                </Text>
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {shown.map((row) => (
+              <OverviewReportRow
+                key={row.report.id}
+                row={row}
+                search={search}
+                hasComparison={hasComparison}
+                isComparing={isComparing}
+              />
+            ))}
+          </Table.Tbody>
+        </Table>
+      ) : null}
+      {withIssues.length === 0 && !isShowingClean ? (
+        <Group gap={8} px="md" py="md">
+          <ReportIndicator kind="clean" size={20} />
+          <Text size="sm" c="dark.5">
+            No {SEVERITY_LABELS[severity].toLowerCase()} issues in this crawl.
+          </Text>
+        </Group>
+      ) : null}
+      {clean.length > 0 ? (
+        <Group px="md" py={6} style={{ borderTop: '1px solid var(--mantine-color-gray-2)' }}>
+          <Button
+            variant="subtle"
+            size="compact-xs"
+            color="gray"
+            c="dark.5"
+            onClick={() => setShowingClean((v) => !v)}
+            aria-expanded={isShowingClean}
+            leftSection={<Icon name={isShowingClean ? 'minus' : 'plus'} size={12} />}
+          >
+            {isShowingClean ? 'Hide' : 'Show'} {clean.length} report{clean.length === 1 ? '' : 's'} without issues
+          </Button>
+        </Group>
+      ) : null}
+    </Paper>
+  );
+}
+
+function OverviewReportRow({
+  row,
+  search,
+  hasComparison,
+  isComparing,
+}: {
+  row: OverviewRow;
+  search: string;
+  hasComparison: boolean;
+  isComparing: boolean;
+}) {
+  const { report, metric } = row;
+  const kind = reportIndicatorKind({
+    isLoading: false,
+    severity: report.severity,
+    rank: metric?.rank,
+    rows: metric?.rows,
+  });
+  return (
+    <Table.Tr data-report={report.id}>
+      <Table.Td>
+        <ReportIndicator kind={kind} rank={metric?.rank} rows={metric?.rows} size={30} />
+      </Table.Td>
+      <Table.Td>
+        <Anchor
+          component={Link}
+          href={`${reportPath(report.id)}${search}`}
+          size="sm"
+          fw={600}
+          c="dark.7"
+          underline="hover"
+        >
+          {report.title}
+        </Anchor>
+        <Text size="xs" c="dark.3">
+          {categoryLabel(report.category)}
+          {metric && metric.rank > 0 ? ` · rank ${metric.rank}` : ''}
+        </Text>
+      </Table.Td>
+      <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>
+        {formatNumber(metric?.rows ?? 0)}
+      </Table.Td>
+      <Table.Td>
+        <Group justify="flex-end">
+          {isComparing ? (
+            <Text size="xs" c="dimmed">
+              …
+            </Text>
+          ) : hasComparison ? (
+            <span
+              title={
+                row.added !== undefined && row.removed !== undefined
+                  ? `${formatNumber(row.added)} added, ${formatNumber(row.removed)} removed`
+                  : undefined
+              }
+            >
+              <ChangeIndicator value={row.change} />
+            </span>
+          ) : (
+            <Text size="xs" c="dimmed">
+              –
+            </Text>
+          )}
+        </Group>
+      </Table.Td>
+    </Table.Tr>
+  );
+}

@@ -1,0 +1,46 @@
+import { createContext, useContext } from 'react';
+import type { ReportDefinition } from '../../../../catalog/schema.ts';
+import type { ReportRow } from '../../api/report-rows.ts';
+import { asText } from '../../lib/format.ts';
+
+export interface ChecklistItem {
+  url: string;
+  subKeys: string[];
+}
+
+export interface ChecklistEdit {
+  item: ChecklistItem;
+  checked: boolean;
+}
+
+/** The checklist of the open report: whether rows may be (un)checked here, and the unsaved changes. */
+export interface ChecklistState {
+  isEditable: boolean;
+  edits: ReadonlyMap<string, ChecklistEdit>;
+  toggle: (row: ReportRow, checked: boolean) => void;
+}
+
+export const ChecklistContext = createContext<ChecklistState>({
+  isEditable: false,
+  edits: new Map(),
+  toggle: () => {},
+});
+
+export function useChecklist(): ChecklistState {
+  return useContext(ChecklistContext);
+}
+
+/** The checklist item of a row: its first key column as url, the report's sub-key columns as subKeys. */
+export function checklistItemOf(
+  report: Pick<ReportDefinition, 'keyColumns' | 'subKeyColumns'>,
+  row: ReportRow,
+): ChecklistItem {
+  return {
+    url: asText(row[report.keyColumns[0] ?? 'url']),
+    subKeys: report.subKeyColumns.map((c) => asText(row[c])),
+  };
+}
+
+export function checklistKey(item: ChecklistItem): string {
+  return JSON.stringify([item.url, item.subKeys]);
+}

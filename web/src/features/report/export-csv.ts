@@ -1,0 +1,39 @@
+/** Browser CSV export (spec §9): rows fetched in chunks of 1000 with the table's query and sort. */
+import { CSV_CHUNK_SIZE } from '../../../../catalog/constants.ts';
+import type { CatalogColumn } from '../../../../catalog/schema.ts';
+import { fetchRows } from '../../api/report-rows.ts';
+import type { ReportQuery } from '../../api/technical-health-check.ts';
+import type { SortOrder } from '../../api/types.ts';
+import { cellText } from '../../lib/cell-format.ts';
+import { csvLine } from '../../lib/csv.ts';
+import { CSV_BOM } from '../../../../catalog/constants.ts';
+
+export interface ExportProgress {
+  done: number;
+  total: number;
+}
+
+export async function exportReportCsv(input: {
+  query: ReportQuery;
+  orderBy: SortOrder[];
+  columns: readonly CatalogColumn[];
+  signal: AbortSignal;
+  onProgress: (progress: ExportProgress) => void;
+}): Promise<Blob> {
+  const { query, orderBy, columns, signal, onProgress } = input;
+  const parts: string[] = [CSV_BOM, `${csvLine(columns.map((c) => c.title))}\r\n`];
+  let offset = 0;
+  let total = Infinity;
+  while (offset < total) {
+    const page = await fetchRows({ ...query, limit: CSV_CHUNK_SIZE, offset, orderBy }, signal);
+    total = page.total;
+    const lines = page.rows.map((row) => csvLine(columns.map((c) => cellText(row[c.id], c.format))));
+    if (lines.length) parts.push(`${lines.join('\r\n')}\r\n`);
+    offset += CSV_CHUNK_SIZE;
+    onProgress({ done: Math.min(offset, total), total });
+    if (page.rows.length === 0) break;
+    // let the page paint between chunks
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+  return new Blob(parts, { type: 'text/csv;charset=utf-8' });
+}

@@ -1,0 +1,245 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Button, Group, Paper, Text, Title, VisuallyHidden } from '@mantine/core';
+import * as Plot from '@observablehq/plot';
+import { format as formatDateFns } from 'date-fns';
+import { CHART_HEIGHT } from '../../../../catalog/constants.ts';
+import keyDates from '../../../../catalog/key-dates.json';
+import type { TrendPoint } from '../../api/types.ts';
+import { formatDate, formatNumber, toDate } from '../../lib/format.ts';
+import { Icon } from '../../components/icon.tsx';
+import { downloadCsv, toCsv } from '../../lib/csv.ts';
+
+interface Point {
+  date: Date;
+  issues: number;
+}
+
+interface KeyDate {
+  date: Date;
+  label: string;
+}
+
+const BRAND = 'var(--mantine-color-brand-7)';
+
+function pointsOf(trends: readonly TrendPoint[]): Point[] {
+  return trends
+    .map((t) => ({ date: toDate(t.crawledAt), issues: Number(t.issues) }))
+    .filter((p): p is Point => p.date !== null && Number.isFinite(p.issues))
+    .sort((a, b) => a.date.getTime() - b.date.getTime());
+}
+
+const KEY_DATES: KeyDate[] = (keyDates as { date: string; label: string }[])
+  .map((k) => ({ date: toDate(k.date), label: k.label }))
+  .filter((k): k is KeyDate => k.date !== null);
+
+/** 'Issues over time': a 250px line of issues per crawl, drag to zoom, weekly gridlines and key dates (spec §2). */
+export function IssuesChart({
+  trends,
+  fileStem,
+  isLoading,
+}: {
+  trends: TrendPoint[];
+  fileStem: string;
+  isLoading: boolean;
+}) {
+  const frameRef = useRef<HTMLDivElement>(null);
+  const plotRef = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(0);
+  const [zoom, setZoom] = useState<[Date, Date] | null>(null);
+  const [brush, setBrush] = useState<{ from: number; to: number } | null>(null);
+  const points = useMemo(() => pointsOf(trends), [trends]);
+
+  useEffect(() => {
+    const node = frameRef.current;
+    if (!node) return;
+    const observer = new ResizeObserver(([entry]) => setWidth(Math.floor(entry?.contentRect.width ?? 0)));
+    observer.observe(node);
+    return () => observer.disconnect();
+  }, []);
+
+  useEffect(() => {
+    const host = plotRef.current;
+    if (!host || width < 50 || points.length === 0) return;
+    const first = points[0]!.date;
+    const last = points[points.length - 1]!.date;
+    const pad = points.length === 1 ? 3.5 * 86_400_000 : 0;
+    const domain: [Date, Date] = zoom ?? [new Date(first.getTime() - pad), new Date(last.getTime() + pad)];
+    const visibleKeyDates = KEY_DATES.filter((k) => k.date >= domain[0] && k.date <= domain[1]);
+    const maxIssues = Math.max(...points.map((p) => p.issues), 0);
+    // Small counts get one tick per whole issue; d3's defaults would repeat rounded labels (0, 0.5 → '1', '1').
+    const yTicks = maxIssues <= 6 ? Array.from({ length: Math.max(maxIssues, 1) + 1 }, (_, i) => i) : 5;
+    const plot = Plot.plot({
+      width,
+      height: CHART_HEIGHT,
+      marginLeft: 52,
+      marginRight: 16,
+      marginTop: 22,
+      marginBottom: 28,
+      style: { fontSize: '11px', fontFamily: 'inherit', color: 'var(--mantine-color-dark-4)', overflow: 'visible' },
+      x: {
+        type: 'utc',
+        domain,
+        inset: 14,
+        label: null,
+        ticks: 'week',
+        tickFormat: (d: Date) => formatDateFns(d, 'd MMM'),
+      },
+      y: {
+        label: 'Issues',
+        grid: true,
+        domain: [0, maxIssues <= 6 ? Math.max(maxIssues, 1) + 0.5 : maxIssues * 1.1],
+        nice: maxIssues > 6,
+        ticks: yTicks,
+        tickFormat: (n: number) => (Number.isInteger(n) ? formatNumber(n) : ''),
+      },
+      marks: [
+        Plot.gridX({ ticks: 'week', stroke: 'var(--mantine-color-gray-3)', strokeOpacity: 1 }),
+        Plot.ruleX(visibleKeyDates, { x: 'date', stroke: 'var(--mantine-color-orange-6)', strokeDasharray: '4,3' }),
+        Plot.text(visibleKeyDates, {
+          x: 'date',
+          text: 'label',
+          frameAnchor: 'top',
+          dy: -12,
+          fill: 'var(--mantine-color-orange-9)',
+          fontSize: 10,
+          textAnchor: 'middle',
+        }),
+        Plot.ruleY([0], { stroke: 'var(--mantine-color-gray-5)' }),
+        Plot.lineY(points, { x: 'date', y: 'issues', stroke: BRAND, strokeWidth: 2.25, clip: true }),
+        Plot.dot(points, { x: 'date', y: 'issues', fill: BRAND, r: 4, clip: true }),
+        Plot.tip(
+          points,
+          Plot.pointerX({
+            x: 'date',
+            y: 'issues',
+            title: (p: Point) => `${formatDate(p.date)}\n${formatNumber(p.issues)} issues`,
+          }),
+        ),
+      ],
+    });
+    // axe: Plot labels <g> elements without a role (aria-prohibited-attr); a group role makes the label valid.
+    plot.querySelectorAll('g[aria-label]').forEach((g) => g.setAttribute('role', 'group'));
+    plot.setAttribute('aria-hidden', 'true');
+    host.replaceChildren(plot);
+
+    const scale = plot.scale('x');
+    const svg = plot instanceof SVGSVGElement ? plot : plot.querySelector('svg');
+    if (!svg || !scale?.invert) return () => plot.remove();
+    let start: number | null = null;
+    const offset = (event: PointerEvent) => event.clientX - svg.getBoundingClientRect().left;
+    const down = (event: PointerEvent) => {
+      start = offset(event);
+      setBrush({ from: start, to: start });
+    };
+    const move = (event: PointerEvent) => {
+      if (start !== null) setBrush({ from: start, to: offset(event) });
+    };
+    const up = (event: PointerEvent) => {
+      if (start === null) return;
+      const end = offset(event);
+      const [a, b] = [Math.min(start, end), Math.max(start, end)];
+      start = null;
+      setBrush(null);
+      if (b - a < 8) return;
+      const from = scale.invert!(a) as Date;
+      const to = scale.invert!(b) as Date;
+      if (to.getTime() - from.getTime() > 3_600_000) setZoom([from, to]);
+    };
+    svg.addEventListener('pointerdown', down);
+    svg.addEventListener('pointermove', move);
+    window.addEventListener('pointerup', up);
+    return () => {
+      svg.removeEventListener('pointerdown', down);
+      svg.removeEventListener('pointermove', move);
+      window.removeEventListener('pointerup', up);
+      plot.remove();
+    };
+  }, [points, width, zoom]);
+
+  const download = () => {
+    const rows = points.map((p) => [formatDateFns(p.date, 'yyyy-MM-dd'), String(p.issues)]);
+    downloadCsv(`${fileStem}_issues_over_time`, toCsv(['date', 'issues'], rows));
+  };
+
+  return (
+    <Paper withBorder radius="md" p="md" component="section" aria-labelledby="issues-over-time">
+      <Group justify="space-between" mb="xs" wrap="wrap" gap="xs">
+        <div>
+          <Title order={3} fz="md" id="issues-over-time">
+            Issues over time
+          </Title>
+          <Text size="xs" c="dark.3">
+            Issues found by each of the last {points.length} crawls · drag across the chart to zoom
+          </Text>
+        </div>
+        <Group gap="xs">
+          {zoom ? (
+            <Button
+              size="compact-sm"
+              variant="default"
+              onClick={() => setZoom(null)}
+              leftSection={<Icon name="zoom-out" size={14} />}
+            >
+              Reset zoom
+            </Button>
+          ) : null}
+          <Button
+            size="compact-sm"
+            variant="default"
+            onClick={download}
+            disabled={points.length === 0}
+            leftSection={<Icon name="download" size={14} />}
+          >
+            Download data
+          </Button>
+        </Group>
+      </Group>
+      <div
+        ref={frameRef}
+        style={{ position: 'relative', height: CHART_HEIGHT, cursor: 'crosshair', userSelect: 'none' }}
+        data-testid="issues-chart"
+      >
+        {points.length === 0 ? (
+          <Text size="sm" c="dark.3" ta="center" pt={100}>
+            {isLoading ? 'Loading…' : 'No crawls to chart yet.'}
+          </Text>
+        ) : null}
+        <div ref={plotRef} />
+        {brush ? (
+          <div
+            aria-hidden
+            style={{
+              position: 'absolute',
+              top: 22,
+              bottom: 28,
+              left: Math.min(brush.from, brush.to),
+              width: Math.abs(brush.to - brush.from),
+              background: 'rgb(11 103 135 / 0.12)',
+              border: '1px solid rgb(11 103 135 / 0.4)',
+              pointerEvents: 'none',
+            }}
+          />
+        ) : null}
+      </div>
+      <VisuallyHidden>
+        <table>
+          <caption>Issues per crawl</caption>
+          <thead>
+            <tr>
+              <th scope="col">Crawl date</th>
+              <th scope="col">Issues</th>
+            </tr>
+          </thead>
+          <tbody>
+            {points.map((p) => (
+              <tr key={p.date.getTime()}>
+                <td>{formatDate(p.date)}</td>
+                <td>{formatNumber(p.issues)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </VisuallyHidden>
+    </Paper>
+  );
+}

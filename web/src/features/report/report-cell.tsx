@@ -1,0 +1,146 @@
+import { Anchor, Group, Progress, Text } from '@mantine/core';
+import type { CatalogColumn, ReportDefinition } from '../../../../catalog/schema.ts';
+import { ChecklistCell } from './checklist-cell.tsx';
+import { cellText, hopKind, listItems, redirectHops, statusColour } from '../../lib/cell-format.ts';
+import { asText, toNumber } from '../../lib/format.ts';
+import { clampRank, rankBand, bandColor } from '../../lib/rank.ts';
+import { Icon } from '../../components/icon.tsx';
+import { ToneBadge } from '../../components/tone-badge.tsx';
+import { AiSuggestionCell } from './ai-suggestion-cell.tsx';
+import type { ReportRow } from '../../api/report-rows.ts';
+
+function Empty() {
+  return (
+    <Text span c="dark.3" size="sm" aria-label="No value">
+      –
+    </Text>
+  );
+}
+
+/** One table cell, drawn by the column's display format (spec §3). */
+export function ReportCell({
+  report,
+  column,
+  value,
+  row,
+}: {
+  report: ReportDefinition;
+  column: CatalogColumn;
+  value: unknown;
+  row: ReportRow;
+}) {
+  const { format } = column;
+  if (column.id === 'checked') return <ChecklistCell report={report} row={row} value={value} />;
+  if (format === 'ai-suggestion') return <AiSuggestionCell column={column} row={row} />;
+  if (value === null || value === undefined || value === '') {
+    return format === 'status-code' ? (
+      <ToneBadge tone="gray" size="sm">
+        No response
+      </ToneBadge>
+    ) : (
+      <Empty />
+    );
+  }
+  switch (format) {
+    case 'boolean':
+      return value === true ? (
+        <Icon name="check" size={16} stroke={2.6} color="var(--mantine-color-green-8)" title="Yes" />
+      ) : (
+        <Icon name="x" size={16} stroke={2.4} color="var(--mantine-color-red-8)" title="No" />
+      );
+    case 'status-code':
+      return (
+        <ToneBadge
+          tone={statusColour(value)}
+          size="sm"
+          data-status-colour={statusColour(value)}
+          style={{ fontVariantNumeric: 'tabular-nums' }}
+        >
+          {cellText(value, format)}
+        </ToneBadge>
+      );
+    case 'url': {
+      const href = asText(value);
+      const isHttp = /^https?:\/\//i.test(href);
+      return isHttp ? (
+        <Anchor
+          href={href}
+          target="_blank"
+          rel="noopener noreferrer"
+          size="sm"
+          c="brand.8"
+          title={href}
+          truncate="end"
+          display="block"
+        >
+          {href}
+        </Anchor>
+      ) : (
+        <Text span size="sm" title={href} truncate="end" display="block">
+          {href}
+        </Text>
+      );
+    }
+    case 'rank-bar': {
+      const rank = clampRank(toNumber(value) ?? 0);
+      return (
+        <Group gap={6} wrap="nowrap" w="100%">
+          <Progress
+            value={Math.max(rank, 2)}
+            color={bandColor(rankBand(rank).colour)}
+            size="sm"
+            style={{ flex: 1 }}
+            aria-hidden
+          />
+          <Text span size="xs" fw={600} w={24} ta="right">
+            {rank}
+          </Text>
+        </Group>
+      );
+    }
+    case 'redirect-chain': {
+      const hops = redirectHops(value);
+      if (hops.length === 0) return <Empty />;
+      return (
+        <Group gap={4} wrap="nowrap" title={cellText(value, format)} style={{ overflow: 'hidden' }}>
+          <Text span size="xs" c="dark.4" fw={600} style={{ flex: 'none' }}>
+            {hops.length} hop{hops.length === 1 ? '' : 's'}:
+          </Text>
+          {hops.map((hop, index) => (
+            <ToneBadge
+              key={index}
+              size="xs"
+              tone={hop.is_js_redirect || hop.is_meta_redirect ? 'yellow' : statusColour(hop.status_code)}
+              style={{ flex: 'none' }}
+            >
+              {hopKind(hop)}
+            </ToneBadge>
+          ))}
+        </Group>
+      );
+    }
+    case 'image-list':
+    case 'heading-list': {
+      const items = listItems(value);
+      if (items.length === 0) return <Empty />;
+      return (
+        <Text span size="sm" title={items.join('\n')} truncate="end" display="block">
+          {items.length > 1 ? (
+            <Text span size="xs" c="dark.4" fw={600} mr={4}>
+              {items.length}×
+            </Text>
+          ) : null}
+          {items.join(' · ')}
+        </Text>
+      );
+    }
+    default: {
+      const text = cellText(value, format);
+      return (
+        <Text span size="sm" title={text.length > 30 ? text : undefined} truncate="end" display="block">
+          {text}
+        </Text>
+      );
+    }
+  }
+}

@@ -1,0 +1,381 @@
+import { Fragment, useMemo, useRef } from 'react';
+import { ActionIcon, Button, Loader, Text } from '@mantine/core';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import {
+  columnOrderingFeature,
+  columnResizingFeature,
+  columnSizingFeature,
+  columnVisibilityFeature,
+  createColumnHelper,
+  rowExpandingFeature,
+  rowPaginationFeature,
+  rowSortingFeature,
+  tableFeatures,
+  useTable,
+  type ColumnDef,
+  type PaginationState,
+  type SortingState,
+  type Updater,
+} from '@tanstack/react-table';
+import type { CatalogColumn, ReportDefinition } from '../../../../catalog/schema.ts';
+import type { ReportRow, RowsPage } from '../../api/report-rows.ts';
+import type { LoadState } from '../../lib/load-state.ts';
+import { isNumericFormat, redirectHops } from '../../lib/cell-format.ts';
+import { Icon } from '../../components/icon.tsx';
+import { FETCH_ERROR_TITLE } from '../../components/fetch-error-panel.tsx';
+import { ReportCell } from './report-cell.tsx';
+import { RowDetail } from './row-detail.tsx';
+import type { TablePreferences } from './use-table-preferences.ts';
+import classes from './report-table.module.css';
+
+export const NO_RESULTS = 'No results found';
+
+const features = tableFeatures({
+  rowSortingFeature,
+  rowPaginationFeature,
+  columnVisibilityFeature,
+  columnOrderingFeature,
+  columnSizingFeature,
+  columnResizingFeature,
+  rowExpandingFeature,
+});
+export type ReportTableFeatures = typeof features;
+const helper = createColumnHelper<typeof features, ReportRow>();
+const EMPTY_ROWS: ReportRow[] = [];
+
+function catalogColumnOf(meta: unknown): CatalogColumn | undefined {
+  return (meta as { column?: CatalogColumn } | undefined)?.column;
+}
+
+/** Wide enough for the title and the sort icon, and for typical values of the format. */
+function defaultSize(column: CatalogColumn): number {
+  return Math.max(formatSize(column), Math.min(280, Math.round(column.title.length * 7.8 + 56)));
+}
+
+function formatSize(column: CatalogColumn): number {
+  if (column.id === 'checked') return 104;
+  switch (column.format) {
+    case 'url':
+      return 320;
+    case 'status-code':
+      return 110;
+    case 'boolean':
+      return 104;
+    case 'redirect-chain':
+      return 260;
+    case 'ai-suggestion':
+      return 240;
+    case 'rank-bar':
+      return 140;
+    case 'image-list':
+    case 'heading-list':
+      return 240;
+    case 'text':
+      return column.type === 'string' ? 240 : 120;
+    default:
+      return 124;
+  }
+}
+
+function buildColumns(
+  report: ReportDefinition,
+  columns: readonly CatalogColumn[],
+): ColumnDef<typeof features, ReportRow, unknown>[] {
+  const groups: { group: string; leaves: ColumnDef<typeof features, ReportRow, unknown>[] }[] = [];
+  for (const column of columns) {
+    const leaf = helper.accessor((row: ReportRow) => row[column.id], {
+      id: column.id,
+      header: column.title,
+      size: defaultSize(column),
+      minSize: 64,
+      maxSize: 900,
+      enableSorting: column.format !== 'ai-suggestion' && column.id !== 'checked',
+      cell: (ctx) => <ReportCell report={report} column={column} value={ctx.getValue()} row={ctx.row.original} />,
+      meta: { column },
+    }) as ColumnDef<typeof features, ReportRow, unknown>;
+    const last = groups[groups.length - 1];
+    if (last && last.group === column.group) last.leaves.push(leaf);
+    else groups.push({ group: column.group, leaves: [leaf] });
+  }
+  return groups.map(({ group, leaves }, index) =>
+    helper.group({ id: `group-${index}-${group}`, header: group, columns: leaves }),
+  );
+}
+
+export interface ReportTableProps {
+  report: ReportDefinition;
+  columns: CatalogColumn[];
+  rowsState: LoadState<RowsPage>;
+  sorting: SortingState;
+  onSortColumn: (columnId: string) => void;
+  pagination: PaginationState;
+  onPaginationChange: (next: PaginationState) => void;
+  preferences: TablePreferences;
+  onPreferencesChange: (update: (current: TablePreferences) => TablePreferences) => void;
+  onRetry: () => void;
+  children?: (table: ReportTableInstance) => React.ReactNode;
+}
+
+export type ReportTableInstance = ReturnType<typeof useReportTable>;
+
+function resolve<T>(updater: Updater<T>, current: T): T {
+  return typeof updater === 'function' ? (updater as (old: T) => T)(current) : updater;
+}
+
+function useReportTable(props: ReportTableProps) {
+  const { report, columns, rowsState, sorting, pagination, preferences, onPreferencesChange, onPaginationChange } =
+    props;
+  const columnDefs = useMemo(() => buildColumns(report, columns), [report, columns]);
+  const rows =
+    rowsState.status === 'success' || rowsState.status === 'pending'
+      ? (rowsState.data?.rows ?? EMPTY_ROWS)
+      : EMPTY_ROWS;
+  const total =
+    rowsState.status === 'success'
+      ? rowsState.data.total
+      : rowsState.status === 'pending'
+        ? (rowsState.data?.total ?? 0)
+        : 0;
+  const columnIds = useMemo(() => columns.map((c) => c.id), [columns]);
+  const columnOrder = useMemo(() => {
+    const kept = preferences.order.filter((id) => columnIds.includes(id));
+    return [...kept, ...columnIds.filter((id) => !kept.includes(id))];
+  }, [preferences.order, columnIds]);
+
+  return useTable({
+    features,
+    columns: columnDefs,
+    data: rows,
+    getRowId: (_row, index) => `${pagination.pageIndex}-${index}`,
+    manualSorting: true,
+    manualPagination: true,
+    rowCount: total,
+    enableMultiSort: false,
+    columnResizeMode: 'onChange',
+    getRowCanExpand: (row) =>
+      report.subRow === 'redirect-chain' && redirectHops(row.original.redirect_chain).length > 0,
+    state: {
+      sorting,
+      pagination,
+      columnVisibility: preferences.visibility,
+      columnOrder,
+      columnSizing: preferences.sizing,
+    },
+    onPaginationChange: (updater) => onPaginationChange(resolve(updater, pagination)),
+    onColumnVisibilityChange: (updater) =>
+      onPreferencesChange((p) => ({ ...p, visibility: resolve(updater, p.visibility) })),
+    onColumnOrderChange: (updater) => onPreferencesChange((p) => ({ ...p, order: resolve(updater, columnOrder) })),
+    onColumnSizingChange: (updater) => onPreferencesChange((p) => ({ ...p, sizing: resolve(updater, p.sizing) })),
+  });
+}
+
+/** The server-paged, server-sorted report table with a virtualised body (spec §2 'The table'). */
+export function ReportTable(props: ReportTableProps) {
+  const { rowsState, sorting, onSortColumn, onRetry, children } = props;
+  const table = useReportTable(props);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const rows = table.getRowModel().rows;
+  // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read in this render only
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => 39,
+    getItemKey: (index) => rows[index]?.id ?? index,
+    overscan: 8,
+  });
+  const isPending = rowsState.status === 'pending' || rowsState.status === 'idle';
+  const isError = rowsState.status === 'error';
+  const totalSize = table.getTotalSize();
+  const headerGroups = table.getHeaderGroups();
+  const total = table.getRowCount();
+
+  return (
+    <div>
+      {children?.(table)}
+      <div className={classes.scroller} ref={scrollRef} data-testid="report-table">
+        <table
+          className={classes.table}
+          style={{ width: totalSize }}
+          role="table"
+          aria-rowcount={total + headerGroups.length}
+          aria-busy={isPending}
+          aria-label="Report rows"
+        >
+          <thead className={classes.thead} role="rowgroup">
+            {headerGroups.map((group, depth) => (
+              <tr key={group.id} className={classes.tr} role="row" aria-rowindex={depth + 1}>
+                {group.headers.map((header, index) => {
+                  const isLast = index === group.headers.length - 1;
+                  const style = { width: header.getSize(), flex: isLast ? '1 0 auto' : 'none' };
+                  if (depth < headerGroups.length - 1) {
+                    return (
+                      <th
+                        key={header.id}
+                        colSpan={header.colSpan}
+                        className={classes.groupTh}
+                        style={style}
+                        role="columnheader"
+                        scope="colgroup"
+                      >
+                        {header.isPlaceholder ? null : <table.FlexRender header={header} />}
+                      </th>
+                    );
+                  }
+                  const column = header.column;
+                  const sorted = sorting.find((s) => s.id === column.id);
+                  const meta = catalogColumnOf(column.columnDef.meta);
+                  const numeric = meta ? isNumericFormat(meta.format) : false;
+                  return (
+                    <th
+                      key={header.id}
+                      className={classes.th}
+                      style={{ ...style, justifyContent: numeric ? 'flex-end' : undefined }}
+                      role="columnheader"
+                      scope="col"
+                      aria-sort={
+                        sorted ? (sorted.desc ? 'descending' : 'ascending') : column.getCanSort() ? 'none' : undefined
+                      }
+                      data-column={column.id}
+                      title={meta?.tooltip}
+                    >
+                      {column.getCanSort() ? (
+                        <button
+                          type="button"
+                          className={classes.sortButton}
+                          onClick={() => onSortColumn(column.id)}
+                          style={{ justifyContent: numeric ? 'flex-end' : undefined }}
+                          aria-label={`${meta?.title ?? column.id}: ${sorted ? (sorted.desc ? 'sorted descending' : 'sorted ascending') : 'not sorted'}; change sort`}
+                        >
+                          <span className={classes.headerLabel}>
+                            <table.FlexRender header={header} />
+                          </span>
+                          <Icon
+                            name={sorted ? (sorted.desc ? 'arrow-down' : 'arrow-up') : 'arrows-sort'}
+                            size={14}
+                            className={`${classes.sortIcon} ${sorted ? classes.sortIconActive : ''}`}
+                          />
+                        </button>
+                      ) : (
+                        <span className={classes.headerLabel}>
+                          <table.FlexRender header={header} />
+                        </span>
+                      )}
+                      {column.getCanResize() ? (
+                        <div
+                          className={classes.resizer}
+                          onMouseDown={header.getResizeHandler()}
+                          onTouchStart={header.getResizeHandler()}
+                          onDoubleClick={() => column.resetSize()}
+                          data-resizing={column.getIsResizing() ? '' : undefined}
+                          aria-hidden
+                        />
+                      ) : null}
+                    </th>
+                  );
+                })}
+              </tr>
+            ))}
+          </thead>
+          {rows.length === 0 ? (
+            <tbody role="rowgroup">
+              <tr role="row" className={classes.tr}>
+                <td role="cell" className={classes.message} style={{ width: '100%' }}>
+                  {isPending ? (
+                    <Loader size="sm" aria-label="Loading rows" />
+                  ) : isError ? (
+                    <span style={{ display: 'flex', gap: 12, alignItems: 'center' }}>
+                      <Text size="sm" c="red.9" fw={500}>
+                        {FETCH_ERROR_TITLE}
+                      </Text>
+                      <Button size="compact-sm" variant="default" onClick={onRetry}>
+                        Try again
+                      </Button>
+                    </span>
+                  ) : (
+                    <Text size="sm" c="dark.4" data-testid="no-results">
+                      {NO_RESULTS}
+                    </Text>
+                  )}
+                </td>
+              </tr>
+            </tbody>
+          ) : (
+            <tbody className={classes.tbody} style={{ height: virtualizer.getTotalSize() }} role="rowgroup">
+              {virtualizer.getVirtualItems().map((item) => {
+                const row = rows[item.index]!;
+                const cells = row.getVisibleCells();
+                const isExpanded = row.getIsExpanded();
+                const expanderIndex = Math.max(
+                  0,
+                  cells.findIndex((c) => c.column.id !== 'checked'),
+                );
+                return (
+                  <tr
+                    key={row.id}
+                    data-index={item.index}
+                    ref={virtualizer.measureElement}
+                    className={classes.row}
+                    style={{ transform: `translateY(${item.start}px)` }}
+                    role="row"
+                    aria-rowindex={
+                      headerGroups.length +
+                      table.state.pagination.pageIndex * table.state.pagination.pageSize +
+                      item.index +
+                      1
+                    }
+                  >
+                    {cells.map((cell, index) => {
+                      const isExpanderCell = index === expanderIndex;
+                      const meta = catalogColumnOf(cell.column.columnDef.meta);
+                      const isLast = index === cells.length - 1;
+                      return (
+                        <td
+                          key={cell.id}
+                          className={`${classes.td} ${meta && isNumericFormat(meta.format) ? classes.numeric : ''}`}
+                          style={{ width: cell.column.getSize(), flex: isLast ? '1 0 auto' : 'none' }}
+                          role="cell"
+                          data-column={cell.column.id}
+                        >
+                          {isExpanderCell && row.getCanExpand() ? (
+                            <Fragment>
+                              <ActionIcon
+                                variant="subtle"
+                                size="sm"
+                                color="gray.7"
+                                mr={6}
+                                onClick={() => row.toggleExpanded()}
+                                aria-expanded={isExpanded}
+                                aria-label={isExpanded ? 'Hide the redirect hops' : 'Show the redirect hops'}
+                              >
+                                <Icon name={isExpanded ? 'chevron-down' : 'chevron-right'} size={14} />
+                              </ActionIcon>
+                              <div style={{ minWidth: 0, flex: 1 }}>
+                                <table.FlexRender cell={cell} />
+                              </div>
+                            </Fragment>
+                          ) : (
+                            <table.FlexRender cell={cell} />
+                          )}
+                        </td>
+                      );
+                    })}
+                    {isExpanded ? (
+                      <td role="cell" className={classes.detail}>
+                        <RowDetail report={props.report} row={row.original} />
+                      </td>
+                    ) : null}
+                  </tr>
+                );
+              })}
+            </tbody>
+          )}
+        </table>
+        {isPending && rows.length > 0 ? (
+          <div className={classes.overlay} aria-hidden>
+            <Loader size="sm" />
+          </div>
+        ) : null}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import type { CatalogColumn } from '../../../../catalog/schema.ts';
+import { hasChecklist, moveColumn, nextSort, pageCountOf, pageIndexFromInput, reportColumns } from './table-model.ts';
+
+const col = (id: string, visibility: CatalogColumn['visibility'] = 'always'): CatalogColumn => ({
+  id,
+  displayColumn: id,
+  title: id,
+  tooltip: id,
+  type: 'string',
+  format: 'text',
+  group: 'Crawl',
+  family: 'url',
+  tables: ['urls'],
+  visibility,
+});
+const catalogue = new Map(
+  [
+    col('url'),
+    col('checked'),
+    col('ai_title', 'isAi'),
+    col('ga_conversions', 'conversionGoal'),
+    col('ga_revenue', 'ecommerceGoal'),
+  ].map((c) => [c.id, c]),
+);
+const lookup = (id: string) => catalogue.get(id);
+const report = {
+  severity: 'HIGH' as const,
+  datatableColumns: ['url', 'ai_title', 'ga_conversions', 'ga_revenue', 'unknown'],
+};
+const base = { segment: { isAi: false, goalType: null }, isLatestCrawl: true, differenceType: 'all' as const };
+
+describe('columns', () => {
+  it('adds the checklist column first on the latest crawl, outside Removed, for reports with a severity', () => {
+    expect(reportColumns(report, lookup, base).map((c) => c.id)).toEqual(['checked', 'url']);
+    expect(hasChecklist(report, { ...base, isLatestCrawl: false })).toBe(false);
+    expect(hasChecklist(report, { ...base, differenceType: 'removed' })).toBe(false);
+    expect(hasChecklist({ severity: 'NONE' }, base)).toBe(false);
+    expect(hasChecklist(report, { ...base, differenceType: 'added' })).toBe(true);
+  });
+
+  it('shows AI columns only for AI websites and goal metrics by goal type', () => {
+    const ids = (segment: { isAi: boolean; goalType: 'conversion' | 'ecommerce' | null }) =>
+      reportColumns(report, lookup, { ...base, segment, isLatestCrawl: false }).map((c) => c.id);
+    expect(ids({ isAi: true, goalType: null })).toEqual(['url', 'ai_title']);
+    expect(ids({ isAi: false, goalType: 'conversion' })).toEqual(['url', 'ga_conversions']);
+    expect(ids({ isAi: false, goalType: 'ecommerce' })).toEqual(['url', 'ga_revenue']);
+  });
+});
+
+describe('sort cycle none → desc → asc → none', () => {
+  it('cycles one column', () => {
+    const first = nextSort([], 'url');
+    expect(first).toEqual([{ id: 'url', desc: true }]);
+    const second = nextSort(first, 'url');
+    expect(second).toEqual([{ id: 'url', desc: false }]);
+    expect(nextSort(second, 'url')).toEqual([]);
+  });
+
+  it('starts a new column at desc and drops the old sort', () => {
+    expect(nextSort([{ id: 'url', desc: false }], 'level')).toEqual([{ id: 'level', desc: true }]);
+  });
+});
+
+describe('page input', () => {
+  it('goes to page 1 when empty, else to the number minus 1', () => {
+    expect(pageIndexFromInput('', 10)).toBe(0);
+    expect(pageIndexFromInput('1', 10)).toBe(0);
+    expect(pageIndexFromInput('4', 10)).toBe(3);
+    expect(pageIndexFromInput(4, 10)).toBe(3);
+  });
+
+  it('keeps the index in range', () => {
+    expect(pageIndexFromInput('99', 10)).toBe(9);
+    expect(pageIndexFromInput('0', 10)).toBe(0);
+    expect(pageIndexFromInput('-3', 10)).toBe(0);
+    expect(pageIndexFromInput('abc', 10)).toBe(0);
+  });
+
+  it('counts at least one page', () => {
+    expect(pageCountOf(0, 10)).toBe(1);
+    expect(pageCountOf(101, 10)).toBe(11);
+    expect(pageCountOf(100, 100)).toBe(1);
+  });
+});
+
+describe('column reorder', () => {
+  it('moves left and right within bounds', () => {
+    expect(moveColumn(['a', 'b', 'c'], 'b', -1)).toEqual(['b', 'a', 'c']);
+    expect(moveColumn(['a', 'b', 'c'], 'b', 1)).toEqual(['a', 'c', 'b']);
+    expect(moveColumn(['a', 'b', 'c'], 'a', -1)).toEqual(['a', 'b', 'c']);
+    expect(moveColumn(['a', 'b', 'c'], 'z', 1)).toEqual(['a', 'b', 'c']);
+  });
+});

@@ -1,0 +1,71 @@
+/** Pure rules of the report table: its columns, the sort cycle and the page input (spec §2, §4, §5). */
+import type { CatalogColumn, ReportDefinition } from '../../../../catalog/schema.ts';
+import type { DifferenceType, SortOrder, WebsiteSegment } from '../../api/types.ts';
+
+export interface ColumnContext {
+  segment: Pick<WebsiteSegment, 'isAi' | 'goalType'> | undefined;
+  isLatestCrawl: boolean;
+  differenceType: DifferenceType;
+}
+
+/** Spec §5: the checklist column only on the latest crawl, outside the Removed tab, for reports with a severity. */
+export function hasChecklist(report: Pick<ReportDefinition, 'severity'>, context: ColumnContext): boolean {
+  return context.isLatestCrawl && context.differenceType !== 'removed' && report.severity !== 'NONE';
+}
+
+/** Spec §5: AI columns only for isAi websites; conversions for conversion goals; revenue/transactions for ecommerce. */
+export function isColumnAllowed(column: Pick<CatalogColumn, 'visibility'>, context: ColumnContext): boolean {
+  switch (column.visibility) {
+    case 'isAi':
+      return context.segment?.isAi === true;
+    case 'conversionGoal':
+      return context.segment?.goalType === 'conversion';
+    case 'ecommerceGoal':
+      return context.segment?.goalType === 'ecommerce';
+    default:
+      return true;
+  }
+}
+
+export function reportColumns(
+  report: Pick<ReportDefinition, 'severity' | 'datatableColumns'>,
+  lookup: (id: string) => CatalogColumn | undefined,
+  context: ColumnContext,
+): CatalogColumn[] {
+  const columns = report.datatableColumns
+    .map((id) => lookup(id))
+    .filter((c): c is CatalogColumn => c !== undefined && c.id !== 'checked' && isColumnAllowed(c, context));
+  const checked = lookup('checked');
+  return hasChecklist(report, context) && checked ? [checked, ...columns] : columns;
+}
+
+/** Spec §4 sort cycle per column: none → desc → asc → none. One column at a time. */
+export function nextSort(sorting: readonly SortOrder[], columnId: string): SortOrder[] {
+  const current = sorting.find((s) => s.id === columnId);
+  if (!current) return [{ id: columnId, desc: true }];
+  if (current.desc) return [{ id: columnId, desc: false }];
+  return [];
+}
+
+/** Spec §5 page input: empty goes to page 1; otherwise the page index is the number minus 1 (kept in range). */
+export function pageIndexFromInput(input: string | number, pageCount: number): number {
+  if (input === '' || input === null) return 0;
+  const value = typeof input === 'number' ? input : Number(input);
+  if (!Number.isFinite(value)) return 0;
+  const index = Math.trunc(value) - 1;
+  return Math.min(Math.max(index, 0), Math.max(pageCount - 1, 0));
+}
+
+export function pageCountOf(total: number, pageSize: number): number {
+  return Math.max(1, Math.ceil(total / pageSize));
+}
+
+/** Moves a column one place left (-1) or right (+1) in an order. */
+export function moveColumn(order: readonly string[], id: string, step: -1 | 1): string[] {
+  const index = order.indexOf(id);
+  const target = index + step;
+  if (index < 0 || target < 0 || target >= order.length) return [...order];
+  const next = [...order];
+  [next[index], next[target]] = [next[target]!, next[index]!];
+  return next;
+}

@@ -1,0 +1,43 @@
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, screen } from '@testing-library/react';
+import { renderWithTheme } from '../../test/render.tsx';
+import { TablePagination } from './table-pagination.tsx';
+
+afterEach(cleanup);
+
+const props = { pageIndex: 1, pageSize: 10, total: 95, isError: false, isPending: false, onPageSize: () => {} };
+
+describe('TablePagination', () => {
+  it("reads 'Page X of Y' and the row range", () => {
+    renderWithTheme(<TablePagination {...props} onPageIndex={() => {}} />);
+    expect(screen.getByTestId('page-label').textContent).toBe('Page 2 of 10');
+    expect(screen.getByTestId('row-range').textContent).toBe('11–20 of 95 rows');
+  });
+
+  it('moves first, previous, next and last', () => {
+    const onPageIndex = vi.fn();
+    renderWithTheme(<TablePagination {...props} onPageIndex={onPageIndex} />);
+    fireEvent.click(screen.getByRole('button', { name: 'First page' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Previous page' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Next page' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Last page' }));
+    expect(onPageIndex.mock.calls.map((c) => c[0] as number)).toEqual([0, 0, 2, 9]);
+  });
+
+  it('goes to page 1 from an empty input, else to the number minus one', () => {
+    const onPageIndex = vi.fn();
+    renderWithTheme(<TablePagination {...props} onPageIndex={onPageIndex} />);
+    const input = screen.getByRole('textbox', { name: 'Go to page' });
+    fireEvent.submit(input.closest('form')!);
+    fireEvent.change(input, { target: { value: '7' } });
+    fireEvent.submit(input.closest('form')!);
+    expect(onPageIndex.mock.calls.map((c) => c[0] as number)).toEqual([0, 6]);
+  });
+
+  it("shows 'Error!' instead of the page on a failed load", () => {
+    renderWithTheme(<TablePagination {...props} total={0} isError onPageIndex={() => {}} />);
+    expect(screen.getByTestId('page-label').textContent).toBe('Error!');
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Next page' }).disabled).toBe(true);
+  });
+});

@@ -1,0 +1,131 @@
+import { useState } from 'react';
+import { ActionIcon, Group, NumberInput, Select, Text, Tooltip } from '@mantine/core';
+import { PAGE_SIZES } from '../../../../catalog/constants.ts';
+import { formatNumber } from '../../lib/format.ts';
+import { Icon } from '../../components/icon.tsx';
+import { pageCountOf, pageIndexFromInput } from './table-model.ts';
+
+export const PAGINATION_ERROR = 'Error!';
+
+export interface TablePaginationProps {
+  pageIndex: number;
+  pageSize: number;
+  total: number;
+  isError: boolean;
+  isPending: boolean;
+  onPageIndex: (index: number) => void;
+  onPageSize: (size: number) => void;
+}
+
+/** First/previous/next/last, 'Page X of Y', a go-to-page input and the page-size selector (spec §2, §5, §9). */
+export function TablePagination({
+  pageIndex,
+  pageSize,
+  total,
+  isError,
+  isPending,
+  onPageIndex,
+  onPageSize,
+}: TablePaginationProps) {
+  const pageCount = pageCountOf(total, pageSize);
+  const [input, setInput] = useState<string | number>('');
+  const canPrevious = !isError && pageIndex > 0;
+  const canNext = !isError && pageIndex < pageCount - 1;
+  const first = total === 0 ? 0 : pageIndex * pageSize + 1;
+  const last = Math.min(total, (pageIndex + 1) * pageSize);
+
+  const go = () => {
+    onPageIndex(pageIndexFromInput(input, pageCount));
+    setInput('');
+  };
+
+  return (
+    <Group justify="space-between" gap="sm" px="md" py="xs" wrap="wrap" component="nav" aria-label="Table pages">
+      <Text size="sm" c="dark.4" aria-live="polite" data-testid="row-range">
+        {isError
+          ? ''
+          : isPending && total === 0
+            ? 'Loading…'
+            : `${formatNumber(first)}–${formatNumber(last)} of ${formatNumber(total)} rows`}
+      </Text>
+      <Group gap={6} wrap="wrap">
+        <Tooltip label="First page">
+          <ActionIcon variant="default" onClick={() => onPageIndex(0)} disabled={!canPrevious} aria-label="First page">
+            <Icon name="chevrons-left" size={16} />
+          </ActionIcon>
+        </Tooltip>
+        <Tooltip label="Previous page">
+          <ActionIcon
+            variant="default"
+            onClick={() => onPageIndex(pageIndex - 1)}
+            disabled={!canPrevious}
+            aria-label="Previous page"
+          >
+            <Icon name="chevron-left" size={16} />
+          </ActionIcon>
+        </Tooltip>
+        <Text size="sm" fw={500} miw={96} ta="center" data-testid="page-label" c={isError ? 'red.8' : undefined}>
+          {isError ? PAGINATION_ERROR : `Page ${formatNumber(pageIndex + 1)} of ${formatNumber(pageCount)}`}
+        </Text>
+        <Tooltip label="Next page">
+          <ActionIcon
+            variant="default"
+            onClick={() => onPageIndex(pageIndex + 1)}
+            disabled={!canNext}
+            aria-label="Next page"
+          >
+            <Icon name="chevron-right" size={16} />
+          </ActionIcon>
+        </Tooltip>
+        <Tooltip label="Last page">
+          <ActionIcon
+            variant="default"
+            onClick={() => onPageIndex(pageCount - 1)}
+            disabled={!canNext}
+            aria-label="Last page"
+          >
+            <Icon name="chevrons-right" size={16} />
+          </ActionIcon>
+        </Tooltip>
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            go();
+          }}
+          style={{ display: 'flex', alignItems: 'center', gap: 6 }}
+        >
+          <NumberInput
+            aria-label="Go to page"
+            placeholder="Page"
+            value={input}
+            onChange={setInput}
+            min={1}
+            max={pageCount}
+            allowDecimal={false}
+            allowNegative={false}
+            hideControls
+            size="xs"
+            w={72}
+            disabled={isError}
+            data-testid="page-input"
+          />
+          <ActionIcon type="submit" variant="default" aria-label="Go to the page" disabled={isError}>
+            <Icon name="arrow-right" size={16} />
+          </ActionIcon>
+        </form>
+        <Select
+          aria-label="Rows per page"
+          data={PAGE_SIZES.map((size) => ({ value: String(size), label: `${size} per page` }))}
+          value={String(pageSize)}
+          onChange={(value) => {
+            if (value) onPageSize(Number(value));
+          }}
+          allowDeselect={false}
+          size="xs"
+          w={124}
+          data-testid="page-size"
+        />
+      </Group>
+    </Group>
+  );
+}

@@ -1,0 +1,32 @@
+/** CSV of spec §9: comma separator, a BOM, file name lowercased with underscores plus a unix-seconds suffix. */
+import { CSV_BOM, CSV_SEPARATOR } from '../../../catalog/constants.ts';
+
+/** Neutralises spreadsheet formulas: a value starting with =, +, - or @ is prefixed with a quote. */
+export function csvCell(value: string): string {
+  const safe = /^[=+\-@]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) || safe.includes(CSV_SEPARATOR) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+export function csvLine(values: readonly string[]): string {
+  return values.map(csvCell).join(CSV_SEPARATOR);
+}
+
+export function toCsv(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  return `${CSV_BOM}${[csvLine(header), ...rows.map(csvLine)].join('\r\n')}\r\n`;
+}
+
+export function csvFileName(title: string, now: Date = new Date()): string {
+  return `${title.toLowerCase().replace(/\s+/g, '_')}_${Math.floor(now.getTime() / 1000)}.csv`;
+}
+
+export function downloadCsv(title: string, content: string | Blob): void {
+  const blob = typeof content === 'string' ? new Blob([content], { type: 'text/csv;charset=utf-8' }) : content;
+  const href = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = href;
+  link.download = csvFileName(title);
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(href), 1000);
+}

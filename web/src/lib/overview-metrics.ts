@@ -1,0 +1,39 @@
+/** Per-report figures from an overview answer, keyed by catalogue report id (`category/report`). */
+import type { Severity } from '../../../catalog/schema.ts';
+import type { Overview, OverviewReport } from '../api/types.ts';
+import { toNumber } from './format.ts';
+
+export interface ReportMetric {
+  reportId: string;
+  severity: Severity;
+  rank: number;
+  rows: number;
+  added: number | undefined;
+  removed: number | undefined;
+}
+
+export const REPORTED_SEVERITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'NONE'] as const satisfies readonly Severity[];
+
+function metricOf(report: OverviewReport, severity: Severity): ReportMetric {
+  const added = toNumber(report.added);
+  const removed = toNumber(report.removed);
+  return {
+    reportId: report.reportId,
+    severity,
+    rank: toNumber(report.ems_rank) ?? 0,
+    rows: toNumber(report.ems_lumar_row_count) ?? 0,
+    added: added ?? undefined,
+    removed: removed ?? undefined,
+  };
+}
+
+export function overviewMetrics(overview: Overview | undefined): Map<string, ReportMetric> {
+  const metrics = new Map<string, ReportMetric>();
+  if (!overview) return metrics;
+  for (const severity of REPORTED_SEVERITIES) {
+    for (const report of overview.severityMap[severity]?.reports ?? []) {
+      metrics.set(report.reportId, metricOf(report, severity));
+    }
+  }
+  return metrics;
+}
