@@ -237,7 +237,7 @@ export function registerTechnicalHealthCheckRoutes(app: FastifyInstance, deps: T
       current: currentTarget,
       comparison: comparisonTarget,
       dataDateRange: body.dataDateRange ?? currentTarget.defaultRange,
-      channel: body.channel ?? undefined,
+      channel: body.channel || undefined,
       differenceType: body.differenceType,
       userFilter: body.userFilter ?? undefined,
       urlScope,

@@ -1,0 +1,325 @@
+/**
+ * What the engine derives from one report definition, shared by precompute, the request compiler and the EXPLAIN
+ * check so that all three build the same SQL: the row columns, the expanded filter, the internal scope, the
+ * joined metrics it needs, and a fingerprint that tells whether precomputed data still matches the definition.
+ */
+import { createHash } from 'node:crypto';
+import { exportTable, type ExportTable } from '../../catalog/export-contract.ts';
+import { columnById, filterConstants } from '../../catalog/index.ts';
+import type { ReportDefinition } from '../../catalog/schema.ts';
+import { expandFilter, parseFilter } from '../catalog/filter.ts';
+import { and, ident, raw, sql, tableRef, type SqlFragment } from './sql.ts';
+
+/** Bumped whenever precomputed tables change shape or meaning, so older crawls fall back to live queries. */
+export const PRECOMPUTE_VERSION = 3;
+
+export type MetricFamily = 'search_console' | 'analytics';
+export type SubRowKind = NonNullable<ReportDefinition['subRow']>;
+
+interface MetricDef {
+  family: MetricFamily;
+  /** Aggregate over the source rows of one URL. */
+  aggregate: string;
+  /** The DuckDB type of the aggregate, for the empty relation of a crawl without that source. */
+  type: string;
+}
+
+const sumOf = (family: MetricFamily, column: string, type = 'BIGINT'): MetricDef => ({
+  family,
+  aggregate: `CAST(sum(${ident(column).sql}) AS ${type})`,
+  type,
+});
+
+/** Joined metrics (guide §5.1): search console and analytics aggregated per URL over the date range. */
+export const METRICS: Readonly<Record<string, MetricDef>> = {
+  gsc_exists: { family: 'search_console', aggregate: 'TRUE', type: 'BOOLEAN' },
+  gsc_clicks: sumOf('search_console', 'clicks'),
+  gsc_impressions: sumOf('search_console', 'impressions'),
+  gsc_ctr: {
+    family: 'search_console',
+    aggregate: 'CAST(sum("clicks") AS DOUBLE) / NULLIF(sum("impressions"), 0)',
+    type: 'DOUBLE',
+  },
+  gsc_weighted_position: {
+    family: 'search_console',
+    aggregate: 'sum("position" * "impressions") / NULLIF(sum("impressions"), 0)',
+    type: 'DOUBLE',
+  },
+  ga_exists: { family: 'analytics', aggregate: 'COALESCE(sum("sessions"), 0) > 0', type: 'BOOLEAN' },
+  ga_sessions: sumOf('analytics', 'sessions'),
+  ga_users: sumOf('analytics', 'users'),
+  ga_new_users: sumOf('analytics', 'new_users'),
+  ga_page_views: sumOf('analytics', 'page_views'),
+  ga_conversions: sumOf('analytics', 'conversions'),
+  ga_transactions: sumOf('analytics', 'transactions'),
+  ga_revenue: sumOf('analytics', 'revenue', 'DOUBLE'),
+};
+
+const metricIdsOf = (family: MetricFamily): string[] =>
+  Object.entries(METRICS)
+    .filter(([, m]) => m.family === family)
+    .map(([id]) => id);
+
+/** The `_exists` metric of each family is FALSE, not NULL, for URLs the source does not know. */
+const EXISTS_METRIC: Record<MetricFamily, string> = { search_console: 'gsc_exists', analytics: 'ga_exists' };
+
+export interface RowColumn {
+  id: string;
+  kind: 'table' | 'metric';
+}
+
+export interface ReportShape {
+  report: ReportDefinition;
+  table: ExportTable;
+  keyColumns: readonly string[];
+  /** Columns a row carries, in display order: the datatable columns then any key not among them. */
+  columns: readonly RowColumn[];
+  /** Columns stored in the precomputed row table: `columns` plus what the sub-row needs. */
+  storedColumns: readonly RowColumn[];
+  /** The column the 'URLs containing' filter and the metric joins use. */
+  urlColumn: string;
+  filter: string;
+  scope: string;
+  /** Metric families the filter or the columns use. */
+  families: ReadonlySet<MetricFamily>;
+  /** The filter reads a metric, so membership depends on the date range. */
+  isRangeDependent: boolean;
+  subRow?: SubRowKind;
+  /** For duplicate sets: the `duplicate_<what>` family whose primary URL groups the set. */
+  duplicateOf?: string;
+  /**
+   * Text columns the precomputed rows also carry as `_rk_<id>`, their dense rank: sorting 1M strings with a top-N
+   * heap took 60-800 ms, sorting their integer ranks 15-40 ms. A sole key column needs none (`_ord` is its rank).
+   */
+  rankedColumns: readonly string[];
+  /** The precomputed row tables in the crawl database: current rows, and rows removed since the previous crawl. */
+  rowTable: string;
+  removedTable: string;
+  fingerprint: string;
+}
+
+export class ReportShapeError extends Error {
+  constructor(reportId: string, problem: string) {
+    super(`report ${reportId}: ${problem}`);
+    this.name = 'ReportShapeError';
+  }
+}
+
+const shapes = new WeakMap<ReportDefinition, ReportShape>();
+
+export function shapeOf(report: ReportDefinition): ReportShape {
+  const cached = shapes.get(report);
+  if (cached) return cached;
+  const shape = buildShape(report);
+  shapes.set(report, shape);
+  return shape;
+}
+
+function buildShape(report: ReportDefinition): ReportShape {
+  const table = exportTable(report.tableId);
+  const tableColumns = new Set(table.columns.map((c) => c.name));
+  const families = new Set<MetricFamily>();
+
+  const toRowColumn = (id: string): RowColumn | undefined => {
+    if (tableColumns.has(id)) return { id, kind: 'table' };
+    const metric = METRICS[id];
+    if (metric) {
+      families.add(metric.family);
+      return { id, kind: 'metric' };
+    }
+    const column = columnById(id);
+    // AI suggestions are fetched by the browser and the checklist state is added per request.
+    if (column?.joinedFrom === 'ai' || column?.joinedFrom === 'checklist') return undefined;
+    throw new ReportShapeError(report.id, `column "${id}" is neither a column of ${table.id} nor a joined metric`);
+  };
+
+  const ids = [...new Set([...report.datatableColumns, ...report.keyColumns])];
+  const columns = ids.map(toRowColumn).filter((c): c is RowColumn => c !== undefined);
+  for (const key of report.keyColumns)
+    if (!tableColumns.has(key)) throw new ReportShapeError(report.id, `key column "${key}" is not in ${table.id}`);
+
+  const filter = expandFilter(report.filter, filterConstants);
+  const filterMetrics = parseFilter(report.filter).columns.filter((c) => METRICS[c] !== undefined);
+  for (const id of filterMetrics) families.add(METRICS[id]!.family);
+
+  const storedColumns = [...columns];
+  let duplicateOf: string | undefined;
+  if (report.subRow === 'redirect-chain' && !storedColumns.some((c) => c.id === 'redirect_chain'))
+    storedColumns.push({ id: 'redirect_chain', kind: 'table' });
+  if (report.subRow === 'duplicate-set') {
+    const primary = report.datatableColumns
+      .map((id) => /^duplicate_([a-z]+)_primary_url$/.exec(id)?.[1])
+      .find((what) => what !== undefined);
+    duplicateOf = primary ?? /\bduplicate_([a-z]+)\b/.exec(report.filter)?.[1];
+    if (!duplicateOf || !tableColumns.has(`duplicate_${duplicateOf}_primary_url`))
+      throw new ReportShapeError(report.id, 'a duplicate-set sub-row needs a duplicate_<what>_primary_url column');
+    const primaryColumn = `duplicate_${duplicateOf}_primary_url`;
+    if (!storedColumns.some((c) => c.id === primaryColumn)) storedColumns.push({ id: primaryColumn, kind: 'table' });
+  }
+
+  const scope =
+    !tableColumns.has('internal') || report.internalType === 'all'
+      ? 'TRUE'
+      : report.internalType === 'internal'
+        ? '"internal"'
+        : 'NOT "internal"';
+  const urlColumn = tableColumns.has('url') ? 'url' : 'url_to';
+  const typeOf = new Map(table.columns.map((c) => [c.name, c.type]));
+  const rankedColumns = columns
+    .filter((c) => c.kind === 'table' && typeOf.get(c.id) === 'VARCHAR')
+    .map((c) => c.id)
+    .filter((id) => !(report.keyColumns.length === 1 && report.keyColumns[0] === id));
+  const tableSuffix = report.id.replace('/', '__').replace(/[^a-z0-9_]/g, '_');
+  const fingerprint = createHash('sha256')
+    .update(
+      JSON.stringify({
+        v: PRECOMPUTE_VERSION,
+        table: table.id,
+        scope,
+        filter,
+        keys: report.keyColumns,
+        stored: storedColumns.map((c) => c.id),
+        ranked: rankedColumns,
+        urlColumn,
+        subRow: report.subRow ?? null,
+        duplicateOf: duplicateOf ?? null,
+      }),
+    )
+    .digest('hex')
+    .slice(0, 16);
+
+  return {
+    report,
+    table,
+    keyColumns: report.keyColumns,
+    columns,
+    storedColumns,
+    urlColumn,
+    filter,
+    scope,
+    families,
+    isRangeDependent: filterMetrics.length > 0,
+    rankedColumns,
+    ...(report.subRow ? { subRow: report.subRow } : {}),
+    ...(duplicateOf ? { duplicateOf } : {}),
+    rowTable: `rr_${tableSuffix}`,
+    removedTable: `rm_${tableSuffix}`,
+    fingerprint,
+  };
+}
+
+export const rankColumnOf = (id: string): string => `_rk_${id}`;
+/** The precomputed lower-case copy of the URL column, for 'URLs containing'. */
+export const LOWER_URL_COLUMN = '_lc';
+
+/** A report depends on the date range when its filter or any of its columns reads a joined metric. */
+export const usesMetrics = (shape: ReportShape): boolean => shape.families.size > 0;
+
+export interface DateRange {
+  start: string;
+  end: string;
+}
+
+export interface MetricScope {
+  range: DateRange;
+  /** Analytics channel; undefined for all channels. */
+  channel?: string | undefined;
+}
+
+/** Per URL aggregates of one data source over the range; an empty relation when the crawl lacks the source. */
+export function metricRelation(
+  alias: string,
+  family: MetricFamily,
+  scope: MetricScope,
+  hasSource: boolean,
+): SqlFragment {
+  const ids = metricIdsOf(family);
+  if (!hasSource) {
+    const cols = ids.map((id) => `NULL::${METRICS[id]!.type} AS ${ident(id).sql}`).join(', ');
+    return raw(`SELECT NULL::VARCHAR AS "_m_url", ${cols} WHERE FALSE`);
+  }
+  const aggregates = raw(ids.map((id) => `${METRICS[id]!.aggregate} AS ${ident(id).sql}`).join(', '));
+  const channel = family === 'analytics' && scope.channel !== undefined ? sql`"channel" = ${scope.channel}` : undefined;
+  const where = and([
+    sql`"date" BETWEEN CAST(${scope.range.start} AS DATE) AND CAST(${scope.range.end} AS DATE)`,
+    channel,
+  ]);
+  return sql`SELECT "url" AS "_m_url", ${aggregates} FROM ${tableRef(alias, family)} WHERE ${where} GROUP BY "url"`;
+}
+
+export interface SourceOptions {
+  alias: string;
+  metrics: MetricScope;
+  /** Tables present in the crawl database. */
+  tables: ReadonlySet<string>;
+  /** Metric families to join; defaults to the report's own. */
+  families?: ReadonlySet<MetricFamily>;
+  /** Ready-made per URL aggregates (precompute materialises them once per crawl). */
+  metricRelations?: Partial<Record<MetricFamily, SqlFragment>>;
+}
+
+/** The source table of a report with the joined metrics it needs as extra columns. */
+export function sourceRelation(shape: ReportShape, options: SourceOptions): SqlFragment {
+  const families = options.families ?? shape.families;
+  const base = tableRef(options.alias, shape.table.id);
+  if (families.size === 0) return sql`SELECT * FROM ${base}`;
+  const selects: string[] = ['"t".*'];
+  const joins: SqlFragment[] = [];
+  let n = 0;
+  for (const family of ['search_console', 'analytics'] as const) {
+    if (!families.has(family)) continue;
+    const m = `"m${n++}"`;
+    for (const id of metricIdsOf(family)) {
+      const col = ident(id).sql;
+      selects.push(id === EXISTS_METRIC[family] ? `COALESCE(${m}.${col}, FALSE) AS ${col}` : `${m}.${col}`);
+    }
+    const relation =
+      options.metricRelations?.[family] ??
+      metricRelation(options.alias, family, options.metrics, options.tables.has(family));
+    joins.push(sql`LEFT JOIN (${relation}) ${raw(m)} ON ${raw(m)}."_m_url" = "t".${ident(shape.urlColumn)}`);
+  }
+  return sql`SELECT ${raw(selects.join(', '))} FROM ${base} "t" ${joinsOf(joins)}`;
+}
+
+const joinsOf = (joins: SqlFragment[]): SqlFragment => joins.reduce((acc, j) => sql`${acc} ${j}`, raw(''));
+
+/** Row columns as a select list over a relation aliased `alias`. */
+export const columnList = (columns: readonly RowColumn[], alias?: string): SqlFragment =>
+  raw(columns.map((c) => (alias ? `${ident(alias).sql}.${ident(c.id).sql}` : ident(c.id).sql)).join(', '));
+
+/** The report's rows in one crawl, computed from its base tables: the stored columns of every matching row. */
+export function reportRowsLive(shape: ReportShape, options: SourceOptions): SqlFragment {
+  const source = sourceRelation(shape, options);
+  return sql`SELECT ${columnList(shape.storedColumns)} FROM (${source}) "src" WHERE ${raw(shape.scope)} AND (${raw(shape.filter)})`;
+}
+
+/** Rows of the report's source table in its internal scope: the rank's base. */
+export const baseCountSql = (shape: ReportShape, alias: string): SqlFragment =>
+  sql`SELECT count(*) AS n FROM ${tableRef(alias, shape.table.id)} WHERE ${raw(shape.scope)}`;
+
+/** How many source items a sub-row lists at most. */
+export const SUB_ROW_LIMIT = 20;
+
+/**
+ * The sub-row list of each row of `rows` (a relation aliased "r" with the stored columns), as an expression:
+ * link sources from `links`, or the other members of the row's duplicate set. Redirect chains are a column.
+ */
+export function subRowExpression(shape: ReportShape, alias: string): SqlFragment | undefined {
+  switch (shape.subRow) {
+    case 'redirect-chain':
+      return raw('"r"."redirect_chain"');
+    case 'link-sources':
+      return sql`(SELECT min("l"."url_from", ${raw(String(SUB_ROW_LIMIT))}) FROM ${tableRef(alias, 'links')} "l" WHERE "l"."url_to" = "r"."url_to" AND "l"."anchor_text" = "r"."anchor_text")`;
+    case 'duplicate-set': {
+      // A set is the pages naming the same primary URL, plus the primary itself. Equality only, so DuckDB
+      // decorrelates the subquery into one hash join.
+      const primary = ident(`duplicate_${shape.duplicateOf}_primary_url`);
+      const urls = tableRef(alias, 'urls');
+      const members = sql`SELECT ${primary} AS "p", "url" FROM ${urls} WHERE ${primary} IS NOT NULL UNION SELECT DISTINCT ${primary}, ${primary} FROM ${urls} WHERE ${primary} IS NOT NULL`;
+      const limit = raw(String(SUB_ROW_LIMIT + 1));
+      return sql`list_filter((SELECT min("m"."url", ${limit}) FROM (${members}) "m" WHERE "m"."p" = "r".${primary}), lambda x: x <> "r"."url")[1:${raw(String(SUB_ROW_LIMIT))}]`;
+    }
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * Query results in a neutral columnar form, and their two encodings: JSON rows keyed by column id, and an Arrow
+ * IPC stream with explicit vector types (BIGINT and DOUBLE as Float64, so the browser reads plain numbers).
+ */
+import { DuckDBTypeId, type DuckDBType } from '@duckdb/node-api';
+import {
+  Bool,
+  Field,
+  Float64,
+  Int32,
+  List,
+  RecordBatch,
+  RecordBatchStreamWriter,
+  Schema,
+  Struct,
+  Table,
+  Utf8,
+  vectorFromArray,
+  type DataType,
+} from 'apache-arrow';
+
+/** A scalar as text; anything else as JSON. */
+export function textOf(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value) ?? '';
+}
+
+export type ValueType =
+  | { kind: 'boolean' }
+  | { kind: 'int32' }
+  | { kind: 'float64' }
+  | { kind: 'string' }
+  | { kind: 'list'; item: ValueType }
+  | { kind: 'struct'; fields: readonly { name: string; type: ValueType }[] };
+
+export interface ResultColumn {
+  id: string;
+  type: ValueType;
+}
+
+export interface RowsResult {
+  columns: readonly ResultColumn[];
+  /** One array of values per column. */
+  values: readonly (readonly unknown[])[];
+  /** Rows of the whole tab, not of this page. */
+  total: number;
+  /** When the page is full: the `after` that continues in key order (key values, then an ordinal hint). */
+  nextCursor?: readonly string[] | null;
+}
+
+export function valueTypeOf(type: DuckDBType): ValueType {
+  switch (type.typeId) {
+    case DuckDBTypeId.BOOLEAN:
+      return { kind: 'boolean' };
+    case DuckDBTypeId.TINYINT:
+    case DuckDBTypeId.SMALLINT:
+    case DuckDBTypeId.INTEGER:
+    case DuckDBTypeId.UTINYINT:
+    case DuckDBTypeId.USMALLINT:
+      return { kind: 'int32' };
+    case DuckDBTypeId.BIGINT:
+    case DuckDBTypeId.HUGEINT:
+    case DuckDBTypeId.UINTEGER:
+    case DuckDBTypeId.UBIGINT:
+    case DuckDBTypeId.UHUGEINT:
+    case DuckDBTypeId.FLOAT:
+    case DuckDBTypeId.DOUBLE:
+    case DuckDBTypeId.DECIMAL:
+      return { kind: 'float64' };
+    case DuckDBTypeId.LIST:
+    case DuckDBTypeId.ARRAY:
+      return { kind: 'list', item: valueTypeOf(type.valueType) };
+    case DuckDBTypeId.STRUCT:
+      return {
+        kind: 'struct',
+        fields: type.entryNames.map((name, i) => ({ name, type: valueTypeOf(type.entryTypes[i]!) })),
+      };
+    default:
+      // VARCHAR, and anything else (dates, NULL-typed columns) as text.
+      return { kind: 'string' };
+  }
+}
+
+/** A DuckDB JS value as JSON-safe data: bigint as number, dates as ISO text, nested values converted too. */
+export function toPlainValue(value: unknown, type: ValueType): unknown {
+  if (value === null || value === undefined) return null;
+  switch (type.kind) {
+    case 'boolean':
+      return Boolean(value);
+    case 'int32':
+    case 'float64':
+      return typeof value === 'bigint' ? Number(value) : Number(value);
+    case 'string':
+      if (typeof value === 'string') return value;
+      if (value instanceof Date) return value.toISOString().replace(/T00:00:00\.000Z$/, '');
+      return textOf(value);
+    case 'list':
+      return Array.isArray(value) ? value.map((v) => toPlainValue(v, type.item)) : null;
+    case 'struct': {
+      const source = value as Record<string, unknown>;
+      return Object.fromEntries(type.fields.map((f) => [f.name, toPlainValue(source[f.name], f.type)]));
+    }
+  }
+}
+
+export function rowsOf(result: RowsResult): Record<string, unknown>[] {
+  const length = result.values[0]?.length ?? 0;
+  const rows: Record<string, unknown>[] = [];
+  for (let i = 0; i < length; i++) {
+    const row: Record<string, unknown> = {};
+    result.columns.forEach((c, j) => (row[c.id] = result.values[j]![i]));
+    rows.push(row);
+  }
+  return rows;
+}
+
+function arrowTypeOf(type: ValueType): DataType {
+  switch (type.kind) {
+    case 'boolean':
+      return new Bool();
+    case 'int32':
+      return new Int32();
+    case 'float64':
+      return new Float64();
+    case 'string':
+      return new Utf8();
+    case 'list':
+      return new List(new Field('item', arrowTypeOf(type.item), true));
+    case 'struct':
+      return new Struct(type.fields.map((f) => new Field(f.name, arrowTypeOf(f.type), true)));
+  }
+}
+
+export const ARROW_TOTAL_METADATA = 'total';
+
+/**
+ * An Arrow IPC stream of the rows, the total in the schema metadata. Batches are written one by one and the
+ * stream finished once: `writer.write(table)` would end the stream after the first batch.
+ */
+export function toArrowStream(result: RowsResult, metadata: Record<string, string> = {}): Uint8Array {
+  const vectors = Object.fromEntries(
+    result.columns.map((c, j) => [c.id, vectorFromArray(result.values[j] as unknown[], arrowTypeOf(c.type))]),
+  );
+  const table = new Table(vectors);
+  const schema = new Schema(
+    table.schema.fields,
+    new Map([[ARROW_TOTAL_METADATA, String(result.total)], ...Object.entries(metadata)]),
+  );
+  const writer = new RecordBatchStreamWriter();
+  if (table.batches.length === 0) writer.reset(undefined, schema);
+  for (const batch of table.batches) writer.write(new RecordBatch(schema, batch.data));
+  writer.finish();
+  return writer.toUint8Array(true);
+}

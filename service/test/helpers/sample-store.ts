@@ -1,0 +1,72 @@
+/** Opens the sample crawls (sample-crawls.ts) as the service sees them: a store, a registry and an engine. */
+import fs from 'node:fs';
+import type { DuckDBInstance } from '@duckdb/node-api';
+import { reportById } from '../../../catalog/index.ts';
+import type { ReportDefinition } from '../../../catalog/schema.ts';
+import { openDatabase } from '../../db/duckdb.ts';
+import type { CrawlTarget, RowsRequest } from '../../engine/compile.ts';
+import { ReportEngine } from '../../engine/engine.ts';
+import { CrawlRegistry } from '../../store/registry.ts';
+import { makeTempDataDir, writeCrawlToStore } from './make-store.ts';
+import { SITE, sampleCrawls } from './sample-crawls.ts';
+
+export interface SampleStore {
+  dataDir: string;
+  db: DuckDBInstance;
+  registry: CrawlRegistry;
+  engine: ReportEngine;
+  /** Crawl targets by crawl id. */
+  crawls: Map<number, CrawlTarget>;
+  close(): void;
+}
+
+export async function openSampleStore(options: { isPrecomputed?: boolean } = {}): Promise<SampleStore> {
+  const dataDir = makeTempDataDir();
+  for (const crawl of sampleCrawls())
+    await writeCrawlToStore(dataDir, { ...crawl, isPrecomputed: options.isPrecomputed ?? true });
+  const db = await openDatabase();
+  const registry = await CrawlRegistry.open(dataDir, db);
+  const engine = new ReportEngine(db, registry);
+  const crawls = new Map<number, CrawlTarget>();
+  for (const record of registry.crawls(SITE)) crawls.set(record.crawlId, await engine.target(record));
+  return {
+    dataDir,
+    db,
+    registry,
+    engine,
+    crawls,
+    close() {
+      engine.dispose();
+      db.closeSync();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function report(id: string): ReportDefinition {
+  const found = reportById(id);
+  if (!found) throw new Error(`no report ${id}`);
+  return found;
+}
+
+/** A rows request on crawl `current` against `comparison`, over the current crawl's default range. */
+export function rowsRequest(
+  store: SampleStore,
+  reportId: string,
+  extra: Partial<RowsRequest> & { currentId?: number; comparisonId?: number | null } = {},
+): RowsRequest {
+  const { currentId = 2, comparisonId = 1, ...rest } = extra;
+  const current = store.crawls.get(currentId)!;
+  return {
+    report: report(reportId),
+    current,
+    comparison: comparisonId === null ? undefined : store.crawls.get(comparisonId),
+    dataDateRange: current.defaultRange,
+    differenceType: 'all',
+    showChecked: false,
+    orderBy: [],
+    limit: 10,
+    offset: 0,
+    ...rest,
+  };
+}
