@@ -45,6 +45,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     access,
     moduleStateOf: accounts && ((websiteId, crawlId) => accounts.moduleStateOf(websiteId, crawlId)),
     checkedKeys: accounts && ((websiteId, reportId, crawlId) => accounts.checkedKeysFor(websiteId, reportId, crawlId)),
+    segmentScope: accounts && ((websiteId, segmentId) => accounts.segmentScope(websiteId, segmentId)),
+    isKnownWebsite: accounts && ((websiteId) => accounts.isKnownWebsite(websiteId)),
   });
 
   app.setNotFoundHandler((request, reply) => {
@@ -54,7 +56,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return reply.type('text/html').sendFile('index.html');
   });
   if (fs.existsSync(WEB_DIST_DIR)) {
-    await app.register(fastifyStatic, { root: WEB_DIST_DIR, wildcard: false });
+    await app.register(fastifyStatic, { root: WEB_DIST_DIR });
   }
   return app;
 }

@@ -7,12 +7,17 @@ import { buildApp } from './app.ts';
 import { seedDemo } from './demo.ts';
 import { Accounts } from './auth/accounts.ts';
 import { loopbackUrlOf, printDemoLogins } from './auth/start.ts';
+import { loadCatalog } from './catalog/index.ts';
+import { explainCatalog } from './engine/explain-catalog.ts';
+import { ensureWebBuild } from './web-build.ts';
 
 const STORE_POLL_MS = 2000;
 
 async function main(): Promise<void> {
   const config = readConfig();
+  loadCatalog();
   fs.mkdirSync(config.dataDir, { recursive: true });
+  ensureWebBuild();
   if (config.isDemo && listLiveCrawls(config.dataDir).length === 0) {
     console.log(`No crawls in ${config.dataDir}: generating and loading the demo websites…`);
     const started = Date.now();
@@ -21,6 +26,10 @@ async function main(): Promise<void> {
   }
   const db = await openDatabase();
   const registry = await CrawlRegistry.open(config.dataDir, db);
+  for (const website of registry.websites()) {
+    const newest = registry.crawls(website.id)[0];
+    if (newest) await explainCatalog(db, newest.alias);
+  }
   const accounts = await Accounts.open({ dataDir: config.dataDir, registry, port: config.port, isDemo: config.isDemo });
   const app = await buildApp({ config, db, registry, accounts, isLogging: process.env.LOG === '1' });
   await accounts.startJobs();

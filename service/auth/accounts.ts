@@ -11,6 +11,7 @@ import type { ModuleState } from '../store/crawl-meta.ts';
 import { AppDb, appDbFile, isLockedError } from '../app-db/db.ts';
 import { CrawlStates, syncRegistry } from '../app-db/crawls.ts';
 import { checkedKeysAt, type ChecklistKey } from '../app-db/checklist.ts';
+import { getSegment, websiteExists } from '../app-db/websites.ts';
 import { demoLoginsInUse, seedDemoAccounts, type DemoLogin } from '../app-db/demo-seed.ts';
 import { Approvals, type Clock } from '../jobs/approval.ts';
 import { AutoApproval } from '../jobs/auto-approval.ts';
@@ -80,7 +81,7 @@ export class Accounts {
     const approvals = new Approvals(appDb, states, mailer, mail, clock, logger);
     const settings: AccountSettings = {
       sessionTtlMs: options.sessionTtlMs ?? SESSION_TTL_MS,
-      loginLimit: options.loginLimit ?? { max: 10, timeWindowMs: 15 * 60 * 1000 },
+      loginLimit: options.loginLimit ?? { max: Number(env.LOGIN_RATE_LIMIT ?? 10), timeWindowMs: 15 * 60 * 1000 },
       trustProxy: env.TRUST_PROXY === '1',
       mail,
     };
@@ -107,6 +108,16 @@ export class Accounts {
   /** Registers websites and crawls the loader added to the store since the last sync. */
   async sync(): Promise<void> {
     await syncRegistry(this.appDb, this.registry, this.states, this.clock());
+  }
+
+  /** The segment's URL scope: null for the whole site, undefined when the website has no such segment. */
+  async segmentScope(websiteId: string, segmentId: string): Promise<string | null | undefined> {
+    const segment = await getSegment(this.appDb, websiteId, segmentId);
+    return segment && (segment.urlScope ?? null);
+  }
+
+  isKnownWebsite(websiteId: string): Promise<boolean> {
+    return websiteExists(this.appDb, websiteId);
   }
 
   /** The crawl's moduleState as the app database has it (PENDING until synced). */

@@ -58,6 +58,8 @@ export interface TechnicalHealthCheckDeps {
    * segmentId is ignored.
    */
   segmentScope?: (websiteId: string, segmentId: string) => Promise<string | null | undefined>;
+  /** A website registered without crawls yet (the app database knows it, the store does not). */
+  isKnownWebsite?: (websiteId: string) => Promise<boolean>;
   /** Shared engine (tests, the lead's wiring); one is created otherwise. */
   engine?: ReportEngine;
 }
@@ -250,9 +252,14 @@ export function registerTechnicalHealthCheckRoutes(app: FastifyInstance, deps: T
     return { report, crawls, current, currentTarget, comparisonTarget, base };
   };
 
-  app.post('/api/technical-health-check/crawl/get-redux', (request, reply) => {
+  app.post('/api/technical-health-check/crawl/get-redux', async (request, reply) => {
     const body = parseBody(crawlListSchema, request, reply);
     if (!body) return reply;
+    const isEmptyWebsite =
+      !registry.website(body.websiteId) &&
+      access.canSeeWebsite(request, body.websiteId) &&
+      (await deps.isKnownWebsite?.(body.websiteId));
+    if (isEmptyWebsite) return [];
     const crawls = visibleCrawls(request, reply, body.websiteId);
     if (!crawls) return reply;
     return crawls

@@ -1,0 +1,510 @@
+/**
+ * `npm run bench`: generates (or reuses) a benchmark site, loads its crawls, starts the real service and measures
+ * each case over HTTP, then times the plain DuckDB query a naive implementation would run over the export's Parquet
+ * files in the same run, so each figure is also a ratio. Writes bench/results.json and prints a table.
+ *
+ * BENCH_URLS (default 1,000,000), BENCH_CRAWLS (5), BENCH_RUNS (30) and BENCH_DIR (bench/out) scale it down for a
+ * quick look.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { openDatabase, withConnection } from '../service/db/duckdb.ts';
+import { catalog } from '../catalog/index.ts';
+import { filterConstants } from '../catalog/constants.ts';
+import type { ReportDefinition } from '../catalog/schema.ts';
+import { parquetFileOf } from '../catalog/export-contract.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const BENCH_DIR = path.resolve(process.env.BENCH_DIR ?? path.join(ROOT, 'bench/out'));
+const URLS = Number(process.env.BENCH_URLS ?? 1_000_000);
+const CRAWLS = Number(process.env.BENCH_CRAWLS ?? 5);
+const RUNS = Number(process.env.BENCH_RUNS ?? 30);
+const BASELINE_RUNS = Number(process.env.BENCH_BASELINE_RUNS ?? 5);
+const SITE = 'northwind-outfitters';
+const SEED = 7;
+const ADMIN = { email: 'bench@thc.example', password: 'bench-password-1' };
+
+const exportsDir = path.join(BENCH_DIR, `exports-${URLS}-${CRAWLS}`);
+const dataDir = path.join(BENCH_DIR, `data-${URLS}-${CRAWLS}`);
+
+interface Stats {
+  runs: number;
+  p50: number;
+  p95: number;
+  mean: number;
+}
+
+interface CaseResult {
+  name: string;
+  service: Stats;
+  baseline?: Stats;
+  ratio?: number;
+  target?: number;
+  note?: string;
+}
+
+const stats = (samples: number[]): Stats => {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? NaN;
+  return {
+    runs: sorted.length,
+    p50: round(at(0.5)),
+    p95: round(at(0.95)),
+    mean: round(sorted.reduce((a, b) => a + b, 0) / sorted.length),
+  };
+};
+const round = (n: number): number => Math.round(n * 10) / 10;
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}): { stdout: string; ms: number } {
+  const started = performance.now();
+  const result = spawnSync(command, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed:\n${result.stderr}`);
+  return { stdout: result.stdout + result.stderr, ms: performance.now() - started };
+}
+
+/** Runs a node script under GNU time to get its peak RSS. */
+function timed(args: string[], env: NodeJS.ProcessEnv = {}): { seconds: number; peakRssMb: number } {
+  const { stdout, ms } = run('/usr/bin/time', ['-v', process.execPath, '--import', 'tsx', ...args], env);
+  const kb = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(stdout)?.[1] ?? NaN);
+  return { seconds: round(ms / 1000), peakRssMb: Math.round(kb / 1024) };
+}
+
+function crawlExportDirs(): string[] {
+  const siteDir = path.join(exportsDir, SITE);
+  return fs
+    .readdirSync(siteDir)
+    .filter((d) => /^\d+$/.test(d))
+    .sort((a, b) => Number(a) - Number(b))
+    .map((d) => path.join(siteDir, d));
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+class Client {
+  cookie = '';
+  csrf = '';
+  constructor(readonly base: string) {}
+
+  async login(): Promise<void> {
+    const response = await fetch(`${this.base}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(ADMIN),
+    });
+    if (!response.ok) throw new Error(`login failed: ${response.status} ${await response.text()}`);
+    this.cookie = (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    this.csrf = ((await response.json()) as { csrfToken: string }).csrfToken;
+  }
+
+  async post(url: string, body: unknown, accept = 'application/json'): Promise<{ ms: number; bytes: number }> {
+    const started = performance.now();
+    const response = await fetch(`${this.base}${url}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept, cookie: this.cookie, 'x-csrf-token': this.csrf },
+      body: JSON.stringify(body),
+    });
+    const buffer = await response.arrayBuffer();
+    const ms = performance.now() - started;
+    if (!response.ok) throw new Error(`${url} → ${response.status}: ${Buffer.from(buffer).toString('utf8')}`);
+    return { ms, bytes: buffer.byteLength };
+  }
+
+  async json<T>(url: string, body: unknown): Promise<T> {
+    const response = await fetch(`${this.base}${url}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: this.cookie, 'x-csrf-token': this.csrf },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`${url} → ${response.status}: ${await response.text()}`);
+    return (await response.json()) as T;
+  }
+}
+
+async function startService(port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'service/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), DEMO: '0', HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(chunk));
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/api/health`);
+      if (response.ok) return child;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  child.kill('SIGKILL');
+  throw new Error('the service did not become healthy within 120 s');
+}
+
+const rssMb = (pid: number): { rss: number; hwm: number } => {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string): number => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN);
+  return { rss: Math.round(kb('VmRSS') / 1024), hwm: Math.round(kb('VmHWM') / 1024) };
+};
+
+async function measure(runs: number, once: () => Promise<number>): Promise<Stats> {
+  await once();
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) samples.push(await once());
+  return stats(samples);
+}
+
+/** The naive implementation's SQL for a report: its filter straight over the export's Parquet file. */
+function naiveFilter(report: ReportDefinition): string {
+  return report.filter.replace(/\{([A-Z_]+)\}/g, (_, name: string) => {
+    const value = (filterConstants as Record<string, number | readonly number[]>)[name];
+    if (value === undefined) throw new Error(`unknown constant ${name}`);
+    return Array.isArray(value) ? value.join(', ') : String(value);
+  });
+}
+
+async function main(): Promise<void> {
+  fs.mkdirSync(BENCH_DIR, { recursive: true });
+  const results: Record<string, unknown> = {
+    urls: URLS,
+    crawls: CRAWLS,
+    runs: RUNS,
+    startedAt: new Date().toISOString(),
+  };
+
+  if (!fs.existsSync(path.join(exportsDir, SITE))) {
+    console.log(`Generating ${URLS.toLocaleString('en-GB')} URLs × ${CRAWLS} crawls into ${exportsDir} …`);
+    results.generate = timed([
+      'scripts/make-fixtures.ts',
+      '--out',
+      exportsDir,
+      '--site',
+      SITE,
+      '--urls',
+      String(URLS),
+      '--crawls',
+      String(CRAWLS),
+      '--seed',
+      String(SEED),
+    ]);
+  }
+  const crawlDirs = crawlExportDirs();
+
+  const loadsFile = path.join(BENCH_DIR, `loads-${URLS}-${CRAWLS}.json`);
+  if (!fs.existsSync(path.join(dataDir, 'store', SITE))) {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    const loads: { crawl: string; seconds: number; peakRssMb: number }[] = [];
+    for (const dir of crawlDirs) {
+      console.log(`Loading ${dir} …`);
+      loads.push({ crawl: path.basename(dir), ...timed(['scripts/load-crawl.ts', dir], { DATA_DIR: dataDir }) });
+    }
+    fs.writeFileSync(loadsFile, JSON.stringify(loads));
+  }
+  const loads = fs.existsSync(loadsFile) ? (JSON.parse(fs.readFileSync(loadsFile, 'utf8')) as unknown) : null;
+  const admin = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'scripts/admin.ts',
+      'user',
+      'add',
+      '--email',
+      ADMIN.email,
+      '--password',
+      ADMIN.password,
+      '--role',
+      'ADMIN',
+    ],
+    { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir }, encoding: 'utf8' },
+  );
+  if (admin.status !== 0 && !/exists/i.test(admin.stderr)) throw new Error(`admin user add failed: ${admin.stderr}`);
+  results.loads = loads;
+
+  const port = await freePort();
+  const bootStarted = performance.now();
+  const service = await startService(port);
+  results.serviceBootSeconds = round((performance.now() - bootStarted) / 1000);
+  const cases: CaseResult[] = [];
+  try {
+    const client = new Client(`http://127.0.0.1:${port}`);
+    await client.login();
+    const crawls = await client.json<{ crawlId: number; dataStart: string; dataEnd: string }[]>(
+      '/api/technical-health-check/crawl/get-redux',
+      { websiteId: SITE },
+    );
+    const [current, previous] = crawls;
+    if (!current || !previous) throw new Error('the benchmark needs at least two crawls');
+    const overview = await client.json<{
+      severityMap: Record<string, { reports: { reportId: string; ems_lumar_row_count: number }[] }>;
+    }>('/api/technical-health-check/overview/get-overview', {
+      websiteId: SITE,
+      currentId: current.crawlId,
+      refresh: false,
+    });
+    const counts = new Map(
+      Object.values(overview.severityMap).flatMap((s) => s.reports.map((r) => [r.reportId, r.ems_lumar_row_count])),
+    );
+    const usesJoins = (r: ReportDefinition): boolean => /\b(gsc|ga)_/.test(r.filter);
+    const largest = (table: string): ReportDefinition => {
+      const candidates = catalog.reports.filter((r) => r.tableId === table && !usesJoins(r) && r.filter !== 'TRUE');
+      const best = candidates.sort((a, b) => (counts.get(b.id) ?? 0) - (counts.get(a.id) ?? 0))[0];
+      if (!best) throw new Error(`no ${table} report`);
+      return best;
+    };
+    const urlReport = largest('urls');
+    const linkReport = largest('links');
+    const sortColumn =
+      urlReport.datatableColumns.find((c) => !urlReport.keyColumns.includes(c) && c !== 'url') ?? 'url';
+    const linkSort = linkReport.datatableColumns.find((c) => !linkReport.keyColumns.includes(c)) ?? 'url_from';
+    const urlRows = counts.get(urlReport.id) ?? 0;
+    results.reports = { url: urlReport.id, urlRows, links: linkReport.id, linkRows: counts.get(linkReport.id) ?? 0 };
+    console.log(`URL report ${urlReport.id} (${urlRows} rows), links report ${linkReport.id}, sort ${sortColumn}`);
+
+    const base = {
+      websiteId: SITE,
+      currentId: current.crawlId,
+      comparisonId: previous.crawlId,
+      dataDateRange: { start: current.dataStart, end: current.dataEnd },
+      differenceType: 'all',
+      segmentId: null,
+      showChecked: false,
+      userFilter: '',
+      channel: null,
+      skipCache: true,
+    };
+    const summaryOf = (r: ReportDefinition): object => ({
+      ...base,
+      reportId: r.id,
+      tableId: r.tableId,
+      trendCrawlIds: crawls.slice(0, 5).map((c) => c.crawlId),
+    });
+    const rowsOf = (r: ReportDefinition, extra: object): object => ({
+      ...base,
+      reportId: r.id,
+      tableId: r.tableId,
+      limit: 10,
+      offset: 0,
+      orderBy: [],
+      ...extra,
+    });
+    const lastOffset = Math.max(0, Math.floor((urlRows - 1) / 10) * 10);
+    const middleOffset = Math.floor(urlRows / 20) * 10;
+    const arrow = 'application/vnd.apache.arrow.stream';
+    const httpCases: [string, string, object, number | undefined][] = [
+      [
+        'overview',
+        '/overview/get-overview',
+        { websiteId: SITE, currentId: current.crawlId, comparisonId: previous.crawlId, refresh: true },
+        20,
+      ],
+      ['summary', '/report/get-summary', summaryOf(urlReport), 30],
+      ['rows: first page, default sort', '/report/get-rows', rowsOf(urlReport, {}), 100],
+      [
+        `rows: first page, sort ${sortColumn} desc`,
+        '/report/get-rows',
+        rowsOf(urlReport, { orderBy: [{ id: sortColumn, desc: true }] }),
+        100,
+      ],
+      ['rows: last page, default sort', '/report/get-rows', rowsOf(urlReport, { offset: lastOffset }), 250],
+      [
+        `rows: middle page, sort ${sortColumn}`,
+        '/report/get-rows',
+        rowsOf(urlReport, { offset: middleOffset, orderBy: [{ id: sortColumn, desc: false }] }),
+        600,
+      ],
+      ['rows: Added tab', '/report/get-rows', rowsOf(urlReport, { differenceType: 'added' }), 100],
+      ['rows: Removed tab', '/report/get-rows', rowsOf(urlReport, { differenceType: 'removed' }), 100],
+      ['links report: first page', '/report/get-rows', rowsOf(linkReport, {}), 250],
+      [
+        `links report: sort ${linkSort}`,
+        '/report/get-rows',
+        rowsOf(linkReport, { orderBy: [{ id: linkSort, desc: true }] }),
+        250,
+      ],
+      ["rows: 'URLs containing' filter", '/report/get-rows', rowsOf(urlReport, { userFilter: 'product' }), 100],
+      ['CSV chunk: 1000 rows', '/report/get-rows', rowsOf(urlReport, { limit: 1000 }), undefined],
+    ];
+    const timings = new Map<string, Stats>();
+    for (const [name, url, body, target] of httpCases) {
+      const service = await measure(
+        RUNS,
+        async () =>
+          (await client.post(`/api/technical-health-check${url}`, body, url.endsWith('rows') ? arrow : undefined)).ms,
+      );
+      timings.set(name, service);
+      cases.push({ name, service, target });
+      console.log(`${name}: p50 ${service.p50} ms, p95 ${service.p95} ms`);
+    }
+
+    const chunked = await exportByChunks(client, rowsOf(urlReport, { limit: 1000 }), Math.min(100_000, urlRows));
+    results.chunkedCsv = chunked;
+    console.log(`chunked export: ${chunked.rows} rows in ${chunked.seconds} s`);
+
+    results.serviceRss = rssMb(service.pid ?? 0);
+    results.concurrency = await concurrent(client, httpCases, timings);
+
+    await baselines(cases, urlReport, linkReport, sortColumn, linkSort, lastOffset, middleOffset, crawlDirs);
+  } finally {
+    service.kill('SIGTERM');
+  }
+  results.cases = cases;
+  fs.writeFileSync(path.join(ROOT, 'bench/results.json'), JSON.stringify(results, null, 2) + '\n');
+  printTable(cases, results);
+}
+
+/** The dashboard's CSV path: 1000-row chunks, each continuing from the previous chunk's cursor. */
+async function exportByChunks(
+  client: Client,
+  body: object,
+  wanted: number,
+): Promise<{ rows: number; seconds: number }> {
+  const started = performance.now();
+  let rows = 0;
+  let after: string[] | null = null;
+  while (rows < wanted) {
+    const chunk: { rows: unknown[]; nextCursor: string[] | null } = await client.json(
+      '/api/technical-health-check/report/get-rows',
+      { ...body, after },
+    );
+    rows += chunk.rows.length;
+    after = chunk.nextCursor;
+    if (!after || chunk.rows.length === 0) break;
+  }
+  return { rows, seconds: round((performance.now() - started) / 1000) };
+}
+
+async function concurrent(
+  client: Client,
+  httpCases: [string, string, object, number | undefined][],
+  single: Map<string, Stats>,
+): Promise<object> {
+  const users = 8;
+  const perUser = Math.max(10, Math.ceil(RUNS / 2));
+  const samples = new Map<string, number[]>();
+  let errors = 0;
+  await Promise.all(
+    Array.from({ length: users }, async (_, user) => {
+      for (let i = 0; i < perUser; i++) {
+        const [name, url, body] = httpCases[(user + i) % httpCases.length]!;
+        try {
+          const { ms } = await client.post(`/api/technical-health-check${url}`, body);
+          samples.set(name, [...(samples.get(name) ?? []), ms]);
+        } catch {
+          errors++;
+        }
+      }
+    }),
+  );
+  const perCase = [...samples].map(([name, s]) => {
+    const under = stats(s);
+    const alone = single.get(name);
+    return { name, ...under, ratioToSingle: alone ? round(under.p95 / alone.p95) : null };
+  });
+  console.log(`8 concurrent analysts: ${errors} errors`);
+  return { users, requests: users * perUser, errors, perCase };
+}
+
+async function baselines(
+  cases: CaseResult[],
+  urlReport: ReportDefinition,
+  linkReport: ReportDefinition,
+  sortColumn: string,
+  linkSort: string,
+  lastOffset: number,
+  middleOffset: number,
+  crawlDirs: string[],
+): Promise<void> {
+  const currentDir = crawlDirs.at(-1)!;
+  const previousDir = crawlDirs.at(-2)!;
+  const file = (dir: string, table: string): string => `read_parquet('${path.join(dir, parquetFileOf(table))}')`;
+  const key = (r: ReportDefinition): string => r.keyColumns.join(', ');
+  const page = (r: ReportDefinition, dir: string, order: string, offset: number, limit = 10, extra = 'TRUE'): string =>
+    `SELECT * FROM ${file(dir, r.tableId)} WHERE (${naiveFilter(r)}) AND ${extra} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`;
+  const counts = catalog.reports
+    .filter((r) => !/\b(gsc|ga)_/.test(r.filter))
+    .map((r) => `(SELECT count(*) FROM ${file(currentDir, r.tableId)} WHERE ${naiveFilter(r)})`)
+    .join(', ');
+  const added = (r: ReportDefinition, from: string, against: string): string =>
+    `SELECT * FROM ${file(from, r.tableId)} a WHERE (${naiveFilter(r)}) AND NOT EXISTS (SELECT 1 FROM ${file(against, r.tableId)} b WHERE ${r.keyColumns
+      .map((k) => `b.${k} = a.${k}`)
+      .join(
+        ' AND ',
+      )} AND (${naiveFilter(r).replace(/\b([a-z_]+)\b/g, (w) => (r.keyColumns.includes(w) ? `b.${w}` : w))})) ORDER BY ${r.keyColumns.map((k) => `a.${k}`).join(', ')} LIMIT 10`;
+  const naive: Record<string, string> = {
+    overview: `SELECT ${counts}`,
+    summary: `SELECT count(*) FROM ${file(currentDir, urlReport.tableId)} WHERE ${naiveFilter(urlReport)}`,
+    'rows: first page, default sort': page(urlReport, currentDir, key(urlReport), 0),
+    [`rows: first page, sort ${sortColumn} desc`]: page(
+      urlReport,
+      currentDir,
+      `${sortColumn} DESC, ${key(urlReport)}`,
+      0,
+    ),
+    'rows: last page, default sort': page(urlReport, currentDir, key(urlReport), lastOffset),
+    [`rows: middle page, sort ${sortColumn}`]: page(
+      urlReport,
+      currentDir,
+      `${sortColumn}, ${key(urlReport)}`,
+      middleOffset,
+    ),
+    'rows: Added tab': added(urlReport, currentDir, previousDir),
+    'rows: Removed tab': added(urlReport, previousDir, currentDir),
+    'links report: first page': page(linkReport, currentDir, key(linkReport), 0),
+    [`links report: sort ${linkSort}`]: page(linkReport, currentDir, `${linkSort} DESC, ${key(linkReport)}`, 0),
+    "rows: 'URLs containing' filter": page(urlReport, currentDir, key(urlReport), 0, 10, `url ILIKE '%product%'`),
+    'CSV chunk: 1000 rows': page(urlReport, currentDir, key(urlReport), 0, 1000),
+  };
+  const db = await openDatabase();
+  await withConnection(db, async (conn) => {
+    for (const result of cases) {
+      const sql = naive[result.name] ?? naive[result.name.replace(/sort \w+$/, '')];
+      if (!sql) continue;
+      result.baseline = await measure(BASELINE_RUNS, async () => {
+        const started = performance.now();
+        await conn.run(sql);
+        return performance.now() - started;
+      });
+      result.ratio = round(result.service.p50 / result.baseline.p50);
+    }
+  });
+}
+
+function printTable(cases: CaseResult[], results: Record<string, unknown>): void {
+  const lines = [
+    '| case | service p50 ms | service p95 ms | target p95 ms | naive DuckDB p50 ms | service / naive |',
+    '| --- | ---: | ---: | ---: | ---: | ---: |',
+    ...cases.map(
+      (c) =>
+        `| ${c.name} | ${c.service.p50} | ${c.service.p95} | ${c.target ?? '–'} | ${c.baseline?.p50 ?? '–'} | ${c.ratio ?? '–'} |`,
+    ),
+  ];
+  console.log(lines.join('\n'));
+  console.log(
+    JSON.stringify({ loads: results.loads, serviceRss: results.serviceRss, boot: results.serviceBootSeconds }),
+  );
+  fs.writeFileSync(path.join(ROOT, 'bench/results.md'), lines.join('\n') + '\n');
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
