@@ -483,14 +483,14 @@ async function baselines(
         await conn.run(sql);
         return performance.now() - started;
       });
-      result.ratio = round(result.service.p50 / result.baseline.p50);
+      result.ratio = round(result.baseline.p50 / result.service.p50);
     }
   });
 }
 
 function printTable(cases: CaseResult[], results: Record<string, unknown>): void {
   const lines = [
-    '| case | service p50 ms | service p95 ms | target p95 ms | naive DuckDB p50 ms | service / naive |',
+    '| case | service p50 ms | service p95 ms | target p95 ms | naive DuckDB p50 ms | naive ÷ service (p50) |',
     '| --- | ---: | ---: | ---: | ---: | ---: |',
     ...cases.map(
       (c) =>

@@ -9,6 +9,13 @@ import { allowAll, type AccessCheck } from './routes/access.ts';
 import type { Accounts } from './auth/accounts.ts';
 import { registerAccounts } from './auth/plugin.ts';
 import { registerTechnicalHealthCheckRoutes } from './routes/technical-health-check.ts';
+import { registerAiRoutes } from './routes/ai.ts';
+import { registerQueryReportRoutes } from './routes/query-report.ts';
+import { AiSuggestions } from './ai/suggestions.ts';
+import { createAiProvider } from './ai/config.ts';
+import type { AiProvider } from './ai/provider.ts';
+import { getSegment } from './app-db/websites.ts';
+import { DEFAULT_SEGMENT } from './app-db/model.ts';
 
 export interface AppDeps {
   config: Config;
@@ -18,6 +25,8 @@ export interface AppDeps {
   /** Sign-in, sessions, CSRF, approval, checklist and the access rules; without it every call is open. */
   accounts?: Accounts;
   isLogging?: boolean;
+  /** The AI suggestion provider; by default the one AI_PROVIDER and friends name (offline without them). */
+  aiProvider?: AiProvider;
 }
 
 export const WEB_DIST_DIR = path.resolve(import.meta.dirname, '../web/dist');
@@ -47,6 +56,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     checkedKeys: accounts && ((websiteId, reportId, crawlId) => accounts.checkedKeysFor(websiteId, reportId, crawlId)),
     segmentScope: accounts && ((websiteId, segmentId) => accounts.segmentScope(websiteId, segmentId)),
     isKnownWebsite: accounts && ((websiteId) => accounts.isKnownWebsite(websiteId)),
+  });
+
+  registerQueryReportRoutes(app, { registry: deps.registry, db: deps.db, access });
+  const suggestions = new AiSuggestions(deps.db, deps.aiProvider ?? createAiProvider(process.env), (error) =>
+    app.log.warn({ err: error }, 'AI provider failed; the offline suggestion stands in'),
+  );
+  const stopClearing = deps.registry.onChange(() => suggestions.cache.clear());
+  app.addHook('onClose', () => void stopClearing());
+  registerAiRoutes(app, {
+    registry: deps.registry,
+    access,
+    suggestions,
+    isAiWebsite:
+      accounts &&
+      (async (websiteId) => (await getSegment(accounts.appDb, websiteId, DEFAULT_SEGMENT.id))?.isAi === true),
   });
 
   app.setNotFoundHandler((request, reply) => {

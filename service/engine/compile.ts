@@ -228,8 +228,8 @@ const orderSql = (terms: readonly OrderTerm[], alias: string, reverse: boolean):
       .join(', '),
   );
 
-function validatePaging(req: RowsRequest): void {
-  if (!ALLOWED_LIMITS.includes(req.limit))
+function validatePaging(req: RowsRequest, isWholeTab: boolean): void {
+  if (!isWholeTab && !ALLOWED_LIMITS.includes(req.limit))
     throw new RequestError('limit', `limit must be one of ${ALLOWED_LIMITS.join(', ')}`);
   if (!Number.isSafeInteger(req.offset) || req.offset < 0 || req.offset > MAX_OFFSET)
     throw new RequestError('offset', `offset must be an integer from 0 to ${MAX_OFFSET}`);
@@ -302,8 +302,21 @@ export const ORDINAL_COLUMN = '__ordinal';
 /** Carries the total out of a combined page query; never sent to clients. */
 export const TOTAL_COLUMN = '__total';
 
-export function compileRows(req: RowsRequest): CompiledRows {
-  validatePaging(req);
+/** Carries an export's text columns NUL-joined in one value, one string to decode per row; never sent to clients. */
+export const PACKED_COLUMN = '__packed';
+
+export interface CompileOptions {
+  /** No page size: the whole tab (the streaming export). */
+  isWholeTab?: boolean;
+  /** Row columns of the report to also return joined by NUL as PACKED_COLUMN, NULL as ''. */
+  packedColumns?: readonly string[];
+}
+
+export function compileRows(
+  req: RowsRequest,
+  { isWholeTab = false, packedColumns = [] }: CompileOptions = {},
+): CompiledRows {
+  validatePaging(req, isWholeTab);
   const shape = shapeOf(req.report);
   const terms = resolveOrder(req, shape);
   const isDefaultOrder = terms.length === 0;
@@ -371,12 +384,16 @@ export function compileRows(req: RowsRequest): CompiledRows {
       ? raw('"r"."_sub"')
       : subRowExpression(shape, source.alias);
   const stored = source.stored;
+  for (const id of packedColumns)
+    if (!shape.columns.some((c) => c.id === id)) throw new Error(`${id} is not a row column of ${shape.report.id}`);
+  const packed = packedColumns.map((id) => sql`coalesce(CAST("r".${ident(id)} AS VARCHAR), '')`);
   const output = joinSql(
     [
       ...shape.columns.map((c) => sql`"r".${ident(c.id)}`),
       sql`${isChecked} AS ${ident(CHECKED_COLUMN)}`,
       ...(sub ? [sql`${sub} AS ${ident(SUB_ROWS_COLUMN)}`] : []),
       ...(stored ? [sql`"r"."_ord" AS ${ident(ORDINAL_COLUMN)}`] : []),
+      ...(packed.length > 0 ? [sql`concat(${joinSql(packed, ', chr(0), ')}) AS ${ident(PACKED_COLUMN)}`] : []),
     ],
     ', ',
   );
@@ -470,6 +487,23 @@ function afterKey(shape: ReportShape, after: readonly string[]): SqlFragment {
     return and([...equal, sql`"r".${ident(key)} > ${after[i]!}`]);
   });
   return sql`(${joinSql(alternatives, ' OR ')})`;
+}
+
+/**
+ * Every row of the tab (with the user filter and checklist) in the request's order, as one query for the streaming
+ * CSV export: the page of `total` rows from offset 0, with `packedColumns` packed (see PACKED_COLUMN). Undefined
+ * when there are no rows.
+ */
+export function compileExport(
+  req: RowsRequest,
+  total: number,
+  packedColumns: readonly string[] = [],
+): SqlFragment | undefined {
+  const compiled = compileRows(
+    { ...req, limit: Math.max(total, 1), offset: 0, after: undefined },
+    { isWholeTab: true, packedColumns },
+  );
+  return compiled.page(total);
 }
 
 /** The number of rows of a tab (with the user filter and checklist), as a query or a precomputed value. */

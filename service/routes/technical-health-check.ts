@@ -7,10 +7,13 @@
  *   /api/technical-health-check/report/get-summary    → {trends, differences}
  *   /api/technical-health-check/report/get-rows       → {rows, total, nextCursor} as JSON, or an Arrow IPC stream
  *                                                        when Accept names application/vnd.apache.arrow.stream
+ *   /api/technical-health-check/report/export-csv     get-rows' payload without limit, offset and after → the
+ *                                                        whole tab as a streamed text/csv attachment
  *
  * Every call asks `access` (the one access check) about the website and each crawl it touches; what the caller
  * may not see answers 404 exactly like what does not exist.
  */
+import { Readable } from 'node:stream';
 import type { DuckDBInstance } from '@duckdb/node-api';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -31,6 +34,7 @@ import {
 } from '../engine/compile.ts';
 import { ReportEngine, tabRequest } from '../engine/engine.ts';
 import { rowsOf, toArrowStream } from '../engine/result.ts';
+import { csvFileName, exportCsv } from '../export/csv.ts';
 import type { ModuleState } from '../store/crawl-meta.ts';
 import type { CrawlRecord, CrawlRegistry } from '../store/registry.ts';
 import type { AccessCheck } from './access.ts';
@@ -38,6 +42,7 @@ import type { AccessCheck } from './access.ts';
 export const MODULE_ID = 'technical-health-check';
 export const ARROW_STREAM_TYPE = 'application/vnd.apache.arrow.stream';
 export const TOTAL_COUNT_HEADER = 'x-total-count';
+export const CSV_TYPE = 'text/csv; charset=utf-8';
 export const REPORT_NOT_FOUND = { error: 'report could not be found.' } as const;
 export const WEBSITE_NOT_FOUND = { error: 'website could not be found.' } as const;
 export const CRAWL_NOT_FOUND = { error: 'crawl could not be found.' } as const;
@@ -93,6 +98,11 @@ const summarySchema = reportCallSchema.extend({
   trendCrawlIds: z.array(crawlIdSchema).max(50).nullish(),
 });
 
+const orderBySchema = z
+  .array(z.object({ id: z.string().min(1).max(100), desc: z.boolean().default(false) }))
+  .max(MAX_ORDER_BY)
+  .default([]);
+
 const rowsSchema = reportCallSchema.extend({
   limit: z
     .number()
@@ -100,13 +110,13 @@ const rowsSchema = reportCallSchema.extend({
     .refine((n) => ALLOWED_LIMITS.includes(n), { message: `limit must be one of ${ALLOWED_LIMITS.join(', ')}` })
     .default(ALLOWED_LIMITS[0]!),
   offset: z.number().int().min(0).max(MAX_OFFSET).default(0),
-  orderBy: z
-    .array(z.object({ id: z.string().min(1).max(100), desc: z.boolean().default(false) }))
-    .max(MAX_ORDER_BY)
-    .default([]),
+  orderBy: orderBySchema,
   /** Keyset cursor for chunked export: the key values of the last row received. */
   after: z.array(z.string().max(8192)).max(5).nullish(),
 });
+
+/** get-rows without paging: the whole tab in the requested order. */
+const exportSchema = reportCallSchema.extend({ orderBy: orderBySchema });
 
 const crawlListSchema = z.object({ websiteId: websiteIdSchema, currentId: crawlIdSchema.nullish() });
 const overviewSchema = z.object({
@@ -116,7 +126,7 @@ const overviewSchema = z.object({
   refresh: z.boolean().default(false),
 });
 
-function parseBody<T extends z.ZodType>(
+export function parseBody<T extends z.ZodType>(
   schema: T,
   request: FastifyRequest,
   reply: FastifyReply,
@@ -392,4 +402,36 @@ export function registerTechnicalHealthCheckRoutes(app: FastifyInstance, deps: T
       return sendRequestError(reply, error);
     }
   });
+
+  app.post('/api/technical-health-check/report/export-csv', async (request, reply) => {
+    const body = parseBody(exportSchema, request, reply);
+    if (!body) return reply;
+    const call = await resolveReportCall(request, reply, body);
+    if (!call) return reply;
+    const req: RowsRequest = { ...call.base, orderBy: body.orderBy };
+    try {
+      const total = await engine.count(req, { bypassCache: body.skipCache });
+      // Compiled before streaming starts, so a bad sort column still answers 400.
+      const pieces = exportCsv(deps.db, req, total);
+      const first = await pieces.next();
+      const fileName = csvFileName(call.report.title);
+      return reply
+        .header(TOTAL_COUNT_HEADER, String(total))
+        .header(
+          'content-disposition',
+          `attachment; filename="${fileName.replace(/["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
+        )
+        .type(CSV_TYPE)
+        .send(Readable.from(prepend(first, pieces)));
+    } catch (error) {
+      return sendRequestError(reply, error);
+    }
+  });
+}
+
+/** The iterator's first result (already taken) followed by the rest. */
+async function* prepend<T>(first: IteratorResult<T>, rest: AsyncGenerator<T>): AsyncGenerator<T> {
+  if (first.done) return;
+  yield first.value;
+  yield* rest;
 }

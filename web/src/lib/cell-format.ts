@@ -109,6 +109,7 @@ export function cellText(value: unknown, format: DisplayFormat): string {
     case 'text':
     case 'ai-suggestion':
     default:
+      if (Array.isArray(value)) return listItems(value).join(' | ');
       return typeof value === 'object' ? JSON.stringify(value) : asText(value);
   }
 }

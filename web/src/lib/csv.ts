@@ -1,10 +1,18 @@
 /** CSV of spec §9: comma separator, a BOM, file name lowercased with underscores plus a unix-seconds suffix. */
 import { CSV_BOM, CSV_SEPARATOR } from '../../../catalog/constants.ts';
 
-/** Neutralises spreadsheet formulas: a value starting with =, +, - or @ is prefixed with a quote. */
+const NEEDS_QUOTES = new RegExp(`["\r\n${CSV_SEPARATOR.replace(/[\\^$.*+?()[\]{}|-]/g, '\\$&')}]`);
+/** First characters that start a spreadsheet formula: = + - @. */
+const FORMULA_STARTS = new Set([0x3d, 0x2b, 0x2d, 0x40]);
+
+/**
+ * One RFC 4180 field (the one CSV cell encoder of both the browser and the server export). Neutralises spreadsheet
+ * formulas: a value starting with =, +, - or @ is prefixed with a quote.
+ */
 export function csvCell(value: string): string {
-  const safe = /^[=+\-@]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) || safe.includes(CSV_SEPARATOR) ? `"${safe.replaceAll('"', '""')}"` : safe;
+  if (value === '') return value;
+  const safe = FORMULA_STARTS.has(value.charCodeAt(0)) ? `'${value}` : value;
+  return NEEDS_QUOTES.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
 
 export function csvLine(values: readonly string[]): string {

@@ -20,11 +20,12 @@ import {
 import type { CatalogColumn, ReportDefinition } from '../../../../catalog/schema.ts';
 import type { ReportRow, RowsPage } from '../../api/report-rows.ts';
 import type { LoadState } from '../../lib/load-state.ts';
-import { isNumericFormat, redirectHops } from '../../lib/cell-format.ts';
+import { isNumericFormat } from '../../lib/cell-format.ts';
 import { Icon } from '../../components/icon.tsx';
 import { FETCH_ERROR_TITLE } from '../../components/fetch-error-panel.tsx';
 import { ReportCell } from './report-cell.tsx';
 import { RowDetail } from './row-detail.tsx';
+import { expanderLabel, hasSubRow } from './sub-row.ts';
 import type { TablePreferences } from './use-table-preferences.ts';
 import classes from './report-table.module.css';
 
@@ -152,8 +153,7 @@ function useReportTable(props: ReportTableProps) {
     rowCount: total,
     enableMultiSort: false,
     columnResizeMode: 'onChange',
-    getRowCanExpand: (row) =>
-      report.subRow === 'redirect-chain' && redirectHops(row.original.redirect_chain).length > 0,
+    getRowCanExpand: (row) => hasSubRow(report, row.original),
     state: {
       sorting,
       pagination,
@@ -336,7 +336,7 @@ export function ReportTable(props: ReportTableProps) {
                           role="cell"
                           data-column={cell.column.id}
                         >
-                          {isExpanderCell && row.getCanExpand() ? (
+                          {isExpanderCell && props.report.subRow && row.getCanExpand() ? (
                             <Fragment>
                               <ActionIcon
                                 variant="subtle"
@@ -345,7 +345,7 @@ export function ReportTable(props: ReportTableProps) {
                                 mr={6}
                                 onClick={() => row.toggleExpanded()}
                                 aria-expanded={isExpanded}
-                                aria-label={isExpanded ? 'Hide the redirect hops' : 'Show the redirect hops'}
+                                aria-label={expanderLabel(props.report.subRow, isExpanded)}
                               >
                                 <Icon name={isExpanded ? 'chevron-down' : 'chevron-right'} size={14} />
                               </ActionIcon>

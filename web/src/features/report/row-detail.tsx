@@ -4,16 +4,48 @@ import type { ReportRow } from '../../api/report-rows.ts';
 import { hopKind, redirectHops, statusColour } from '../../lib/cell-format.ts';
 import { Icon } from '../../components/icon.tsx';
 import { ToneBadge } from '../../components/tone-badge.tsx';
+import { SUB_ROW_TITLES, subRowUrls } from './sub-row.ts';
 
-/** The expandable sub-row: each hop of a redirect chain in order. */
+/**
+ * The expandable sub-row: each hop of a redirect chain in order, the other members of a duplicate set, or the
+ * pages a link is found on.
+ */
 export function RowDetail({ report, row }: { report: ReportDefinition; row: ReportRow }) {
-  if (report.subRow !== 'redirect-chain') return null;
+  if (!report.subRow) return null;
+  const title = SUB_ROW_TITLES[report.subRow];
+  const heading = (
+    <Text size="xs" fw={700} c="dark.4" tt="uppercase">
+      {title}
+    </Text>
+  );
+  if (report.subRow !== 'redirect-chain') {
+    return (
+      <Stack gap={6} aria-label={title}>
+        {heading}
+        {subRowUrls(row).map((url, index) => (
+          <Group key={url} gap={8} wrap="nowrap">
+            <Text size="xs" c="dark.3" w={18} ta="right">
+              {index + 1}.
+            </Text>
+            <Anchor
+              href={url}
+              target="_blank"
+              rel="noopener noreferrer"
+              size="sm"
+              truncate="end"
+              style={{ minWidth: 0 }}
+            >
+              {url}
+            </Anchor>
+          </Group>
+        ))}
+      </Stack>
+    );
+  }
   const hops = redirectHops(row.redirect_chain);
   return (
-    <Stack gap={6} aria-label="Redirect hops">
-      <Text size="xs" fw={700} c="dark.4" tt="uppercase">
-        Redirect hops
-      </Text>
+    <Stack gap={6} aria-label={title}>
+      {heading}
       {hops.map((hop, index) => (
         <Group key={index} gap={8} wrap="nowrap">
           <Text size="xs" c="dark.3" w={18} ta="right">

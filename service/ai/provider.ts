@@ -1,0 +1,34 @@
+/**
+ * AI suggestions (spec §4, §7 /api/ai/get-data): what a provider is given about a page and what it must answer.
+ * Providers only write text; suggestions.ts checks every answer and falls back to the offline provider.
+ */
+export const suggestionTypes = ['page-title', 'meta-description'] as const;
+export type SuggestionType = (typeof suggestionTypes)[number];
+
+export interface TopQuery {
+  query: string;
+  clicks: number;
+  impressions: number;
+}
+
+/** What the platform knows of a page in one crawl. */
+export interface PageFacts {
+  url: string;
+  /** The website's name. */
+  brand: string;
+  pageTitle: string | null;
+  description: string | null;
+  h1: string[];
+  h2: string[];
+  /** The page's search console queries over the crawl's data range, by clicks then impressions. */
+  topQueries: TopQuery[];
+}
+
+export interface AiProvider {
+  readonly name: string;
+  suggest(type: SuggestionType, facts: PageFacts): Promise<string>;
+}
+
+export class AiProviderError extends Error {
+  override name = 'AiProviderError';
+}

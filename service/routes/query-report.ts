@@ -1,0 +1,49 @@
+/**
+ * POST /api/technical-health-check/query/get-report {websiteId, query, dataDateRange?{start,end}, currentId?}
+ * → the query report of query-report.ts from the crawl's data sources. The crawl is currentId, else the newest
+ * the caller may see; the range defaults to the crawl's dataStart..dataEnd. Refusals answer 404 as elsewhere.
+ */
+import type { DuckDBInstance } from '@duckdb/node-api';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { queryReport } from '../query-report/query-report.ts';
+import type { CrawlRegistry } from '../store/registry.ts';
+import type { AccessCheck } from './access.ts';
+import { CRAWL_NOT_FOUND, WEBSITE_NOT_FOUND, parseBody } from './technical-health-check.ts';
+
+export interface QueryReportDeps {
+  registry: CrawlRegistry;
+  db: DuckDBInstance;
+  access: AccessCheck;
+}
+
+const querySchema = z.object({
+  websiteId: z.string().min(1).max(100),
+  query: z.string().trim().min(1).max(500),
+  dataDateRange: z
+    .object({ start: z.iso.date(), end: z.iso.date() })
+    .refine((r) => r.start <= r.end, { message: 'start must not be after end' })
+    .nullish(),
+  currentId: z
+    .union([z.number().int().positive().max(2_147_483_647), z.string().regex(/^[1-9][0-9]{0,9}$/)])
+    .transform(Number)
+    .nullish(),
+});
+
+export function registerQueryReportRoutes(app: FastifyInstance, deps: QueryReportDeps): void {
+  const { registry, access } = deps;
+  app.post('/api/technical-health-check/query/get-report', async (request, reply) => {
+    const body = parseBody(querySchema, request, reply);
+    if (!body) return reply;
+    if (!registry.website(body.websiteId) || !access.canSeeWebsite(request, body.websiteId))
+      return reply.code(404).send(WEBSITE_NOT_FOUND);
+    const visible = registry.crawls(body.websiteId).filter((c) => access.canSeeCrawl(request, c));
+    const current =
+      body.currentId === undefined || body.currentId === null
+        ? visible[0]
+        : visible.find((c) => c.crawlId === body.currentId);
+    if (!current) return reply.code(404).send(CRAWL_NOT_FOUND);
+    const { dataStart, dataEnd } = current.meta.manifest;
+    return queryReport(deps.db, current.alias, body.query, body.dataDateRange ?? { start: dataStart, end: dataEnd });
+  });
+}

@@ -1,0 +1,344 @@
+/**
+ * AI suggestions: the offline provider on demo-like pages, the OpenAI-compatible provider against a loopback
+ * chat-completions server, the checks and fallback, and the access rules of POST /api/ai/get-data.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseAdminArgs, runAdminCommand } from '../admin/commands.ts';
+import { DEFAULT_SEGMENT } from '../app-db/model.ts';
+import { putSegment } from '../app-db/websites.ts';
+import { buildApp } from '../app.ts';
+import { charLength, toPlainSuggestion } from '../ai/check.ts';
+import { OfflineProvider, offlineCandidates, slugWords } from '../ai/offline.ts';
+import { OpenAiCompatibleProvider, type OpenAiOptions } from '../ai/openai.ts';
+import { AiProviderError, type PageFacts } from '../ai/provider.ts';
+import { TestClock, openStack, post, signIn, tempDir, type Session, type Stack } from './auth-fixture.ts';
+import { writeCrawlToStore, type FixtureRow } from './helpers/make-store.ts';
+
+const u = (p: string): string => `https://shop.example${p}`;
+const page = (p: string, extra: FixtureRow = {}): FixtureRow => ({
+  url: u(p),
+  http_status_code: 200,
+  indexable: true,
+  page_title: `Title of ${p}`,
+  description: null,
+  h1_tag: [],
+  h2_tag: [],
+  ...extra,
+});
+const sc = (p: string, query: string, clicks: number, impressions: number, date = '2025-01-10'): FixtureRow => ({
+  date,
+  url: u(p),
+  query,
+  clicks,
+  impressions,
+  position: 4.5,
+});
+
+const BOOTS = '/mens/waterproof-walking-boots';
+const urls: FixtureRow[] = [
+  page(BOOTS, {
+    page_title: 'Boots',
+    description: 'Boots.',
+    h1_tag: ["Men's Waterproof Walking Boots"],
+    h2_tag: ['Sizing guide', 'Care and reproofing', 'Free UK delivery'],
+  }),
+  // Another page already uses the text the boots page would get first: the checker must skip it.
+  page('/other', {
+    page_title: 'Waterproof Walking Boots | Site shop',
+    description:
+      'Discover waterproof walking boots at Site shop. Covers Sizing guide, Care and reproofing and Free UK delivery. Find mens walking boots and more. Read the full details on Site shop.',
+  }),
+  page('/gone', { http_status_code: 404 }),
+  page('/bare', { page_title: null, h1_tag: null }),
+];
+const queries: FixtureRow[] = [
+  sc(BOOTS, 'waterproof walking boots', 120, 2400),
+  sc(BOOTS, 'waterproof walking boots', 30, 600, '2025-01-11'),
+  sc(BOOTS, 'mens walking boots', 80, 5000),
+  sc(BOOTS, 'gore-tex boots', 5, 9000),
+  // Outside the crawl's data range: must not count.
+  sc(BOOTS, 'old query', 9999, 99999, '2024-06-01'),
+];
+
+const bootsFacts: PageFacts = {
+  url: u(BOOTS),
+  brand: 'Northwind Outfitters',
+  pageTitle: 'Boots',
+  description: 'Boots.',
+  h1: ["Men's Waterproof Walking Boots"],
+  h2: ['Sizing guide', 'Care and reproofing', 'Free UK delivery'],
+  topQueries: [
+    { query: 'waterproof walking boots', clicks: 150, impressions: 3000 },
+    { query: 'mens walking boots', clicks: 80, impressions: 5000 },
+  ],
+};
+
+describe('offline provider', () => {
+  it('writes titles and descriptions within the limits from the top queries and headings', async () => {
+    const provider = new OfflineProvider();
+    const title = await provider.suggest('page-title', bootsFacts);
+    const description = await provider.suggest('meta-description', bootsFacts);
+    expect(title).toBe('Waterproof Walking Boots | Northwind Outfitters');
+    expect(charLength(title)).toBeGreaterThanOrEqual(20);
+    expect(charLength(title)).toBeLessThanOrEqual(65);
+    expect(description).toContain('waterproof walking boots');
+    expect(description).toContain('Sizing guide');
+    expect(description).toContain('mens walking boots');
+    expect(charLength(description)).toBeGreaterThanOrEqual(70);
+    expect(charLength(description)).toBeLessThanOrEqual(200);
+  });
+
+  it('offers several distinct candidates, all within the limits, and works without queries', () => {
+    for (const type of ['page-title', 'meta-description'] as const) {
+      const candidates = offlineCandidates(type, bootsFacts);
+      expect(candidates.length).toBeGreaterThan(2);
+      expect(new Set(candidates.map((c) => c.toLowerCase())).size).toBe(candidates.length);
+      const bare = offlineCandidates(type, { ...bootsFacts, topQueries: [], h1: [], h2: [], pageTitle: null });
+      expect(bare[0]).toMatch(/Waterproof Walking Boots/i);
+    }
+    expect(slugWords('https://x.example/a/blue%20shoes-size_9.html')).toBe('blue shoes size 9');
+  });
+
+  it('strips tags and refuses leftover markup', () => {
+    expect(toPlainSuggestion('<b>Title:</b> "Walking boots"')).toBe('Walking boots');
+    expect(toPlainSuggestion('Boots &amp; shoes')).toBeUndefined();
+    expect(toPlainSuggestion('a < b')).toBeUndefined();
+  });
+});
+
+// ---- A loopback chat-completions server ------------------------------------------------------------------------
+
+type Handler = (req: http.IncomingMessage, body: string, res: http.ServerResponse) => void;
+let handlers: Handler[] = [];
+let calls: { body: string; authorization?: string }[] = [];
+let server: http.Server;
+let baseUrl: string;
+
+const completion =
+  (content: unknown): Handler =>
+  (_req, _body, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(
+      JSON.stringify({
+        id: 'x',
+        object: 'chat.completion',
+        choices: [{ index: 0, message: { role: 'assistant', content } }],
+      }),
+    );
+  };
+const status =
+  (code: number): Handler =>
+  (_req, _body, res) => {
+    res.writeHead(code, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ error: { message: `status ${code}` } }));
+  };
+const hang: Handler = () => undefined;
+
+const provider = (options: Partial<OpenAiOptions> = {}): OpenAiCompatibleProvider =>
+  new OpenAiCompatibleProvider({
+    baseUrl,
+    apiKey: 'test-key',
+    model: 'test-model',
+    timeoutMs: 200,
+    retries: 2,
+    backoffMs: 10,
+    ...options,
+  });
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      calls.push({ body, authorization: req.headers.authorization });
+      const handler = handlers.shift() ?? status(500);
+      handler(req, body, res);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+describe('OpenAI-compatible provider', () => {
+  it('answers the message content and sends the model, key and page facts', async () => {
+    handlers = [completion('Waterproof Walking Boots for Men | Northwind')];
+    calls = [];
+    await expect(provider().suggest('page-title', bootsFacts)).resolves.toBe(
+      'Waterproof Walking Boots for Men | Northwind',
+    );
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.authorization).toBe('Bearer test-key');
+    const sent = JSON.parse(calls[0]!.body) as { model: string; messages: { content: string }[] };
+    expect(sent.model).toBe('test-model');
+    expect(sent.messages[1]!.content).toContain('waterproof walking boots (150, 3000)');
+  });
+
+  it('rejects a malformed answer without retrying', async () => {
+    handlers = [completion(null), completion('unused')];
+    calls = [];
+    await expect(provider().suggest('page-title', bootsFacts)).rejects.toThrow(/malformed answer/);
+    expect(calls).toHaveLength(1);
+  });
+
+  it('times out, retries, and gives up with a clear error', async () => {
+    handlers = [hang, hang, hang];
+    calls = [];
+    const error = await provider({ retries: 2 })
+      .suggest('page-title', bootsFacts)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AiProviderError);
+    expect((error as Error).message).toMatch(/failed after 3 attempts: no answer within 200 ms/);
+    expect(calls).toHaveLength(3);
+  });
+
+  it('retries a 5xx with backoff and then succeeds', async () => {
+    handlers = [status(503), status(502), completion('Men’s Waterproof Walking Boots | Northwind')];
+    calls = [];
+    await expect(provider().suggest('page-title', bootsFacts)).resolves.toBe(
+      'Men’s Waterproof Walking Boots | Northwind',
+    );
+    expect(calls).toHaveLength(3);
+  });
+
+  it('does not retry a 4xx', async () => {
+    handlers = [status(401)];
+    calls = [];
+    await expect(provider().suggest('page-title', bootsFacts)).rejects.toThrow(/HTTP 401: status 401/);
+    expect(calls).toHaveLength(1);
+  });
+});
+
+// ---- The call ---------------------------------------------------------------------------------------------------
+
+describe('POST /api/ai/get-data', () => {
+  let stack: Stack;
+  let offlineApp: FastifyInstance;
+  let openAiApp: FastifyInstance;
+  const sessions: Record<'staff' | 'client' | 'otherClient', Session | undefined> = {
+    staff: undefined,
+    client: undefined,
+    otherClient: undefined,
+  };
+  const URL = '/api/ai/get-data';
+
+  beforeAll(async () => {
+    const dataDir = tempDir('thc-ai-');
+    await writeCrawlToStore(dataDir, {
+      websiteId: 'shop',
+      crawlId: 1,
+      tables: { urls, search_console_queries: queries },
+    });
+    await writeCrawlToStore(dataDir, { websiteId: 'blog', crawlId: 1, tables: { urls: [] } });
+    const clock = new TestClock(new Date('2025-03-10T09:00:00Z'));
+    stack = await openStack(dataDir, { clock: clock.fn });
+    for (const argv of [
+      'user add --email client@shop.example --password client-pass --role CLIENT --website shop',
+      'user add --email client@blog.example --password client-pass --role CLIENT --website blog',
+      'user add --email staff@agency.example --password staff-pass --role STAFF',
+    ])
+      await runAdminCommand({ appDb: stack.accounts.appDb, now: clock.now }, parseAdminArgs(argv.split(' ')));
+    await putSegment(stack.accounts.appDb, 'shop', {
+      id: DEFAULT_SEGMENT.id,
+      name: DEFAULT_SEGMENT.name,
+      urlScope: null,
+      isHreflang: false,
+      isAi: true,
+      goalType: null,
+    });
+    await stack.accounts.approvals.approve('shop', 1, 'staff@agency.example');
+    const config = { dataDir, port: 8080, host: '127.0.0.1', isDemo: false };
+    const common = { config, db: stack.db, registry: stack.registry, accounts: stack.accounts };
+    offlineApp = await buildApp({ ...common, aiProvider: new OfflineProvider() });
+    openAiApp = await buildApp({ ...common, aiProvider: provider({ retries: 0 }) });
+    await offlineApp.ready();
+    await openAiApp.ready();
+    sessions.staff = await signIn(offlineApp, 'staff@agency.example', 'staff-pass');
+    sessions.client = await signIn(offlineApp, 'client@shop.example', 'client-pass');
+    sessions.otherClient = await signIn(offlineApp, 'client@blog.example', 'client-pass');
+  });
+  afterAll(async () => {
+    await offlineApp?.close();
+    await openAiApp?.close();
+    await stack?.close();
+  });
+
+  it('suggests a title and a description that no other page of the crawl has, from the top queries', async () => {
+    const title = await post(offlineApp, URL, sessions.staff, { url: u(BOOTS), type: 'page-title', websiteId: 'shop' });
+    expect(title.statusCode).toBe(200);
+    expect(title.headers['content-type']).toMatch(/^text\/plain/);
+    // 'Waterproof Walking Boots | Site shop' is /other's title, so the next candidate is used.
+    expect(title.body).not.toBe('Waterproof Walking Boots | Site shop');
+    expect(title.body).toMatch(/^Waterproof Walking Boots – .+ \| Site shop$/);
+    expect(charLength(title.body)).toBeLessThanOrEqual(65);
+    const description = await post(offlineApp, URL, sessions.client, {
+      url: u(BOOTS),
+      type: 'meta-description',
+      websiteId: 'shop',
+    });
+    expect(description.statusCode).toBe(200);
+    expect(description.body).toContain('waterproof walking boots');
+    expect(description.body).not.toContain('old query');
+    expect(description.body).not.toBe(urls[1]!.description);
+    expect(charLength(description.body)).toBeGreaterThanOrEqual(70);
+    expect(charLength(description.body)).toBeLessThanOrEqual(200);
+  });
+
+  it('applies the access rules and the AI and status-200 conditions', async () => {
+    const payload = { url: u(BOOTS), type: 'page-title', websiteId: 'shop' };
+    expect((await post(offlineApp, URL, undefined, payload)).statusCode).toBe(401);
+    const other = await post(offlineApp, URL, sessions.otherClient, payload);
+    expect(other.statusCode).toBe(404);
+    expect(other.json()).toEqual({ error: 'website could not be found.' });
+    const gone = await post(offlineApp, URL, sessions.staff, { ...payload, url: u('/gone') });
+    expect(gone.statusCode).toBe(400);
+    expect(gone.json()).toEqual({ error: 'AI suggestions are offered only for pages with http_status_code 200.' });
+    const blog = await post(offlineApp, URL, sessions.otherClient, { ...payload, websiteId: 'blog' });
+    expect(blog.statusCode).toBe(400);
+    expect(blog.json()).toEqual({ error: 'AI suggestions are not enabled for this website.' });
+    const missing = await post(offlineApp, URL, sessions.staff, { ...payload, url: u('/nope') });
+    expect(missing.statusCode).toBe(404);
+    const badType = await post(offlineApp, URL, sessions.staff, { ...payload, type: 'h1' });
+    expect(badType.statusCode).toBe(400);
+    expect(badType.json<{ field: string }>().field).toBe('type');
+  });
+
+  it('returns a checked provider answer, and falls back to the offline text when it fails the checks', async () => {
+    const staff = await signIn(openAiApp, 'staff@agency.example', 'staff-pass');
+    const call = (type: string) => post(openAiApp, URL, staff, { url: u(BOOTS), type, websiteId: 'shop' });
+
+    handlers = [completion('<title>Waterproof Walking Boots for Men | Site shop</title>')];
+    const ok = await call('page-title');
+    expect(ok.body).toBe('Waterproof Walking Boots for Men | Site shop');
+    expect(ok.headers['x-ai-provider']).toBe('openai');
+    // Cached per website, crawl, type and url: the server is not asked again.
+    calls = [];
+    expect((await call('page-title')).body).toBe(ok.body);
+    expect(calls).toHaveLength(0);
+
+    handlers = [completion('Too short')];
+    const short = await call('meta-description');
+    expect(short.statusCode).toBe(200);
+    expect(short.headers['x-ai-provider']).toBe('offline');
+    expect(charLength(short.body)).toBeGreaterThanOrEqual(70);
+  });
+
+  it('falls back to the offline text when the provider is down, and asks it again next time', async () => {
+    const staff = await signIn(openAiApp, 'staff@agency.example', 'staff-pass');
+    const payload = { url: u('/bare'), type: 'page-title', websiteId: 'shop' };
+    handlers = [status(500)];
+    const down = await post(openAiApp, URL, staff, payload);
+    expect(down.statusCode).toBe(200);
+    expect(down.headers['x-ai-provider']).toBe('offline');
+    expect(down.body).toBe('Bare | Site shop Official Site');
+    handlers = [completion('The Bare Essentials Collection | Site shop')];
+    const up = await post(openAiApp, URL, staff, payload);
+    expect(up.headers['x-ai-provider']).toBe('openai');
+  });
+});

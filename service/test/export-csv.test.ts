@@ -1,0 +1,175 @@
+/**
+ * The streaming CSV export (spec §9): POST /api/technical-health-check/report/export-csv through the whole app
+ * with sign-in and the access rules, and `npm run export-csv` as a child process over the same store.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CSV_BOM } from '../../catalog/constants.ts';
+import { reportById } from '../../catalog/index.ts';
+import { cellText } from '../../web/src/lib/cell-format.ts';
+import { csvLine } from '../../web/src/lib/csv.ts';
+import { parseAdminArgs, runAdminCommand } from '../admin/commands.ts';
+import { exportColumns } from '../export/csv.ts';
+import { TestClock, buildTestApp, openStack, post, signIn, tempDir, type Session, type Stack } from './auth-fixture.ts';
+import { writeCrawlToStore, type FixtureRow } from './helpers/make-store.ts';
+import { SITE, sampleCrawls } from './helpers/sample-crawls.ts';
+
+const EXPORT = '/api/technical-health-check/report/export-csv';
+const ROWS = '/api/technical-health-check/report/get-rows';
+const REPORT = 'crawl/all';
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const run = promisify(execFile);
+
+const hostile: Record<string, string> = {
+  '/formula': '=HYPERLINK("http://evil.example","click")',
+  '/plus': '+44 1234',
+  '/minus': '-1 and, a comma',
+  '/at': '@SUM(A1)',
+  '/quoted': 'Say "hello"\nthen leave',
+};
+
+let stack: Stack;
+let app: FastifyInstance;
+let staff: Session;
+let otherClient: Session;
+let dataDir: string;
+
+beforeAll(async () => {
+  dataDir = tempDir('thc-export-');
+  for (const crawl of sampleCrawls().filter((c) => c.crawlId <= 2)) {
+    const urls = [...(crawl.tables.urls ?? [])];
+    if (crawl.crawlId === 2) {
+      const template: FixtureRow = urls[0]!;
+      for (const [p, title] of Object.entries(hostile))
+        urls.push({ ...template, url: `https://shop.example${p}`, page_title: title });
+    }
+    await writeCrawlToStore(dataDir, { ...crawl, tables: { ...crawl.tables, urls } });
+  }
+  const blog = sampleCrawls()[0]!;
+  await writeCrawlToStore(dataDir, { ...blog, websiteId: 'blog' });
+  const clock = new TestClock(new Date('2025-03-10T09:00:00Z'));
+  stack = await openStack(dataDir, { clock: clock.fn });
+  for (const argv of [
+    'user add --email client@blog.example --password client-pass --role CLIENT --website blog',
+    'user add --email staff@agency.example --password staff-pass --role STAFF',
+  ])
+    await runAdminCommand({ appDb: stack.accounts.appDb, now: clock.now }, parseAdminArgs(argv.split(' ')));
+  app = await buildTestApp(stack);
+  staff = await signIn(app, 'staff@agency.example', 'staff-pass');
+  otherClient = await signIn(app, 'client@blog.example', 'client-pass');
+});
+afterAll(async () => {
+  await app?.close();
+  await stack?.close();
+});
+
+const payload = { websiteId: SITE, currentId: 2, reportId: REPORT };
+const lines = (body: string): string[] => body.slice(CSV_BOM.length).split('\r\n').slice(0, -1);
+
+describe('POST report/export-csv', () => {
+  it('streams the whole tab as CSV with a BOM, the catalogue titles and an attachment name', async () => {
+    const response = await post(app, EXPORT, staff, payload);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(response.headers['content-disposition']).toMatch(/^attachment; filename="all_crawled_urls_\d{10}\.csv"/);
+    expect(response.body.startsWith(CSV_BOM)).toBe(true);
+    expect(response.body.endsWith('\r\n')).toBe(true);
+    const titles = exportColumns(reportById(REPORT)!).map((c) => c.title);
+    expect(lines(response.body)[0]).toBe(csvLine(titles));
+    expect(titles[0]).toBe('URL');
+  });
+
+  it('quotes per RFC 4180 and neutralises spreadsheet formulas', async () => {
+    const body = (await post(app, EXPORT, staff, payload)).body;
+    expect(body).toContain(`"'=HYPERLINK(""http://evil.example"",""click"")"`);
+    expect(body).toContain(`,'+44 1234,`);
+    expect(body).toContain(`,"'-1 and, a comma",`);
+    expect(body).toContain(`,'@SUM(A1),`);
+    expect(body).toContain(`,"Say ""hello""\nthen leave",`);
+  });
+
+  it('writes every row get-rows counts, byte for byte as the browser export writes them', async () => {
+    const body = (await post(app, EXPORT, staff, payload)).body;
+    const page = await post(app, ROWS, staff, { ...payload, limit: 1000 });
+    const { rows, total } = page.json<{ rows: Record<string, unknown>[]; total: number }>();
+    expect(total).toBeGreaterThan(10);
+    expect(total).toBe(rows.length);
+    const columns = exportColumns(reportById(REPORT)!);
+    const expected = [
+      csvLine(columns.map((c) => c.title)),
+      ...rows.map((r) => csvLine(columns.map((c) => cellText(r[c.id], c.format)))),
+    ];
+    expect(body).toBe(`${CSV_BOM}${expected.join('\r\n')}\r\n`);
+  });
+
+  it('applies the tab, the URL filter and the sort like get-rows', async () => {
+    const filtered = { ...payload, userFilter: 'dup', orderBy: [{ id: 'url', desc: true }] };
+    const body = (await post(app, EXPORT, staff, filtered)).body;
+    const page = (await post(app, ROWS, staff, { ...filtered, limit: 1000 })).json<{
+      rows: { url: string }[];
+      total: number;
+    }>();
+    expect(page.total).toBe(3);
+    expect(
+      lines(body)
+        .slice(1)
+        .map((l) => l.split(',')[0]),
+    ).toEqual(page.rows.map((r) => r.url));
+    const added = await post(app, EXPORT, staff, { ...payload, differenceType: 'added' });
+    const addedTotal = (await post(app, ROWS, staff, { ...payload, differenceType: 'added' })).json<{ total: number }>()
+      .total;
+    expect(lines(added.body)).toHaveLength(addedTotal + 1);
+  });
+
+  it('answers 404 to a client of another website, exactly as for a website that does not exist', async () => {
+    const response = await post(app, EXPORT, otherClient, payload);
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ error: 'website could not be found.' });
+    expect((await post(app, EXPORT, staff, { ...payload, reportId: 'crawl/nope' })).statusCode).toBe(404);
+    expect((await post(app, EXPORT, staff, { ...payload, currentId: 9 })).statusCode).toBe(404);
+  });
+
+  it('answers 400 naming the field of a bad payload', async () => {
+    const bad = await post(app, EXPORT, staff, { ...payload, currentId: 'two' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ field: 'currentId' });
+    const badSort = await post(app, EXPORT, staff, { ...payload, orderBy: [{ id: 'no_such_column' }] });
+    expect(badSort.statusCode).toBe(400);
+    expect(badSort.json()).toMatchObject({ field: expect.stringContaining('orderBy') as unknown });
+  });
+});
+
+describe('npm run export-csv', () => {
+  const cli = (args: string[]) =>
+    run(process.execPath, ['--import', 'tsx', 'scripts/export-csv.ts', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, DATA_DIR: dataDir },
+    });
+
+  it('writes the same bytes as the call', async () => {
+    const out = path.join(tempDir('thc-export-cli-'), 'all.csv');
+    const { stderr } = await cli(['--website', SITE, '--crawl', '2', '--report', REPORT, '--out', out]);
+    expect(stderr).toMatch(/^export-csv: \d+ rows of crawl\/all → .*all\.csv in /);
+    const body = (await post(app, EXPORT, staff, payload)).body;
+    expect(fs.readFileSync(out, 'utf8')).toBe(body);
+  });
+
+  it('refuses an unknown report with one line and exit code 1', async () => {
+    const failed = await cli(['--website', SITE, '--crawl', '2', '--report', 'crawl/nope']).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failed).toMatchObject({ code: 1, stderr: 'export-csv: report crawl/nope could not be found.\n' });
+  });
+
+  it('refuses bad usage with exit code 2', async () => {
+    const failed = await cli(['--website', SITE, '--crawl', 'x', '--report', REPORT]).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failed).toMatchObject({ code: 2 });
+    expect((failed as { stderr: string }).stderr.split('\n')).toHaveLength(2);
+  });
+});

@@ -1,0 +1,200 @@
+/** POST /api/technical-health-check/query/get-report: aggregates per source against the rows inserted, and access. */
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseAdminArgs, runAdminCommand } from '../admin/commands.ts';
+import { TestClock, buildTestApp, openStack, post, signIn, tempDir, type Session, type Stack } from './auth-fixture.ts';
+import { writeCrawlToStore, type FixtureRow } from './helpers/make-store.ts';
+import type { QueryReport } from '../query-report/query-report.ts';
+
+const u = (p: string): string => `https://shop.example${p}`;
+const Q = 'walking boots';
+const CALL = '/api/technical-health-check/query/get-report';
+
+const sc = (date: string, p: string, query: string, clicks: number, impressions: number, position: number) => ({
+  date,
+  url: u(p),
+  query,
+  clicks,
+  impressions,
+  position,
+});
+const adsOne = (date: string, p: string, query: string, term: string, n: number): FixtureRow => ({
+  date,
+  url: u(p),
+  query,
+  search_term: term,
+  clicks: n,
+  conversions: n / 10,
+  all_conversions: n / 5,
+  costs: n * 0.5,
+  impressions: n * 10,
+  revenue: n * 3,
+  all_revenue: n * 4,
+});
+
+const tables = {
+  urls: [{ url: u('/boots'), http_status_code: 200 }],
+  search_console_queries: [
+    sc('2025-01-02', '/boots', Q, 10, 100, 2),
+    sc('2025-01-02', '/walking', 'Walking Boots', 5, 300, 6),
+    sc('2025-01-03', '/boots', Q, 20, 100, 4),
+    sc('2025-01-03', '/boots', 'other query', 999, 9999, 1),
+    sc('2024-12-01', '/boots', Q, 999, 9999, 1),
+  ],
+  ads_one: [
+    adsOne('2025-01-02', '/boots', Q, 'buy walking boots', 10),
+    adsOne('2025-01-03', '/boots', Q, 'walking boots sale', 30),
+    adsOne('2025-01-03', '/boots', Q, 'buy walking boots', 20),
+    adsOne('2025-01-03', '/boots', 'other query', 'x', 1000),
+  ],
+  ads_two: [
+    { date: '2025-01-02', url: u('/boots'), clicks: 7, conversions: 1, costs: 3.5, impressions: 70, revenue: 20 },
+    { date: '2025-01-03', url: u('/walking'), clicks: 3, conversions: 0, costs: 1.5, impressions: 30, revenue: 0 },
+    { date: '2025-01-03', url: u('/unrelated'), clicks: 100, conversions: 9, costs: 99, impressions: 999, revenue: 99 },
+  ],
+  trends: [
+    { date: '2025-01-05', topic: 'footwear', query: Q, value: 40 },
+    { date: '2025-01-05', topic: 'outdoors', query: Q, value: 60 },
+    { date: '2025-01-12', topic: 'footwear', query: Q, value: 70 },
+  ],
+  keyword_planner: [
+    {
+      customer_id: 'c1',
+      network: 'GOOGLE_SEARCH',
+      countries: ['GB', 'IE'],
+      language: 'en',
+      request_date: '2024-12-01',
+      query: Q,
+      average_cpc: 0.9,
+      average_search_volume: 100,
+      total_search_volume: 1200,
+      competition: 'LOW',
+      competition_index: 10,
+      monthly_records: [],
+    },
+    {
+      customer_id: 'c1',
+      network: 'GOOGLE_SEARCH',
+      countries: ['GB'],
+      language: 'en',
+      request_date: '2025-01-15',
+      query: Q,
+      average_cpc: 1.25,
+      average_search_volume: 2400,
+      total_search_volume: 4800,
+      competition: 'HIGH',
+      competition_index: 87,
+      monthly_records: [
+        { year: 2024, month: 12, search_volume: 2000 },
+        { year: 2025, month: 1, search_volume: 2800 },
+      ],
+    },
+  ],
+};
+
+let stack: Stack;
+let app: FastifyInstance;
+let staff: Session;
+let otherClient: Session;
+
+beforeAll(async () => {
+  const dataDir = tempDir('thc-query-');
+  await writeCrawlToStore(dataDir, { websiteId: 'shop', crawlId: 1, tables });
+  await writeCrawlToStore(dataDir, { websiteId: 'blog', crawlId: 1, tables: {} });
+  const clock = new TestClock(new Date('2025-03-10T09:00:00Z'));
+  stack = await openStack(dataDir, { clock: clock.fn });
+  for (const argv of [
+    'user add --email client@blog.example --password client-pass --role CLIENT --website blog',
+    'user add --email staff@agency.example --password staff-pass --role STAFF',
+  ])
+    await runAdminCommand({ appDb: stack.accounts.appDb, now: clock.now }, parseAdminArgs(argv.split(' ')));
+  app = await buildTestApp(stack);
+  staff = await signIn(app, 'staff@agency.example', 'staff-pass');
+  otherClient = await signIn(app, 'client@blog.example', 'client-pass');
+});
+afterAll(async () => {
+  await app?.close();
+  await stack?.close();
+});
+
+const range = { start: '2025-01-01', end: '2025-01-28' };
+
+describe('query report', () => {
+  it('aggregates every source for the query over the range', async () => {
+    const response = await post(app, CALL, staff, { websiteId: 'shop', query: Q, dataDateRange: range, currentId: 1 });
+    expect(response.statusCode).toBe(200);
+    const report = response.json<QueryReport>();
+    expect(report.searchConsole.overTime).toEqual([
+      { date: '2025-01-02', clicks: 15, impressions: 400, ctr: 15 / 400, position: (2 * 100 + 6 * 300) / 400 },
+      { date: '2025-01-03', clicks: 20, impressions: 100, ctr: 0.2, position: 4 },
+    ]);
+    expect(report.searchConsole.byUrl).toEqual([
+      { url: u('/boots'), clicks: 30, impressions: 200, ctr: 0.15, position: 3 },
+      { url: u('/walking'), clicks: 5, impressions: 300, ctr: 5 / 300, position: 6 },
+    ]);
+    expect(report.adsOne.totals).toEqual({
+      clicks: 60,
+      conversions: expect.closeTo(6, 9) as number,
+      all_conversions: expect.closeTo(12, 9) as number,
+      costs: 30,
+      ctr: 0.1,
+      impressions: 600,
+      revenue: 180,
+      all_revenue: 240,
+    });
+    expect(report.adsOne.searchTerms.map((t) => [t.search_term, t.clicks])).toEqual([
+      ['buy walking boots', 30],
+      ['walking boots sale', 30],
+    ]);
+    // The query's landing URLs (/boots, /walking); /unrelated is not counted.
+    expect(report.adsTwo.totals).toEqual({ clicks: 10, conversions: 1, costs: 5, impressions: 100, revenue: 20 });
+    expect(report.trends).toEqual([
+      { date: '2025-01-05', value: 50 },
+      { date: '2025-01-12', value: 70 },
+    ]);
+    expect(report.keywordPlanner).toEqual({
+      average_search_volume: 2400,
+      total_search_volume: 4800,
+      monthly_records: [
+        { year: 2024, month: 12, search_volume: 2000 },
+        { year: 2025, month: 1, search_volume: 2800 },
+      ],
+      competition: 'HIGH',
+      competition_index: 87,
+      average_cpc: 1.25,
+      network: 'GOOGLE_SEARCH',
+      countries: ['GB'],
+      language: 'en',
+    });
+  });
+
+  it('answers empty sources for an unknown query and defaults to the crawl and its data range', async () => {
+    const response = await post(app, CALL, staff, { websiteId: 'shop', query: 'no such query' });
+    expect(response.statusCode).toBe(200);
+    const report = response.json<QueryReport>();
+    expect(report.dataDateRange).toEqual({ start: '2025-01-01', end: '2025-01-28' });
+    expect(report.searchConsole).toEqual({ overTime: [], byUrl: [] });
+    expect(report.adsOne).toEqual({ totals: null, searchTerms: [] });
+    expect(report.adsTwo).toEqual({ totals: null });
+    expect(report.trends).toEqual([]);
+    expect(report.keywordPlanner).toBeNull();
+  });
+
+  it('treats the query as a bound value, never SQL', async () => {
+    const response = await post(app, CALL, staff, { websiteId: 'shop', query: "x' OR 1=1 --" });
+    expect(response.statusCode).toBe(200);
+    expect(response.json<QueryReport>().searchConsole.byUrl).toEqual([]);
+  });
+
+  it('applies the access rules and validates the payload', async () => {
+    const payload = { websiteId: 'shop', query: Q };
+    expect((await post(app, CALL, undefined, payload)).statusCode).toBe(401);
+    const other = await post(app, CALL, otherClient, payload);
+    expect(other.statusCode).toBe(404);
+    expect(other.json()).toEqual({ error: 'website could not be found.' });
+    expect((await post(app, CALL, staff, { ...payload, currentId: 9 })).statusCode).toBe(404);
+    const bad = await post(app, CALL, staff, { ...payload, dataDateRange: { start: '2025-02-01', end: '2025-01-01' } });
+    expect(bad.statusCode).toBe(400);
+    expect((await post(app, CALL, staff, { websiteId: 'shop', query: ' ' })).statusCode).toBe(400);
+  });
+});
