@@ -1,6 +1,5 @@
 /** Request helpers shared by the account, approval, checklist and admin routes. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
 import { AppDataError } from '../app-db/errors.ts';
 import type { AuthContext } from './sessions.ts';
 
@@ -18,20 +17,6 @@ export const BAD_CSRF = { error: 'Missing or invalid CSRF token' } as const;
 export function authOf(request: FastifyRequest): AuthContext {
   if (!request.auth) throw new Error(`${request.url} ran without a session; the auth guard must cover it`);
   return request.auth;
-}
-
-/** Parses a JSON body with a schema; on failure answers 400 {error, field} as the report calls do. */
-export function readBody<T extends z.ZodType>(
-  schema: T,
-  request: FastifyRequest,
-  reply: FastifyReply,
-): z.infer<T> | undefined {
-  const parsed = schema.safeParse(request.body ?? {});
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const field = issue?.path.join('.') ?? '';
-  void reply.code(400).send({ error: `Invalid ${field || 'payload'}: ${issue?.message ?? 'bad request'}`, field });
-  return undefined;
 }
 
 /** Answers an AppDataError with its status and message; anything else is rethrown as a 500. */

@@ -11,7 +11,8 @@ import { NoSuggestionError, type AiSuggestions } from '../ai/suggestions.ts';
 import { suggestionTypes } from '../ai/provider.ts';
 import type { CrawlRegistry } from '../store/registry.ts';
 import type { AccessCheck } from './access.ts';
-import { CRAWL_NOT_FOUND, WEBSITE_NOT_FOUND, parseBody } from './technical-health-check.ts';
+import { CRAWL_NOT_FOUND, WEBSITE_NOT_FOUND } from './technical-health-check.ts';
+import { readBody } from './read-body.ts';
 
 export const AI_NOT_ENABLED = { error: 'AI suggestions are not enabled for this website.' } as const;
 export const AI_NEEDS_STATUS_200 = {
@@ -37,7 +38,7 @@ export function registerAiRoutes(app: FastifyInstance, deps: AiRouteDeps): void 
   const { registry, access, suggestions } = deps;
 
   app.post('/api/ai/get-data', async (request, reply) => {
-    const body = parseBody(aiCallSchema, request, reply);
+    const body = readBody(aiCallSchema, request, reply);
     if (!body) return reply;
     const website = registry.website(body.websiteId);
     if (!website || !access.canSeeWebsite(request, body.websiteId)) return reply.code(404).send(WEBSITE_NOT_FOUND);

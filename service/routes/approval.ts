@@ -11,7 +11,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Accounts } from '../auth/accounts.ts';
-import { authOf, readBody, sendAppError } from '../auth/http.ts';
+import { authOf, sendAppError } from '../auth/http.ts';
+import { readBody } from './read-body.ts';
 import type { AccessCheck } from './access.ts';
 import { CRAWL_NOT_FOUND, WEBSITE_NOT_FOUND } from './technical-health-check.ts';
 

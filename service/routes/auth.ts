@@ -11,7 +11,8 @@ import { z } from 'zod';
 import { findUserByEmail } from '../app-db/users.ts';
 import { listWebsites } from '../app-db/websites.ts';
 import type { Accounts } from '../auth/accounts.ts';
-import { authOf, readBody } from '../auth/http.ts';
+import { authOf } from '../auth/http.ts';
+import { readBody } from './read-body.ts';
 import { verifyAgainstNothing, verifyPassword } from '../auth/password.ts';
 import { SESSION_COOKIE, createSession, findSession, revokeSession, type AuthContext } from '../auth/sessions.ts';
 

@@ -16,7 +16,8 @@ import { categoryById, reportById, type ReportDefinition } from '../../catalog/i
 import { checkedItemsAt, saveChecklist, type ChecklistKey } from '../app-db/checklist.ts';
 import { THC_MODULE } from '../app-db/model.ts';
 import type { Accounts } from '../auth/accounts.ts';
-import { authOf, readBody } from '../auth/http.ts';
+import { authOf } from '../auth/http.ts';
+import { readBody } from './read-body.ts';
 import type { CrawlRecord } from '../store/registry.ts';
 import type { AccessCheck } from './access.ts';
 import { CRAWL_NOT_FOUND, REPORT_NOT_FOUND, WEBSITE_NOT_FOUND } from './technical-health-check.ts';

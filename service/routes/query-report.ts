@@ -9,7 +9,8 @@ import { z } from 'zod';
 import { queryReport } from '../query-report/query-report.ts';
 import type { CrawlRegistry } from '../store/registry.ts';
 import type { AccessCheck } from './access.ts';
-import { CRAWL_NOT_FOUND, WEBSITE_NOT_FOUND, parseBody } from './technical-health-check.ts';
+import { CRAWL_NOT_FOUND, WEBSITE_NOT_FOUND } from './technical-health-check.ts';
+import { readBody } from './read-body.ts';
 
 export interface QueryReportDeps {
   registry: CrawlRegistry;
@@ -33,7 +34,7 @@ const querySchema = z.object({
 export function registerQueryReportRoutes(app: FastifyInstance, deps: QueryReportDeps): void {
   const { registry, access } = deps;
   app.post('/api/technical-health-check/query/get-report', async (request, reply) => {
-    const body = parseBody(querySchema, request, reply);
+    const body = readBody(querySchema, request, reply);
     if (!body) return reply;
     if (!registry.website(body.websiteId) || !access.canSeeWebsite(request, body.websiteId))
       return reply.code(404).send(WEBSITE_NOT_FOUND);

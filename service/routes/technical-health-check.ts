@@ -17,6 +17,7 @@ import { Readable } from 'node:stream';
 import type { DuckDBInstance } from '@duckdb/node-api';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { readBody } from './read-body.ts';
 import { MAX_CRAWL_LIST, MAX_TREND_CRAWLS } from '../../catalog/constants.ts';
 import { catalog, categoryById, reportById } from '../../catalog/index.ts';
 import { severities, type ReportDefinition, type Severity } from '../../catalog/schema.ts';
@@ -125,19 +126,6 @@ const overviewSchema = z.object({
   comparisonId: crawlIdSchema.nullish(),
   refresh: z.boolean().default(false),
 });
-
-export function parseBody<T extends z.ZodType>(
-  schema: T,
-  request: FastifyRequest,
-  reply: FastifyReply,
-): z.infer<T> | undefined {
-  const parsed = schema.safeParse(request.body ?? {});
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const field = issue?.path.join('.') ?? '';
-  void reply.code(400).send({ error: `Invalid ${field || 'payload'}: ${issue?.message ?? 'bad request'}`, field });
-  return undefined;
-}
 
 const severityOrder: readonly Severity[] = severities;
 
@@ -263,7 +251,7 @@ export function registerTechnicalHealthCheckRoutes(app: FastifyInstance, deps: T
   };
 
   app.post('/api/technical-health-check/crawl/get-redux', async (request, reply) => {
-    const body = parseBody(crawlListSchema, request, reply);
+    const body = readBody(crawlListSchema, request, reply);
     if (!body) return reply;
     const isEmptyWebsite =
       !registry.website(body.websiteId) &&
@@ -287,7 +275,7 @@ export function registerTechnicalHealthCheckRoutes(app: FastifyInstance, deps: T
   });
 
   app.post('/api/technical-health-check/overview/get-overview', async (request, reply) => {
-    const body = parseBody(overviewSchema, request, reply);
+    const body = readBody(overviewSchema, request, reply);
     if (!body) return reply;
     if (body.refresh) await registry.refresh();
     const crawls = visibleCrawls(request, reply, body.websiteId);
@@ -334,7 +322,7 @@ export function registerTechnicalHealthCheckRoutes(app: FastifyInstance, deps: T
   });
 
   app.post('/api/technical-health-check/report/get-summary', async (request, reply) => {
-    const body = parseBody(summarySchema, request, reply);
+    const body = readBody(summarySchema, request, reply);
     if (!body) return reply;
     const call = await resolveReportCall(request, reply, body);
     if (!call) return reply;
@@ -376,7 +364,7 @@ export function registerTechnicalHealthCheckRoutes(app: FastifyInstance, deps: T
   });
 
   app.post('/api/technical-health-check/report/get-rows', async (request, reply) => {
-    const body = parseBody(rowsSchema, request, reply);
+    const body = readBody(rowsSchema, request, reply);
     if (!body) return reply;
     const call = await resolveReportCall(request, reply, body);
     if (!call) return reply;
@@ -404,7 +392,7 @@ export function registerTechnicalHealthCheckRoutes(app: FastifyInstance, deps: T
   });
 
   app.post('/api/technical-health-check/report/export-csv', async (request, reply) => {
-    const body = parseBody(exportSchema, request, reply);
+    const body = readBody(exportSchema, request, reply);
     if (!body) return reply;
     const call = await resolveReportCall(request, reply, body);
     if (!call) return reply;
