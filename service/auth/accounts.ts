@@ -50,6 +50,8 @@ export interface AccountSettings {
   mail: MailSettings;
 }
 
+const DEMO_PUBLISHED_WEBSITE = 'northwind-outfitters';
+
 export class Accounts {
   /** Authenticates the admin CLI's hand-over to this process (scripts/admin.ts). */
   readonly adminToken = randomBytes(32).toString('base64url');
@@ -98,7 +100,13 @@ export class Accounts {
       logger,
     );
     await accounts.sync();
-    if (options.isDemo) await seedDemoAccounts(appDb, clock());
+    if (options.isDemo && (await seedDemoAccounts(appDb, clock()))) {
+      // The demo shows both sides at once: Northwind's history is published to its client, its two newest crawls
+      // wait for approval; Alpine stays wholly pending.
+      for (const crawl of options.registry.crawls(DEMO_PUBLISHED_WEBSITE).slice(2)) {
+        await approvals.approve(crawl.websiteId, crawl.crawlId, 'demo setup');
+      }
+    }
     accounts.#unsubscribe = options.registry.onChange(() => {
       accounts.sync().catch((error: unknown) => logger.error(`crawl registry sync failed: ${String(error)}`));
     });

@@ -26,8 +26,8 @@ export default async function globalSetup(config: FullConfig): Promise<void> {
   await run({ command: 'website add', ...extra.empty });
   await run({ command: 'user add', ...extra.emptyClient, role: 'CLIENT', websites: [extra.empty.id] });
 
-  // The demo loads every crawl as pending. Approve Northwind's older crawls so its client has data, leaving the
-  // two newest pending: one for the approve test, the newest for the staff pending views. Alpine stays pending.
+  // The demo publishes Northwind's older crawls and leaves its two newest pending (one for the approve test, the
+  // newest for the staff pending views); Alpine stays pending. Approving here keeps the suite independent of that.
   const crawls = (await (
     await admin.post('/api/technical-health-check/crawl/get-redux', {
       data: { websiteId: websites.northwind.id },

@@ -1,0 +1,99 @@
+/**
+ * An independent oracle for report counts (golden-counts.test.ts): each catalogue report's filter, expanded with
+ * its constants, run straight over a crawl export's Parquet files. It shares nothing with the engine: the joined
+ * metrics (catalogue guide §5.1) and the source-only URLs the loader adds to `urls` (guide §5.6) are written out
+ * here again from the guide.
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import fs from 'node:fs';
+import path from 'node:path';
+import { catalog } from '../../../catalog/index.ts';
+import type { ReportDefinition } from '../../../catalog/schema.ts';
+import { MANIFEST_FILE, manifestSchema, parquetFileOf } from '../../../catalog/export-contract.ts';
+import { expandFilter } from '../../catalog/index.ts';
+import { quoteLiteral } from '../../db/duckdb.ts';
+
+export interface OracleCrawl {
+  dir: string;
+  crawlId: number;
+  dataStart: string;
+  dataEnd: string;
+  host: string;
+}
+
+export interface OracleCount {
+  all: number;
+  added: number;
+  removed: number;
+}
+
+export function readOracleCrawls(crawlDirs: readonly string[]): OracleCrawl[] {
+  return crawlDirs
+    .map((dir) => {
+      const manifest = manifestSchema.parse(JSON.parse(fs.readFileSync(path.join(dir, MANIFEST_FILE), 'utf8')));
+      return {
+        dir,
+        crawlId: manifest.crawlId,
+        dataStart: manifest.dataStart,
+        dataEnd: manifest.dataEnd,
+        host: new URL(manifest.startUrl).hostname.toLowerCase(),
+      };
+    })
+    .sort((a, b) => a.crawlId - b.crawlId);
+}
+
+const pq = (crawl: OracleCrawl, table: string): string =>
+  `read_parquet(${quoteLiteral(path.join(crawl.dir, parquetFileOf(table)))})`;
+
+/**
+ * `urls` as the guide defines it: the crawled URLs plus every search console / analytics URL the crawl lacks
+ * (not found in the web crawl nor a sitemap, internal when on the start URL's host), with gsc_exists (any search
+ * console row in the range) and ga_exists (sessions in the range) joined.
+ */
+function urlsOf(crawl: OracleCrawl): string {
+  const range = `"date" BETWEEN ${quoteLiteral(crawl.dataStart)}::DATE AND ${quoteLiteral(crawl.dataEnd)}::DATE`;
+  const urls = pq(crawl, 'urls');
+  const sourceOnly = `SELECT url FROM ${pq(crawl, 'search_console')} UNION SELECT url FROM ${pq(crawl, 'analytics')}`;
+  const hostOf = `lower(split_part(split_part(split_part(url, '://', 2), '/', 1), ':', 1))`;
+  return `(SELECT u.*, g.url IS NOT NULL AS gsc_exists, COALESCE(a.sessions, 0) > 0 AS ga_exists
+    FROM (SELECT * FROM ${urls}
+          UNION ALL BY NAME
+          SELECT url, ${hostOf} = ${quoteLiteral(crawl.host)} AS internal, FALSE AS found_in_web_crawl,
+                 FALSE AS found_in_sitemap
+          FROM (${sourceOnly} EXCEPT SELECT url FROM ${urls})) u
+    LEFT JOIN (SELECT DISTINCT url FROM ${pq(crawl, 'search_console')} WHERE ${range}) g ON g.url = u.url
+    LEFT JOIN (SELECT url, sum(sessions) AS sessions FROM ${pq(crawl, 'analytics')} WHERE ${range} GROUP BY url) a
+      ON a.url = u.url)`;
+}
+
+function rowsOf(report: ReportDefinition, crawl: OracleCrawl): string {
+  const source = report.tableId === 'urls' ? urlsOf(crawl) : pq(crawl, report.tableId);
+  const filter = expandFilter(report.filter, catalog.constants.filterConstants);
+  const scope =
+    report.internalType === 'internal'
+      ? 'COALESCE(internal, FALSE)'
+      : report.internalType === 'external'
+        ? 'NOT COALESCE(internal, TRUE)'
+        : 'TRUE';
+  const key = report.keyColumns.map((k) => `COALESCE(${k}::VARCHAR, chr(0))`).join(` || chr(1) || `);
+  return `SELECT ${key} AS k FROM ${source} WHERE ${scope} AND (${filter})`;
+}
+
+/** One report over a website's crawls (oldest first): rows, and rows whose key the previous crawl lacks / keeps. */
+export async function oracleCounts(
+  conn: DuckDBConnection,
+  report: ReportDefinition,
+  crawls: readonly OracleCrawl[],
+): Promise<OracleCount[]> {
+  const sets = crawls.map((crawl, i) => `SELECT ${i} AS c, k FROM (${rowsOf(report, crawl)})`);
+  const reader = await conn.runAndReadAll(`
+    WITH s AS MATERIALIZED (${sets.join('\nUNION ALL\n')})
+    SELECT i.i,
+      (SELECT count(*) FROM s WHERE c = i.i),
+      (SELECT count(*) FROM s a WHERE a.c = i.i AND i.i > 0
+         AND NOT EXISTS (SELECT 1 FROM s b WHERE b.c = i.i - 1 AND b.k = a.k)),
+      (SELECT count(*) FROM s a WHERE a.c = i.i - 1
+         AND NOT EXISTS (SELECT 1 FROM s b WHERE b.c = i.i AND b.k = a.k))
+    FROM range(${crawls.length}) i(i) ORDER BY i.i`);
+  return reader.getRowsJS().map((r) => ({ all: Number(r[1]), added: Number(r[2]), removed: Number(r[3]) }));
+}

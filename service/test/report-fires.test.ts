@@ -1,0 +1,625 @@
+/**
+ * Issue 3 §5, ARCHITECTURE habit 9: for every catalogue report, a row that fires and a near miss that does not.
+ * Each near miss sits just across the decisive boundary of its report's filter (a threshold, an excluded status, a
+ * COALESCE default, a date-range edge), so a wrong comparison operator or a dropped clause fails here.
+ *
+ * One crawl holds every row; URLs are prefixed by the report id, and each report is asked for its own URLs through
+ * the 'URLs containing' filter. A row may fire other reports too: only membership is asserted, never counts.
+ * Rows are read from the precomputed row tables and from the live relation, which must agree.
+ */
+import fs from 'node:fs';
+import type { DuckDBInstance } from '@duckdb/node-api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ExportTableId } from '../../catalog/export-contract.ts';
+import { reports } from '../../catalog/index.ts';
+import type { ReportDefinition } from '../../catalog/schema.ts';
+import { openDatabase } from '../db/duckdb.ts';
+import type { CrawlTarget, RowsRequest } from '../engine/compile.ts';
+import { ReportEngine } from '../engine/engine.ts';
+import { shapeOf } from '../engine/report-shape.ts';
+import { textOf } from '../engine/result.ts';
+import { CrawlRegistry } from '../store/registry.ts';
+import { makeTempDataDir, writeCrawlToStore, type FixtureRow, type FixtureTables } from './helpers/make-store.ts';
+
+const SITE = 'fires';
+const HOME = `https://${SITE}.example`;
+const ELSEWHERE = 'https://elsewhere.example';
+const DATA_START = '2025-01-01';
+const DATA_END = '2025-01-28';
+const DAY_BEFORE_START = '2024-12-31';
+const DAY_AFTER_END = '2025-01-29';
+
+/** Stands for the URL of the case's `fires` or `nearMiss` row in any string value. */
+const FIRES = '{fires}';
+const NEAR = '{near}';
+
+interface Side {
+  /** Columns of the report's source table (or of `table`), over the table's baseline row. */
+  row?: FixtureRow;
+  /** The row goes into this table instead of the report's own: for reports whose filter is TRUE. */
+  table?: ExportTableId;
+  /** Origin of the URL (default the website's own). */
+  origin?: string;
+  /** Scheme of the URL, for http:// targets. */
+  scheme?: 'http';
+  /** Search console / analytics rows of the URL (date, metrics); the url is filled in. */
+  searchConsole?: readonly FixtureRow[];
+  analytics?: readonly FixtureRow[];
+}
+
+interface Case {
+  fires: Side;
+  /** Just across the decisive boundary. */
+  nearMiss: Side;
+  /** Other branches of an OR, and the other edge of a range. */
+  moreFires?: readonly Side[];
+  /** Just across the other clauses' boundaries, where the data can be consistent. */
+  moreNearMisses?: readonly Side[];
+}
+
+const sc = (date: string, extra: FixtureRow = {}): FixtureRow => ({
+  date,
+  clicks: 1,
+  impressions: 10,
+  position: 3,
+  ...extra,
+});
+const ga = (date: string, sessions: number): FixtureRow => ({
+  date,
+  channel: 'organic',
+  sessions,
+  users: sessions,
+  conversions: 0,
+  revenue: 0,
+});
+const hop = (status: number, js: boolean | null, meta: boolean | null): FixtureRow => ({
+  url: FIRES,
+  status_code: status,
+  redirects_to: `${HOME}/target`,
+  is_js_redirect: js,
+  is_meta_redirect: meta,
+});
+
+/** A 404 page with the given columns: the `http_status_code = 200` guard's near miss. */
+const notFound = (row: FixtureRow): Side => ({ row: { http_status_code: 404, indexable: false, ...row } });
+
+/** The near miss of every report, next to its row that fires, keyed by report id. */
+const cases: Readonly<Record<string, Case>> = {
+  // links: url_to carries the case URL
+  'links/external-broken': {
+    fires: { origin: ELSEWHERE, row: { internal: false, url_to_status_code: 400 } },
+    nearMiss: { origin: ELSEWHERE, row: { internal: false, url_to_status_code: 429 } },
+    moreFires: [{ origin: ELSEWHERE, row: { internal: false, url_to_status_code: 599 } }],
+    moreNearMisses: [
+      { origin: ELSEWHERE, row: { internal: false, url_to_status_code: 403 } },
+      { origin: ELSEWHERE, row: { internal: false, url_to_status_code: 399 } },
+      { origin: ELSEWHERE, row: { internal: false, url_to_status_code: 600 } },
+    ],
+  },
+  'links/external-redirects': {
+    fires: { origin: ELSEWHERE, row: { internal: false, url_to_status_code: 300 } },
+    nearMiss: { origin: ELSEWHERE, row: { internal: false, url_to_status_code: 400, is_redirect: false } },
+    moreFires: [
+      { origin: ELSEWHERE, row: { internal: false, url_to_status_code: 399 } },
+      { origin: ELSEWHERE, row: { internal: false, url_to_status_code: 200, is_redirect: true } },
+    ],
+    moreNearMisses: [{ origin: ELSEWHERE, row: { internal: false, url_to_status_code: 299, is_redirect: false } }],
+  },
+  'links/internal-broken': {
+    fires: { row: { url_to_status_code: 599 } },
+    nearMiss: { row: { url_to_status_code: 403 } },
+    moreFires: [{ row: { url_to_status_code: 400 } }],
+    moreNearMisses: [
+      { row: { url_to_status_code: 429 } },
+      { row: { url_to_status_code: 399 } },
+      { row: { url_to_status_code: 600 } },
+    ],
+  },
+  'links/internal-http': {
+    fires: { scheme: 'http', row: { url_from_https: true, url_to_https: false } },
+    nearMiss: { scheme: 'http', row: { url_from_https: false, url_to_https: false } },
+    moreNearMisses: [{ scheme: 'http', row: { url_from_https: true, url_to_https: true } }],
+  },
+  'links/internal-disallowed': {
+    fires: { row: { restricted_reason: 'robots_disallowed' } },
+    nearMiss: { row: { restricted_reason: 'meta_nofollow' } },
+  },
+
+  // sitemap
+  'sitemap/sitemaps': {
+    fires: { row: { sitemap_type: 'urlset', http_status_code: 404 } },
+    // Filter TRUE: the only miss is a URL that is not a sitemap file.
+    nearMiss: { table: 'urls', row: {} },
+  },
+  'sitemap/all': {
+    fires: { row: { found_in_sitemap: true, found_in_web_crawl: false } },
+    nearMiss: { row: { found_in_sitemap: false } },
+  },
+  'sitemap/missing': {
+    fires: { row: { found_in_sitemap: null, primary_page: null } },
+    // A secondary duplicate need not be listed.
+    nearMiss: { row: { found_in_sitemap: null, primary_page: false } },
+    moreNearMisses: [
+      { row: { found_in_sitemap: null, found_in_web_crawl: false } },
+      { row: { found_in_sitemap: null, indexable: false } },
+      { row: { found_in_sitemap: true } },
+    ],
+  },
+  'sitemap/orphaned': {
+    fires: { row: { found_in_sitemap: true, found_in_web_crawl: false } },
+    nearMiss: { row: { found_in_sitemap: true, found_in_web_crawl: true } },
+    moreNearMisses: [{ row: { found_in_sitemap: false, found_in_web_crawl: false } }],
+    moreFires: [{ row: { found_in_sitemap: true, found_in_web_crawl: null } }],
+  },
+
+  // analytics: ga_exists is "some sessions in the range", not "some analytics row"
+  'analytics/all': {
+    fires: { analytics: [ga(DATA_END, 1)] },
+    nearMiss: { analytics: [ga(DATA_START, 0)] },
+    moreFires: [{ analytics: [ga(DATA_START, 1)] }],
+    moreNearMisses: [{ analytics: [ga(DAY_AFTER_END, 5)] }],
+  },
+  'analytics/missing': {
+    fires: { analytics: [ga(DAY_AFTER_END, 5)] },
+    nearMiss: { analytics: [ga(DATA_START, 1)] },
+    moreNearMisses: [{ row: { found_in_web_crawl: false, found_in_sitemap: true } }, { row: { indexable: false } }],
+  },
+  'analytics/orphaned': {
+    fires: { row: { found_in_web_crawl: false, found_in_sitemap: true }, analytics: [ga(DATA_START, 3)] },
+    nearMiss: { row: { found_in_web_crawl: true }, analytics: [ga(DATA_START, 3)] },
+    moreNearMisses: [{ row: { found_in_web_crawl: false, found_in_sitemap: true } }],
+    moreFires: [{ row: { found_in_web_crawl: null, found_in_sitemap: true }, analytics: [ga(DATA_START, 3)] }],
+  },
+
+  // canonical
+  'canonical/conflicting': {
+    fires: { row: { canonical_html_url: `${HOME}/a`, canonical_header_url: `${HOME}/b`, canonical_url: null } },
+    nearMiss: {
+      row: { canonical_html_url: `${HOME}/a`, canonical_header_url: `${HOME}/a`, canonical_url: `${HOME}/a` },
+    },
+    moreFires: [
+      // Several HTML tags that disagree: no resolved canonical.
+      { row: { canonical_html_url: `${HOME}/a`, canonical_url: null } },
+      { row: { canonical_html_url: `${HOME}/a`, canonical_header_url: `${HOME}/b`, canonical_url: `${HOME}/a` } },
+    ],
+    moreNearMisses: [{ row: { canonical_header_url: `${HOME}/b`, canonical_url: `${HOME}/b` } }],
+  },
+  'canonical/orphaned': {
+    fires: { row: { canonical_links_in_count: 1, links_in_count: null, found_in_web_crawl: false } },
+    nearMiss: { row: { canonical_links_in_count: 1, links_in_count: 1 } },
+    moreNearMisses: [{ row: { canonical_links_in_count: 0, links_in_count: null } }],
+  },
+  'canonical/multiple-links-in': {
+    fires: { row: { canonical_links_in_count: 6 } },
+    nearMiss: { row: { canonical_links_in_count: 5 } },
+  },
+  'canonical/non-indexable-with-links-in': {
+    fires: { row: { canonical_links_in_count: 1, indexable: false, meta_noindex: true } },
+    nearMiss: { row: { canonical_links_in_count: 0, indexable: false, meta_noindex: true } },
+    moreNearMisses: [{ row: { canonical_links_in_count: 1, indexable: true } }],
+    moreFires: [{ row: { canonical_links_in_count: 1, indexable: null } }],
+  },
+  'canonical/non-self-referencing': {
+    fires: { row: { indexable: false, canonical_url: `${HOME}/other`, is_self_canonical: false } },
+    nearMiss: { row: { canonical_url: NEAR, is_self_canonical: true } },
+    moreNearMisses: [
+      { row: { http_status_code: 301, indexable: false, canonical_url: `${HOME}/other`, is_self_canonical: false } },
+      { row: { canonical_url: null, is_self_canonical: false } },
+    ],
+    moreFires: [{ row: { indexable: false, canonical_url: `${HOME}/other`, is_self_canonical: null } }],
+  },
+
+  // content
+  'content/duplicate': {
+    // One set: the near miss is its primary page, left out.
+    fires: { row: { duplicate_body: true, duplicate_body_count: 2, duplicate_body_primary_url: NEAR } },
+    nearMiss: { row: { duplicate_body: true, duplicate_body_count: 2, duplicate_body_primary_url: NEAR } },
+    moreNearMisses: [
+      { row: { duplicate_body: null, duplicate_body_primary_url: null } },
+      {
+        row: {
+          indexable: false,
+          duplicate_body: true,
+          duplicate_body_count: 2,
+          duplicate_body_primary_url: `${HOME}/x`,
+        },
+      },
+    ],
+  },
+  'content/empty': {
+    fires: { row: { content_size: 511 } },
+    nearMiss: { row: { content_size: 512 } },
+    moreNearMisses: [{ row: { indexable: false, content_size: 100 } }],
+  },
+  'content/missing-h1': {
+    fires: { row: { h1_count: null } },
+    nearMiss: { row: { h1_count: 1 } },
+    moreNearMisses: [{ row: { indexable: false, h1_count: 0 } }],
+  },
+  'content/multiple-h1': {
+    fires: { row: { h1_count: 2 } },
+    nearMiss: { row: { h1_count: 1 } },
+    moreNearMisses: [{ row: { indexable: false, h1_count: 2 } }],
+  },
+  'content/thin': {
+    fires: { row: { content_size: 512 } },
+    nearMiss: { row: { content_size: 3072 } },
+    moreFires: [{ row: { content_size: 3071 } }],
+    moreNearMisses: [{ row: { content_size: 511 } }, { row: { indexable: false, content_size: 1000 } }],
+  },
+
+  // crawl: filter TRUE over internal and external URLs
+  'crawl/all': {
+    fires: { origin: ELSEWHERE, row: { internal: false } },
+    // Found but never fetched: not a crawled URL.
+    nearMiss: { table: 'uncrawled_urls', row: { restricted_reason: 'crawl_limit' } },
+  },
+
+  // hreflang
+  'hreflang/missing': {
+    fires: { row: { hreflang_links_out_count: null } },
+    nearMiss: { row: { hreflang_links_out_count: 1 } },
+    moreNearMisses: [{ row: { indexable: false, hreflang_links_out_count: 0 } }],
+  },
+  'hreflang/non-indexable-links-in': {
+    fires: { row: { hreflang_links_in_count: 1, indexable: null } },
+    nearMiss: { row: { hreflang_links_in_count: 1, indexable: true } },
+    moreNearMisses: [{ row: { hreflang_links_in_count: 0, indexable: false } }],
+  },
+
+  // internal
+  'internal/all': {
+    fires: { row: {} },
+    nearMiss: { origin: ELSEWHERE, row: { internal: false } },
+  },
+  'internal/head-issues': {
+    fires: { row: { head_tags_in_body_count: null, body_tags_in_head_count: 1 } },
+    nearMiss: { row: { head_tags_in_body_count: 0, body_tags_in_head_count: 0 } },
+    moreFires: [{ row: { head_tags_in_body_count: 1, body_tags_in_head_count: null } }],
+  },
+  'internal/non-indexable': {
+    fires: { row: { indexable: false, meta_noindex: true } },
+    nearMiss: { row: { http_status_code: 201, indexable: false } },
+    moreNearMisses: [{ row: { indexable: true } }],
+    moreFires: [{ row: { indexable: null } }],
+  },
+  'internal/no-follow': {
+    fires: { row: { meta_nofollow: null, header_nofollow: true } },
+    nearMiss: { row: { meta_nofollow: false, header_nofollow: false } },
+    moreFires: [{ row: { meta_nofollow: true, header_nofollow: null } }],
+    moreNearMisses: [{ row: { http_status_code: 404, indexable: false, meta_nofollow: true } }],
+  },
+
+  // meta: duplicate sets keep their primary page (unlike content/duplicate)
+  'meta/duplicate-descriptions': {
+    fires: {
+      row: { duplicate_description: true, duplicate_description_count: 2, duplicate_description_primary_url: FIRES },
+    },
+    nearMiss: {
+      row: {
+        indexable: false,
+        duplicate_description: true,
+        duplicate_description_count: 2,
+        duplicate_description_primary_url: FIRES,
+      },
+    },
+    moreNearMisses: [{ row: { duplicate_description: false } }],
+  },
+  'meta/duplicate-titles': {
+    fires: { row: { duplicate_title: true, duplicate_title_count: 2, duplicate_title_primary_url: FIRES } },
+    nearMiss: { row: { duplicate_title: false } },
+    moreNearMisses: [
+      {
+        row: { indexable: false, duplicate_title: true, duplicate_title_count: 2, duplicate_title_primary_url: FIRES },
+      },
+    ],
+  },
+  'meta/max-descriptions': {
+    fires: { row: { description_length: 201 } },
+    nearMiss: { row: { description_length: 200 } },
+    moreNearMisses: [{ row: { indexable: false, description_length: 201 } }],
+  },
+  'meta/max-titles': {
+    fires: { row: { page_title_length: 66 } },
+    nearMiss: { row: { page_title_length: 65 } },
+    moreNearMisses: [{ row: { indexable: false, page_title_length: 66 } }],
+  },
+  'meta/short-descriptions': {
+    fires: { row: { description_length: 69 } },
+    nearMiss: { row: { description_length: 70 } },
+    moreFires: [{ row: { description_length: null } }],
+    moreNearMisses: [{ row: { indexable: false, description_length: 69 } }],
+  },
+  'meta/short-titles': {
+    fires: { row: { page_title_length: 19 } },
+    nearMiss: { row: { page_title_length: 20 } },
+    moreFires: [{ row: { page_title_length: null } }],
+    moreNearMisses: [{ row: { indexable: false, page_title_length: 19 } }],
+  },
+
+  // performance: strictly above the upper threshold
+  'performance/poor-fetch': {
+    fires: { row: { fetch_time: 3.01 } },
+    nearMiss: { row: { fetch_time: 3 } },
+    moreNearMisses: [notFound({ fetch_time: 3.01 })],
+  },
+  'performance/poor-cls': {
+    fires: { row: { performance_cls: 0.26 } },
+    nearMiss: { row: { performance_cls: 0.25 } },
+    moreNearMisses: [notFound({ performance_cls: 0.26 })],
+  },
+  'performance/poor-dcl': {
+    fires: { row: { performance_dcl: 3.51 } },
+    nearMiss: { row: { performance_dcl: 3.5 } },
+    moreNearMisses: [notFound({ performance_dcl: 3.51 })],
+  },
+  'performance/slow-fcp': {
+    fires: { row: { performance_fcp: 3.01 } },
+    nearMiss: { row: { performance_fcp: 3 } },
+    moreNearMisses: [notFound({ performance_fcp: 3.01 })],
+  },
+  'performance/slow-lcp': {
+    fires: { row: { performance_lcp: 4.01 } },
+    nearMiss: { row: { performance_lcp: 4 } },
+    moreNearMisses: [notFound({ performance_lcp: 4.01 })],
+  },
+  'performance/slow-ttfb': {
+    fires: { row: { performance_ttfb: 1801 } },
+    nearMiss: { row: { performance_ttfb: 1800 } },
+    moreNearMisses: [notFound({ performance_ttfb: 1801 })],
+  },
+  'performance/slow-tti': {
+    fires: { row: { performance_tti: 7.31 } },
+    nearMiss: { row: { performance_tti: 7.3 } },
+    moreNearMisses: [notFound({ performance_tti: 7.31 })],
+  },
+
+  // redirects
+  'redirects/all': {
+    fires: { row: { http_status_code: 300, indexable: false, is_redirect: null } },
+    nearMiss: { row: { http_status_code: 400, indexable: false, is_redirect: false } },
+    moreFires: [{ row: { is_redirect: true } }, { row: { http_status_code: 399, indexable: false } }],
+    moreNearMisses: [{ row: { http_status_code: 299, indexable: false, is_redirect: false } }],
+  },
+  'redirects/broken': {
+    fires: {
+      row: { http_status_code: 301, indexable: false, is_redirect: true, redirected_to_status_code: 404 },
+    },
+    nearMiss: {
+      row: { http_status_code: 301, indexable: false, is_redirect: true, redirected_to_status_code: 429 },
+    },
+    moreFires: [
+      { row: { http_status_code: 301, indexable: false, is_redirect: true, redirected_to_status_code: 400 } },
+      { row: { http_status_code: 301, indexable: false, is_redirect: true, redirected_to_status_code: 599 } },
+    ],
+    // A chain cut at the hop limit ends on a redirect status.
+    moreNearMisses: [
+      { row: { http_status_code: 301, indexable: false, is_redirect: true, redirected_to_status_code: 399 } },
+      { row: { http_status_code: 301, indexable: false, is_redirect: true, redirected_to_status_code: 600 } },
+      { row: { http_status_code: 301, indexable: false, is_redirect: true, redirected_to_status_code: 403 } },
+    ],
+  },
+  'redirects/chain': {
+    fires: {
+      row: {
+        http_status_code: 301,
+        indexable: false,
+        is_redirect: true,
+        redirect_count: 2,
+        redirect_chain: [hop(301, false, false), hop(301, false, false)],
+      },
+    },
+    nearMiss: { row: { http_status_code: 301, indexable: false, is_redirect: true, redirect_count: 1 } },
+    moreNearMisses: [
+      {
+        row: { http_status_code: 301, indexable: false, is_redirect: true, redirect_count: 3, is_redirect_loop: true },
+      },
+    ],
+  },
+  'redirects/loop': {
+    fires: { row: { http_status_code: 301, indexable: false, is_redirect: true, is_redirect_loop: true } },
+    nearMiss: {
+      row: { http_status_code: 301, indexable: false, is_redirect: true, redirect_count: 4, is_redirect_loop: false },
+    },
+  },
+  'redirects/js-meta': {
+    fires: { row: { is_redirect: true, redirect_chain: [hop(301, false, false), hop(200, null, true)] } },
+    nearMiss: { row: { is_redirect: true, redirect_chain: [hop(301, false, false), hop(302, null, false)] } },
+    moreFires: [{ row: { is_redirect: true, redirect_chain: [hop(200, true, null)] } }],
+  },
+  'redirects/temporary': {
+    fires: { row: { http_status_code: 307, indexable: false, is_redirect: true } },
+    nearMiss: { row: { http_status_code: 308, indexable: false, is_redirect: true } },
+    moreFires: [{ row: { http_status_code: 302, indexable: false, is_redirect: true } }],
+  },
+
+  // schema
+  'schema/missing': {
+    fires: { row: { has_structured_data: null } },
+    nearMiss: { row: { has_structured_data: true } },
+    moreNearMisses: [{ row: { indexable: false, has_structured_data: null } }, notFound({ has_structured_data: null })],
+  },
+
+  // search console: gsc_exists is "some row in the range"
+  'search-console/all': {
+    fires: { searchConsole: [sc(DATA_START)] },
+    nearMiss: { searchConsole: [sc(DAY_BEFORE_START)] },
+    moreFires: [{ searchConsole: [sc(DATA_END)] }],
+    moreNearMisses: [{ searchConsole: [sc(DAY_AFTER_END)] }],
+  },
+  'search-console/missing': {
+    fires: { searchConsole: [sc(DAY_AFTER_END)] },
+    nearMiss: { searchConsole: [sc(DATA_END, { clicks: 0, impressions: 1 })] },
+    moreNearMisses: [{ row: { found_in_web_crawl: false, found_in_sitemap: true } }, { row: { indexable: false } }],
+  },
+  'search-console/orphaned': {
+    fires: { row: { found_in_web_crawl: false, found_in_sitemap: true }, searchConsole: [sc(DATA_END)] },
+    nearMiss: { row: { found_in_web_crawl: true }, searchConsole: [sc(DATA_END)] },
+    moreNearMisses: [{ row: { found_in_web_crawl: false, found_in_sitemap: true } }],
+    moreFires: [{ row: { found_in_web_crawl: null, found_in_sitemap: true }, searchConsole: [sc(DATA_END)] }],
+  },
+
+  // status-code
+  'status-code/4xx': {
+    fires: { row: { http_status_code: 400, indexable: false } },
+    nearMiss: { row: { http_status_code: 399, indexable: false } },
+    moreFires: [{ row: { http_status_code: 499, indexable: false } }],
+    moreNearMisses: [{ row: { http_status_code: 500, indexable: false } }],
+  },
+  'status-code/5xx': {
+    fires: { row: { http_status_code: 599, indexable: false } },
+    nearMiss: { row: { http_status_code: 600, indexable: false } },
+    moreFires: [{ row: { http_status_code: 500, indexable: false } }],
+    moreNearMisses: [{ row: { http_status_code: 499, indexable: false } }],
+  },
+  'status-code/other': {
+    // No response to a fetch is a timeout; no status on a URL known only to a sitemap is not.
+    fires: { row: { http_status_code: null, indexable: false, found_in_web_crawl: true } },
+    nearMiss: { row: { http_status_code: null, indexable: false, found_in_web_crawl: false, found_in_sitemap: true } },
+    moreFires: [
+      ...[199, 201, 299, 300, 399, 600].map((status) => ({
+        row: { http_status_code: status, indexable: false, is_redirect: false },
+      })),
+      { row: { http_status_code: 304, indexable: false, is_redirect: null } },
+    ],
+    moreNearMisses: [
+      { row: { http_status_code: 200 } },
+      { row: { http_status_code: 300, indexable: false, is_redirect: true } },
+      { row: { http_status_code: 400, indexable: false, is_redirect: false } },
+    ],
+  },
+};
+
+/** Required columns of each source table, for a healthy, unremarkable row. */
+const baselines: Partial<Record<ExportTableId, FixtureRow>> = {
+  urls: { http_status_code: 200, indexable: true, internal: true, found_in_web_crawl: true },
+  links: { url_from: `${HOME}/`, internal: true },
+  unique_links: { anchor_text: 'anchor', primary_url_from: `${HOME}/`, internal: true },
+  sitemaps: {},
+  uncrawled_urls: { found_at_url: `${HOME}/` },
+};
+
+/** The column holding a row's URL: the one 'URLs containing' filters on. */
+const urlColumnOf = (table: ExportTableId): string =>
+  table === 'links' || table === 'unique_links' ? 'url_to' : 'url';
+
+const sides = ['fires', 'nearMiss'] as const;
+type SideName = (typeof sides)[number];
+type Names = Record<SideName, readonly string[]>;
+
+function caseUrl(report: ReportDefinition, name: string, spec: Side): string {
+  const origin = spec.scheme === 'http' ? HOME.replace('https:', 'http:') : (spec.origin ?? HOME);
+  return `${origin}/${report.id}/${name}`;
+}
+
+/** A case's rows by side: the main one first. */
+const sideRows = (c: Case): Record<SideName, readonly Side[]> => ({
+  fires: [c.fires, ...(c.moreFires ?? [])],
+  nearMiss: [c.nearMiss, ...(c.moreNearMisses ?? [])],
+});
+
+/** The cases' URLs by report id, and every row of every case in one set of tables. */
+function buildCrawl(): { tables: FixtureTables; urls: Map<string, Names> } {
+  const rows = new Map<ExportTableId, FixtureRow[]>();
+  const add = (table: ExportTableId, row: FixtureRow): void => {
+    rows.set(table, [...(rows.get(table) ?? []), row]);
+  };
+  const urls = new Map<string, Names>();
+  for (const report of reports) {
+    const c = cases[report.id];
+    if (!c) continue;
+    const specs = sideRows(c);
+    const nameOf = (side: SideName, i: number): string =>
+      `${side === 'fires' ? 'fires' : 'near'}${i === 0 ? '' : `-${i + 1}`}`;
+    const names: Names = {
+      fires: specs.fires.map((spec, i) => caseUrl(report, nameOf('fires', i), spec)),
+      nearMiss: specs.nearMiss.map((spec, i) => caseUrl(report, nameOf('nearMiss', i), spec)),
+    };
+    urls.set(report.id, names);
+    const fill = (value: unknown): unknown => {
+      if (value === FIRES) return names.fires[0];
+      if (value === NEAR) return names.nearMiss[0];
+      if (Array.isArray(value)) return value.map(fill);
+      if (value !== null && typeof value === 'object')
+        return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v)]));
+      return value;
+    };
+    for (const side of sides)
+      specs[side].forEach((spec, i) => {
+        const url = names[side][i]!;
+        const table = spec.table ?? report.tableId;
+        add(table, fill({ ...baselines[table], ...spec.row, [urlColumnOf(table)]: url }) as FixtureRow);
+        for (const r of spec.searchConsole ?? []) add('search_console', { ...r, url });
+        for (const r of spec.analytics ?? []) add('analytics', { ...r, url });
+      });
+  }
+  return { tables: Object.fromEntries(rows), urls };
+}
+
+describe('every report has a row that fires and a near miss that does not', () => {
+  const { tables, urls } = buildCrawl();
+  let dataDir: string;
+  let db: DuckDBInstance;
+  let engine: ReportEngine;
+  let precomputed: CrawlTarget;
+  let live: CrawlTarget;
+
+  beforeAll(async () => {
+    dataDir = makeTempDataDir('thc-fires-');
+    await writeCrawlToStore(dataDir, { websiteId: SITE, crawlId: 1, dataStart: DATA_START, dataEnd: DATA_END, tables });
+    db = await openDatabase();
+    const registry = await CrawlRegistry.open(dataDir, db);
+    engine = new ReportEngine(db, registry);
+    precomputed = await engine.target(registry.crawls(SITE)[0]!);
+    // The same crawl without its precomputed state: rows come from the live relation.
+    live = { ...precomputed, precomputed: new Map() };
+  });
+
+  afterAll(() => {
+    engine?.dispose();
+    db?.closeSync();
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('has a case for exactly the catalogue reports', () => {
+    expect(Object.keys(cases).sort()).toEqual(reports.map((r) => r.id).sort());
+    expect(reports).toHaveLength(55);
+  });
+
+  it('precomputed every report from the current definition', () => {
+    for (const report of reports)
+      expect(precomputed.precomputed.get(report.id)?.fingerprint, report.id).toBe(shapeOf(report).fingerprint);
+  });
+
+  /** URLs of the report's rows whose URL contains the report id. */
+  async function rowUrls(report: ReportDefinition, target: CrawlTarget): Promise<string[]> {
+    const req: RowsRequest = {
+      report,
+      current: target,
+      dataDateRange: target.defaultRange,
+      differenceType: 'all',
+      userFilter: `/${report.id}/`,
+      showChecked: true,
+      orderBy: [],
+      limit: 100,
+      offset: 0,
+    };
+    const result = await engine.rows(req);
+    const index = result.columns.findIndex((c) => c.id === shapeOf(report).urlColumn);
+    expect(index, `${report.id} returns its URL column`).toBeGreaterThanOrEqual(0);
+    return (result.values[index] ?? []).map(textOf);
+  }
+
+  for (const [mode, pick] of [
+    ['precomputed rows', () => precomputed],
+    ['live rows', () => live],
+  ] as const)
+    describe(mode, () => {
+      it.each(reports.map((r) => [r.id, r] as const))('%s', async (id, report) => {
+        const found = await rowUrls(report, pick());
+        const { fires, nearMiss } = urls.get(id)!;
+        for (const url of fires) expect(found, `${id}: ${url} fires`).toContain(url);
+        for (const url of nearMiss) expect(found, `${id}: ${url} is a near miss`).not.toContain(url);
+      });
+    });
+});
