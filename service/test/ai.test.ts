@@ -6,7 +6,6 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseAdminArgs, runAdminCommand } from '../admin/commands.ts';
 import { DEFAULT_SEGMENT } from '../app-db/model.ts';
 import { putSegment } from '../app-db/websites.ts';
 import { buildApp } from '../app.ts';
@@ -14,7 +13,7 @@ import { charLength, toPlainSuggestion } from '../ai/check.ts';
 import { OfflineProvider, offlineCandidates, slugWords } from '../ai/offline.ts';
 import { OpenAiCompatibleProvider, type OpenAiOptions } from '../ai/openai.ts';
 import { AiProviderError, type PageFacts } from '../ai/provider.ts';
-import { TestClock, openStack, post, signIn, tempDir, type Session, type Stack } from './auth-fixture.ts';
+import { TestClock, openStack, post, signIn, tempDir, type Session, type Stack, runAdmin } from './auth-fixture.ts';
 import { writeCrawlToStore, type FixtureRow } from './helpers/make-store.ts';
 
 const u = (p: string): string => `https://shop.example${p}`;
@@ -238,12 +237,11 @@ describe('POST /api/ai/get-data', () => {
     await writeCrawlToStore(dataDir, { websiteId: 'blog', crawlId: 1, tables: { urls: [] } });
     const clock = new TestClock(new Date('2025-03-10T09:00:00Z'));
     stack = await openStack(dataDir, { clock: clock.fn });
-    for (const argv of [
+    await runAdmin(stack, clock, [
       'user add --email client@shop.example --password client-pass --role CLIENT --website shop',
       'user add --email client@blog.example --password client-pass --role CLIENT --website blog',
       'user add --email staff@agency.example --password staff-pass --role STAFF',
-    ])
-      await runAdminCommand({ appDb: stack.accounts.appDb, now: clock.now }, parseAdminArgs(argv.split(' ')));
+    ]);
     await putSegment(stack.accounts.appDb, 'shop', {
       id: DEFAULT_SEGMENT.id,
       name: DEFAULT_SEGMENT.name,

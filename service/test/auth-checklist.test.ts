@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseAdminArgs, runAdminCommand } from '../admin/commands.ts';
 import {
   TestClock,
   buildTestApp,
@@ -11,6 +10,7 @@ import {
   writeCrawl,
   type Session,
   type Stack,
+  runAdmin,
 } from './auth-fixture.ts';
 
 const SAVE = '/api/technical-health-check/checklist/save';
@@ -30,11 +30,10 @@ beforeEach(async () => {
   await writeCrawl(dataDir, { websiteId: 'blog', crawlId: 1, moduleState: 'APPROVED' });
   clock = new TestClock(new Date('2025-03-03T09:00:00Z'));
   stack = await openStack(dataDir, { clock: clock.fn });
-  for (const argv of [
+  await runAdmin(stack, clock, [
     'user add --email staff@agency.example --password staff-pass --role STAFF',
     'user add --email client@shop.example --password client-pass --role CLIENT --website shop',
-  ])
-    await runAdminCommand({ appDb: stack.accounts.appDb, now: clock.now }, parseAdminArgs(argv.split(' ')));
+  ]);
   app = await buildTestApp(stack);
   staff = await signIn(app, 'staff@agency.example', 'staff-pass');
   client = await signIn(app, 'client@shop.example', 'client-pass');

@@ -21,6 +21,7 @@ import { Accounts, type AccountsOptions } from '../auth/accounts.ts';
 import type { MailMessage, Mailer } from '../jobs/mailer.ts';
 import { SESSION_COOKIE } from '../auth/sessions.ts';
 import { buildApp } from '../app.ts';
+import { parseAdminArgs, runAdminCommand } from '../admin/commands.ts';
 import { loadCrawl } from '../load/load-crawl.ts';
 import { makeExport } from './helpers/make-export.ts';
 
@@ -147,6 +148,13 @@ export async function openStack(
       db.closeSync();
     },
   };
+}
+
+/** Runs admin CLI command lines (e.g. 'user add --email E …') against the stack's app database. */
+export async function runAdmin(stack: Stack, clock: TestClock, commands: readonly string[]): Promise<void> {
+  for (const argv of commands) {
+    await runAdminCommand({ appDb: stack.accounts.appDb, now: clock.now }, parseAdminArgs(argv.split(' ')));
+  }
 }
 
 export interface Session {

@@ -5,7 +5,6 @@
  */
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseAdminArgs, runAdminCommand } from '../admin/commands.ts';
 import {
   TestClock,
   buildTestApp,
@@ -16,6 +15,7 @@ import {
   tempDir,
   type Session,
   type Stack,
+  runAdmin,
 } from './auth-fixture.ts';
 
 const APPROVED = 1;
@@ -41,13 +41,12 @@ beforeAll(async () => {
   await loadTestCrawl(dataDir, 'blog', 1, '2025-03-01T09:00:00Z');
   const clock = new TestClock(new Date('2025-03-10T09:00:00Z'));
   stack = await openStack(dataDir, { clock: clock.fn });
-  for (const argv of [
+  await runAdmin(stack, clock, [
     'user add --email client@shop.example --password client-pass --role CLIENT --website shop',
     'user add --email client@blog.example --password client-pass --role CLIENT --website blog',
     'user add --email staff@agency.example --password staff-pass --role STAFF',
     'user add --email admin@agency.example --password admin-pass --role ADMIN',
-  ])
-    await runAdminCommand({ appDb: stack.accounts.appDb, now: clock.now }, parseAdminArgs(argv.split(' ')));
+  ]);
   await stack.accounts.approvals.approve('shop', APPROVED, 'staff@agency.example');
   await stack.accounts.approvals.approve('blog', 1, 'staff@agency.example');
   app = await buildTestApp(stack);

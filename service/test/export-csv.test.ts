@@ -12,9 +12,18 @@ import { CSV_BOM } from '../../catalog/constants.ts';
 import { reportById } from '../../catalog/index.ts';
 import { cellText } from '../../web/src/lib/cell-format.ts';
 import { csvLine } from '../../web/src/lib/csv.ts';
-import { parseAdminArgs, runAdminCommand } from '../admin/commands.ts';
 import { exportColumns } from '../export/csv.ts';
-import { TestClock, buildTestApp, openStack, post, signIn, tempDir, type Session, type Stack } from './auth-fixture.ts';
+import {
+  TestClock,
+  buildTestApp,
+  openStack,
+  post,
+  signIn,
+  tempDir,
+  type Session,
+  type Stack,
+  runAdmin,
+} from './auth-fixture.ts';
 import { writeCrawlToStore, type FixtureRow } from './helpers/make-store.ts';
 import { SITE, sampleCrawls } from './helpers/sample-crawls.ts';
 
@@ -53,11 +62,10 @@ beforeAll(async () => {
   await writeCrawlToStore(dataDir, { ...blog, websiteId: 'blog' });
   const clock = new TestClock(new Date('2025-03-10T09:00:00Z'));
   stack = await openStack(dataDir, { clock: clock.fn });
-  for (const argv of [
+  await runAdmin(stack, clock, [
     'user add --email client@blog.example --password client-pass --role CLIENT --website blog',
     'user add --email staff@agency.example --password staff-pass --role STAFF',
-  ])
-    await runAdminCommand({ appDb: stack.accounts.appDb, now: clock.now }, parseAdminArgs(argv.split(' ')));
+  ]);
   app = await buildTestApp(stack);
   staff = await signIn(app, 'staff@agency.example', 'staff-pass');
   otherClient = await signIn(app, 'client@blog.example', 'client-pass');

@@ -1,8 +1,17 @@
 /** POST /api/technical-health-check/query/get-report: aggregates per source against the rows inserted, and access. */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseAdminArgs, runAdminCommand } from '../admin/commands.ts';
-import { TestClock, buildTestApp, openStack, post, signIn, tempDir, type Session, type Stack } from './auth-fixture.ts';
+import {
+  TestClock,
+  buildTestApp,
+  openStack,
+  post,
+  signIn,
+  tempDir,
+  type Session,
+  type Stack,
+  runAdmin,
+} from './auth-fixture.ts';
 import { writeCrawlToStore, type FixtureRow } from './helpers/make-store.ts';
 import type { QueryReport } from '../query-report/query-report.ts';
 
@@ -103,11 +112,10 @@ beforeAll(async () => {
   await writeCrawlToStore(dataDir, { websiteId: 'blog', crawlId: 1, tables: {} });
   const clock = new TestClock(new Date('2025-03-10T09:00:00Z'));
   stack = await openStack(dataDir, { clock: clock.fn });
-  for (const argv of [
+  await runAdmin(stack, clock, [
     'user add --email client@blog.example --password client-pass --role CLIENT --website blog',
     'user add --email staff@agency.example --password staff-pass --role STAFF',
-  ])
-    await runAdminCommand({ appDb: stack.accounts.appDb, now: clock.now }, parseAdminArgs(argv.split(' ')));
+  ]);
   app = await buildTestApp(stack);
   staff = await signIn(app, 'staff@agency.example', 'staff-pass');
   otherClient = await signIn(app, 'client@blog.example', 'client-pass');

@@ -1,9 +1,8 @@
-import { Anchor, Group, Paper, SimpleGrid, Text } from '@mantine/core';
-import { Link } from 'wouter';
+import { Group, Paper, SimpleGrid, Text } from '@mantine/core';
 import { categoryLabel } from '../../lib/catalog.ts';
 import { formatNumber } from '../../lib/format.ts';
-import { reportPath } from '../../lib/routes.ts';
 import { ReportIndicator } from '../../components/report-indicator.tsx';
+import { ReportTitleLink } from './report-title-link.tsx';
 import type { OverviewRow } from './overview-model.ts';
 
 /** NONE-severity reports: reference listings with a lock, no rank. */
@@ -24,16 +23,7 @@ export function ReferenceCard({ rows, search }: { rows: OverviewRow[]; search: s
           <Group key={report.id} gap={10} wrap="nowrap" data-report={report.id}>
             <ReportIndicator kind="locked" size={24} />
             <div style={{ minWidth: 0 }}>
-              <Anchor
-                component={Link}
-                href={`${reportPath(report.id)}${search}`}
-                size="sm"
-                fw={600}
-                c="dark.7"
-                underline="hover"
-              >
-                {report.title}
-              </Anchor>
+              <ReportTitleLink report={report} search={search} />
               <Text size="xs" c="dark.3">
                 {categoryLabel(report.category)} · {formatNumber(metric?.rows ?? 0)} rows
               </Text>

@@ -1,16 +1,15 @@
 import { useState } from 'react';
-import { Anchor, Button, Group, Paper, Table, Text } from '@mantine/core';
-import { Link } from 'wouter';
+import { Button, Group, Paper, Table, Text } from '@mantine/core';
 import type { Severity } from '../../../../catalog/schema.ts';
 import { categoryLabel } from '../../lib/catalog.ts';
 import { formatNumber } from '../../lib/format.ts';
 import { reportIndicatorKind } from '../../lib/rank.ts';
-import { reportPath } from '../../lib/routes.ts';
 import { SEVERITY_COLOURS, SEVERITY_LABELS } from '../../lib/severity.ts';
 import { ChangeIndicator } from '../../components/change-indicator.tsx';
 import { Icon } from '../../components/icon.tsx';
 import { ToneBadge } from '../../components/tone-badge.tsx';
 import { ReportIndicator } from '../../components/report-indicator.tsx';
+import { ReportTitleLink } from './report-title-link.tsx';
 import type { OverviewRow } from './overview-model.ts';
 
 export interface SeverityCardProps {
@@ -145,16 +144,7 @@ function OverviewReportRow({
         <ReportIndicator kind={kind} rank={metric?.rank} rows={metric?.rows} size={30} />
       </Table.Td>
       <Table.Td>
-        <Anchor
-          component={Link}
-          href={`${reportPath(report.id)}${search}`}
-          size="sm"
-          fw={600}
-          c="dark.7"
-          underline="hover"
-        >
-          {report.title}
-        </Anchor>
+        <ReportTitleLink report={report} search={search} />
         <Text size="xs" c="dark.3">
           {categoryLabel(report.category)}
           {metric && metric.rank > 0 ? ` · rank ${metric.rank}` : ''}
