@@ -1,8 +1,10 @@
 /**
  * npm run load-crawl -- EXPORT_DIR [--replace] [--data-dir DIR]
+ * npm run load-crawl -- --refresh [--website ID] [--data-dir DIR]
  *
- * Loads one crawl export into DATA_DIR's store (default ./data). Exit codes: 0 loaded, 1 refused or failed
- * (one line on stderr), 2 bad usage, 130 interrupted by SIGINT/SIGTERM (the partial load and lock are removed).
+ * Loads one crawl export into DATA_DIR's store (default ./data), or precomputes the reports of every stale crawl
+ * again (see service/load/refresh.ts). Exit codes: 0 done, 1 refused or failed (one line on stderr), 2 bad
+ * usage, 130 interrupted by SIGINT/SIGTERM (the partial load and lock are removed).
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -14,21 +16,33 @@ import {
   type LoadProgress,
   type LoadResult,
 } from '../service/load/load-crawl.ts';
+import { refreshStaleCrawls } from '../service/load/refresh.ts';
 
-const USAGE = 'usage: npm run load-crawl -- EXPORT_DIR [--replace] [--data-dir DIR]';
+const USAGE =
+  'usage: npm run load-crawl -- EXPORT_DIR [--replace] [--data-dir DIR] | --refresh [--website ID] [--data-dir DIR]';
 /** How long an interrupted load gets to stop its query and clean up before the process removes it by force. */
 const FORCED_EXIT_MS = 10_000;
 const EXIT_INTERRUPTED = 130;
 
 const say = (stream: NodeJS.WriteStream, line: string): void => void stream.write(`load-crawl: ${line}\n`);
 
-function parseCommandLine(argv: string[]): { exportDir: string; dataDir: string; replace: boolean } {
+type Command =
+  | { kind: 'load'; exportDir: string; dataDir: string; replace: boolean }
+  | { kind: 'refresh'; dataDir: string; websiteId: string | undefined };
+
+function parseCommandLine(argv: string[]): Command {
   let parsed;
   try {
     parsed = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { replace: { type: 'boolean' }, 'data-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        replace: { type: 'boolean' },
+        refresh: { type: 'boolean' },
+        website: { type: 'string' },
+        'data-dir': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
     });
   } catch (error) {
     return usageError((error as Error).message);
@@ -37,14 +51,17 @@ function parseCommandLine(argv: string[]): { exportDir: string; dataDir: string;
     process.stdout.write(`${USAGE}\n`);
     process.exit(0);
   }
+  const dataDir = path.resolve(parsed.values['data-dir'] ?? process.env.DATA_DIR ?? './data');
   const [exportDir, ...rest] = parsed.positionals;
+  if (parsed.values.refresh) {
+    if (exportDir) return usageError(`--refresh takes no EXPORT_DIR (got ${exportDir})`);
+    if (parsed.values.replace) return usageError('--refresh and --replace do not go together');
+    return { kind: 'refresh', dataDir, websiteId: parsed.values.website };
+  }
+  if (parsed.values.website !== undefined) return usageError('--website goes with --refresh');
   if (!exportDir) return usageError('missing EXPORT_DIR');
   if (rest.length > 0) return usageError(`unexpected argument ${rest[0]}`);
-  return {
-    exportDir: path.resolve(exportDir),
-    dataDir: path.resolve(parsed.values['data-dir'] ?? process.env.DATA_DIR ?? './data'),
-    replace: parsed.values.replace === true,
-  };
+  return { kind: 'load', exportDir: path.resolve(exportDir), dataDir, replace: parsed.values.replace === true };
 }
 
 function usageError(problem: string): never {
@@ -86,14 +103,17 @@ function summary(result: LoadResult): string {
   if (result.addedUrls > 0) parts.push(`${n(result.addedUrls)} urls added from search console/analytics`);
   const previous = result.previousCrawlId === null ? 'no previous crawl' : `previous crawl ${result.previousCrawlId}`;
   const replaced = result.replacedLoadId ? `, replaced load ${result.replacedLoadId}` : '';
+  const refreshed = result.refreshedCrawlId
+    ? `; crawl ${result.refreshedCrawlId} now compares with it and was precomputed again`
+    : '';
   return (
     `loaded crawl ${result.crawlId} of website "${result.websiteId}" as load ${result.loadId}${replaced}: ` +
-    `${parts.join(', ')}; ${previous}; ${result.seconds.toFixed(1)} s`
+    `${parts.join(', ')}; ${previous}${refreshed}; ${result.seconds.toFixed(1)} s`
   );
 }
 
 async function main(): Promise<void> {
-  const { exportDir, dataDir, replace } = parseCommandLine(process.argv.slice(2));
+  const command = parseCommandLine(process.argv.slice(2));
   const controller = new AbortController();
   const onSignal = (): void => {
     if (controller.signal.aborted) {
@@ -112,10 +132,23 @@ async function main(): Promise<void> {
 
   const progress = progressReporter();
   try {
+    if (command.kind === 'refresh') {
+      const results = await refreshStaleCrawls({
+        dataDir: command.dataDir,
+        websiteId: command.websiteId,
+        signal: controller.signal,
+        onCrawl: (crawl) =>
+          say(process.stdout, `refreshing crawl ${crawl.crawlId} of website "${crawl.websiteId}": ${crawl.reason}`),
+      });
+      for (const r of results)
+        say(process.stdout, `refreshed crawl ${r.crawlId} of website "${r.websiteId}" as load ${r.loadId}`);
+      say(process.stdout, results.length === 0 ? 'every crawl is up to date' : `refreshed ${results.length} crawls`);
+      return;
+    }
     const result = await loadCrawl({
-      dataDir,
-      exportDir,
-      replace,
+      dataDir: command.dataDir,
+      exportDir: command.exportDir,
+      replace: command.replace,
       onProgress: progress.report,
       signal: controller.signal,
     });

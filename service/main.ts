@@ -9,6 +9,7 @@ import { Accounts } from './auth/accounts.ts';
 import { loopbackUrlOf, printDemoLogins } from './auth/start.ts';
 import { loadCatalog } from './catalog/index.ts';
 import { explainCatalog } from './engine/explain-catalog.ts';
+import { findStaleCrawls } from './load/refresh.ts';
 import { ensureWebBuild } from './web-build.ts';
 
 const STORE_POLL_MS = 2000;
@@ -24,6 +25,10 @@ async function main(): Promise<void> {
     const loaded = await seedDemo(config.dataDir);
     console.log(`Demo loaded: ${loaded} crawls in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
+  for (const crawl of await findStaleCrawls(config.dataDir))
+    console.warn(
+      `crawl ${crawl.crawlId} of website "${crawl.websiteId}" is served by live queries (slower) until \`npm run load-crawl -- --refresh\`: ${crawl.reason}`,
+    );
   const db = await openDatabase();
   const registry = await CrawlRegistry.open(config.dataDir, db);
   for (const website of registry.websites()) {

@@ -58,14 +58,16 @@ export interface PrecomputedReport {
   added: number | null;
   removed: number | null;
   previousCrawlId: number | null;
-  previousLoadId: string | null;
+  /** The data id (crawl-meta.ts) of the crawl the rows were diffed against. */
+  previousDataId: string | null;
 }
 
 /** A crawl as the compiler needs it. */
 export interface CrawlTarget {
   alias: string;
   crawlId: number;
-  loadId: string;
+  /** The identity of the crawl's data (crawl-meta.ts `dataIdOf`). */
+  dataId: string;
   /** The crawl's data start and end (manifest), the default date range. */
   defaultRange: DateRange;
   /** Tables present in its database. */
@@ -190,7 +192,7 @@ function tabRows(req: RowsRequest, shape: ReportShape): RowSource | typeof EMPTY
   if (!comparison) return EMPTY;
 
   const copy = usableCopy(req.current, shape, scope);
-  if (copy && copy.previousCrawlId === comparison.crawlId && copy.previousLoadId === comparison.loadId) {
+  if (copy && copy.previousCrawlId === comparison.crawlId && copy.previousDataId === comparison.dataId) {
     return req.differenceType === 'added'
       ? storedSource(
           tableRef(req.current.alias, copy.rowTable),

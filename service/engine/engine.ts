@@ -5,7 +5,8 @@
  */
 import type { DuckDBInstance } from '@duckdb/node-api';
 import type { ReportDefinition } from '../../catalog/schema.ts';
-import { withConnection } from '../db/duckdb.ts';
+import { quoteIdent, withConnection } from '../db/duckdb.ts';
+import { dataIdOf } from '../store/crawl-meta.ts';
 import type { CrawlRecord, CrawlRegistry } from '../store/registry.ts';
 import type { LruCache } from './cache.ts';
 import {
@@ -25,7 +26,7 @@ import {
   type CachedValue,
   type RunOptions,
 } from './execute.ts';
-import { emsRank, REPORT_COUNTS_TABLE } from './precompute.ts';
+import { emsRank, PRECOMPUTE_INFO_TABLE, PRECOMPUTE_VERSION, REPORT_COUNTS_TABLE } from './precompute.ts';
 import { baseCountSql, shapeOf } from './report-shape.ts';
 import { textOf, type RowsResult } from './result.ts';
 import { raw, sql } from './sql.ts';
@@ -43,7 +44,7 @@ export interface ReportStats {
 /** Reads what the engine needs about an attached crawl database. */
 export async function loadCrawlTarget(
   db: DuckDBInstance,
-  record: Pick<CrawlRecord, 'alias' | 'crawlId' | 'loadId' | 'meta'>,
+  record: Pick<CrawlRecord, 'alias' | 'crawlId' | 'meta'>,
 ): Promise<CrawlTarget> {
   return withConnection(db, async (conn) => {
     const tables = await query(
@@ -52,11 +53,17 @@ export async function loadCrawlTarget(
     );
     const names = new Set((tables.values[0] ?? []).map(textOf));
     const precomputed = new Map<string, PrecomputedReport>();
-    if (names.has(REPORT_COUNTS_TABLE)) {
+    const version = names.has(PRECOMPUTE_INFO_TABLE)
+      ? Number(
+          (await query(conn, raw(`SELECT max(version) FROM ${quoteIdent(record.alias)}.${PRECOMPUTE_INFO_TABLE}`)))
+            .values[0]?.[0],
+        )
+      : 0;
+    if (version === PRECOMPUTE_VERSION) {
       const counts = await query(
         conn,
         raw(
-          `SELECT report_id, row_table, removed_table, fingerprint, row_count, base, ems_rank, added_count, removed_count, previous_crawl_id, previous_load_id FROM "${record.alias.replaceAll('"', '""')}".${REPORT_COUNTS_TABLE}`,
+          `SELECT report_id, row_table, removed_table, fingerprint, row_count, base, ems_rank, added_count, removed_count, previous_crawl_id, previous_data_id FROM ${quoteIdent(record.alias)}.${REPORT_COUNTS_TABLE}`,
         ),
       );
       const [
@@ -70,7 +77,7 @@ export async function loadCrawlTarget(
         added,
         removed,
         previousIds,
-        previousLoads,
+        previousData,
       ] = counts.values;
       (ids ?? []).forEach((id, i) => {
         const orNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
@@ -85,14 +92,14 @@ export async function loadCrawlTarget(
           added: orNull(added![i]),
           removed: orNull(removed![i]),
           previousCrawlId: orNull(previousIds![i]),
-          previousLoadId: previousLoads![i] === null ? null : textOf(previousLoads![i]),
+          previousDataId: previousData![i] === null ? null : textOf(previousData![i]),
         });
       });
     }
     return {
       alias: record.alias,
       crawlId: record.crawlId,
-      loadId: record.loadId,
+      dataId: dataIdOf(record.meta),
       defaultRange: { start: record.meta.manifest.dataStart, end: record.meta.manifest.dataEnd },
       tables: names,
       precomputed,
@@ -183,7 +190,7 @@ export class ReportEngine {
     const isFresh = stored !== undefined && stored.fingerprint === shape.fingerprint;
     const isSameComparison =
       comparison === undefined ||
-      (stored?.previousCrawlId === comparison.crawlId && stored.previousLoadId === comparison.loadId);
+      (stored?.previousCrawlId === comparison.crawlId && stored.previousDataId === comparison.dataId);
     if (isFresh && isSameComparison)
       return {
         reportId: report.id,

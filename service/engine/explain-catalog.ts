@@ -70,14 +70,13 @@ export async function explainCatalog(db: DuckDBInstance, alias: string, options:
   const target: CrawlTarget = await loadCrawlTarget(db, {
     alias,
     crawlId: 1,
-    loadId: 'explain',
-    meta: { manifest: { dataStart: range.start, dataEnd: range.end } } as never,
+    meta: { loadId: 'explain', manifest: { dataStart: range.start, dataEnd: range.end } } as never,
   });
   // Against another crawl (anti-joins), and against the one the rows were diffed with (precomputed parts).
-  const comparisons: CrawlTarget[] = [{ ...target, crawlId: 2, loadId: 'other' }];
+  const comparisons: CrawlTarget[] = [{ ...target, crawlId: 2, dataId: 'other' }];
   const diffedWith = [...target.precomputed.values()].find((p) => p.previousCrawlId !== null);
   if (diffedWith)
-    comparisons.push({ ...target, crawlId: diffedWith.previousCrawlId!, loadId: diffedWith.previousLoadId ?? '' });
+    comparisons.push({ ...target, crawlId: diffedWith.previousCrawlId!, dataId: diffedWith.previousDataId ?? '' });
   // The precomputed rows are used only for the crawl's own range, so compile both ways.
   const liveRange = { start: '1999-12-01', end: '1999-12-31' };
   const problems: string[] = [];

@@ -47,7 +47,7 @@ describe('precomputeCrawl', () => {
       added: 0,
       removed: 1,
       previousCrawlId: 1,
-      previousLoadId: 'load-1',
+      previousDataId: 'load-1',
     });
     expect(counts(2, 'status-code/5xx')).toMatchObject({ rowCount: 1, added: 1, removed: 0 });
     expect(counts(3, 'status-code/5xx')).toMatchObject({ rowCount: 2, added: 1, removed: 0, previousCrawlId: 2 });

@@ -22,7 +22,7 @@ import { RANK_SCALE } from '../../catalog/constants.ts';
 import { catalog } from '../../catalog/index.ts';
 import type { ReportDefinition, Severity } from '../../catalog/schema.ts';
 import { quoteIdent, quoteLiteral } from '../db/duckdb.ts';
-import { crawlMetaSchema } from '../store/crawl-meta.ts';
+import { crawlMetaSchema, dataIdOf } from '../store/crawl-meta.ts';
 import { CRAWL_META_FILE } from '../store/layout.ts';
 import {
   baseCountSql,
@@ -41,6 +41,12 @@ import { textOf } from './result.ts';
 import { ident, raw, sql, type SqlFragment } from './sql.ts';
 
 export const REPORT_COUNTS_TABLE = 'report_counts';
+export const PRECOMPUTE_INFO_TABLE = 'precompute_info';
+/**
+ * The layout of the precomputed tables. A crawl precomputed under another version is served by live queries until
+ * `npm run load-crawl -- --refresh` precomputes it again; bump it with any change to those tables.
+ */
+export const PRECOMPUTE_VERSION = 2;
 const PREVIOUS_ALIAS = '__thc_previous';
 
 export interface PrecomputeContext {
@@ -74,7 +80,7 @@ interface CrawlSide {
 
 interface PreviousSide extends CrawlSide {
   crawlId: number;
-  loadId: string;
+  dataId: string;
   /** Fingerprint and row table of each report precomputed in the previous crawl. */
   reports: Map<string, { fingerprint: string; rowTable: string }>;
 }
@@ -125,13 +131,13 @@ async function liveRows(conn: DuckDBConnection, shape: ReportShape, side: CrawlS
   return sql`SELECT "r".*, ${sub ?? raw('NULL')} AS "_sub" FROM (${rows}) "r"`;
 }
 
-function readPreviousMeta(dbFile: string): { range?: DateRange; loadId: string } {
+function readPreviousMeta(dbFile: string): { range?: DateRange; dataId: string } {
   const dir = path.dirname(dbFile);
   try {
     const meta = crawlMetaSchema.parse(JSON.parse(fs.readFileSync(path.join(dir, CRAWL_META_FILE), 'utf8')));
-    return { range: { start: meta.manifest.dataStart, end: meta.manifest.dataEnd }, loadId: meta.loadId };
+    return { range: { start: meta.manifest.dataStart, end: meta.manifest.dataEnd }, dataId: dataIdOf(meta) };
   } catch {
-    return { loadId: path.basename(dir) };
+    return { dataId: path.basename(dir) };
   }
 }
 
@@ -144,7 +150,14 @@ async function openPrevious(
   const meta = readPreviousMeta(previous.dbFile);
   const tables = await tablesOf(conn, PREVIOUS_ALIAS);
   const reports = new Map<string, { fingerprint: string; rowTable: string }>();
-  if (tables.has(REPORT_COUNTS_TABLE)) {
+  const version = tables.has(PRECOMPUTE_INFO_TABLE)
+    ? Number(
+        (
+          await conn.runAndReadAll(`SELECT max(version) FROM ${quoteIdent(PREVIOUS_ALIAS)}.${PRECOMPUTE_INFO_TABLE}`)
+        ).getRowsJS()[0]?.[0],
+      )
+    : 0;
+  if (version === PRECOMPUTE_VERSION && tables.has(REPORT_COUNTS_TABLE)) {
     const reader = await conn.runAndReadAll(
       `SELECT report_id, fingerprint, row_table FROM ${quoteIdent(PREVIOUS_ALIAS)}.${REPORT_COUNTS_TABLE}`,
     );
@@ -159,7 +172,7 @@ async function openPrevious(
     metricTables: new Map(),
     tempPrefix: '__thc_m_previous',
     crawlId: previous.crawlId,
-    loadId: meta.loadId,
+    dataId: meta.dataId,
     reports,
   };
 }
@@ -262,12 +275,15 @@ export async function precomputeCrawl(
   await conn.run('SET preserve_insertion_order = true');
   const previous = ctx.previous ? await openPrevious(conn, ctx.previous, range) : undefined;
   try {
-    await conn.run(`DROP TABLE IF EXISTS ${REPORT_COUNTS_TABLE}`);
+    // A refresh starts from a copy of an older precompute: nothing of it may survive into the new one.
+    for (const table of current.tables)
+      if (/^r[rm]_/.test(table) || table === REPORT_COUNTS_TABLE || table === PRECOMPUTE_INFO_TABLE)
+        await conn.run(`DROP TABLE ${quoteIdent(table)}`);
     await conn.run(`CREATE TABLE ${REPORT_COUNTS_TABLE} (
       report_id VARCHAR PRIMARY KEY, row_table VARCHAR NOT NULL, removed_table VARCHAR NOT NULL,
       fingerprint VARCHAR NOT NULL,
       severity VARCHAR NOT NULL, row_count BIGINT NOT NULL, base BIGINT NOT NULL, ems_rank INTEGER NOT NULL,
-      added_count BIGINT, removed_count BIGINT, previous_crawl_id INTEGER, previous_load_id VARCHAR,
+      added_count BIGINT, removed_count BIGINT, previous_crawl_id INTEGER, previous_data_id VARCHAR,
       data_start DATE NOT NULL, data_end DATE NOT NULL)`);
     const bases = new Map<string, number>();
     for (const report of reports) {
@@ -294,13 +310,15 @@ export async function precomputeCrawl(
           added,
           removed,
           previous?.crawlId ?? null,
-          previous?.loadId ?? null,
+          previous?.dataId ?? null,
           range.start,
           range.end,
         ],
       );
       options.onReport?.(report.id, performance.now() - started);
     }
+    await conn.run(`DROP TABLE IF EXISTS ${PRECOMPUTE_INFO_TABLE}`);
+    await conn.run(`CREATE TABLE ${PRECOMPUTE_INFO_TABLE} AS SELECT ${PRECOMPUTE_VERSION} AS version`);
   } finally {
     for (const side of [current, previous])
       for (const family of side?.metricTables.keys() ?? [])

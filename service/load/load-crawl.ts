@@ -13,7 +13,7 @@ import { format } from 'date-fns';
 import { exportTables, type Manifest } from '../../catalog/export-contract.ts';
 import { openDatabase, quoteIdent, quoteLiteral } from '../db/duckdb.ts';
 import { precomputeCrawl } from '../engine/precompute.ts';
-import { crawlMetaSchema, type CrawlMeta } from '../store/crawl-meta.ts';
+import { crawlMetaSchema, dataIdOf, type CrawlMeta } from '../store/crawl-meta.ts';
 import {
   CRAWL_DB_FILE,
   CRAWL_META_FILE,
@@ -21,10 +21,12 @@ import {
   PARTIAL_SUFFIX,
   WEBSITE_FILE,
   crawlDir,
+  listLiveCrawls,
   readCurrentLoad,
   storeDir,
   websiteDir,
   writeFileAtomic,
+  type LiveCrawl,
 } from '../store/layout.ts';
 import { LoadError, firstLine } from './load-error.ts';
 import { acquireLoadLock, type LoadLock } from './load-lock.ts';
@@ -80,6 +82,8 @@ export interface LoadResult {
   previousCrawlId: number | null;
   /** The load that --replace superseded (its directory is gone). */
   replacedLoadId: string | null;
+  /** The next newer crawl, precomputed again because its previous crawl is now this one. */
+  refreshedCrawlId?: number | null;
   seconds: number;
 }
 
@@ -94,8 +98,79 @@ export async function loadCrawl(options: LoadOptions): Promise<LoadResult> {
     const manifest = readManifest(exportDir);
     if (!options.replace) refuseIfLoaded(dataDir, manifest);
     const plan = await validate(exportDir, manifest, options, progress, interrupter);
-    const result = await writeCrawl(dataDir, plan, options, progress, interrupter);
+    const result = await writeCrawl(dataDir, { kind: 'export', plan }, options, progress, interrupter);
+    const refreshedCrawlId = await refreshNewer(dataDir, result, options, interrupter);
     progress.step('done', `loaded crawl ${manifest.crawlId} of ${manifest.websiteId}`);
+    return { ...result, refreshedCrawlId, seconds: (performance.now() - started) / 1000 };
+  } finally {
+    interrupter.dispose();
+  }
+}
+
+/**
+ * The next newer crawl's Added/Removed were diffed against other data (or none): precompute it again against the
+ * crawl just loaded. The load itself is already published; a failure here says so and how to finish.
+ */
+async function refreshNewer(
+  dataDir: string,
+  loaded: Omit<LoadResult, 'seconds' | 'refreshedCrawlId'>,
+  options: LoadOptions,
+  interrupter: Interrupter,
+): Promise<number | null> {
+  const newer = listLiveCrawls(dataDir)
+    .filter((c) => c.websiteId === loaded.websiteId && c.crawlId > loaded.crawlId)
+    .at(-1);
+  if (!newer) return null;
+  const meta = crawlMetaSchema.parse(JSON.parse(fs.readFileSync(path.join(newer.dir, CRAWL_META_FILE), 'utf8')));
+  try {
+    await writeCrawl(
+      dataDir,
+      { kind: 'refresh', live: newer, meta },
+      { ...options, replace: true },
+      new Progress(undefined, 0),
+      interrupter,
+    );
+  } catch (error) {
+    const translated = interrupter.translate(error);
+    throw new LoadError(
+      `loaded crawl ${loaded.crawlId} of website "${loaded.websiteId}", but refreshing the Added/Removed of crawl ${newer.crawlId} ${translated instanceof LoadError && translated.kind === 'interrupted' ? 'was interrupted' : `failed (${firstLine(translated)})`}; run npm run load-crawl -- --refresh`,
+      translated instanceof LoadError && translated.kind === 'interrupted' ? 'interrupted' : 'failed',
+      { cause: error },
+    );
+  }
+  return newer.crawlId;
+}
+
+export interface RefreshOptions extends Omit<LoadOptions, 'exportDir' | 'replace'> {
+  websiteId: string;
+  crawlId: number;
+}
+
+/**
+ * Precomputes a loaded crawl again (after an engine change, or when its next older crawl changed) as a new load
+ * of the same data: a copy of its database, published like any load, so the live crawl is never written to.
+ */
+export async function refreshCrawl(options: RefreshOptions): Promise<LoadResult> {
+  const started = performance.now();
+  const dataDir = path.resolve(options.dataDir);
+  const live = readCurrentLoad(dataDir, options.websiteId, options.crawlId);
+  if (!live)
+    throw new LoadError(
+      `${crawlDir(dataDir, options.websiteId, options.crawlId)}: crawl ${options.crawlId} of website "${options.websiteId}" is not loaded`,
+      'not-loaded',
+    );
+  const meta = crawlMetaSchema.parse(JSON.parse(fs.readFileSync(path.join(live.dir, CRAWL_META_FILE), 'utf8')));
+  const progress = new Progress(options.onProgress, 3);
+  const interrupter = new Interrupter(options.signal);
+  try {
+    const result = await writeCrawl(
+      dataDir,
+      { kind: 'refresh', live, meta },
+      { ...options, exportDir: '', replace: true },
+      progress,
+      interrupter,
+    );
+    progress.step('done', `refreshed crawl ${options.crawlId} of ${options.websiteId}`);
     return { ...result, seconds: (performance.now() - started) / 1000 };
   } finally {
     interrupter.dispose();
@@ -168,14 +243,17 @@ async function validate(
   }
 }
 
+/** What a new load is built from: a validated export, or a live load whose data is copied as it is. */
+type LoadSource = { kind: 'export'; plan: ExportPlan } | { kind: 'refresh'; live: LiveCrawl; meta: CrawlMeta };
+
 async function writeCrawl(
   dataDir: string,
-  plan: ExportPlan,
+  source: LoadSource,
   options: LoadOptions,
   progress: Progress,
   interrupter: Interrupter,
 ): Promise<Omit<LoadResult, 'seconds'>> {
-  const { manifest } = plan;
+  const manifest = source.kind === 'export' ? source.plan.manifest : source.meta.manifest;
   const { websiteId, crawlId } = manifest;
   const websitePath = websiteDir(dataDir, websiteId);
   const crawlPath = crawlDir(dataDir, websiteId, crawlId);
@@ -199,6 +277,11 @@ async function writeCrawl(
 
     const existing = readCurrentLoad(dataDir, websiteId, crawlId);
     if (existing && !options.replace) refuseIfLoaded(dataDir, manifest);
+    if (source.kind === 'refresh' && existing?.loadId !== source.live.loadId)
+      throw new LoadError(
+        `${crawlPath}: crawl ${crawlId} of website "${websiteId}" changed while waiting for the load lock; run the refresh again`,
+        'not-loaded',
+      );
     cleanupLeftovers(websitePath);
     const previous = findPreviousCrawl(dataDir, websitePath, websiteId, crawlId);
 
@@ -208,6 +291,7 @@ async function writeCrawl(
     fs.mkdirSync(partialDir);
     active.buildDir = partialDir;
 
+    if (source.kind === 'refresh') fs.copyFileSync(source.live.dbFile, path.join(partialDir, CRAWL_DB_FILE));
     db = await openDatabase(path.join(partialDir, CRAWL_DB_FILE), {
       memoryLimit: options.memoryLimit ?? DEFAULT_MEMORY_LIMIT,
       threads: os.availableParallelism(),
@@ -216,28 +300,10 @@ async function writeCrawl(
     interrupter.watch(conn);
     // ORDER BY in CREATE TABLE ... AS becomes the stored row order only while insertion order is preserved.
     await conn.run('SET preserve_insertion_order = true');
-    if (plan.tables.some((t) => t.needsUtc)) await conn.run(`SET TimeZone = 'UTC'`);
-
-    const urlsPlan = plan.tables.find((t) => t.table.id === 'urls');
-    for (const table of [...plan.tables.filter((t) => t !== urlsPlan), ...(urlsPlan ? [urlsPlan] : [])]) {
-      interrupter.check();
-      progress.step('load', `loading ${table.table.id}`);
-      const sql = table === urlsPlan ? createUrlsSql(table, plan) : createTableSql(table);
-      try {
-        await conn.run(sql);
-      } catch (error) {
-        if (interrupter.isAborted) throw error;
-        throw new LoadError(`${table.file}: could not be loaded (${firstLine(error)})`, 'invalid-export', {
-          cause: error,
-        });
-      }
-    }
-    const tables: Record<string, number> = {};
-    for (const table of plan.tables) {
-      const reader = await conn.runAndReadAll(`SELECT count(*) AS n FROM ${quoteIdent(table.table.id)}`);
-      tables[table.table.id] = Number(reader.getRowObjectsJS()[0]?.n ?? 0);
-    }
-    const addedUrls = (tables.urls ?? 0) - (urlsPlan?.rowCount ?? 0);
+    const { tables, addedUrls } =
+      source.kind === 'export'
+        ? await loadTables(conn, source.plan, progress, interrupter)
+        : { tables: source.meta.tables, addedUrls: 0 };
 
     interrupter.check();
     progress.step('precompute', 'precomputing reports');
@@ -255,15 +321,24 @@ async function writeCrawl(
     db = undefined;
     fs.rmSync(path.join(partialDir, `${CRAWL_DB_FILE}.tmp`), { recursive: true, force: true });
 
-    const meta: CrawlMeta = crawlMetaSchema.parse({
-      manifest,
-      loadId,
-      loadedAt: new Date().toISOString(),
-      crawledFriendly: friendlyDate(manifest.crawledAt),
-      moduleState: 'PENDING',
-      tables,
-      previousCrawlId: previous?.crawlId ?? null,
-    } satisfies CrawlMeta);
+    const meta: CrawlMeta = crawlMetaSchema.parse(
+      source.kind === 'export'
+        ? ({
+            manifest,
+            loadId,
+            loadedAt: new Date().toISOString(),
+            crawledFriendly: friendlyDate(manifest.crawledAt),
+            moduleState: 'PENDING',
+            tables,
+            previousCrawlId: previous?.crawlId ?? null,
+          } satisfies CrawlMeta)
+        : ({
+            ...source.meta,
+            loadId,
+            previousCrawlId: previous?.crawlId ?? null,
+            dataId: dataIdOf(source.meta),
+          } satisfies CrawlMeta),
+    );
     writeFileAtomic(path.join(partialDir, CRAWL_META_FILE), `${JSON.stringify(meta, null, 2)}\n`);
     fsyncFile(path.join(partialDir, CRAWL_DB_FILE));
     fsyncDir(partialDir);
@@ -316,6 +391,35 @@ async function writeCrawl(
       for (const dir of createdDirs.reverse()) removeIfEmpty(dir);
     }
   }
+}
+
+async function loadTables(
+  conn: DuckDBConnection,
+  plan: ExportPlan,
+  progress: Progress,
+  interrupter: Interrupter,
+): Promise<{ tables: Record<string, number>; addedUrls: number }> {
+  if (plan.tables.some((t) => t.needsUtc)) await conn.run(`SET TimeZone = 'UTC'`);
+  const urlsPlan = plan.tables.find((t) => t.table.id === 'urls');
+  for (const table of [...plan.tables.filter((t) => t !== urlsPlan), ...(urlsPlan ? [urlsPlan] : [])]) {
+    interrupter.check();
+    progress.step('load', `loading ${table.table.id}`);
+    const sql = table === urlsPlan ? createUrlsSql(table, plan) : createTableSql(table);
+    try {
+      await conn.run(sql);
+    } catch (error) {
+      if (interrupter.isAborted) throw error;
+      throw new LoadError(`${table.file}: could not be loaded (${firstLine(error)})`, 'invalid-export', {
+        cause: error,
+      });
+    }
+  }
+  const tables: Record<string, number> = {};
+  for (const table of plan.tables) {
+    const reader = await conn.runAndReadAll(`SELECT count(*) AS n FROM ${quoteIdent(table.table.id)}`);
+    tables[table.table.id] = Number(reader.getRowObjectsJS()[0]?.n ?? 0);
+  }
+  return { tables, addedUrls: (tables.urls ?? 0) - (urlsPlan?.rowCount ?? 0) };
 }
 
 /** The column list of a table: contract columns (widened by CAST, absent ones as typed NULLs), then extras. */

@@ -18,5 +18,13 @@ export const crawlMetaSchema = z.object({
   tables: z.record(z.string(), z.number().int().nonnegative()),
   /** The crawl its precomputed Added/Removed were diffed against, if any. */
   previousCrawlId: z.number().int().positive().nullable(),
+  /**
+   * The load that brought this crawl's data in. A refresh of the precomputed reports writes a new load with the
+   * same data, so the next newer crawl's Added/Removed, diffed against this data, stay valid.
+   */
+  dataId: z.string().min(1).optional(),
 });
 export type CrawlMeta = z.infer<typeof crawlMetaSchema>;
+
+/** The identity of a crawl's data: the same across refreshes of its precomputed reports. */
+export const dataIdOf = (meta: Pick<CrawlMeta, 'loadId' | 'dataId'>): string => meta.dataId ?? meta.loadId;
