@@ -58,7 +58,7 @@ export async function checkedKeysAt(
   reportId: string,
   crawlId: number,
 ): Promise<ChecklistKey[]> {
-  const rows = await sql.all<{ url: string; sub_keys: string[] }>(
+  const rows = await sql.cached<{ url: string; sub_keys: string[] }>(
     `SELECT DISTINCT url, sub_keys FROM checklist_items WHERE ${CHECKED_AT} ORDER BY url, sub_keys`,
     [websiteId, reportId, crawlId, crawlId],
   );

@@ -28,11 +28,26 @@ export type SqlParam = string | number | boolean | null | Date | readonly string
 export interface Sql {
   all<T>(sql: string, params?: readonly SqlParam[]): Promise<T[]>;
   run(sql: string, params?: readonly SqlParam[]): Promise<void>;
+  /**
+   * A read whose answer depends on nothing but the database and `params` (no clock, no randomness): answered from
+   * memory until the next write. Callers must not modify the rows.
+   */
+  cached<T>(sql: string, params?: readonly SqlParam[]): Promise<readonly T[]>;
 }
+
+/** Cached reads kept at most; beyond it the cache starts over. */
+const MAX_CACHED_READS = 10_000;
 
 export class AppDb implements Sql {
   #queue: Promise<unknown> = Promise.resolve();
   #isClosed = false;
+  /**
+   * Bumped by every statement that is not a cached read, so a cached answer is never older than the last write.
+   * Every request reads its session (and often its checklist) here: from memory, it never waits behind report
+   * queries for a libuv thread.
+   */
+  #generation = 0;
+  readonly #reads = new Map<string, { generation: number; rows: Promise<readonly unknown[]> }>();
 
   private constructor(
     readonly file: string,
@@ -63,17 +78,38 @@ export class AppDb implements Sql {
     return this.#exclusive(() => this.#run(sql, params));
   }
 
+  cached<T>(sql: string, params: readonly SqlParam[] = []): Promise<readonly T[]> {
+    const key = JSON.stringify([sql, params]);
+    const hit = this.#reads.get(key);
+    if (hit && hit.generation === this.#generation) return hit.rows as Promise<readonly T[]>;
+    if (this.#reads.size >= MAX_CACHED_READS) this.#reads.clear();
+    const generation = this.#generation;
+    const rows = this.#exclusive(async () => {
+      const [values, types] = bind(params);
+      return (await this.conn.runAndReadAll(sql, values, types)).getRowObjectsJS() as T[];
+    });
+    this.#reads.set(key, { generation, rows });
+    rows.catch(() => this.#reads.delete(key));
+    return rows;
+  }
+
   /** Runs `work` in one transaction; nothing else touches the database until it commits or rolls back. */
   transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
     return this.#exclusive(async () => {
       await this.conn.run('BEGIN TRANSACTION');
       try {
-        const result = await work({ all: (s, p = []) => this.#all(s, p), run: (s, p = []) => this.#run(s, p) });
+        const result = await work({
+          all: (s, p = []) => this.#all(s, p),
+          run: (s, p = []) => this.#run(s, p),
+          cached: (s, p = []) => this.#all(s, p),
+        });
         await this.conn.run('COMMIT');
         return result;
       } catch (error) {
         await this.conn.run('ROLLBACK');
         throw error;
+      } finally {
+        this.#generation++;
       }
     });
   }
@@ -93,12 +129,14 @@ export class AppDb implements Sql {
   }
 
   async #all<T>(sql: string, params: readonly SqlParam[]): Promise<T[]> {
+    this.#generation++;
     const [values, types] = bind(params);
     const reader = await this.conn.runAndReadAll(sql, values, types);
     return reader.getRowObjectsJS() as T[];
   }
 
   async #run(sql: string, params: readonly SqlParam[]): Promise<void> {
+    this.#generation++;
     const [values, types] = bind(params);
     await this.conn.run(sql, values, types);
   }

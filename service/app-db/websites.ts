@@ -19,7 +19,7 @@ export interface WebsiteIdentity {
 }
 
 export async function websiteExists(sql: Sql, websiteId: string): Promise<boolean> {
-  const rows = await sql.all('SELECT 1 FROM websites WHERE id = ?', [websiteId]);
+  const rows = await sql.cached('SELECT 1 FROM websites WHERE id = ?', [websiteId]);
   return rows.length > 0;
 }
 
@@ -102,7 +102,7 @@ export async function listWebsites(sql: Sql, ids?: readonly string[]): Promise<W
 
 /** A segment of a website; report calls name one by `segmentId`. */
 export async function getSegment(sql: Sql, websiteId: string, segmentId: string): Promise<Segment | undefined> {
-  const [row] = await sql.all<SegmentRow>('SELECT * FROM website_segments WHERE website_id = ? AND id = ?', [
+  const [row] = await sql.cached<SegmentRow>('SELECT * FROM website_segments WHERE website_id = ? AND id = ?', [
     websiteId,
     segmentId,
   ]);

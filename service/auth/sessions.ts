@@ -48,17 +48,25 @@ export async function createSession(
 export async function findSession(sql: Sql, token: string, now: Date): Promise<AuthContext | undefined> {
   if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return undefined;
   const tokenHash = hashToken(token);
-  const [row] = await sql.all<{ user_id: number; email: string; role: Role; csrf_token: string; websites: string[] }>(
-    `SELECT s.user_id, u.email, u.role, s.csrf_token,
+  // Cached until the next write to the app database; expiry is checked here, not in SQL, so the read stays cacheable.
+  const [row] = await sql.cached<{
+    user_id: number;
+    email: string;
+    role: Role;
+    csrf_token: string;
+    expires_at: Date;
+    websites: string[];
+  }>(
+    `SELECT s.user_id, u.email, u.role, s.csrf_token, s.expires_at,
             list(w.website_id ORDER BY w.website_id) FILTER (WHERE w.website_id IS NOT NULL) AS websites
      FROM sessions s
      JOIN users u ON u.id = s.user_id
      LEFT JOIN user_websites w ON w.user_id = u.id
-     WHERE s.token_hash = ? AND s.revoked_at IS NULL AND s.expires_at > ?
-     GROUP BY s.user_id, u.email, u.role, s.csrf_token`,
-    [tokenHash, now],
+     WHERE s.token_hash = ? AND s.revoked_at IS NULL
+     GROUP BY s.user_id, u.email, u.role, s.csrf_token, s.expires_at`,
+    [tokenHash],
   );
-  if (!row) return undefined;
+  if (!row || !(row.expires_at.getTime() > now.getTime())) return undefined;
   const isInternal = isInternalRole(row.role);
   return {
     userId: row.user_id,
