@@ -26,7 +26,7 @@ export function MiniChart({
   formatValue,
   isMonthly = false,
   isReversed = false,
-  height = 110,
+  height = 100,
   testId,
 }: MiniChartProps) {
   const frameRef = useRef<HTMLDivElement>(null);
@@ -43,7 +43,7 @@ export function MiniChart({
   useEffect(() => {
     const host = frameRef.current;
     if (!host || width < 60 || points.length === 0) return;
-    const label = isMonthly ? (d: Date) => formatDateFns(d, 'MMM yy') : (d: Date) => formatDateFns(d, 'd MMM');
+    const label = (d: Date) => formatDateFns(d, isMonthly ? "MMM ''yy" : 'd MMM');
     const tip = (p: DatedValue) =>
       `${isMonthly ? formatDateFns(p.date, 'MMM yyyy') : formatDate(p.date)}\n${formatValue(p.value)}`;
     const plot = Plot.plot({
@@ -56,7 +56,7 @@ export function MiniChart({
       style: { fontSize: '10px', fontFamily: 'inherit', color: 'var(--mantine-color-dark-4)', overflow: 'visible' },
       x: isMonthly
         ? { type: 'band', label: null, tickFormat: label, padding: 0.15, ticks: evenly(points, width) }
-        : { type: 'utc', label: null, ticks: Math.max(2, Math.floor(width / 80)), tickFormat: label },
+        : { type: 'utc', label: null, ticks: dayTicks(points, width), tickFormat: label },
       y: {
         label: null,
         grid: true,
@@ -100,4 +100,10 @@ export function MiniChart({
 function evenly(points: readonly DatedValue[], width: number): Date[] {
   const step = Math.max(1, Math.ceil(points.length / Math.max(1, Math.floor(width / 48))));
   return points.filter((_, i) => i % step === 0).map((p) => p.date);
+}
+
+/** A few points (trends are weekly) get a tick each; longer series get one per ~80px. */
+function dayTicks(points: readonly DatedValue[], width: number): Date[] | number {
+  const count = Math.max(2, Math.floor(width / 80));
+  return points.length <= count ? points.map((p) => p.date) : count;
 }

@@ -75,7 +75,7 @@ export function QueryReportDialog({ query, isOpen, onClose }: { query: string; i
       ) : report ? (
         <Stack gap="sm" data-testid="query-report">
           <SearchConsoleSection report={report} />
-          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm" verticalSpacing="sm">
+          <SimpleGrid cols={{ base: 1, md: 2 }} spacing="sm" verticalSpacing="sm" style={{ alignItems: 'start' }}>
             <AdsOneSection report={report} />
             <Stack gap="sm">
               <KeywordPlannerSection report={report} />

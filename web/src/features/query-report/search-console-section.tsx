@@ -59,7 +59,7 @@ export function SearchConsoleSection({ report }: { report: QueryReport }) {
           },
         ]}
       />
-      <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm" verticalSpacing="xs">
+      <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="sm" verticalSpacing="xs">
         <MiniChart title="Clicks per day" points={series.clicks} formatValue={whole} />
         <MiniChart title="Impressions per day" points={series.impressions} formatValue={whole} />
         <MiniChart title="CTR per day" points={series.ctr} formatValue={(n) => formatPercent(n, 0)} />

@@ -13,7 +13,7 @@ export function StatGrid({ stats, columns = 4 }: { stats: readonly Stat[]; colum
     <SimpleGrid cols={{ base: 2, xs: Math.min(columns, 4), md: columns }} spacing="xs" verticalSpacing={6}>
       {stats.map((stat) => (
         <div key={stat.id} style={{ minWidth: 0 }}>
-          <Text size="xs" c="dark.3" truncate="end">
+          <Text size="xs" c="dark.3" lh={1.25}>
             {stat.label}
           </Text>
           <Text
