@@ -67,7 +67,7 @@ describe('joined search console top query and the status AI columns need', () =>
     }
   });
 
-  const rows = (index: number, reportId: string) => {
+  const rows = (index: number, reportId: string, orderBy: RowsRequest['orderBy'] = []) => {
     const { engine, target } = stores[index]!;
     const request: RowsRequest = {
       report: report(reportId),
@@ -75,7 +75,7 @@ describe('joined search console top query and the status AI columns need', () =>
       dataDateRange: target.defaultRange,
       differenceType: 'all',
       showChecked: false,
-      orderBy: [],
+      orderBy,
       limit: 50,
       offset: 0,
     };
@@ -89,6 +89,11 @@ describe('joined search console top query and the status AI columns need', () =>
     it(`names each URL's top query by clicks, then impressions, within the range (${mode})`, async () => {
       const byUrl = new Map((await rows(index, 'search-console/all')).map((r) => [r.url, r.gsc_top_query]));
       expect(Object.fromEntries(byUrl)).toEqual({ [u('/a')]: 'walking boots', [u('/b')]: null });
+    });
+
+    it(`sorts by the top query (${mode})`, async () => {
+      const sorted = await rows(index, 'search-console/all', [{ id: 'gsc_top_query', desc: true }]);
+      expect(sorted.map((r) => r.gsc_top_query)).toEqual(['walking boots', null]);
     });
 
     it(`gives rows of reports with an AI column their status code (${mode})`, async () => {
