@@ -256,7 +256,14 @@ describe('columns', () => {
 
   it('has the joined metrics of guide §5.1 on every report table', () => {
     const metrics = {
-      search_console: ['gsc_exists', 'gsc_clicks', 'gsc_impressions', 'gsc_ctr', 'gsc_weighted_position'],
+      search_console: [
+        'gsc_exists',
+        'gsc_clicks',
+        'gsc_impressions',
+        'gsc_ctr',
+        'gsc_weighted_position',
+        'gsc_top_query',
+      ],
       analytics: [
         'ga_exists',
         'ga_sessions',
@@ -275,7 +282,8 @@ describe('columns', () => {
       }
     expect(
       catalog.columns.filter((c) => c.joinedFrom === 'search_console' || c.joinedFrom === 'analytics'),
-    ).toHaveLength(13);
+    ).toHaveLength(14);
+    expect(columnById('gsc_top_query')?.isQuery).toBe(true);
   });
 
   it('gates goal-specific and AI columns', () => {

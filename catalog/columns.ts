@@ -928,6 +928,18 @@ const searchConsoleMetrics: CatalogColumn[] = [
     tables: EVERY_TABLE,
     joinedFrom: 'search_console',
   }),
+  column({
+    id: 'gsc_top_query',
+    title: 'GSC Top Query',
+    tooltip: 'The search query that brought the URL the most clicks (then impressions) in the date range.',
+    type: 'string',
+    format: 'text',
+    group: 'Google Search Console',
+    family: 'search-console',
+    tables: EVERY_TABLE,
+    joinedFrom: 'search_console',
+    isQuery: true,
+  }),
 ];
 
 /** Analytics metrics joined by URL over the date range (and channel, when one is chosen). */

@@ -932,6 +932,7 @@ export const reports: readonly ReportDefinition[] = [
       'page_title',
       'http_status_code',
       'indexable',
+      'gsc_top_query',
       'gsc_clicks',
       'gsc_impressions',
       'gsc_weighted_position',
@@ -958,6 +959,7 @@ export const reports: readonly ReportDefinition[] = [
     filter: 'COALESCE(gsc_exists, FALSE) AND NOT COALESCE(found_in_web_crawl, FALSE)',
     datatableColumns: [
       'url',
+      'gsc_top_query',
       'gsc_clicks',
       'gsc_impressions',
       'gsc_weighted_position',

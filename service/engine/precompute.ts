@@ -108,7 +108,7 @@ async function metricTablesFor(
     let ref = side.metricTables.get(family);
     if (!ref) {
       const name = `${side.tempPrefix}_${family}`;
-      const relation = metricRelation(side.alias, family, { range: side.range }, side.tables.has(family));
+      const relation = metricRelation(side.alias, family, { range: side.range }, side.tables);
       await conn.run(`CREATE OR REPLACE TEMP TABLE ${quoteIdent(name)} AS ${relation.sql}`, relation.params as never);
       ref = raw(`SELECT * FROM temp.main.${quoteIdent(name)}`);
       side.metricTables.set(family, ref);

@@ -18,8 +18,8 @@ export type SubRowKind = NonNullable<ReportDefinition['subRow']>;
 
 interface MetricDef {
   family: MetricFamily;
-  /** Aggregate over the source rows of one URL. */
-  aggregate: string;
+  /** Aggregate over the source rows of one URL; null for a metric of its own relation (`gsc_top_query`). */
+  aggregate: string | null;
   /** The DuckDB type of the aggregate, for the empty relation of a crawl without that source. */
   type: string;
 }
@@ -45,6 +45,7 @@ export const METRICS: Readonly<Record<string, MetricDef>> = {
     aggregate: 'sum("position" * "impressions") / NULLIF(sum("impressions"), 0)',
     type: 'DOUBLE',
   },
+  gsc_top_query: { family: 'search_console', aggregate: null, type: 'VARCHAR' },
   ga_exists: { family: 'analytics', aggregate: 'COALESCE(sum("sessions"), 0) > 0', type: 'BOOLEAN' },
   ga_sessions: sumOf('analytics', 'sessions'),
   ga_users: sumOf('analytics', 'users'),
@@ -72,7 +73,10 @@ export interface ReportShape {
   report: ReportDefinition;
   table: ExportTable;
   keyColumns: readonly string[];
-  /** Columns a row carries, in display order: the datatable columns then any key not among them. */
+  /**
+   * Columns a row carries, in display order: the datatable columns, then any key not among them, then
+   * `http_status_code` when an AI column needs it.
+   */
   columns: readonly RowColumn[];
   /** Columns stored in the precomputed row table: `columns` plus what the sub-row needs. */
   storedColumns: readonly RowColumn[];
@@ -133,7 +137,10 @@ function buildShape(report: ReportDefinition): ReportShape {
     throw new ReportShapeError(report.id, `column "${id}" is neither a column of ${table.id} nor a joined metric`);
   };
 
-  const ids = [...new Set([...report.datatableColumns, ...report.keyColumns])];
+  // The browser offers AI suggestions only on rows with status 200 (spec §4), so such rows carry the status.
+  const hasAi = report.datatableColumns.some((id) => columnById(id)?.joinedFrom === 'ai');
+  const statusColumn = hasAi && tableColumns.has('http_status_code') ? ['http_status_code'] : [];
+  const ids = [...new Set([...report.datatableColumns, ...report.keyColumns, ...statusColumn])];
   const columns = ids.map(toRowColumn).filter((c): c is RowColumn => c !== undefined);
   for (const key of report.keyColumns)
     if (!tableColumns.has(key)) throw new ReportShapeError(report.id, `key column "${key}" is not in ${table.id}`);
@@ -226,25 +233,33 @@ export interface MetricScope {
   channel?: string | undefined;
 }
 
-/** Per URL aggregates of one data source over the range; an empty relation when the crawl lacks the source. */
+/**
+ * Per URL aggregates of one data source over the range; an empty relation when the crawl lacks the source. Search
+ * console also names each URL's top query (most clicks, then impressions, then alphabetical) from
+ * `search_console_queries`, NULL when the crawl lacks that table.
+ */
 export function metricRelation(
   alias: string,
   family: MetricFamily,
   scope: MetricScope,
-  hasSource: boolean,
+  tables: ReadonlySet<string>,
 ): SqlFragment {
   const ids = metricIdsOf(family);
-  if (!hasSource) {
+  if (!tables.has(family)) {
     const cols = ids.map((id) => `NULL::${METRICS[id]!.type} AS ${ident(id).sql}`).join(', ');
     return raw(`SELECT NULL::VARCHAR AS "_m_url", ${cols} WHERE FALSE`);
   }
-  const aggregates = raw(ids.map((id) => `${METRICS[id]!.aggregate} AS ${ident(id).sql}`).join(', '));
+  const aggregated = ids.filter((id) => METRICS[id]!.aggregate !== null);
+  const aggregates = raw(aggregated.map((id) => `${METRICS[id]!.aggregate} AS ${ident(id).sql}`).join(', '));
   const channel = family === 'analytics' && scope.channel !== undefined ? sql`"channel" = ${scope.channel}` : undefined;
-  const where = and([
-    sql`"date" BETWEEN CAST(${scope.range.start} AS DATE) AND CAST(${scope.range.end} AS DATE)`,
-    channel,
-  ]);
-  return sql`SELECT "url" AS "_m_url", ${aggregates} FROM ${tableRef(alias, family)} WHERE ${where} GROUP BY "url"`;
+  const inRange = sql`"date" BETWEEN CAST(${scope.range.start} AS DATE) AND CAST(${scope.range.end} AS DATE)`;
+  const where = and([inRange, channel]);
+  const perUrl = sql`SELECT "url" AS "_m_url", ${aggregates} FROM ${tableRef(alias, family)} WHERE ${where} GROUP BY "url"`;
+  if (family !== 'search_console') return perUrl;
+  if (!tables.has('search_console_queries')) return sql`SELECT *, NULL::VARCHAR AS "gsc_top_query" FROM (${perUrl})`;
+  const perQuery = sql`SELECT "url", "query", sum("clicks") AS "c", sum("impressions") AS "i" FROM ${tableRef(alias, 'search_console_queries')} WHERE ${inRange} AND "query" IS NOT NULL AND trim("query") <> '' GROUP BY "url", "query"`;
+  const top = sql`SELECT "url", first("query" ORDER BY "c" DESC, "i" DESC, "query") AS "gsc_top_query" FROM (${perQuery}) GROUP BY "url"`;
+  return sql`SELECT "a".*, "q"."gsc_top_query" FROM (${perUrl}) "a" LEFT JOIN (${top}) "q" ON "q"."url" = "a"."_m_url"`;
 }
 
 export interface SourceOptions {
@@ -274,8 +289,7 @@ export function sourceRelation(shape: ReportShape, options: SourceOptions): SqlF
       selects.push(id === EXISTS_METRIC[family] ? `COALESCE(${m}.${col}, FALSE) AS ${col}` : `${m}.${col}`);
     }
     const relation =
-      options.metricRelations?.[family] ??
-      metricRelation(options.alias, family, options.metrics, options.tables.has(family));
+      options.metricRelations?.[family] ?? metricRelation(options.alias, family, options.metrics, options.tables);
     joins.push(sql`LEFT JOIN (${relation}) ${raw(m)} ON ${raw(m)}."_m_url" = "t".${ident(shape.urlColumn)}`);
   }
   return sql`SELECT ${raw(selects.join(', '))} FROM ${base} "t" ${joinsOf(joins)}`;

@@ -7,6 +7,7 @@ import { clampRank, rankBand, bandColor } from '../../lib/rank.ts';
 import { Icon } from '../../components/icon.tsx';
 import { ToneBadge } from '../../components/tone-badge.tsx';
 import { AiSuggestionCell } from './ai-suggestion-cell.tsx';
+import { QueryReportButton } from '../query-report/query-report-button.tsx';
 import type { ReportRow } from '../../api/report-rows.ts';
 
 function Empty() {
@@ -41,6 +42,7 @@ export function ReportCell({
       <Empty />
     );
   }
+  if (column.isQuery && typeof value === 'string') return <QueryReportButton query={value} />;
   switch (format) {
     case 'boolean':
       return value === true ? (

@@ -1,0 +1,82 @@
+import { useMemo } from 'react';
+import { Anchor, SimpleGrid } from '@mantine/core';
+import type { QueryReport, SearchConsoleUrl } from '../../api/query-report.ts';
+import { formatNumber, formatPercent } from '../../lib/format.ts';
+import { CompactTable, type CompactColumn } from './compact-table.tsx';
+import { MiniChart } from './mini-chart.tsx';
+import { datedValues, searchConsoleTotals } from './query-report-model.ts';
+import { SourceCard } from './source-card.tsx';
+import { StatGrid } from './stat-grid.tsx';
+
+const whole = (n: number) => formatNumber(n);
+const position = (n: number) => formatNumber(n, n < 10 ? 1 : 0);
+
+const urlColumns: CompactColumn<SearchConsoleUrl>[] = [
+  {
+    id: 'url',
+    label: 'Landing URL',
+    render: (r) => (
+      <Anchor href={r.url} target="_blank" rel="noopener noreferrer" fz="xs" c="brand.8" title={r.url}>
+        {r.url}
+      </Anchor>
+    ),
+  },
+  { id: 'clicks', label: 'Clicks', isNumeric: true, render: (r) => formatNumber(r.clicks) },
+  { id: 'impressions', label: 'Impressions', isNumeric: true, render: (r) => formatNumber(r.impressions) },
+  { id: 'ctr', label: 'CTR', isNumeric: true, render: (r) => formatPercent(r.ctr) },
+  {
+    id: 'position',
+    label: 'Position',
+    isNumeric: true,
+    render: (r) => (r.position === null ? '–' : formatNumber(r.position, 2)),
+  },
+];
+
+/** Search console: clicks, impressions, CTR and position over time and by landing URL. */
+export function SearchConsoleSection({ report }: { report: QueryReport }) {
+  const { overTime, byUrl } = report.searchConsole;
+  const totals = useMemo(() => searchConsoleTotals(overTime), [overTime]);
+  const series = useMemo(
+    () => ({
+      clicks: datedValues(overTime, (p) => p.clicks),
+      impressions: datedValues(overTime, (p) => p.impressions),
+      ctr: datedValues(overTime, (p) => p.ctr),
+      position: datedValues(overTime, (p) => p.position),
+    }),
+    [overTime],
+  );
+  return (
+    <SourceCard id="search-console" title="Search console" isEmpty={overTime.length === 0}>
+      <StatGrid
+        stats={[
+          { id: 'sc-clicks', label: 'Clicks', value: formatNumber(totals.clicks) },
+          { id: 'sc-impressions', label: 'Impressions', value: formatNumber(totals.impressions) },
+          { id: 'sc-ctr', label: 'CTR', value: formatPercent(totals.ctr) },
+          {
+            id: 'sc-position',
+            label: 'Weighted position',
+            value: totals.position === null ? '–' : formatNumber(totals.position, 2),
+          },
+        ]}
+      />
+      <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="sm" verticalSpacing="xs">
+        <MiniChart title="Clicks per day" points={series.clicks} formatValue={whole} />
+        <MiniChart title="Impressions per day" points={series.impressions} formatValue={whole} />
+        <MiniChart title="CTR per day" points={series.ctr} formatValue={(n) => formatPercent(n, 0)} />
+        <MiniChart
+          title="Position per day (lower is better)"
+          points={series.position}
+          formatValue={position}
+          isReversed
+        />
+      </SimpleGrid>
+      <CompactTable
+        caption={`By landing URL (${formatNumber(byUrl.length)})`}
+        columns={urlColumns}
+        rows={byUrl}
+        rowKey={(r) => r.url}
+        testId="query-search-console-urls"
+      />
+    </SourceCard>
+  );
+}
