@@ -16,7 +16,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { DuckDBConnection } from '@duckdb/node-api';
+import { listValue, type DuckDBConnection } from '@duckdb/node-api';
 import type { Manifest } from '../../catalog/export-contract.ts';
 import { RANK_SCALE } from '../../catalog/constants.ts';
 import { catalog } from '../../catalog/index.ts';
@@ -252,8 +252,46 @@ async function precomputeReport(
 }
 
 /**
+ * The reports a copy of a crawl's database (a refresh) already holds as this build would compute them: same
+ * precompute version, same definition, diffed against the same previous crawl data.
+ */
+async function reusableReports(
+  conn: DuckDBConnection,
+  tables: ReadonlySet<string>,
+  reports: readonly ReportDefinition[],
+  previous: PreviousSide | undefined,
+): Promise<Map<string, { rowTable: string; removedTable: string }>> {
+  const kept = new Map<string, { rowTable: string; removedTable: string }>();
+  if (!tables.has(PRECOMPUTE_INFO_TABLE) || !tables.has(REPORT_COUNTS_TABLE)) return kept;
+  const version = Number(await scalar(conn, raw(`SELECT max(version) FROM ${PRECOMPUTE_INFO_TABLE}`)));
+  if (version !== PRECOMPUTE_VERSION) return kept;
+  const reader = await conn.runAndReadAll(
+    `SELECT report_id, fingerprint, previous_crawl_id, previous_data_id, row_table, removed_table FROM ${REPORT_COUNTS_TABLE}`,
+  );
+  const stored = new Map(reader.getRowsJS().map((r) => [textOf(r[0]), r]));
+  for (const report of reports) {
+    const row = stored.get(report.id);
+    if (!row) continue;
+    const [, fingerprint, previousCrawlId, previousDataId, rowTable, removedTable] = row;
+    const isSamePrevious =
+      (previousCrawlId === null ? null : Number(previousCrawlId)) === (previous?.crawlId ?? null) &&
+      (previousDataId ?? null) === (previous?.dataId ?? null);
+    if (
+      textOf(fingerprint) === shapeOf(report).fingerprint &&
+      isSamePrevious &&
+      tables.has(textOf(rowTable)) &&
+      tables.has(textOf(removedTable))
+    )
+      kept.set(report.id, { rowTable: textOf(rowTable), removedTable: textOf(removedTable) });
+  }
+  return kept;
+}
+
+/**
  * Computes every report's rows, counts and rank into the new crawl's database (`conn`, read-write). `previous` is
- * the next older live crawl; it is attached read-only for the Added/Removed diff and detached again.
+ * the next older live crawl; it is attached read-only for the Added/Removed diff and detached again. In a copy of
+ * a crawl's database (a refresh), reports already precomputed as this build would are kept, and everything else
+ * precomputed before is dropped.
  */
 export async function precomputeCrawl(
   conn: DuckDBConnection,
@@ -275,11 +313,20 @@ export async function precomputeCrawl(
   await conn.run('SET preserve_insertion_order = true');
   const previous = ctx.previous ? await openPrevious(conn, ctx.previous, range) : undefined;
   try {
-    // A refresh starts from a copy of an older precompute: nothing of it may survive into the new one.
+    const kept = await reusableReports(conn, current.tables, reports, previous);
+    const keptTables = new Set(
+      [...kept.values()].flatMap((r) => [r.rowTable, r.removedTable]).concat(REPORT_COUNTS_TABLE),
+    );
     for (const table of current.tables)
-      if (/^r[rm]_/.test(table) || table === REPORT_COUNTS_TABLE || table === PRECOMPUTE_INFO_TABLE)
+      if ((/^r[rm]_/.test(table) || table === REPORT_COUNTS_TABLE) && !keptTables.has(table))
         await conn.run(`DROP TABLE ${quoteIdent(table)}`);
-    await conn.run(`CREATE TABLE ${REPORT_COUNTS_TABLE} (
+    await conn.run(`DROP TABLE IF EXISTS ${PRECOMPUTE_INFO_TABLE}`);
+    if (kept.size > 0)
+      await conn.run(`DELETE FROM ${REPORT_COUNTS_TABLE} WHERE report_id NOT IN (SELECT unnest(?::VARCHAR[]))`, [
+        listValue([...kept.keys()]),
+      ] as never);
+    else
+      await conn.run(`CREATE OR REPLACE TABLE ${REPORT_COUNTS_TABLE} (
       report_id VARCHAR PRIMARY KEY, row_table VARCHAR NOT NULL, removed_table VARCHAR NOT NULL,
       fingerprint VARCHAR NOT NULL,
       severity VARCHAR NOT NULL, row_count BIGINT NOT NULL, base BIGINT NOT NULL, ems_rank INTEGER NOT NULL,
@@ -287,6 +334,7 @@ export async function precomputeCrawl(
       data_start DATE NOT NULL, data_end DATE NOT NULL)`);
     const bases = new Map<string, number>();
     for (const report of reports) {
+      if (kept.has(report.id)) continue;
       const started = performance.now();
       const shape = shapeOf(report);
       const baseKey = `${shape.table.id}\u0000${shape.scope}`;

@@ -11,7 +11,12 @@ import { catalog } from '../../catalog/index.ts';
 import { generateSite } from '../../scripts/fixtures/generate.ts';
 import { openDatabase, quoteLiteral } from '../db/duckdb.ts';
 import { tabRequest, ReportEngine } from '../engine/engine.ts';
-import { PRECOMPUTE_INFO_TABLE, PRECOMPUTE_VERSION, REPORT_COUNTS_TABLE } from '../engine/precompute.ts';
+import {
+  PRECOMPUTE_INFO_TABLE,
+  PRECOMPUTE_VERSION,
+  REPORT_COUNTS_TABLE,
+  precomputeCrawl,
+} from '../engine/precompute.ts';
 import { loadCrawl } from '../load/load-crawl.ts';
 import { findStaleCrawls } from '../load/refresh.ts';
 import { textOf } from '../engine/result.ts';
@@ -172,4 +177,39 @@ describe('a data dir precomputed by an older engine build', () => {
     });
     expect([again.status, again.stdout.trim()]).toEqual([0, 'load-crawl: every crawl is up to date']);
   });
+});
+
+describe('a refresh after report definitions changed', () => {
+  it('precomputes only the changed reports and keeps the rest as they were', async () => {
+    const dataDir = copyOf(inOrder);
+    const live = readCurrentLoad(dataDir, SITE, 2)!;
+    const previous = readCurrentLoad(dataDir, SITE, 1)!;
+    const changed = ['internal/all', 'links/internal-broken'];
+    const db = await openDatabase(live.dbFile);
+    const conn = await db.connect();
+    const computed: string[] = [];
+    try {
+      // What an older catalogue left: other fingerprints for two reports, and a report this one no longer has.
+      await conn.run(
+        `UPDATE ${REPORT_COUNTS_TABLE} SET fingerprint = 'older' WHERE report_id IN ('${changed.join("', '")}')`,
+      );
+      await conn.run(`CREATE TABLE rr_retired__report AS SELECT 1 AS x`);
+      await conn.run(`INSERT INTO ${REPORT_COUNTS_TABLE} SELECT * REPLACE ('retired/report' AS report_id,
+        'rr_retired__report' AS row_table) FROM ${REPORT_COUNTS_TABLE} LIMIT 1`);
+      await precomputeCrawl(
+        conn,
+        { manifest: metaOf(dataDir, 2).manifest, previous: { crawlId: 1, dbFile: previous.dbFile } },
+        { onReport: (id) => computed.push(id) },
+      );
+      const tables = (
+        await conn.runAndReadAll(`SELECT table_name FROM duckdb_tables() WHERE table_name LIKE 'rr_retired%'`)
+      ).getRowsJS();
+      expect(tables).toEqual([]);
+    } finally {
+      conn.closeSync();
+      db.closeSync();
+    }
+    expect(computed.sort()).toEqual(changed);
+    expect(await reportCounts(dataDir, 2)).toEqual(await reportCounts(inOrder, 2));
+  }, 120_000);
 });
