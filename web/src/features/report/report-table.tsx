@@ -267,6 +267,7 @@ export function ReportTable(props: ReportTableProps) {
                           onTouchStart={header.getResizeHandler()}
                           onDoubleClick={() => column.resetSize()}
                           data-resizing={column.getIsResizing() ? '' : undefined}
+                          data-testid={`resize-${column.id}`}
                           aria-hidden
                         />
                       ) : null}
