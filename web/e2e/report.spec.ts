@@ -137,6 +137,14 @@ test('the URL filter narrows the rows; no match shows the empty state', async ({
   await expect.poll(() => query(page).get('filter')).toBe('zz-no-such-url-zz');
   await expect(page.getByText('No results found')).toBeVisible();
   await expect(pageLabel(page)).toHaveText('Page 1 of 1');
+  // On a narrow screen the message stays inside the visible part of a table wider than its card.
+  await page.setViewportSize({ width: 768, height: 1024 });
+  const scroller = (await page.getByTestId('report-table').boundingBox())!;
+  const table = await page.getByRole('table', { name: 'Report rows' }).evaluate((t) => t.scrollWidth);
+  expect(table).toBeGreaterThan(scroller.width);
+  const message = (await page.getByTestId('no-results').boundingBox())!;
+  expect(message.x).toBeGreaterThanOrEqual(scroller.x);
+  expect(message.x + message.width).toBeLessThanOrEqual(scroller.x + scroller.width);
 });
 
 test('a failed rows request empties the table and shows Error!', async ({ page }) => {
