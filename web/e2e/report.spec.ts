@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Cookie, type Page } from '@playwright/test';
 import { keyDates } from '../../catalog/index.ts';
 import { SECTION, api, authFile, open, query, websites } from './helpers.ts';
 
@@ -233,7 +233,7 @@ test('the issues chart marks the key dates between its first and last crawl', as
   for (const label of drawn) expect(outside.has(label) && !inside.includes(label), label).toBe(false);
 });
 
-test('dragging a resize handle widens the column, for this report only, across visits', async ({ page }) => {
+test('dragging a resize handle widens the column, for this user and report only, across visits', async ({ page }) => {
   const id = await openBusyReport(page);
   const table = page.getByTestId('report-table');
   const column = (await table
@@ -264,6 +264,15 @@ test('dragging a resize handle widens the column, for this report only, across v
   await page.goto(`${SECTION}/${other}?website=${websites.northwind.id}&crawl=${query(page).get('crawl')}`);
   await expect(pageLabel(page)).toHaveText(/^Page 1 of/, { timeout: 20_000 });
   await expect(header).toBeVisible();
+  expect(await widthOf()).toBe(before);
+
+  // Another user in the same browser (the client's session cookie, the same local storage) keeps their own width.
+  const client = JSON.parse(fs.readFileSync(authFile('client'), 'utf8')) as { cookies: Cookie[] };
+  await page.context().clearCookies();
+  await page.context().addCookies(client.cookies);
+  await page.goto(`${SECTION}/${id}?website=${websites.northwind.id}`);
+  await expect(page.getByRole('button', { name: /^User menu for client@/ })).toBeVisible();
+  await expect(page.getByTestId('row-range')).toHaveText(/^1–\d+ of [\d,]+ rows$/, { timeout: 20_000 });
   expect(await widthOf()).toBe(before);
 });
 
