@@ -11,6 +11,7 @@ import {
   type SourceTableId,
 } from './index.ts';
 import { RANK_SCALE } from './constants.ts';
+import { keyDateKinds, keyDateSchema } from './schema.ts';
 
 /** The spec's route list (§2), copied by hand: the independent oracle for the catalogue's report ids. */
 const specRoutes: Record<string, string[]> = {
@@ -357,5 +358,43 @@ describe('constants', () => {
       [75, 100],
     ]);
     expect(constants.BREAKPOINTS).toEqual({ sm: 575, md: 768, lg: 992, xl: 1200, xxl: 1400 });
+  });
+});
+
+describe('key dates', () => {
+  const weekday = (date: string): number => new Date(`${date}T00:00:00Z`).getUTCDay();
+  const datesOf = (label: string): string[] => catalog.keyDates.filter((k) => k.label === label).map((k) => k.date);
+
+  it('are valid, in date order, and of both kinds', () => {
+    for (const k of catalog.keyDates) expect(keyDateSchema.strict().safeParse(k).success, k.label).toBe(true);
+    const dates = catalog.keyDates.map((k) => k.date);
+    expect(dates).toEqual([...dates].sort());
+    expect(new Set(catalog.keyDates.map((k) => k.kind))).toEqual(new Set(keyDateKinds));
+  });
+
+  it('put UK clock changes on the last Sunday of March and October', () => {
+    const clockChanges = [...datesOf('UK clocks go forward'), ...datesOf('UK clocks go back')];
+    expect(clockChanges.length).toBeGreaterThan(0);
+    for (const date of clockChanges) {
+      expect(date.slice(5, 7), date).toMatch(/^(03|10)$/);
+      expect(weekday(date), date).toBe(0);
+      expect(Number(date.slice(8)), date).toBeGreaterThan(31 - 7);
+    }
+  });
+
+  it('put Black Friday after the fourth Thursday of November and Cyber Monday three days later', () => {
+    const fridays = datesOf('Black Friday');
+    expect(fridays.length).toBeGreaterThan(0);
+    for (const date of fridays) {
+      expect(weekday(date), date).toBe(5);
+      expect(Number(date.slice(8)), date).toBeGreaterThanOrEqual(23);
+      expect(Number(date.slice(8)), date).toBeLessThanOrEqual(29);
+      const monday = new Date(Date.parse(`${date}T00:00:00Z`) + 3 * 86_400_000).toISOString().slice(0, 10);
+      expect(datesOf('Cyber Monday')).toContain(monday);
+    }
+  });
+
+  it('mark at least one event inside the demo crawls (six weekly crawls up to 16 November 2026)', () => {
+    expect(catalog.keyDates.some((k) => k.date >= '2026-10-12' && k.date <= '2026-11-16')).toBe(true);
   });
 });

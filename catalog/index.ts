@@ -2,15 +2,19 @@
 import { categories } from './categories.ts';
 import { columns } from './columns.ts';
 import * as constants from './constants.ts';
+import keyDatesJson from './key-dates.json' with { type: 'json' };
 import { reports } from './reports.ts';
-import type { CatalogColumn, Category, ReportDefinition } from './schema.ts';
+import type { CatalogColumn, Category, KeyDate, ReportDefinition } from './schema.ts';
 
-export const catalog = { categories, reports, columns, constants } as const;
+/** Typed as the schema says; service/catalog/validate.ts checks the file against it at boot. */
+const keyDates = keyDatesJson as KeyDate[];
+
+export const catalog = { categories, reports, columns, constants, keyDates } as const;
 export type Catalog = typeof catalog;
 
-export { categories, columns, constants, reports };
+export { categories, columns, constants, keyDates, reports };
 export { filterConstants, type FilterConstantName } from './constants.ts';
-export type { CatalogColumn, Category, ReportDefinition, Severity, SourceTableId } from './schema.ts';
+export type { CatalogColumn, Category, KeyDate, ReportDefinition, Severity, SourceTableId } from './schema.ts';
 
 const byId = <T extends { id: string }>(items: readonly T[]): ReadonlyMap<string, T> =>
   new Map(items.map((item) => [item.id, item]));

@@ -148,3 +148,16 @@ export const catalogColumnSchema = z.object({
   source: z.object({ table: z.string(), column: z.string() }).optional(),
 });
 export type CatalogColumn = z.infer<typeof catalogColumnSchema>;
+
+/**
+ * Dated events the 'Issues over time' chart marks (catalog/key-dates.json, editable without code): search engine
+ * updates, and calendar events that move search traffic (clock changes, shopping days, public holidays).
+ */
+export const keyDateKinds = ['search-engine-update', 'calendar'] as const;
+
+export const keyDateSchema = z.object({
+  date: z.iso.date(),
+  label: z.string().min(1).max(40),
+  kind: z.enum(keyDateKinds),
+});
+export type KeyDate = z.infer<typeof keyDateSchema>;

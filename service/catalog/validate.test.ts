@@ -393,3 +393,22 @@ describe('filters', () => {
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+describe('key dates', () => {
+  it('locates a key date that breaks the schema', () => {
+    const issues = problemsOf((draft) => {
+      (draft as Draft & { keyDates: unknown[] }).keyDates = [
+        { date: '2026-10-25', label: 'UK clocks go back', kind: 'calendar' },
+        { date: '2026-13-01', label: 'No such month', kind: 'calendar' },
+        { date: '2026-11-27', label: 'Black Friday', kind: 'holiday' },
+      ];
+    });
+    expect(issues).toHaveLength(2);
+    expect(issues[0]).toMatch(/^keyDates\[1\]\.date: /);
+    expect(issues[1]).toMatch(/^keyDates\[2\]\.kind: /);
+  });
+
+  it('accepts the catalogue key dates', () => {
+    expect(problemsOf((draft) => Object.assign(draft, { keyDates: catalog.keyDates }))).toEqual([]);
+  });
+});

@@ -9,6 +9,7 @@ import { exportTables, type ExportTable } from '../../catalog/export-contract.ts
 import {
   catalogColumnSchema,
   categorySchema,
+  keyDateSchema,
   reportDefinitionSchema,
   sourceTableIds,
   type CatalogColumn,
@@ -33,6 +34,7 @@ export interface CatalogInput {
   readonly categories: readonly unknown[];
   readonly reports: readonly unknown[];
   readonly columns: readonly unknown[];
+  readonly keyDates?: readonly unknown[];
   readonly constants: { readonly filterConstants: Readonly<Record<string, unknown>> };
 }
 
@@ -126,6 +128,7 @@ export function validateCatalog(catalog: CatalogInput, contract: readonly Export
   const categories = parseEntries<Category>('categories', catalog.categories, categorySchema.strict(), issues);
   const reports = parseEntries<ReportDefinition>('reports', catalog.reports, reportDefinitionSchema.strict(), issues);
   const columns = parseEntries<CatalogColumn>('columns', catalog.columns, catalogColumnSchema.strict(), issues);
+  parseEntries('keyDates', catalog.keyDates ?? [], keyDateSchema.strict(), issues);
   const filterConstants = catalog.constants.filterConstants;
   for (const [name, value] of Object.entries(filterConstants))
     if (!isFilterConstant(value))

@@ -1,11 +1,55 @@
 /**
  * Signs each test role in once and keeps its session for the tests (the service limits sign-ins to 10 per
- * 15 minutes per address), and adds the websites the crawl-state tests need through the admin API.
+ * 15 minutes per address), adds the websites the crawl-state tests need through the admin API, and loads a big
+ * generated crawl into the running service's store for the export tests.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { chromium, request, type FullConfig } from '@playwright/test';
+import { chromium, request, type APIRequestContext, type FullConfig } from '@playwright/test';
+import { MANIFEST_FILE } from '../../catalog/export-contract.ts';
+import { generateSite } from '../../scripts/fixtures/generate.ts';
+import { loadCrawl } from '../../service/load/load-crawl.ts';
+import { listLiveCrawls } from '../../service/store/layout.ts';
 import { AUTH_DIR, SECTION, authFile, extra, logins, websites, type Role } from './helpers.ts';
+
+/** Writes one crawl of Northwind's profile at `extra.big.urls` URLs under the big website's id and loads it. */
+async function loadBigSite(dataDir: string): Promise<void> {
+  if (listLiveCrawls(dataDir).some((crawl) => crawl.websiteId === extra.big.id)) return;
+  const started = performance.now();
+  const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'thc-e2e-big-'));
+  try {
+    const site = await generateSite({ outDir, site: websites.northwind.id, urls: extra.big.urls, crawls: 1 });
+    const generated = performance.now();
+    for (const exportDir of site.crawlDirs) {
+      const file = path.join(exportDir, MANIFEST_FILE);
+      const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+      fs.writeFileSync(file, JSON.stringify({ ...manifest, websiteId: extra.big.id }));
+      await loadCrawl({ dataDir, exportDir });
+    }
+    const seconds = (to: number, from: number) => ((to - from) / 1000).toFixed(1);
+    console.log(
+      `e2e: big website ${extra.big.id} (${extra.big.urls.toLocaleString('en-GB')} URLs): generated in ` +
+        `${seconds(generated, started)} s, loaded in ${seconds(performance.now(), generated)} s`,
+    );
+  } finally {
+    fs.rmSync(outDir, { recursive: true, force: true });
+  }
+}
+
+interface CrawlState {
+  id: string;
+  crawlId: number;
+  moduleState: string;
+}
+
+async function crawlStates(admin: APIRequestContext, csrfToken: string, websiteId: string): Promise<CrawlState[]> {
+  const answer = await admin.post('/api/technical-health-check/crawl/get-redux', {
+    data: { websiteId },
+    headers: { 'x-csrf-token': csrfToken },
+  });
+  return answer.ok() ? ((await answer.json()) as CrawlState[]) : [];
+}
 
 export default async function globalSetup(config: FullConfig): Promise<void> {
   const use = config.projects[0]!.use;
@@ -26,22 +70,32 @@ export default async function globalSetup(config: FullConfig): Promise<void> {
   await run({ command: 'website add', ...extra.empty });
   await run({ command: 'user add', ...extra.emptyClient, role: 'CLIENT', websites: [extra.empty.id] });
 
+  await run({ command: 'website add', id: extra.big.id, name: extra.big.name, domain: extra.big.domain });
+  const dataDir = config.webServer?.env?.DATA_DIR;
+  if (!dataDir) throw new Error('playwright.config.ts sets no DATA_DIR for the service');
+  await loadBigSite(dataDir);
+
   // The demo publishes Northwind's older crawls and leaves its two newest pending (one for the approve test, the
   // newest for the staff pending views); Alpine stays pending. Approving here keeps the suite independent of that.
-  const crawls = (await (
-    await admin.post('/api/technical-health-check/crawl/get-redux', {
-      data: { websiteId: websites.northwind.id },
-      headers: { 'x-csrf-token': csrfToken },
-    })
-  ).json()) as { id: string; crawlId: number; moduleState: string }[];
-  for (const crawl of crawls.slice(2)) {
-    if (crawl.moduleState === 'APPROVED') continue;
-    const answer = await admin.post('/api/technical-health-check/crawl/approve', {
-      data: { moduleId: crawl.id, websiteId: websites.northwind.id },
-      headers: { 'x-csrf-token': csrfToken },
-    });
-    if (!answer.ok()) throw new Error(`approving ${crawl.id}: ${answer.status()} ${await answer.text()}`);
+  const approve = async (websiteId: string, crawls: CrawlState[]): Promise<void> => {
+    for (const crawl of crawls) {
+      if (crawl.moduleState === 'APPROVED') continue;
+      const answer = await admin.post('/api/technical-health-check/crawl/approve', {
+        data: { moduleId: crawl.id, websiteId },
+        headers: { 'x-csrf-token': csrfToken },
+      });
+      if (!answer.ok()) throw new Error(`approving ${crawl.id}: ${answer.status()} ${await answer.text()}`);
+    }
+  };
+  await approve(websites.northwind.id, (await crawlStates(admin, csrfToken, websites.northwind.id)).slice(2));
+  // The service picks new loads up from its store every few seconds.
+  let big: CrawlState[] = [];
+  for (let tries = 0; big.length === 0 && tries < 60; tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    big = await crawlStates(admin, csrfToken, extra.big.id);
   }
+  if (big.length === 0) throw new Error(`the service did not pick up the crawl of ${extra.big.id}`);
+  await approve(extra.big.id, big);
   await admin.dispose();
 
   const browser = await chromium.launch(use.launchOptions);

@@ -109,9 +109,13 @@ export function crawlsOf(page: Page, websiteId: string): Promise<CrawlInfo[]> {
   return api<CrawlInfo[]>(page, '/api/technical-health-check/crawl/get-redux', { websiteId });
 }
 
-/** Websites the tests add through the admin API: one without the module, one without any crawl. */
+/**
+ * Websites the tests add through the admin API: one without the module, one without any crawl, and one big crawl
+ * (generated from Northwind's profile) for the chunked and the 100,000-row CSV exports.
+ */
 export const extra = {
   inactive: { id: 'e2e-no-module', name: 'E2E No Module Ltd', domain: 'no-module.example' },
   empty: { id: 'e2e-no-crawls', name: 'E2E Awaiting First Crawl', domain: 'awaiting.example' },
+  big: { id: 'e2e-big-outfitters', name: 'E2E Big Outfitters', domain: 'big-outfitters.example', urls: 110_000 },
   emptyClient: { email: 'client@awaiting.example', password: 'awaiting-client-demo' },
 } as const;

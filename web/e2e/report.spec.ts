@@ -1,5 +1,6 @@
 import fs from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Cookie, type Page } from '@playwright/test';
+import { keyDates } from '../../catalog/index.ts';
 import { SECTION, api, authFile, open, query, websites } from './helpers.ts';
 
 test.use({ storageState: authFile('staff') });
@@ -36,7 +37,7 @@ async function openBusyReport(page: Page, rows = 45): Promise<string> {
   await expect(page.getByTestId('overview')).toBeVisible();
   const id = await busyReport(page, rows);
   await page.goto(`${SECTION}/${id}?website=${websites.northwind.id}&crawl=${query(page).get('crawl')}`);
-  await expect(page.getByTestId('page-label')).toHaveText(/^Page 1 of \d+$/, { timeout: 20_000 });
+  await expect(page.getByTestId('row-range')).toHaveText(/^1–\d+ of [\d,]+ rows$/, { timeout: 20_000 });
   return id;
 }
 
@@ -136,6 +137,14 @@ test('the URL filter narrows the rows; no match shows the empty state', async ({
   await expect.poll(() => query(page).get('filter')).toBe('zz-no-such-url-zz');
   await expect(page.getByText('No results found')).toBeVisible();
   await expect(pageLabel(page)).toHaveText('Page 1 of 1');
+  // On a narrow screen the message stays inside the visible part of a table wider than its card.
+  await page.setViewportSize({ width: 768, height: 1024 });
+  const scroller = (await page.getByTestId('report-table').boundingBox())!;
+  const table = await page.getByRole('table', { name: 'Report rows' }).evaluate((t) => t.scrollWidth);
+  expect(table).toBeGreaterThan(scroller.width);
+  const message = (await page.getByTestId('no-results').boundingBox())!;
+  expect(message.x).toBeGreaterThanOrEqual(scroller.x);
+  expect(message.x + message.width).toBeLessThanOrEqual(scroller.x + scroller.width);
 });
 
 test('a failed rows request empties the table and shows Error!', async ({ page }) => {
@@ -199,6 +208,118 @@ test('CSV download: BOM, header of the visible columns, file name', async ({ pag
   expect(header!.split(',').length).toBe(titles.length);
   const total = Number((await page.getByTestId('tab-all').textContent())!.replace(/\D/g, ''));
   expect(lines.length).toBe(total);
+});
+
+test('the issues chart marks the key dates between its first and last crawl', async ({ page }) => {
+  await openBusyReport(page);
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Download data' }).click();
+  const csv = fs.readFileSync(await (await downloading).path(), 'utf8');
+  const days = csv
+    .slice(1)
+    .trimEnd()
+    .split('\r\n')
+    .slice(1)
+    .map((line) => line.split(',')[0]!);
+  expect(days.length).toBeGreaterThan(1);
+  const [first, last] = [days[0]!, days.at(-1)!];
+  const labels = page.getByTestId('issues-chart').locator('g[aria-description="key dates"] text');
+  const inside = keyDates.filter((k) => k.date > first && k.date < last).map((k) => k.label);
+  expect(inside.length, `key dates between ${first} and ${last}`).toBeGreaterThan(0);
+  await expect(labels.first()).toBeVisible();
+  const drawn = await labels.allTextContents();
+  for (const label of inside) expect(drawn).toContain(label);
+  const outside = new Set(keyDates.filter((k) => k.date < first || k.date > last).map((k) => k.label));
+  for (const label of drawn) expect(outside.has(label) && !inside.includes(label), label).toBe(false);
+});
+
+test('dragging a resize handle widens the column, for this user and report only, across visits', async ({ page }) => {
+  const id = await openBusyReport(page);
+  const table = page.getByTestId('report-table');
+  const column = (await table
+    .locator('th[data-column]:not([data-column=checked])')
+    .first()
+    .getAttribute('data-column'))!;
+  const header = table.locator(`th[data-column="${column}"]`);
+  const widthOf = async () => Math.round((await header.boundingBox())!.width);
+  const before = await widthOf();
+  const handle = page.getByTestId(`resize-${column}`);
+  await handle.scrollIntoViewIfNeeded();
+  const box = (await handle.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 + 60, box.y + box.height / 2, { steps: 4 });
+  await page.mouse.move(box.x + box.width / 2 + 120, box.y + box.height / 2, { steps: 4 });
+  await page.mouse.up();
+  await expect.poll(widthOf).toBe(before + 120);
+  const cell = table.locator(`tbody tr[data-index="0"] td[data-column="${column}"]`);
+  expect(Math.round((await cell.boundingBox())!.width)).toBe(before + 120);
+
+  await page.reload();
+  await expect(pageLabel(page)).toHaveText(/^Page 1 of/, { timeout: 20_000 });
+  await expect.poll(widthOf).toBe(before + 120);
+
+  // Another report with the same column keeps its own width.
+  const other = id === 'crawl/all' ? 'internal/all' : 'crawl/all';
+  await page.goto(`${SECTION}/${other}?website=${websites.northwind.id}&crawl=${query(page).get('crawl')}`);
+  await expect(pageLabel(page)).toHaveText(/^Page 1 of/, { timeout: 20_000 });
+  await expect(header).toBeVisible();
+  expect(await widthOf()).toBe(before);
+
+  // Another user in the same browser (the client's session cookie, the same local storage) keeps their own width.
+  const client = JSON.parse(fs.readFileSync(authFile('client'), 'utf8')) as { cookies: Cookie[] };
+  await page.context().clearCookies();
+  await page.context().addCookies(client.cookies);
+  await page.goto(`${SECTION}/${id}?website=${websites.northwind.id}`);
+  await expect(page.getByRole('button', { name: /^User menu for client@/ })).toBeVisible();
+  await expect(page.getByTestId('row-range')).toHaveText(/^1–\d+ of [\d,]+ rows$/, { timeout: 20_000 });
+  expect(await widthOf()).toBe(before);
+});
+
+test('a duplicate set row expands into the other members of its set', async ({ page }) => {
+  await open(page, `${SECTION}/content/duplicate?website=${websites.northwind.id}`);
+  await expect(pageLabel(page)).toHaveText(/^Page 1 of/, { timeout: 20_000 });
+  // The demo's newest Northwind crawl has duplicate sets (fixtures/golden/report-counts.json).
+  // Pinned by index: once expanded, the row's button is named 'Hide …' and a filter on 'Show …' would move on.
+  const index = await bodyRows(page)
+    .filter({ has: page.getByRole('button', { name: 'Show the duplicate set members' }) })
+    .first()
+    .getAttribute('data-index');
+  const first = bodyRows(page).and(page.locator(`[data-index="${index}"]`));
+  const own = (await first.locator('td[data-column=url] a').first().getAttribute('href'))!;
+  await first.getByRole('button', { name: 'Show the duplicate set members' }).click();
+  const detail = first.getByRole('group', { name: 'Duplicate set members' });
+  await expect(detail).toContainText('Duplicate set members');
+  const members = await detail.getByRole('link').evaluateAll((links) => links.map((a) => a.getAttribute('href')!));
+  expect(members.length).toBeGreaterThan(0);
+  expect(members).not.toContain(own);
+  for (const member of members) expect(member).toMatch(/^https?:\/\//);
+
+  // A set is the pages naming the same primary URL plus the primary itself (which the report leaves out).
+  const primary = await first.locator('td[data-column=duplicate_body_primary_url] a').first().getAttribute('href');
+  expect(members).toContain(primary);
+});
+
+test('a link row expands into the pages the link is found on', async ({ page }) => {
+  await open(page, `${SECTION}/links/internal-http?website=${websites.northwind.id}`);
+  await expect(pageLabel(page)).toHaveText(/^Page 1 of/, { timeout: 20_000 });
+  const show = page.getByRole('button', { name: 'Show the source pages' });
+  await expect(show.first()).toBeVisible();
+  const index = await bodyRows(page).filter({ has: show }).first().getAttribute('data-index');
+  const row = bodyRows(page).and(page.locator(`[data-index="${index}"]`));
+  const target = (await row.locator('td[data-column=url_to] a').first().getAttribute('href'))!;
+  await row.getByRole('button', { name: 'Show the source pages' }).click();
+  const detail = row.getByRole('group', { name: 'Source pages' });
+  await expect(detail).toContainText('Source pages');
+  const sources = await detail.getByRole('link').evaluateAll((links) => links.map((a) => a.getAttribute('href')!));
+  expect(sources.length).toBeGreaterThan(0);
+  const host = new URL(target).hostname;
+  for (const source of sources) {
+    expect(source).not.toBe(target);
+    expect(new URL(source).hostname, 'an internal link is found on pages of the same site').toBe(host);
+  }
+  await row.getByRole('button', { name: 'Hide the source pages' }).click();
+  await expect(row.getByRole('group', { name: 'Source pages' })).toHaveCount(0);
 });
 
 test('a redirect chain row expands into its hops', async ({ page }) => {

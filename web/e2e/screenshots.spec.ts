@@ -58,6 +58,34 @@ for (const size of sizes) {
       await page.screenshot({ path: `${DIR}/${size.name}-report-full.png`, fullPage: true });
     });
 
+    test('a links report with a sub-row open, the column dialog, the empty state', async ({ browser }) => {
+      const context = await browser.newContext({ storageState: authFile('staff'), viewport: size });
+      const page = await context.newPage();
+      await open(page, `${SECTION}/links/internal-http?website=${websites.northwind.id}`);
+      const rowRange = page.getByTestId('row-range');
+      await expect(rowRange).toHaveText(/^1–\d+ of [\d,]+ rows$/, { timeout: 20_000 });
+      const table = page.getByTestId('report-table');
+      await table.getByRole('button', { name: 'Show the source pages' }).first().click();
+      const detail = table.getByRole('group', { name: 'Source pages' });
+      await expect(detail.getByRole('link').first()).toBeVisible();
+      await table.scrollIntoViewIfNeeded();
+      await shot(page, size.name, 'report-links-sub-row');
+      await page.screenshot({ path: `${DIR}/${size.name}-report-links-sub-row-full.png`, fullPage: true });
+
+      await page.getByRole('button', { name: 'Columns' }).click();
+      await expect(page.getByRole('dialog', { name: 'Columns' })).toBeVisible();
+      await shot(page, size.name, 'column-dialog');
+      await page.getByRole('button', { name: 'Close the column dialog' }).click();
+
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.getByRole('textbox', { name: 'URLs containing' }).fill('zz-no-such-url-zz');
+      await page.getByRole('button', { name: 'Filter' }).click();
+      await expect(page.getByTestId('no-results')).toHaveText('No results found');
+      await page.getByRole('navigation', { name: 'Table pages' }).scrollIntoViewIfNeeded();
+      await page.mouse.move(0, size.height - 1);
+      await shot(page, size.name, 'report-empty');
+    });
+
     test('pending crawl for staff', async ({ browser }) => {
       const context = await browser.newContext({ storageState: authFile('staff'), viewport: size });
       const page = await context.newPage();

@@ -31,7 +31,7 @@ export function ColumnDialog({ isOpen, onClose, columns, order, preferences, onC
       closeButtonProps={{ 'aria-label': 'Close the column dialog' }}
     >
       <Stack gap="xs">
-        <Group justify="space-between">
+        <Group justify="space-between" px={4}>
           <Checkbox
             label="Toggle All"
             checked={isAll}

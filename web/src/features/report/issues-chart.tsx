@@ -3,7 +3,8 @@ import { Button, Group, Paper, Text, Title, VisuallyHidden } from '@mantine/core
 import * as Plot from '@observablehq/plot';
 import { format as formatDateFns } from 'date-fns';
 import { CHART_HEIGHT } from '../../../../catalog/constants.ts';
-import keyDates from '../../../../catalog/key-dates.json';
+import { keyDates } from '../../../../catalog/index.ts';
+import type { KeyDate as KeyDateEntry } from '../../../../catalog/schema.ts';
 import type { TrendPoint } from '../../api/types.ts';
 import { formatDate, formatNumber, toDate } from '../../lib/format.ts';
 import { Icon } from '../../components/icon.tsx';
@@ -17,6 +18,7 @@ interface Point {
 interface KeyDate {
   date: Date;
   label: string;
+  kind: KeyDateEntry['kind'];
 }
 
 const BRAND = 'var(--mantine-color-brand-7)';
@@ -28,9 +30,36 @@ function pointsOf(trends: readonly TrendPoint[]): Point[] {
     .sort((a, b) => a.date.getTime() - b.date.getTime());
 }
 
-const KEY_DATES: KeyDate[] = (keyDates as { date: string; label: string }[])
-  .map((k) => ({ date: toDate(k.date), label: k.label }))
+/** Every kind gets a colour, so an event of a new kind cannot go undrawn (the Record fails to compile instead). */
+const KEY_DATE_COLOURS: Record<KeyDateEntry['kind'], { rule: string; text: string }> = {
+  'search-engine-update': { rule: 'var(--mantine-color-orange-6)', text: 'var(--mantine-color-orange-9)' },
+  calendar: { rule: 'var(--mantine-color-grape-6)', text: 'var(--mantine-color-grape-9)' },
+};
+
+const KEY_DATES: KeyDate[] = keyDates
+  .map((k) => ({ date: toDate(k.date), label: k.label, kind: k.kind }))
   .filter((k): k is KeyDate => k.date !== null);
+
+/** A dashed rule and a label per event, coloured by kind. */
+function keyDateMarks(visible: readonly KeyDate[]): Plot.Markish[] {
+  return (Object.keys(KEY_DATE_COLOURS) as KeyDate['kind'][]).flatMap((kind) => {
+    const events = visible.filter((k) => k.kind === kind);
+    const colours = KEY_DATE_COLOURS[kind];
+    return [
+      Plot.ruleX(events, { x: 'date', stroke: colours.rule, strokeDasharray: '4,3' }),
+      Plot.text(events, {
+        x: 'date',
+        text: 'label',
+        frameAnchor: 'top',
+        dy: -12,
+        fill: colours.text,
+        fontSize: 10,
+        textAnchor: 'middle',
+        ariaDescription: 'key dates',
+      }),
+    ];
+  });
+}
 
 /** 'Issues over time': a 250px line of issues per crawl, drag to zoom, weekly gridlines and key dates (spec §2). */
 export function IssuesChart({
@@ -94,16 +123,7 @@ export function IssuesChart({
       },
       marks: [
         Plot.gridX({ ticks: 'week', stroke: 'var(--mantine-color-gray-3)', strokeOpacity: 1 }),
-        Plot.ruleX(visibleKeyDates, { x: 'date', stroke: 'var(--mantine-color-orange-6)', strokeDasharray: '4,3' }),
-        Plot.text(visibleKeyDates, {
-          x: 'date',
-          text: 'label',
-          frameAnchor: 'top',
-          dy: -12,
-          fill: 'var(--mantine-color-orange-9)',
-          fontSize: 10,
-          textAnchor: 'middle',
-        }),
+        ...keyDateMarks(visibleKeyDates),
         Plot.ruleY([0], { stroke: 'var(--mantine-color-gray-5)' }),
         Plot.lineY(points, { x: 'date', y: 'issues', stroke: BRAND, strokeWidth: 2.25, clip: true }),
         Plot.dot(points, { x: 'date', y: 'issues', fill: BRAND, r: 4, clip: true }),

@@ -267,6 +267,7 @@ export function ReportTable(props: ReportTableProps) {
                           onTouchStart={header.getResizeHandler()}
                           onDoubleClick={() => column.resetSize()}
                           data-resizing={column.getIsResizing() ? '' : undefined}
+                          data-testid={`resize-${column.id}`}
                           aria-hidden
                         />
                       ) : null}
@@ -279,7 +280,7 @@ export function ReportTable(props: ReportTableProps) {
           {rows.length === 0 ? (
             <tbody role="rowgroup">
               <tr role="row" className={classes.tr}>
-                <td role="cell" className={classes.message} style={{ width: '100%' }}>
+                <td role="cell" className={classes.message}>
                   {isPending ? (
                     <Loader size="sm" aria-label="Loading rows" />
                   ) : isError ? (

@@ -20,7 +20,7 @@ export function RowDetail({ report, row }: { report: ReportDefinition; row: Repo
   );
   if (report.subRow !== 'redirect-chain') {
     return (
-      <Stack gap={6} aria-label={title}>
+      <Stack gap={6} role="group" aria-label={title}>
         {heading}
         {subRowUrls(row).map((url, index) => (
           <Group key={url} gap={8} wrap="nowrap">
@@ -44,7 +44,7 @@ export function RowDetail({ report, row }: { report: ReportDefinition; row: Repo
   }
   const hops = redirectHops(row.redirect_chain);
   return (
-    <Stack gap={6} aria-label={title}>
+    <Stack gap={6} role="group" aria-label={title}>
       {heading}
       {hops.map((hop, index) => (
         <Group key={index} gap={8} wrap="nowrap">
