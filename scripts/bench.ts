@@ -446,7 +446,7 @@ async function concurrent(
     });
     return { users, requests: users * perUser, errors, perCase };
   };
-  const analysts = await run(Math.max(24, RUNS), THINK_MS);
+  const analysts = await run(Math.max(24, RUNS * 2), THINK_MS);
   console.log(`8 concurrent analysts (think ${THINK_MS.join('–')} ms): ${analysts.errors} errors`);
   for (const c of analysts.perCase) console.log(`  ${c.name}: p95 ${c.p95} ms, ${c.ratioToSingle}× single`);
   const saturated = await run(Math.max(12, Math.ceil(RUNS / 2)), [0, 0]);

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { readConfig } from './config.ts';
 import { openDatabase } from './db/duckdb.ts';
+import { lowerWorkerThreads } from './db/thread-priority.ts';
 import { CrawlRegistry } from './store/registry.ts';
 import { listLiveCrawls } from './store/layout.ts';
 import { buildApp } from './app.ts';
@@ -40,6 +41,7 @@ async function main(): Promise<void> {
   await accounts.startJobs();
   const timer = setInterval(() => {
     registry.refresh().catch((error: unknown) => console.error('store refresh failed:', error));
+    lowerWorkerThreads();
   }, STORE_POLL_MS);
   timer.unref();
 
@@ -60,6 +62,7 @@ async function main(): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   console.log(`Technical Health Check is serving http://localhost:${config.port}/technical-health-check`);
   accounts.publishAdminToken(loopbackUrlOf(app.server.address()));
+  lowerWorkerThreads();
   if (config.isDemo) await printDemoLogins(accounts);
 }
 
