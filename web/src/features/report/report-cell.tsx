@@ -1,7 +1,15 @@
 import { Anchor, Group, Progress, Text } from '@mantine/core';
 import type { CatalogColumn, ReportDefinition } from '../../../../catalog/schema.ts';
 import { ChecklistCell } from './checklist-cell.tsx';
-import { cellText, hopKind, listItems, redirectHops, statusColour } from '../../lib/cell-format.ts';
+import {
+  cellText,
+  hopKind,
+  listItems,
+  redirectHops,
+  splitUrlForDisplay,
+  statusColour,
+} from '../../lib/cell-format.ts';
+import classes from './report-table.module.css';
 import { asText, toNumber } from '../../lib/format.ts';
 import { clampRank, rankBand, bandColor } from '../../lib/rank.ts';
 import { Icon } from '../../components/icon.tsx';
@@ -15,6 +23,17 @@ function Empty() {
     <Text span c="dark.3" size="sm" aria-label="No value">
       –
     </Text>
+  );
+}
+
+/** A URL that, when too wide, loses characters from its middle: the scheme and host start, the tail stays. */
+function UrlText({ url }: { url: string }) {
+  const [head, tail] = splitUrlForDisplay(url);
+  return (
+    <>
+      <span className={classes.urlHead}>{head}</span>
+      <span className={classes.urlTail}>{tail}</span>
+    </>
   );
 }
 
@@ -72,14 +91,13 @@ export function ReportCell({
           size="sm"
           c="brand.8"
           title={href}
-          truncate="end"
-          display="block"
+          className={classes.url}
         >
-          {href}
+          <UrlText url={href} />
         </Anchor>
       ) : (
-        <Text span size="sm" title={href} truncate="end" display="block">
-          {href}
+        <Text span size="sm" title={href} className={classes.url}>
+          <UrlText url={href} />
         </Text>
       );
     }

@@ -1,0 +1,23 @@
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, screen } from '@testing-library/react';
+import { columnById, reportById } from '../../../../catalog/index.ts';
+import { renderWithTheme } from '../../test/render.tsx';
+import { ReportCell } from './report-cell.tsx';
+
+afterEach(cleanup);
+
+describe('URL cell', () => {
+  it('links the whole URL and keeps its last path segment in a part that is never cut', () => {
+    const url = 'https://www.example.co.uk/products/ghyll-merino-softshell';
+    renderWithTheme(
+      <ReportCell report={reportById('internal/all')!} column={columnById('url')!} value={url} row={{ url }} />,
+    );
+    const link = screen.getByRole('link');
+    expect(link.getAttribute('href')).toBe(url);
+    expect(link.getAttribute('title')).toBe(url);
+    expect(link.textContent).toBe(url);
+    const parts = [...link.querySelectorAll('span')].map((s) => s.textContent);
+    expect(parts).toEqual(['https://www.example.co.uk/products', '/ghyll-merino-softshell']);
+  });
+});
