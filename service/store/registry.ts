@@ -25,6 +25,7 @@ export class CrawlRegistry {
   #websites: StoredWebsite[] = [];
   #crawls = new Map<string, CrawlRecord[]>();
   #attached = new Map<string, string>();
+  #metas = new Map<string, CrawlMeta>();
   #listeners = new Set<ChangeListener>();
   #refreshing: Promise<boolean> | undefined;
 
@@ -76,29 +77,38 @@ export class CrawlRegistry {
     const live = listLiveCrawls(this.dataDir);
     const wanted = new Map(live.map((c) => [aliasOf(c.websiteId, c.crawlId, c.loadId), c]));
     let changed = false;
-    await withConnection(this.db, async (conn) => {
-      for (const [alias] of this.#attached) {
-        if (wanted.has(alias)) continue;
-        await conn.run(`DETACH DATABASE IF EXISTS ${quoteIdent(alias)}`);
-        this.#attached.delete(alias);
-        changed = true;
-      }
-      for (const [alias, crawl] of wanted) {
-        if (this.#attached.has(alias)) continue;
-        await conn.run(`ATTACH ${quoteLiteral(crawl.dbFile)} AS ${quoteIdent(alias)} (READ_ONLY)`);
-        this.#attached.set(alias, crawl.dbFile);
-        changed = true;
-      }
-    });
+    const isSame = this.#attached.size === wanted.size && [...wanted.keys()].every((a) => this.#attached.has(a));
+    // A scan that finds nothing new must not take a connection: that waits for a libuv thread behind report queries.
+    if (!isSame)
+      await withConnection(this.db, async (conn) => {
+        for (const [alias] of this.#attached) {
+          if (wanted.has(alias)) continue;
+          await conn.run(`DETACH DATABASE IF EXISTS ${quoteIdent(alias)}`);
+          this.#attached.delete(alias);
+          changed = true;
+        }
+        for (const [alias, crawl] of wanted) {
+          if (this.#attached.has(alias)) continue;
+          await conn.run(`ATTACH ${quoteLiteral(crawl.dbFile)} AS ${quoteIdent(alias)} (READ_ONLY)`);
+          this.#attached.set(alias, crawl.dbFile);
+          changed = true;
+        }
+      });
     const crawls = new Map<string, CrawlRecord[]>();
+    const metas = new Map<string, CrawlMeta>();
     for (const [alias, c] of wanted) {
-      const meta = crawlMetaSchema.parse(JSON.parse(fs.readFileSync(path.join(c.dir, CRAWL_META_FILE), 'utf8')));
+      // A load directory never changes once published, so its crawl.json is read once.
+      const meta =
+        this.#metas.get(alias) ??
+        crawlMetaSchema.parse(JSON.parse(fs.readFileSync(path.join(c.dir, CRAWL_META_FILE), 'utf8')));
+      metas.set(alias, meta);
       const list = crawls.get(c.websiteId) ?? [];
       list.push({ websiteId: c.websiteId, crawlId: c.crawlId, loadId: c.loadId, alias, meta });
       crawls.set(c.websiteId, list);
     }
     for (const list of crawls.values()) list.sort((a, b) => b.crawlId - a.crawlId);
     this.#crawls = crawls;
+    this.#metas = metas;
     const websites = listWebsites(this.dataDir);
     if (JSON.stringify(websites) !== JSON.stringify(this.#websites)) changed = true;
     this.#websites = websites;
