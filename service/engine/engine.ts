@@ -5,31 +5,15 @@
  */
 import type { DuckDBInstance } from '@duckdb/node-api';
 import type { ReportDefinition } from '../../catalog/schema.ts';
-import { quoteIdent, withConnection } from '../db/duckdb.ts';
+import { withConnection } from '../db/duckdb.ts';
 import { dataIdOf } from '../store/crawl-meta.ts';
 import type { CrawlRecord, CrawlRegistry } from '../store/registry.ts';
 import type { LruCache } from './cache.ts';
-import {
-  compileCount,
-  compileRows,
-  type CrawlTarget,
-  type DifferenceType,
-  type PrecomputedReport,
-  type RowsRequest,
-} from './compile.ts';
-import {
-  createResultCache,
-  query,
-  runCount,
-  runRows,
-  tuneInstance,
-  type CachedValue,
-  type RunOptions,
-} from './execute.ts';
-import { emsRank, PRECOMPUTE_INFO_TABLE, PRECOMPUTE_VERSION, REPORT_COUNTS_TABLE } from './precompute.ts';
+import { compileCount, compileRows, type CrawlTarget, type DifferenceType, type RowsRequest } from './compile.ts';
+import { createResultCache, runCount, runRows, tuneInstance, type CachedValue, type RunOptions } from './execute.ts';
+import { emsRank, readPrecomputed } from './precompute.ts';
 import { baseCountSql, shapeOf } from './report-shape.ts';
-import { textOf, type RowsResult } from './result.ts';
-import { raw, sql } from './sql.ts';
+import type { RowsResult } from './result.ts';
 
 export interface ReportStats {
   reportId: string;
@@ -47,62 +31,14 @@ export async function loadCrawlTarget(
   record: Pick<CrawlRecord, 'alias' | 'crawlId' | 'meta'>,
 ): Promise<CrawlTarget> {
   return withConnection(db, async (conn) => {
-    const tables = await query(
-      conn,
-      sql`SELECT table_name FROM duckdb_tables() WHERE database_name = ${record.alias} AND schema_name = 'main'`,
-    );
-    const names = new Set((tables.values[0] ?? []).map(textOf));
-    const precomputed = new Map<string, PrecomputedReport>();
-    const version = names.has(PRECOMPUTE_INFO_TABLE)
-      ? Number(
-          (await query(conn, raw(`SELECT max(version) FROM ${quoteIdent(record.alias)}.${PRECOMPUTE_INFO_TABLE}`)))
-            .values[0]?.[0],
-        )
-      : 0;
-    if (version === PRECOMPUTE_VERSION) {
-      const counts = await query(
-        conn,
-        raw(
-          `SELECT report_id, row_table, removed_table, fingerprint, row_count, base, ems_rank, added_count, removed_count, previous_crawl_id, previous_data_id FROM ${quoteIdent(record.alias)}.${REPORT_COUNTS_TABLE}`,
-        ),
-      );
-      const [
-        ids,
-        rowTables,
-        removedTables,
-        fingerprints,
-        rowCounts,
-        bases,
-        ranks,
-        added,
-        removed,
-        previousIds,
-        previousData,
-      ] = counts.values;
-      (ids ?? []).forEach((id, i) => {
-        const orNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
-        precomputed.set(textOf(id), {
-          reportId: textOf(id),
-          rowTable: textOf(rowTables![i]),
-          removedTable: textOf(removedTables![i]),
-          fingerprint: textOf(fingerprints![i]),
-          rowCount: Number(rowCounts![i]),
-          base: Number(bases![i]),
-          emsRank: Number(ranks![i]),
-          added: orNull(added![i]),
-          removed: orNull(removed![i]),
-          previousCrawlId: orNull(previousIds![i]),
-          previousDataId: previousData![i] === null ? null : textOf(previousData![i]),
-        });
-      });
-    }
+    const { tables, reports } = await readPrecomputed(conn, record.alias);
     return {
       alias: record.alias,
       crawlId: record.crawlId,
       dataId: dataIdOf(record.meta),
       defaultRange: { start: record.meta.manifest.dataStart, end: record.meta.manifest.dataEnd },
-      tables: names,
-      precomputed,
+      tables,
+      precomputed: reports,
     };
   });
 }

@@ -14,7 +14,6 @@
  * one decompressed vector per row (~0.3-1 s for 1000 rows), and sorting the base tables at load is too slow
  * (212 s for 20M links). The copies hold only a report's rows and columns, already in key order.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { listValue, type DuckDBConnection } from '@duckdb/node-api';
 import type { Manifest } from '../../catalog/export-contract.ts';
@@ -22,8 +21,8 @@ import { RANK_SCALE } from '../../catalog/constants.ts';
 import { catalog } from '../../catalog/index.ts';
 import type { ReportDefinition, Severity } from '../../catalog/schema.ts';
 import { quoteIdent, quoteLiteral } from '../db/duckdb.ts';
-import { crawlMetaSchema, dataIdOf } from '../store/crawl-meta.ts';
-import { CRAWL_META_FILE } from '../store/layout.ts';
+import { dataIdOf } from '../store/crawl-meta.ts';
+import { readCrawlMeta } from '../store/layout.ts';
 import {
   baseCountSql,
   columnList,
@@ -37,6 +36,7 @@ import {
   type MetricFamily,
   type ReportShape,
 } from './report-shape.ts';
+import type { PrecomputedReport } from './compile.ts';
 import { textOf } from './result.ts';
 import { ident, raw, sql, type SqlFragment } from './sql.ts';
 
@@ -81,8 +81,8 @@ interface CrawlSide {
 interface PreviousSide extends CrawlSide {
   crawlId: number;
   dataId: string;
-  /** Fingerprint and row table of each report precomputed in the previous crawl. */
-  reports: Map<string, { fingerprint: string; rowTable: string }>;
+  /** The reports precomputed in the previous crawl. */
+  reports: ReadonlyMap<string, PrecomputedReport>;
 }
 
 async function scalar(conn: DuckDBConnection, fragment: SqlFragment): Promise<unknown> {
@@ -96,6 +96,48 @@ async function tablesOf(conn: DuckDBConnection, database: string): Promise<Set<s
     [database],
   );
   return new Set(reader.getRowsJS().map((r) => textOf(r[0])));
+}
+
+export interface StoredPrecompute {
+  /** The crawl database's tables. */
+  tables: Set<string>;
+  /** PRECOMPUTE_INFO_TABLE's version; 0 for a database precomputed before versions, or not at all. */
+  version: number;
+  /** Its precomputed reports with both row tables present; empty unless `version` is this build's. */
+  reports: Map<string, PrecomputedReport>;
+}
+
+/** What an attached crawl database holds of precomputed reports. */
+export async function readPrecomputed(conn: DuckDBConnection, database: string): Promise<StoredPrecompute> {
+  const tables = await tablesOf(conn, database);
+  const at = (table: string): string => `${quoteIdent(database)}.${table}`;
+  const version = tables.has(PRECOMPUTE_INFO_TABLE)
+    ? Number(await scalar(conn, raw(`SELECT max(version) FROM ${at(PRECOMPUTE_INFO_TABLE)}`)))
+    : 0;
+  const reports = new Map<string, PrecomputedReport>();
+  if (version !== PRECOMPUTE_VERSION || !tables.has(REPORT_COUNTS_TABLE)) return { tables, version, reports };
+  const reader = await conn.runAndReadAll(
+    `SELECT report_id, row_table, removed_table, fingerprint, row_count, base, ems_rank, added_count, removed_count,
+            previous_crawl_id, previous_data_id FROM ${at(REPORT_COUNTS_TABLE)}`,
+  );
+  const orNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+  for (const r of reader.getRowObjectsJS()) {
+    const report: PrecomputedReport = {
+      reportId: textOf(r.report_id),
+      rowTable: textOf(r.row_table),
+      removedTable: textOf(r.removed_table),
+      fingerprint: textOf(r.fingerprint),
+      rowCount: Number(r.row_count),
+      base: Number(r.base),
+      emsRank: Number(r.ems_rank),
+      added: orNull(r.added_count),
+      removed: orNull(r.removed_count),
+      previousCrawlId: orNull(r.previous_crawl_id),
+      previousDataId: r.previous_data_id === null ? null : textOf(r.previous_data_id),
+    };
+    if (tables.has(report.rowTable) && tables.has(report.removedTable)) reports.set(report.reportId, report);
+  }
+  return { tables, version, reports };
 }
 
 async function metricTablesFor(
@@ -134,7 +176,7 @@ async function liveRows(conn: DuckDBConnection, shape: ReportShape, side: CrawlS
 function readPreviousMeta(dbFile: string): { range?: DateRange; dataId: string } {
   const dir = path.dirname(dbFile);
   try {
-    const meta = crawlMetaSchema.parse(JSON.parse(fs.readFileSync(path.join(dir, CRAWL_META_FILE), 'utf8')));
+    const meta = readCrawlMeta(dir);
     return { range: { start: meta.manifest.dataStart, end: meta.manifest.dataEnd }, dataId: dataIdOf(meta) };
   } catch {
     return { dataId: path.basename(dir) };
@@ -148,23 +190,7 @@ async function openPrevious(
 ): Promise<PreviousSide> {
   await conn.run(`ATTACH ${quoteLiteral(previous.dbFile)} AS ${quoteIdent(PREVIOUS_ALIAS)} (READ_ONLY)`);
   const meta = readPreviousMeta(previous.dbFile);
-  const tables = await tablesOf(conn, PREVIOUS_ALIAS);
-  const reports = new Map<string, { fingerprint: string; rowTable: string }>();
-  const version = tables.has(PRECOMPUTE_INFO_TABLE)
-    ? Number(
-        (
-          await conn.runAndReadAll(`SELECT max(version) FROM ${quoteIdent(PREVIOUS_ALIAS)}.${PRECOMPUTE_INFO_TABLE}`)
-        ).getRowsJS()[0]?.[0],
-      )
-    : 0;
-  if (version === PRECOMPUTE_VERSION && tables.has(REPORT_COUNTS_TABLE)) {
-    const reader = await conn.runAndReadAll(
-      `SELECT report_id, fingerprint, row_table FROM ${quoteIdent(PREVIOUS_ALIAS)}.${REPORT_COUNTS_TABLE}`,
-    );
-    for (const [id, fingerprint, rowTable] of reader.getRowsJS())
-      if (tables.has(textOf(rowTable)))
-        reports.set(textOf(id), { fingerprint: textOf(fingerprint), rowTable: textOf(rowTable) });
-  }
+  const { tables, reports } = await readPrecomputed(conn, PREVIOUS_ALIAS);
   return {
     alias: PREVIOUS_ALIAS,
     tables,
@@ -255,34 +281,20 @@ async function precomputeReport(
  * The reports a copy of a crawl's database (a refresh) already holds as this build would compute them: same
  * precompute version, same definition, diffed against the same previous crawl data.
  */
-async function reusableReports(
-  conn: DuckDBConnection,
-  tables: ReadonlySet<string>,
+function reusableReports(
+  stored: StoredPrecompute,
   reports: readonly ReportDefinition[],
   previous: PreviousSide | undefined,
-): Promise<Map<string, { rowTable: string; removedTable: string }>> {
-  const kept = new Map<string, { rowTable: string; removedTable: string }>();
-  if (!tables.has(PRECOMPUTE_INFO_TABLE) || !tables.has(REPORT_COUNTS_TABLE)) return kept;
-  const version = Number(await scalar(conn, raw(`SELECT max(version) FROM ${PRECOMPUTE_INFO_TABLE}`)));
-  if (version !== PRECOMPUTE_VERSION) return kept;
-  const reader = await conn.runAndReadAll(
-    `SELECT report_id, fingerprint, previous_crawl_id, previous_data_id, row_table, removed_table FROM ${REPORT_COUNTS_TABLE}`,
-  );
-  const stored = new Map(reader.getRowsJS().map((r) => [textOf(r[0]), r]));
+): Map<string, PrecomputedReport> {
+  const kept = new Map<string, PrecomputedReport>();
   for (const report of reports) {
-    const row = stored.get(report.id);
-    if (!row) continue;
-    const [, fingerprint, previousCrawlId, previousDataId, rowTable, removedTable] = row;
-    const isSamePrevious =
-      (previousCrawlId === null ? null : Number(previousCrawlId)) === (previous?.crawlId ?? null) &&
-      (previousDataId ?? null) === (previous?.dataId ?? null);
+    const row = stored.reports.get(report.id);
     if (
-      textOf(fingerprint) === shapeOf(report).fingerprint &&
-      isSamePrevious &&
-      tables.has(textOf(rowTable)) &&
-      tables.has(textOf(removedTable))
+      row?.fingerprint === shapeOf(report).fingerprint &&
+      row.previousCrawlId === (previous?.crawlId ?? null) &&
+      row.previousDataId === (previous?.dataId ?? null)
     )
-      kept.set(report.id, { rowTable: textOf(rowTable), removedTable: textOf(removedTable) });
+      kept.set(report.id, row);
   }
   return kept;
 }
@@ -301,9 +313,10 @@ export async function precomputeCrawl(
   const reports = options.reports ?? catalog.reports;
   const database = textOf(await scalar(conn, raw('SELECT current_database()')));
   const range = { start: ctx.manifest.dataStart, end: ctx.manifest.dataEnd };
+  const stored = await readPrecomputed(conn, database);
   const current: CrawlSide = {
     alias: database,
-    tables: await tablesOf(conn, database),
+    tables: stored.tables,
     range,
     metricTables: new Map(),
     tempPrefix: '__thc_m_current',
@@ -313,7 +326,7 @@ export async function precomputeCrawl(
   await conn.run('SET preserve_insertion_order = true');
   const previous = ctx.previous ? await openPrevious(conn, ctx.previous, range) : undefined;
   try {
-    const kept = await reusableReports(conn, current.tables, reports, previous);
+    const kept = reusableReports(stored, reports, previous);
     const keptTables = new Set(
       [...kept.values()].flatMap((r) => [r.rowTable, r.removedTable]).concat(REPORT_COUNTS_TABLE),
     );

@@ -27,6 +27,7 @@ import {
   websiteDir,
   writeFileAtomic,
   type LiveCrawl,
+  readCrawlMeta,
 } from '../store/layout.ts';
 import { LoadError, firstLine } from './load-error.ts';
 import { acquireLoadLock, type LoadLock } from './load-lock.ts';
@@ -121,7 +122,7 @@ async function refreshNewer(
     .filter((c) => c.websiteId === loaded.websiteId && c.crawlId > loaded.crawlId)
     .at(-1);
   if (!newer) return null;
-  const meta = crawlMetaSchema.parse(JSON.parse(fs.readFileSync(path.join(newer.dir, CRAWL_META_FILE), 'utf8')));
+  const meta = readCrawlMeta(newer.dir);
   try {
     await writeCrawl(
       dataDir,
@@ -159,7 +160,7 @@ export async function refreshCrawl(options: RefreshOptions): Promise<LoadResult>
       `${crawlDir(dataDir, options.websiteId, options.crawlId)}: crawl ${options.crawlId} of website "${options.websiteId}" is not loaded`,
       'not-loaded',
     );
-  const meta = crawlMetaSchema.parse(JSON.parse(fs.readFileSync(path.join(live.dir, CRAWL_META_FILE), 'utf8')));
+  const meta = readCrawlMeta(live.dir);
   const progress = new Progress(options.onProgress, 3);
   const interrupter = new Interrupter(options.signal);
   try {

@@ -12,6 +12,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { crawlMetaSchema, type CrawlMeta } from './crawl-meta.ts';
 
 export const CRAWL_DB_FILE = 'crawl.duckdb';
 export const CRAWL_META_FILE = 'crawl.json';
@@ -92,4 +93,9 @@ export function listLiveCrawls(dataDir: string): LiveCrawl[] {
     }
   }
   return crawls.sort((a, b) => a.websiteId.localeCompare(b.websiteId) || b.crawlId - a.crawlId);
+}
+
+/** The crawl.json of a load directory. */
+export function readCrawlMeta(loadDir: string): CrawlMeta {
+  return crawlMetaSchema.parse(JSON.parse(fs.readFileSync(path.join(loadDir, CRAWL_META_FILE), 'utf8')));
 }

@@ -3,12 +3,10 @@
  * DuckDB instance under a stable alias. `refresh()` picks up loads, replacements and removals made by the
  * loader in another process, so a new crawl is served without a restart.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import type { DuckDBInstance } from '@duckdb/node-api';
 import { quoteIdent, quoteLiteral, withConnection } from '../db/duckdb.ts';
-import { crawlMetaSchema, type CrawlMeta } from './crawl-meta.ts';
-import { CRAWL_META_FILE, listLiveCrawls, listWebsites, type StoredWebsite } from './layout.ts';
+import type { CrawlMeta } from './crawl-meta.ts';
+import { listLiveCrawls, listWebsites, readCrawlMeta, type StoredWebsite } from './layout.ts';
 
 export interface CrawlRecord {
   websiteId: string;
@@ -98,9 +96,7 @@ export class CrawlRegistry {
     const metas = new Map<string, CrawlMeta>();
     for (const [alias, c] of wanted) {
       // A load directory never changes once published, so its crawl.json is read once.
-      const meta =
-        this.#metas.get(alias) ??
-        crawlMetaSchema.parse(JSON.parse(fs.readFileSync(path.join(c.dir, CRAWL_META_FILE), 'utf8')));
+      const meta = this.#metas.get(alias) ?? readCrawlMeta(c.dir);
       metas.set(alias, meta);
       const list = crawls.get(c.websiteId) ?? [];
       list.push({ websiteId: c.websiteId, crawlId: c.crawlId, loadId: c.loadId, alias, meta });

@@ -7,7 +7,6 @@ import { exportTables, parquetFileOf, type ExportTableId } from '../../catalog/e
 import { openDatabase, quoteIdent, quoteLiteral } from '../db/duckdb.ts';
 import { precomputeCrawl } from '../engine/precompute.ts';
 import { LoadError, loadCrawl, type LoadResult } from '../load/load-crawl.ts';
-import { crawlMetaSchema } from '../store/crawl-meta.ts';
 import {
   CRAWL_DB_FILE,
   CRAWL_META_FILE,
@@ -18,6 +17,7 @@ import {
   listLiveCrawls,
   readCurrentLoad,
   websiteDir,
+  readCrawlMeta,
 } from '../store/layout.ts';
 import { makeExport, type MakeExportOptions } from './helpers/make-export.ts';
 import { snapshotTree } from './helpers/tree-snapshot.ts';
@@ -116,7 +116,7 @@ describe('loadCrawl: a valid export', () => {
       domain: 'example.com',
     });
 
-    const meta = crawlMetaSchema.parse(JSON.parse(fs.readFileSync(path.join(result.dir, CRAWL_META_FILE), 'utf8')));
+    const meta = readCrawlMeta(result.dir);
     expect(meta).toMatchObject({
       manifest: ex.manifest,
       loadId: result.loadId,
@@ -210,7 +210,7 @@ describe('loadCrawl: a valid export', () => {
 
     expect(result.previousCrawlId).toBe(1);
     expect(precompute.mock.calls[0]?.[1].previous).toEqual({ crawlId: 1, dbFile: crawl1.dbFile });
-    const meta = crawlMetaSchema.parse(JSON.parse(fs.readFileSync(path.join(result.dir, CRAWL_META_FILE), 'utf8')));
+    const meta = readCrawlMeta(result.dir);
     expect(meta.previousCrawlId).toBe(1);
     expect(meta.crawledFriendly).toBe('4 Jun 2024');
     expect(fs.readFileSync(path.join(websiteDir(dataDir, SITE), WEBSITE_FILE))).toEqual(websiteJson);

@@ -20,8 +20,8 @@ import {
 import { loadCrawl } from '../load/load-crawl.ts';
 import { findStaleCrawls } from '../load/refresh.ts';
 import { textOf } from '../engine/result.ts';
-import { crawlMetaSchema, dataIdOf } from '../store/crawl-meta.ts';
-import { CRAWL_META_FILE, readCurrentLoad } from '../store/layout.ts';
+import { dataIdOf } from '../store/crawl-meta.ts';
+import { readCrawlMeta, readCurrentLoad } from '../store/layout.ts';
 import { CrawlRegistry } from '../store/registry.ts';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
@@ -57,10 +57,7 @@ async function reportCounts(dataDir: string, crawlId: number): Promise<CountRow[
   }
 }
 
-const metaOf = (dataDir: string, crawlId: number) =>
-  crawlMetaSchema.parse(
-    JSON.parse(fs.readFileSync(path.join(readCurrentLoad(dataDir, SITE, crawlId)!.dir, CRAWL_META_FILE), 'utf8')),
-  );
+const metaOf = (dataDir: string, crawlId: number) => readCrawlMeta(readCurrentLoad(dataDir, SITE, crawlId)!.dir);
 
 const copyOf = (dataDir: string): string => {
   const copy = tempDir('thc-refresh-copy-');
