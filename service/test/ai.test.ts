@@ -13,7 +13,16 @@ import { charLength, toPlainSuggestion } from '../ai/check.ts';
 import { OfflineProvider, offlineCandidates, slugWords } from '../ai/offline.ts';
 import { OpenAiCompatibleProvider, type OpenAiOptions } from '../ai/openai.ts';
 import { AiProviderError, type PageFacts } from '../ai/provider.ts';
-import { TestClock, openStack, post, signIn, tempDir, type Session, type Stack, runAdmin } from './auth-fixture.ts';
+import {
+  TestClock,
+  addTestUsers,
+  openStack,
+  post,
+  signInAs,
+  tempDir,
+  type Session,
+  type Stack,
+} from './auth-fixture.ts';
 import { writeCrawlToStore, type FixtureRow } from './helpers/make-store.ts';
 
 const u = (p: string): string => `https://shop.example${p}`;
@@ -237,11 +246,7 @@ describe('POST /api/ai/get-data', () => {
     await writeCrawlToStore(dataDir, { websiteId: 'blog', crawlId: 1, tables: { urls: [] } });
     const clock = new TestClock(new Date('2025-03-10T09:00:00Z'));
     stack = await openStack(dataDir, { clock: clock.fn });
-    await runAdmin(stack, clock, [
-      'user add --email client@shop.example --password client-pass --role CLIENT --website shop',
-      'user add --email client@blog.example --password client-pass --role CLIENT --website blog',
-      'user add --email staff@agency.example --password staff-pass --role STAFF',
-    ]);
+    await addTestUsers(stack, clock, ['client', 'otherClient', 'staff']);
     await putSegment(stack.accounts.appDb, 'shop', {
       id: DEFAULT_SEGMENT.id,
       name: DEFAULT_SEGMENT.name,
@@ -257,9 +262,9 @@ describe('POST /api/ai/get-data', () => {
     openAiApp = await buildApp({ ...common, aiProvider: provider({ retries: 0 }) });
     await offlineApp.ready();
     await openAiApp.ready();
-    sessions.staff = await signIn(offlineApp, 'staff@agency.example', 'staff-pass');
-    sessions.client = await signIn(offlineApp, 'client@shop.example', 'client-pass');
-    sessions.otherClient = await signIn(offlineApp, 'client@blog.example', 'client-pass');
+    sessions.staff = await signInAs(offlineApp, 'staff');
+    sessions.client = await signInAs(offlineApp, 'client');
+    sessions.otherClient = await signInAs(offlineApp, 'otherClient');
   });
   afterAll(async () => {
     await offlineApp?.close();
@@ -308,7 +313,7 @@ describe('POST /api/ai/get-data', () => {
   });
 
   it('returns a checked provider answer, and falls back to the offline text when it fails the checks', async () => {
-    const staff = await signIn(openAiApp, 'staff@agency.example', 'staff-pass');
+    const staff = await signInAs(openAiApp, 'staff');
     const call = (type: string) => post(openAiApp, URL, staff, { url: u(BOOTS), type, websiteId: 'shop' });
 
     handlers = [completion('<title>Waterproof Walking Boots for Men | Site shop</title>')];
@@ -328,7 +333,7 @@ describe('POST /api/ai/get-data', () => {
   });
 
   it('falls back to the offline text when the provider is down, and asks it again next time', async () => {
-    const staff = await signIn(openAiApp, 'staff@agency.example', 'staff-pass');
+    const staff = await signInAs(openAiApp, 'staff');
     const payload = { url: u('/bare'), type: 'page-title', websiteId: 'shop' };
     handlers = [status(500)];
     const down = await post(openAiApp, URL, staff, payload);

@@ -5,12 +5,12 @@ import {
   buildTestApp,
   openStack,
   post,
-  signIn,
+  signInAs,
   tempDir,
   writeCrawl,
   type Session,
   type Stack,
-  runAdmin,
+  addTestUsers,
 } from './auth-fixture.ts';
 
 const SAVE = '/api/technical-health-check/checklist/save';
@@ -30,13 +30,10 @@ beforeEach(async () => {
   await writeCrawl(dataDir, { websiteId: 'blog', crawlId: 1, moduleState: 'APPROVED' });
   clock = new TestClock(new Date('2025-03-03T09:00:00Z'));
   stack = await openStack(dataDir, { clock: clock.fn });
-  await runAdmin(stack, clock, [
-    'user add --email staff@agency.example --password staff-pass --role STAFF',
-    'user add --email client@shop.example --password client-pass --role CLIENT --website shop',
-  ]);
+  await addTestUsers(stack, clock, ['staff', 'client']);
   app = await buildTestApp(stack);
-  staff = await signIn(app, 'staff@agency.example', 'staff-pass');
-  client = await signIn(app, 'client@shop.example', 'client-pass');
+  staff = await signInAs(app, 'staff');
+  client = await signInAs(app, 'client');
 });
 afterEach(async () => {
   await app.close();

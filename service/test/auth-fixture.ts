@@ -157,6 +157,31 @@ export async function runAdmin(stack: Stack, clock: TestClock, commands: readonl
   }
 }
 
+/** The users the route tests sign in as: a client of shop, a client of blog, a staff member and an admin. */
+export const testUsers = {
+  client: { email: 'client@shop.example', password: 'client-pass', role: 'CLIENT --website shop' },
+  otherClient: { email: 'client@blog.example', password: 'client-pass', role: 'CLIENT --website blog' },
+  staff: { email: 'staff@agency.example', password: 'staff-pass', role: 'STAFF' },
+  admin: { email: 'admin@agency.example', password: 'admin-pass', role: 'ADMIN' },
+} as const;
+export type TestUser = keyof typeof testUsers;
+
+/** Adds these test users through the admin CLI, in this order. */
+export function addTestUsers(stack: Stack, clock: TestClock, users: readonly TestUser[]): Promise<void> {
+  return runAdmin(
+    stack,
+    clock,
+    users.map(
+      (u) => `user add --email ${testUsers[u].email} --password ${testUsers[u].password} --role ${testUsers[u].role}`,
+    ),
+  );
+}
+
+/** Signs a test user in (see signIn). */
+export function signInAs(app: FastifyInstance, user: TestUser): Promise<Session> {
+  return signIn(app, testUsers[user].email, testUsers[user].password);
+}
+
 export interface Session {
   cookie: string;
   csrfToken: string;

@@ -1,15 +1,24 @@
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseAdminArgs, runAdminCommand } from '../admin/commands.ts';
-import { TestClock, buildTestApp, openStack, post, signIn, tempDir, writeCrawl, type Stack } from './auth-fixture.ts';
+import {
+  TestClock,
+  addTestUsers,
+  buildTestApp,
+  openStack,
+  post,
+  runAdmin,
+  signIn,
+  signInAs,
+  tempDir,
+  writeCrawl,
+  type Stack,
+} from './auth-fixture.ts';
 
 let stack: Stack;
 let app: FastifyInstance;
 let clock: TestClock;
 
-async function admin(argv: string): Promise<void> {
-  await runAdminCommand({ appDb: stack.accounts.appDb, now: clock.now }, parseAdminArgs(argv.split(' ')));
-}
+const admin = (argv: string): Promise<void> => runAdmin(stack, clock, [argv]);
 
 async function start(env: NodeJS.ProcessEnv = {}, loginLimit = { max: 100, timeWindowMs: 60_000 }): Promise<void> {
   const dataDir = tempDir();
@@ -17,9 +26,7 @@ async function start(env: NodeJS.ProcessEnv = {}, loginLimit = { max: 100, timeW
   await writeCrawl(dataDir, { websiteId: 'blog', crawlId: 1 });
   clock = new TestClock(new Date('2025-03-03T09:00:00Z'));
   stack = await openStack(dataDir, { clock: clock.fn, env, loginLimit });
-  await admin('user add --email admin@agency.example --password admin-pass --role ADMIN');
-  await admin('user add --email staff@agency.example --password staff-pass --role STAFF');
-  await admin('user add --email client@shop.example --password client-pass --role CLIENT --website shop');
+  await addTestUsers(stack, clock, ['admin', 'staff', 'client']);
   app = await buildTestApp(stack);
 }
 
@@ -71,7 +78,7 @@ describe('sign-in', () => {
     const rows = await stack.accounts.appDb.all<{ token_hash: string }>('SELECT token_hash FROM sessions');
     expect(rows.map((r) => r.token_hash)).not.toContain(token);
 
-    const staff = await signIn(app, 'staff@agency.example', 'staff-pass');
+    const staff = await signInAs(app, 'staff');
     const answer = await me(staff.cookie);
     expect(answer.json()).toEqual({
       user: { email: 'staff@agency.example', role: 'STAFF', websites: ['blog', 'shop'] },
@@ -120,7 +127,7 @@ describe('sign-in', () => {
 
 describe('sessions', () => {
   it('ends on logout, which needs the CSRF token', async () => {
-    const staff = await signIn(app, 'staff@agency.example', 'staff-pass');
+    const staff = await signInAs(app, 'staff');
     expect((await post(app, '/api/auth/logout', staff, {}, { csrf: false })).statusCode).toBe(403);
     expect((await me(staff.cookie)).statusCode).toBe(200);
     const out = await post(app, '/api/auth/logout', staff);
@@ -132,7 +139,7 @@ describe('sessions', () => {
   });
 
   it('expire after 12 hours', async () => {
-    const staff = await signIn(app, 'staff@agency.example', 'staff-pass');
+    const staff = await signInAs(app, 'staff');
     clock.advance(12 * 60 * 60 * 1000 - 1000);
     expect((await me(staff.cookie)).statusCode).toBe(200);
     clock.advance(1000);
@@ -140,8 +147,8 @@ describe('sessions', () => {
   });
 
   it('end when the password changes or the user is removed', async () => {
-    const staff = await signIn(app, 'staff@agency.example', 'staff-pass');
-    const client = await signIn(app, 'client@shop.example', 'client-pass');
+    const staff = await signInAs(app, 'staff');
+    const client = await signInAs(app, 'client');
     await admin('user password --email staff@agency.example --password staff-pass-2');
     await admin('user remove --email client@shop.example');
     expect((await me(staff.cookie)).statusCode).toBe(401);
@@ -174,8 +181,8 @@ describe('the auth guard', () => {
   });
 
   it('refuses state-changing calls without the session CSRF token', async () => {
-    const staff = await signIn(app, 'staff@agency.example', 'staff-pass');
-    const adminSession = await signIn(app, 'admin@agency.example', 'admin-pass');
+    const staff = await signInAs(app, 'staff');
+    const adminSession = await signInAs(app, 'admin');
     const approve = { moduleId: 'shop:1', websiteId: 'shop' };
     const save = {
       websiteId: 'shop',
@@ -224,8 +231,8 @@ describe('the auth guard', () => {
 describe('websites/list', () => {
   it('lists what the user may see, with segments and module status', async () => {
     await admin('module set --website shop --module uptime-report');
-    const client = await signIn(app, 'client@shop.example', 'client-pass');
-    const staff = await signIn(app, 'staff@agency.example', 'staff-pass');
+    const client = await signInAs(app, 'client');
+    const staff = await signInAs(app, 'staff');
     const clientList = (await post(app, '/api/websites/list', client)).json<{ websites: { id: string }[] }>();
     expect(clientList).toEqual({
       websites: [
@@ -260,8 +267,8 @@ describe('websites/list', () => {
 
 describe('admin over HTTP', () => {
   it('runs commands for an ADMIN only', async () => {
-    const adminSession = await signIn(app, 'admin@agency.example', 'admin-pass');
-    const staff = await signIn(app, 'staff@agency.example', 'staff-pass');
+    const adminSession = await signInAs(app, 'admin');
+    const staff = await signInAs(app, 'staff');
     const command = { command: 'website add', id: 'news', name: 'News', domain: 'news.example' };
     expect((await post(app, '/api/admin/run', staff, { command })).statusCode).toBe(403);
     const done = await post(app, '/api/admin/run', adminSession, { command });

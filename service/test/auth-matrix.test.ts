@@ -11,11 +11,11 @@ import {
   loadTestCrawl,
   openStack,
   post,
-  signIn,
+  signInAs,
   tempDir,
   type Session,
   type Stack,
-  runAdmin,
+  addTestUsers,
 } from './auth-fixture.ts';
 
 const APPROVED = 1;
@@ -41,19 +41,14 @@ beforeAll(async () => {
   await loadTestCrawl(dataDir, 'blog', 1, '2025-03-01T09:00:00Z');
   const clock = new TestClock(new Date('2025-03-10T09:00:00Z'));
   stack = await openStack(dataDir, { clock: clock.fn });
-  await runAdmin(stack, clock, [
-    'user add --email client@shop.example --password client-pass --role CLIENT --website shop',
-    'user add --email client@blog.example --password client-pass --role CLIENT --website blog',
-    'user add --email staff@agency.example --password staff-pass --role STAFF',
-    'user add --email admin@agency.example --password admin-pass --role ADMIN',
-  ]);
+  await addTestUsers(stack, clock, ['client', 'otherClient', 'staff', 'admin']);
   await stack.accounts.approvals.approve('shop', APPROVED, 'staff@agency.example');
   await stack.accounts.approvals.approve('blog', 1, 'staff@agency.example');
   app = await buildTestApp(stack);
-  sessions.client = await signIn(app, 'client@shop.example', 'client-pass');
-  sessions.otherClient = await signIn(app, 'client@blog.example', 'client-pass');
-  sessions.staff = await signIn(app, 'staff@agency.example', 'staff-pass');
-  sessions.admin = await signIn(app, 'admin@agency.example', 'admin-pass');
+  sessions.client = await signInAs(app, 'client');
+  sessions.otherClient = await signInAs(app, 'otherClient');
+  sessions.staff = await signInAs(app, 'staff');
+  sessions.admin = await signInAs(app, 'admin');
 });
 afterAll(async () => {
   await app?.close();

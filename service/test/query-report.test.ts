@@ -6,11 +6,11 @@ import {
   buildTestApp,
   openStack,
   post,
-  signIn,
+  signInAs,
   tempDir,
   type Session,
   type Stack,
-  runAdmin,
+  addTestUsers,
 } from './auth-fixture.ts';
 import { writeCrawlToStore, type FixtureRow } from './helpers/make-store.ts';
 import type { QueryReport } from '../query-report/query-report.ts';
@@ -112,13 +112,10 @@ beforeAll(async () => {
   await writeCrawlToStore(dataDir, { websiteId: 'blog', crawlId: 1, tables: {} });
   const clock = new TestClock(new Date('2025-03-10T09:00:00Z'));
   stack = await openStack(dataDir, { clock: clock.fn });
-  await runAdmin(stack, clock, [
-    'user add --email client@blog.example --password client-pass --role CLIENT --website blog',
-    'user add --email staff@agency.example --password staff-pass --role STAFF',
-  ]);
+  await addTestUsers(stack, clock, ['otherClient', 'staff']);
   app = await buildTestApp(stack);
-  staff = await signIn(app, 'staff@agency.example', 'staff-pass');
-  otherClient = await signIn(app, 'client@blog.example', 'client-pass');
+  staff = await signInAs(app, 'staff');
+  otherClient = await signInAs(app, 'otherClient');
 });
 afterAll(async () => {
   await app?.close();
