@@ -1,7 +1,13 @@
 /** Shapes of the service's answers, as the dashboard reads them. */
 import type { Severity } from '../../../catalog/schema.ts';
+import type { Role } from '../../../service/app-db/model.ts';
 
-export type Role = 'CLIENT' | 'STAFF' | 'ADMIN';
+export type { Role, Website } from '../../../service/app-db/model.ts';
+export type {
+  ModuleName as ModuleId,
+  ModuleStatus as WebsiteModule,
+  Segment as WebsiteSegment,
+} from '../../../service/app-db/model.ts';
 
 export interface SessionUser {
   email: string;
@@ -12,31 +18,6 @@ export interface SessionUser {
 export interface SessionAnswer {
   user: SessionUser;
   csrfToken: string;
-}
-
-export interface WebsiteSegment {
-  id: string;
-  name: string;
-  isHreflang: boolean;
-  isAi: boolean;
-  goalType: 'conversion' | 'ecommerce' | null;
-  isDefault: boolean;
-}
-
-export type ModuleId = 'technical-health-check' | 'additional-health-check' | 'uptime-report' | 'carbon-footprint';
-
-export interface WebsiteModule {
-  module: ModuleId;
-  isActive: boolean;
-  reason?: 'missing-module' | 'missing-setup-id';
-}
-
-export interface Website {
-  id: string;
-  name: string;
-  domain: string;
-  segments: WebsiteSegment[];
-  modules: WebsiteModule[];
 }
 
 export type ModuleState = 'PENDING' | 'APPROVED';

@@ -16,11 +16,11 @@ export function showLoadingToast(id: string, title: string): void {
   });
 }
 
-export function showSuccessToast(title: string, options: { id?: string; message?: string } = {}): void {
+function showResultToast(color: string, title: string, options: { id?: string; message?: string }): void {
   const data = {
     title,
     message: options.message ?? '',
-    color: 'green',
+    color,
     loading: false,
     autoClose: TOAST_AUTO_CLOSE_MS,
     withCloseButton: true,
@@ -30,16 +30,10 @@ export function showSuccessToast(title: string, options: { id?: string; message?
   else notifications.show(data);
 }
 
+export function showSuccessToast(title: string, options: { id?: string; message?: string } = {}): void {
+  showResultToast('green', title, options);
+}
+
 export function showErrorToast(title: string, options: { id?: string; message?: string } = {}): void {
-  const data = {
-    title,
-    message: options.message ?? '',
-    color: 'red',
-    loading: false,
-    autoClose: TOAST_AUTO_CLOSE_MS,
-    withCloseButton: true,
-    closeButtonProps,
-  };
-  if (options.id) notifications.update({ id: options.id, ...data });
-  else notifications.show(data);
+  showResultToast('red', title, options);
 }

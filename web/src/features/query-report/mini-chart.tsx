@@ -1,9 +1,10 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { Text } from '@mantine/core';
 import * as Plot from '@observablehq/plot';
 import { format as formatDateFns } from 'date-fns';
 import { formatDate } from '../../lib/format.ts';
 import type { DatedValue } from './query-report-model.ts';
+import { useElementWidth } from '../../lib/use-element-width.ts';
 
 const BRAND = 'var(--mantine-color-brand-7)';
 
@@ -30,15 +31,7 @@ export function MiniChart({
   testId,
 }: MiniChartProps) {
   const frameRef = useRef<HTMLDivElement>(null);
-  const [width, setWidth] = useState(0);
-
-  useEffect(() => {
-    const node = frameRef.current;
-    if (!node) return;
-    const observer = new ResizeObserver(([entry]) => setWidth(Math.floor(entry?.contentRect.width ?? 0)));
-    observer.observe(node);
-    return () => observer.disconnect();
-  }, []);
+  const width = useElementWidth(frameRef);
 
   useEffect(() => {
     const host = frameRef.current;

@@ -9,6 +9,7 @@ import type { TrendPoint } from '../../api/types.ts';
 import { formatDate, formatNumber, toDate } from '../../lib/format.ts';
 import { Icon } from '../../components/icon.tsx';
 import { downloadCsv, toCsv } from '../../lib/csv.ts';
+import { useElementWidth } from '../../lib/use-element-width.ts';
 
 interface Point {
   date: Date;
@@ -72,19 +73,11 @@ export function IssuesChart({
   isLoading: boolean;
 }) {
   const frameRef = useRef<HTMLDivElement>(null);
+  const width = useElementWidth(frameRef);
   const plotRef = useRef<HTMLDivElement>(null);
-  const [width, setWidth] = useState(0);
   const [zoom, setZoom] = useState<[Date, Date] | null>(null);
   const [brush, setBrush] = useState<{ from: number; to: number } | null>(null);
   const points = useMemo(() => pointsOf(trends), [trends]);
-
-  useEffect(() => {
-    const node = frameRef.current;
-    if (!node) return;
-    const observer = new ResizeObserver(([entry]) => setWidth(Math.floor(entry?.contentRect.width ?? 0)));
-    observer.observe(node);
-    return () => observer.disconnect();
-  }, []);
 
   useEffect(() => {
     const host = plotRef.current;
