@@ -89,7 +89,9 @@ export class AppDb implements Sql {
       return (await this.conn.runAndReadAll(sql, values, types)).getRowObjectsJS() as T[];
     });
     this.#reads.set(key, { generation, rows });
-    rows.catch(() => this.#reads.delete(key));
+    rows.catch(() => {
+      if (this.#reads.get(key)?.rows === rows) this.#reads.delete(key);
+    });
     return rows;
   }
 
