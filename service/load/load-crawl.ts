@@ -84,7 +84,7 @@ export interface LoadResult {
   /** The load that --replace superseded (its directory is gone). */
   replacedLoadId: string | null;
   /** The next newer crawl, precomputed again because its previous crawl is now this one. */
-  refreshedCrawlId?: number | null;
+  refreshedCrawlId: number | null;
   seconds: number;
 }
 
@@ -114,7 +114,7 @@ export async function loadCrawl(options: LoadOptions): Promise<LoadResult> {
  */
 async function refreshNewer(
   dataDir: string,
-  loaded: Omit<LoadResult, 'seconds' | 'refreshedCrawlId'>,
+  loaded: Written,
   options: LoadOptions,
   interrupter: Interrupter,
 ): Promise<number | null> {
@@ -122,25 +122,35 @@ async function refreshNewer(
     .filter((c) => c.websiteId === loaded.websiteId && c.crawlId > loaded.crawlId)
     .at(-1);
   if (!newer) return null;
-  const meta = readCrawlMeta(newer.dir);
   try {
-    await writeCrawl(
-      dataDir,
-      { kind: 'refresh', live: newer, meta },
-      { ...options, replace: true },
-      new Progress(undefined, 0),
-      interrupter,
-    );
+    await rewriteLoad(dataDir, newer, options, new Progress(undefined, 0), interrupter);
   } catch (error) {
     const translated = interrupter.translate(error);
+    const isInterrupted = translated instanceof LoadError && translated.kind === 'interrupted';
     throw new LoadError(
-      `loaded crawl ${loaded.crawlId} of website "${loaded.websiteId}", but refreshing the Added/Removed of crawl ${newer.crawlId} ${translated instanceof LoadError && translated.kind === 'interrupted' ? 'was interrupted' : `failed (${firstLine(translated)})`}; run npm run load-crawl -- --refresh`,
-      translated instanceof LoadError && translated.kind === 'interrupted' ? 'interrupted' : 'failed',
+      `loaded crawl ${loaded.crawlId} of website "${loaded.websiteId}", but refreshing the Added/Removed of crawl ${newer.crawlId} ${isInterrupted ? 'was interrupted' : `failed (${firstLine(translated)})`}; run npm run load-crawl -- --refresh`,
+      isInterrupted ? 'interrupted' : 'failed',
       { cause: error },
     );
   }
   return newer.crawlId;
 }
+
+/** A new load of a live crawl's data, precomputed again (see refreshCrawl). */
+const rewriteLoad = (
+  dataDir: string,
+  live: LiveCrawl,
+  options: Omit<LoadOptions, 'exportDir'>,
+  progress: Progress,
+  interrupter: Interrupter,
+): Promise<Written> =>
+  writeCrawl(
+    dataDir,
+    { kind: 'refresh', live, meta: readCrawlMeta(live.dir) },
+    { ...options, exportDir: '', replace: true },
+    progress,
+    interrupter,
+  );
 
 export interface RefreshOptions extends Omit<LoadOptions, 'exportDir' | 'replace'> {
   websiteId: string;
@@ -160,19 +170,12 @@ export async function refreshCrawl(options: RefreshOptions): Promise<LoadResult>
       `${crawlDir(dataDir, options.websiteId, options.crawlId)}: crawl ${options.crawlId} of website "${options.websiteId}" is not loaded`,
       'not-loaded',
     );
-  const meta = readCrawlMeta(live.dir);
   const progress = new Progress(options.onProgress, 3);
   const interrupter = new Interrupter(options.signal);
   try {
-    const result = await writeCrawl(
-      dataDir,
-      { kind: 'refresh', live, meta },
-      { ...options, exportDir: '', replace: true },
-      progress,
-      interrupter,
-    );
+    const result = await rewriteLoad(dataDir, live, options, progress, interrupter);
     progress.step('done', `refreshed crawl ${options.crawlId} of ${options.websiteId}`);
-    return { ...result, seconds: (performance.now() - started) / 1000 };
+    return { ...result, refreshedCrawlId: null, seconds: (performance.now() - started) / 1000 };
   } finally {
     interrupter.dispose();
   }
@@ -247,13 +250,16 @@ async function validate(
 /** What a new load is built from: a validated export, or a live load whose data is copied as it is. */
 type LoadSource = { kind: 'export'; plan: ExportPlan } | { kind: 'refresh'; live: LiveCrawl; meta: CrawlMeta };
 
+/** What writeCrawl reports of the load it published. */
+type Written = Omit<LoadResult, 'seconds' | 'refreshedCrawlId'>;
+
 async function writeCrawl(
   dataDir: string,
   source: LoadSource,
   options: LoadOptions,
   progress: Progress,
   interrupter: Interrupter,
-): Promise<Omit<LoadResult, 'seconds'>> {
+): Promise<Written> {
   const manifest = source.kind === 'export' ? source.plan.manifest : source.meta.manifest;
   const { websiteId, crawlId } = manifest;
   const websitePath = websiteDir(dataDir, websiteId);
