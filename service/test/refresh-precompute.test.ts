@@ -17,7 +17,7 @@ import {
   REPORT_COUNTS_TABLE,
   precomputeCrawl,
 } from '../engine/precompute.ts';
-import { loadCrawl } from '../load/load-crawl.ts';
+import { loadCrawl, refreshCrawl } from '../load/load-crawl.ts';
 import { findStaleCrawls } from '../load/refresh.ts';
 import { textOf } from '../engine/result.ts';
 import { dataIdOf } from '../store/crawl-meta.ts';
@@ -209,4 +209,38 @@ describe('a refresh after report definitions changed', () => {
     expect(computed.sort()).toEqual(changed);
     expect(await reportCounts(dataDir, 2)).toEqual(await reportCounts(inOrder, 2));
   }, 120_000);
+});
+
+describe('bad refresh requests', () => {
+  const cli = (args: string[], dataDir: string) =>
+    spawnSync(process.execPath, ['--import', 'tsx', 'scripts/load-crawl.ts', ...args], {
+      cwd: REPO,
+      env: { ...process.env, DATA_DIR: dataDir },
+      encoding: 'utf8',
+    });
+
+  it('refuses --refresh with an export dir, with --replace, and --website without --refresh: exit 2, one line, nothing written', () => {
+    const dataDir = copyOf(inOrder);
+    const before = fs.readdirSync(path.join(dataDir, 'store', SITE, '2'));
+    for (const [args, problem] of [
+      [['--refresh', 'some/export'], '--refresh takes no EXPORT_DIR (got some/export)'],
+      [['--refresh', '--replace'], '--refresh and --replace do not go together'],
+      [['some/export', '--website', SITE], '--website goes with --refresh'],
+    ] as const) {
+      const result = cli([...args], dataDir);
+      expect(result.status).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr.trim().split('\n')).toEqual([expect.stringContaining(`load-crawl: ${problem} (usage:`)]);
+    }
+    expect(fs.readdirSync(path.join(dataDir, 'store', SITE, '2'))).toEqual(before);
+  });
+
+  it('refuses to refresh a crawl that is not loaded, naming it', async () => {
+    const dataDir = copyOf(inOrder);
+    await expect(refreshCrawl({ dataDir, websiteId: SITE, crawlId: 9 })).rejects.toMatchObject({
+      kind: 'not-loaded',
+      message: `${path.join(dataDir, 'store', SITE, '9')}: crawl 9 of website "${SITE}" is not loaded`,
+    });
+    expect(await findStaleCrawls(dataDir)).toEqual([]);
+  });
 });
