@@ -16,6 +16,7 @@ import { catalog } from '../catalog/index.ts';
 import { filterConstants } from '../catalog/constants.ts';
 import type { ReportDefinition } from '../catalog/schema.ts';
 import { parquetFileOf } from '../catalog/export-contract.ts';
+import { exportColumns } from '../service/export/csv.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const BENCH_DIR = path.resolve(process.env.BENCH_DIR ?? path.join(ROOT, 'bench/out'));
@@ -116,7 +117,12 @@ class Client {
     this.csrf = ((await response.json()) as { csrfToken: string }).csrfToken;
   }
 
-  async post(url: string, body: unknown, accept = 'application/json'): Promise<{ ms: number; bytes: number }> {
+  /** `ms` as the client waits it; `serverMs` from the service's Server-Timing header (to the first byte). */
+  async post(
+    url: string,
+    body: unknown,
+    accept = 'application/json',
+  ): Promise<{ ms: number; serverMs: number; bytes: number }> {
     const started = performance.now();
     const response = await fetch(`${this.base}${url}`, {
       method: 'POST',
@@ -126,7 +132,8 @@ class Client {
     const buffer = await response.arrayBuffer();
     const ms = performance.now() - started;
     if (!response.ok) throw new Error(`${url} → ${response.status}: ${Buffer.from(buffer).toString('utf8')}`);
-    return { ms, bytes: buffer.byteLength };
+    const serverMs = Number(/\bapp;dur=([\d.]+)/.exec(response.headers.get('server-timing') ?? '')?.[1] ?? NaN);
+    return { ms, serverMs, bytes: buffer.byteLength };
   }
 
   async json<T>(url: string, body: unknown): Promise<T> {
@@ -315,7 +322,7 @@ async function main(): Promise<void> {
     });
     const lastOffset = Math.max(0, Math.floor((urlRows - 1) / 10) * 10);
     const middleOffset = Math.floor(urlRows / 20) * 10;
-    const httpCases: [string, string, object, number | undefined][] = [
+    const httpCases: HttpCase[] = [
       [
         'overview',
         '/overview/get-overview',
@@ -364,6 +371,10 @@ async function main(): Promise<void> {
     results.chunkedCsv = chunked;
     console.log(`chunked export: ${chunked.rows} rows in ${chunked.seconds} s`);
 
+    const streamed = await streamingExport(client, { ...base, reportId: urlReport.id, tableId: urlReport.tableId });
+    results.streamingCsv = streamed;
+    console.log(`streaming export: ${streamed.rows} rows, ${streamed.rowsPerSecond.join(', ')} rows/s`);
+
     results.serviceRss = rssMb(service.pid ?? 0);
     results.concurrency = await concurrent(client, httpCases, timings);
 
@@ -372,8 +383,45 @@ async function main(): Promise<void> {
     service.kill('SIGTERM');
   }
   results.cases = cases;
+  results.naiveExport = naiveExport;
   fs.writeFileSync(path.join(ROOT, 'bench/results.json'), JSON.stringify(results, null, 2) + '\n');
   printTable(cases, results);
+}
+
+/** The server-side export: the whole report as one streamed CSV response, three times (the first may be cold). */
+async function streamingExport(
+  client: Client,
+  body: object,
+): Promise<{ rows: number; bytes: number; seconds: number[]; rowsPerSecond: number[] }> {
+  const seconds: number[] = [];
+  let rows = 0;
+  let bytes = 0;
+  for (let i = 0; i < 3; i++) {
+    const started = performance.now();
+    const response = await fetch(`${client.base}/api/technical-health-check/report/export-csv`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: client.cookie, 'x-csrf-token': client.csrf },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok || !response.body) throw new Error(`export-csv → ${response.status}: ${await response.text()}`);
+    rows = Number(response.headers.get('x-total-count'));
+    bytes = 0;
+    let newlines = 0;
+    for await (const chunk of response.body) {
+      const buffer = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      bytes += buffer.byteLength;
+      for (let at = buffer.indexOf(10); at >= 0; at = buffer.indexOf(10, at + 1)) newlines++;
+    }
+    seconds.push((performance.now() - started) / 1000);
+    // The header line plus one line per row, as the generator's values hold no line breaks.
+    if (newlines !== rows + 1) console.warn(`export-csv wrote ${newlines} lines for ${rows} rows`);
+  }
+  return {
+    rows,
+    bytes,
+    seconds: seconds.map((x) => Math.round(x * 100) / 100),
+    rowsPerSecond: seconds.map((x) => Math.round(rows / x)),
+  };
 }
 
 /** The dashboard's CSV path: 1000-row chunks, each continuing from the previous chunk's cursor. */
@@ -397,56 +445,107 @@ async function exportByChunks(
   return { rows, seconds: round((performance.now() - started) / 1000) };
 }
 
+type HttpCase = [name: string, url: string, body: object, target: number | undefined];
+
+interface LoadCase {
+  name: string;
+  /** As the client waits it. */
+  client: Stats;
+  /** Inside the service, to the first byte (Server-Timing). */
+  server: Stats;
+}
+
 /**
- * Eight analysts at once, each working through the cases in turn: a request, then a pause to read the answer
- * (THINK_MS, uniform, from a seeded generator so runs are comparable), which is what "analysts" means here. The
- * same mix without pauses (eight clients firing back to back) is measured too and reported apart: on two cores
- * it measures CPU saturation, not what an analyst waits.
+ * `users` clients at once, each working through the cases in turn: a request, then a pause drawn uniformly from
+ * `think` (a seeded generator, so runs are comparable); clients start staggered, as analysts do not all click in
+ * the same millisecond.
+ */
+async function workload(
+  client: Client,
+  httpCases: readonly HttpCase[],
+  users: number,
+  perUser: number,
+  think: readonly [number, number],
+): Promise<{ users: number; requests: number; errors: number; perCase: LoadCase[] }> {
+  const samples = new Map<string, { client: number[]; server: number[] }>();
+  let errors = 0;
+  let seed = 20261121;
+  const random = (): number => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed / 2 ** 32;
+  };
+  await Promise.all(
+    Array.from({ length: users }, async (_, user) => {
+      await sleep(random() * think[1]);
+      for (let i = 0; i < perUser; i++) {
+        const [name, url, body] = httpCases[(user + i) % httpCases.length]!;
+        try {
+          const { ms, serverMs } = await client.post(`/api/technical-health-check${url}`, body, acceptOf(url));
+          const into = samples.get(name) ?? { client: [], server: [] };
+          into.client.push(ms);
+          into.server.push(serverMs);
+          samples.set(name, into);
+        } catch {
+          errors++;
+        }
+        await sleep(think[0] + random() * (think[1] - think[0]));
+      }
+    }),
+  );
+  const perCase = httpCases.flatMap(([name]) => {
+    const s = samples.get(name);
+    return s ? [{ name, client: stats(s.client), server: stats(s.server) }] : [];
+  });
+  return { users, requests: users * perUser, errors, perCase };
+}
+
+/**
+ * Eight analysts at once against one analyst working the same way (the same cases in turn, the same 0.5–1.5 s
+ * pauses to read each answer), so that the ratio measures what concurrency costs: after a pause the machine has gone
+ * idle, which alone makes a request slower than in a back-to-back loop, so both ratios are reported. The same mix
+ * without pauses (eight clients firing back to back) measures CPU saturation, not what an analyst waits, and is
+ * reported apart.
  */
 async function concurrent(
   client: Client,
-  httpCases: [string, string, object, number | undefined][],
-  single: Map<string, Stats>,
+  httpCases: readonly HttpCase[],
+  backToBack: Map<string, Stats>,
 ): Promise<object> {
-  const users = 8;
-  const run = async (perUser: number, think: readonly [number, number]) => {
-    const samples = new Map<string, number[]>();
-    let errors = 0;
-    let seed = 20261121;
-    const random = (): number => {
-      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-      return seed / 2 ** 32;
+  const one = await workload(client, httpCases, 1, RUNS * httpCases.length, THINK_MS);
+  const eight = await workload(client, httpCases, 8, Math.ceil((2 * RUNS * httpCases.length) / 8), THINK_MS);
+  const saturated = await workload(client, httpCases, 8, Math.max(12, Math.ceil(RUNS / 2)), [0, 0]);
+  const perCase = eight.perCase.map((c) => {
+    const alone = one.perCase.find((o) => o.name === c.name);
+    const loop = backToBack.get(c.name);
+    return {
+      name: c.name,
+      oneAnalyst: alone,
+      eightAnalysts: c,
+      ratioToOneAnalyst: alone ? round(c.client.p95 / alone.client.p95) : null,
+      ratioToBackToBack: loop ? round(c.client.p95 / loop.p95) : null,
     };
-    await Promise.all(
-      Array.from({ length: users }, async (_, user) => {
-        // Staggered starts, as analysts do not all click in the same millisecond.
-        await sleep(random() * think[1]);
-        for (let i = 0; i < perUser; i++) {
-          const [name, url, body] = httpCases[(user + i) % httpCases.length]!;
-          try {
-            const { ms } = await client.post(`/api/technical-health-check${url}`, body, acceptOf(url));
-            samples.set(name, [...(samples.get(name) ?? []), ms]);
-          } catch {
-            errors++;
-          }
-          await sleep(think[0] + random() * (think[1] - think[0]));
-        }
-      }),
+  });
+  console.log(
+    `8 concurrent analysts (think ${THINK_MS.join('–')} ms): ${eight.errors} errors (one analyst: ${one.errors})`,
+  );
+  for (const c of perCase)
+    console.log(
+      `  ${c.name}: p95 ${c.eightAnalysts.client.p95} ms, ${c.ratioToOneAnalyst}× one analyst, ${c.ratioToBackToBack}× back-to-back`,
     );
-    const perCase = [...samples].map(([name, s]) => {
-      const under = stats(s);
-      const alone = single.get(name);
-      return { name, ...under, ratioToSingle: alone ? round(under.p95 / alone.p95) : null };
-    });
-    return { users, requests: users * perUser, errors, perCase };
-  };
-  const analysts = await run(Math.max(24, RUNS * 2), THINK_MS);
-  console.log(`8 concurrent analysts (think ${THINK_MS.join('–')} ms): ${analysts.errors} errors`);
-  for (const c of analysts.perCase) console.log(`  ${c.name}: p95 ${c.p95} ms, ${c.ratioToSingle}× single`);
-  const saturated = await run(Math.max(12, Math.ceil(RUNS / 2)), [0, 0]);
   console.log(`8 clients without pauses: ${saturated.errors} errors`);
-  for (const c of saturated.perCase) console.log(`  ${c.name}: p95 ${c.p95} ms, ${c.ratioToSingle}× single`);
-  return { thinkMs: THINK_MS, ...analysts, withoutPauses: saturated };
+  const withoutPauses = saturated.perCase.map((c) => {
+    const loop = backToBack.get(c.name);
+    return { ...c, ratioToBackToBack: loop ? round(c.client.p95 / loop.p95) : null };
+  });
+  for (const c of withoutPauses)
+    console.log(`  ${c.name}: p95 ${c.client.p95} ms, ${c.ratioToBackToBack}× back-to-back`);
+  return {
+    thinkMs: THINK_MS,
+    oneAnalyst: { requests: one.requests, errors: one.errors },
+    eightAnalysts: { requests: eight.requests, errors: eight.errors },
+    perCase,
+    withoutPauses: { requests: saturated.requests, errors: saturated.errors, perCase: withoutPauses },
+  };
 }
 
 /** Rows travel as Arrow, as the dashboard asks for them; the other calls answer JSON. */
@@ -454,6 +553,9 @@ const acceptOf = (url: string): string | undefined =>
   url.endsWith('rows') ? 'application/vnd.apache.arrow.stream' : undefined;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** What DuckDB's own CSV writer does with the streamed export's report (filled by `baselines`). */
+const naiveExport: { rows?: number; columns?: number; rowsPerSecond?: number } = {};
 
 async function baselines(
   cases: CaseResult[],
@@ -517,7 +619,34 @@ async function baselines(
       });
       result.ratio = round(result.baseline.p50 / result.service.p50);
     }
+    // DuckDB writing the same report's CSV itself: its columns that the export file holds, in key order.
+    const held = new Set(
+      (await conn.runAndReadAll(`SELECT * FROM ${file(currentDir, urlReport.tableId)} LIMIT 0`)).columnNames(),
+    );
+    const columns = exportColumns(urlReport)
+      .map((c) => c.id)
+      .filter((id) => held.has(id));
+    const out = path.join(BENCH_DIR, 'naive-export.csv');
+    const copy = `COPY (SELECT ${columns.join(', ')} FROM ${file(currentDir, urlReport.tableId)} WHERE ${naiveFilter(urlReport)} ORDER BY ${key(urlReport)}) TO '${out}' (HEADER)`;
+    const rows = Number((await conn.runAndReadAll(copy)).getRowsJS()[0]?.[0] ?? 0);
+    const copied = await measure(3, async () => {
+      const started = performance.now();
+      await conn.run(copy);
+      return performance.now() - started;
+    });
+    fs.rmSync(out, { force: true });
+    naiveExport.rows = rows;
+    naiveExport.columns = columns.length;
+    naiveExport.rowsPerSecond = Math.round(rows / (copied.p50 / 1000));
   });
+}
+
+interface ConcurrencyCase {
+  name: string;
+  oneAnalyst?: LoadCase;
+  eightAnalysts: LoadCase;
+  ratioToOneAnalyst: number | null;
+  ratioToBackToBack: number | null;
 }
 
 function printTable(cases: CaseResult[], results: Record<string, unknown>): void {
@@ -529,11 +658,28 @@ function printTable(cases: CaseResult[], results: Record<string, unknown>): void
         `| ${c.name} | ${c.service.p50} | ${c.service.p95} | ${c.target ?? '–'} | ${c.baseline?.p50 ?? '–'} | ${c.ratio ?? '–'} |`,
     ),
   ];
-  console.log(lines.join('\n'));
+  const concurrency = (results.concurrency as { perCase: ConcurrencyCase[] } | undefined)?.perCase ?? [];
+  const loop = new Map(cases.map((c) => [c.name, c.service]));
+  const under = [
+    '| case | back-to-back p95 ms | one analyst p95 ms | 8 analysts p95 ms | 8 ÷ one analyst | 8 ÷ back-to-back | in service p95 ms, one → 8 |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...concurrency.map(
+      (c) =>
+        `| ${c.name} | ${loop.get(c.name)?.p95 ?? '–'} | ${c.oneAnalyst?.client.p95 ?? '–'} | ${c.eightAnalysts.client.p95} | ${c.ratioToOneAnalyst ?? '–'} | ${c.ratioToBackToBack ?? '–'} | ${c.oneAnalyst?.server.p95 ?? '–'} → ${c.eightAnalysts.server.p95} |`,
+    ),
+  ];
+  const text = [...lines, '', ...under].join('\n');
+  console.log(text);
   console.log(
-    JSON.stringify({ loads: results.loads, serviceRss: results.serviceRss, boot: results.serviceBootSeconds }),
+    JSON.stringify({
+      loads: results.loads,
+      serviceRss: results.serviceRss,
+      boot: results.serviceBootSeconds,
+      streamingCsv: results.streamingCsv,
+      naiveExport: results.naiveExport,
+    }),
   );
-  fs.writeFileSync(path.join(ROOT, 'bench/results.md'), lines.join('\n') + '\n');
+  fs.writeFileSync(path.join(ROOT, 'bench/results.md'), text + '\n');
 }
 
 main().catch((error: unknown) => {

@@ -8,6 +8,7 @@ import type { CrawlRegistry } from './store/registry.ts';
 import { allowAll, type AccessCheck } from './routes/access.ts';
 import type { Accounts } from './auth/accounts.ts';
 import { registerAccounts } from './auth/plugin.ts';
+import { registerServerTiming } from './server-timing.ts';
 import { registerTechnicalHealthCheckRoutes } from './routes/technical-health-check.ts';
 import { registerAiRoutes } from './routes/ai.ts';
 import { registerQueryReportRoutes } from './routes/query-report.ts';
@@ -39,6 +40,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: 1_048_576,
     trustProxy: accounts?.settings.trustProxy ?? false,
   });
+  registerServerTiming(app);
   // Registered first: its auth guard must cover every route.
   const access = accounts ? await registerAccounts(app, accounts) : (deps.access ?? allowAll);
 
