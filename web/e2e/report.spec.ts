@@ -276,6 +276,34 @@ test('dragging a resize handle widens the column, for this user and report only,
   expect(await widthOf()).toBe(before);
 });
 
+test('the URL column stays in view while a wide table scrolls sideways', async ({ page }) => {
+  await page.setViewportSize({ width: 768, height: 900 });
+  await openBusyReport(page);
+  const table = page.getByTestId('report-table');
+  const url = table.locator('tbody tr[data-index="0"] td[data-column=url]');
+  const urlHeader = table.locator('th[data-column=url]');
+  const next = table.locator('tbody tr[data-index="0"] td[data-column=url] + td');
+  const xOf = async (locator: typeof url) => Math.round((await locator.boundingBox())!.x);
+  const [urlX, headerX, nextX] = [await xOf(url), await xOf(urlHeader), await xOf(next)];
+  const scrolled = await table.evaluate((el) => {
+    el.scrollLeft = el.scrollWidth;
+    return el.scrollLeft;
+  });
+  expect(scrolled, 'the table is wider than the page at 768 px').toBeGreaterThan(100);
+  await expect.poll(() => xOf(next)).toBe(nextX - scrolled);
+  expect(await xOf(url)).toBe(urlX);
+  expect(await xOf(urlHeader)).toBe(headerX);
+  // The frozen cell is drawn over the cells that scroll beneath it.
+  await url.scrollIntoViewIfNeeded();
+  expect(await table.evaluate((el) => el.scrollLeft)).toBe(scrolled);
+  const box = (await url.boundingBox())!;
+  const onTop = await page.evaluate(
+    ([x, y]) => document.elementFromPoint(x!, y!)?.closest('td')?.getAttribute('data-column'),
+    [box.x + box.width / 2, box.y + box.height / 2],
+  );
+  expect(onTop).toBe('url');
+});
+
 test('a duplicate set row expands into the other members of its set', async ({ page }) => {
   await open(page, `${SECTION}/content/duplicate?website=${websites.northwind.id}`);
   await expect(pageLabel(page)).toHaveText(/^Page 1 of/, { timeout: 20_000 });

@@ -56,6 +56,11 @@ for (const size of sizes) {
       await page.waitForTimeout(500);
       await shot(page, size.name, 'report');
       await page.screenshot({ path: `${DIR}/${size.name}-report-full.png`, fullPage: true });
+      const table = page.getByTestId('report-table');
+      await table.scrollIntoViewIfNeeded();
+      await table.evaluate((el) => (el.scrollLeft = el.scrollWidth));
+      await table.locator('tbody tr[data-index="0"]').hover();
+      await shot(page, size.name, 'report-scrolled-sideways');
     });
 
     test('a links report with a sub-row open, the column dialog, the empty state', async ({ browser }) => {

@@ -25,11 +25,14 @@ import { Icon } from '../../components/icon.tsx';
 import { FETCH_ERROR_TITLE } from '../../components/fetch-error-panel.tsx';
 import { ReportCell } from './report-cell.tsx';
 import { RowDetail } from './row-detail.tsx';
+import { pinnedOffsets } from './table-model.ts';
 import { expanderLabel, hasSubRow } from './sub-row.ts';
 import type { TablePreferences } from './use-table-preferences.ts';
 import classes from './report-table.module.css';
 
 export const NO_RESULTS = 'No results found';
+/** The group header's padding: where its label sticks while its group scrolls sideways. */
+const GROUP_LABEL_INSET = 10;
 
 const features = tableFeatures({
   rowSortingFeature,
@@ -188,6 +191,24 @@ export function ReportTable(props: ReportTableProps) {
   const totalSize = table.getTotalSize();
   const headerGroups = table.getHeaderGroups();
   const total = table.getRowCount();
+  const leaves = table.getVisibleLeafColumns();
+  const pinned = pinnedOffsets(
+    leaves.map((c) => ({ id: c.id, size: c.getSize(), format: catalogColumnOf(c.columnDef.meta)?.format })),
+  );
+  const lastPinned = [...pinned.keys()].at(-1);
+  const pinnedWidth = lastPinned === undefined ? 0 : pinned.get(lastPinned)! + table.getColumn(lastPinned)!.getSize();
+  // A group's label stays in view above its first frozen column, or just right of the frozen columns.
+  const groupLabelLeft = (group: { getLeafColumns: () => { id: string }[] }): number =>
+    (group
+      .getLeafColumns()
+      .map((c) => pinned.get(c.id))
+      .find((left) => left !== undefined) ?? pinnedWidth) + GROUP_LABEL_INSET;
+  const pinStyle = (columnId: string): React.CSSProperties | undefined => {
+    const left = pinned.get(columnId);
+    return left === undefined ? undefined : { position: 'sticky', left, zIndex: 1 };
+  };
+  const pinClass = (columnId: string): string =>
+    (columnId === lastPinned ? classes.pinnedEdge : pinned.has(columnId) ? classes.pinned : undefined) ?? '';
 
   return (
     <div>
@@ -217,7 +238,11 @@ export function ReportTable(props: ReportTableProps) {
                         role="columnheader"
                         scope="colgroup"
                       >
-                        {header.isPlaceholder ? null : <table.FlexRender header={header} />}
+                        {header.isPlaceholder ? null : (
+                          <span className={classes.groupLabel} style={{ left: groupLabelLeft(header.column) }}>
+                            <table.FlexRender header={header} />
+                          </span>
+                        )}
                       </th>
                     );
                   }
@@ -228,8 +253,8 @@ export function ReportTable(props: ReportTableProps) {
                   return (
                     <th
                       key={header.id}
-                      className={classes.th}
-                      style={{ ...style, justifyContent: numeric ? 'flex-end' : undefined }}
+                      className={`${classes.th} ${pinClass(column.id)}`}
+                      style={{ ...style, justifyContent: numeric ? 'flex-end' : undefined, ...pinStyle(column.id) }}
                       role="columnheader"
                       scope="col"
                       aria-sort={
@@ -332,8 +357,12 @@ export function ReportTable(props: ReportTableProps) {
                       return (
                         <td
                           key={cell.id}
-                          className={`${classes.td} ${meta && isNumericFormat(meta.format) ? classes.numeric : ''}`}
-                          style={{ width: cell.column.getSize(), flex: isLast ? '1 0 auto' : 'none' }}
+                          className={`${classes.td} ${meta && isNumericFormat(meta.format) ? classes.numeric : ''} ${pinClass(cell.column.id)}`}
+                          style={{
+                            width: cell.column.getSize(),
+                            flex: isLast ? '1 0 auto' : 'none',
+                            ...pinStyle(cell.column.id),
+                          }}
                           role="cell"
                           data-column={cell.column.id}
                         >

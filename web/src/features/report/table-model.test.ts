@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogColumn } from '../../../../catalog/schema.ts';
-import { hasChecklist, moveColumn, nextSort, pageCountOf, pageIndexFromInput, reportColumns } from './table-model.ts';
+import {
+  hasChecklist,
+  moveColumn,
+  nextSort,
+  pageCountOf,
+  pageIndexFromInput,
+  pinnedOffsets,
+  reportColumns,
+} from './table-model.ts';
 
 const col = (id: string, visibility: CatalogColumn['visibility'] = 'always'): CatalogColumn => ({
   id,
@@ -90,5 +98,36 @@ describe('column reorder', () => {
     expect(moveColumn(['a', 'b', 'c'], 'b', 1)).toEqual(['a', 'c', 'b']);
     expect(moveColumn(['a', 'b', 'c'], 'a', -1)).toEqual(['a', 'b', 'c']);
     expect(moveColumn(['a', 'b', 'c'], 'z', 1)).toEqual(['a', 'b', 'c']);
+  });
+});
+
+describe('pinnedOffsets', () => {
+  it('freezes the leading columns up to the first URL column, each at the width of those before it', () => {
+    const pinned = pinnedOffsets([
+      { id: 'checked', size: 104 },
+      { id: 'url', size: 320, format: 'url' },
+      { id: 'title', size: 240, format: 'text' },
+    ]);
+    expect([...pinned]).toEqual([
+      ['checked', 0],
+      ['url', 104],
+    ]);
+    expect([
+      ...pinnedOffsets([
+        { id: 'url_from', size: 300, format: 'url' },
+        { id: 'url_to', size: 300, format: 'url' },
+      ]),
+    ]).toEqual([['url_from', 0]]);
+  });
+
+  it('freezes nothing when no URL column leads the table', () => {
+    expect(
+      pinnedOffsets([
+        { id: 'title', size: 240, format: 'text' },
+        { id: 'h1', size: 240 },
+        { id: 'url', size: 320, format: 'url' },
+      ]).size,
+    ).toBe(0);
+    expect(pinnedOffsets([]).size).toBe(0);
   });
 });

@@ -69,3 +69,21 @@ export function moveColumn(order: readonly string[], id: string, step: -1 | 1): 
   [next[index], next[target]] = [next[target]!, next[index]!];
   return next;
 }
+
+/** At most this many leading columns stay in view when the table scrolls sideways. */
+const MAX_PINNED_COLUMNS = 2;
+
+/**
+ * The leading visible columns up to the first URL column, with their left offsets: they stay in view (like a
+ * spreadsheet's frozen column) so every row keeps its URL when a wide table scrolls sideways.
+ */
+export function pinnedOffsets(leaves: readonly { id: string; size: number; format?: string }[]): Map<string, number> {
+  const at = leaves.slice(0, MAX_PINNED_COLUMNS).findIndex((c) => c.format === 'url');
+  const offsets = new Map<string, number>();
+  let left = 0;
+  for (const leaf of leaves.slice(0, at + 1)) {
+    offsets.set(leaf.id, left);
+    left += leaf.size;
+  }
+  return offsets;
+}
