@@ -124,11 +124,7 @@ class Client {
     accept = 'application/json',
   ): Promise<{ ms: number; serverMs: number; bytes: number }> {
     const started = performance.now();
-    const response = await fetch(`${this.base}${url}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept, cookie: this.cookie, 'x-csrf-token': this.csrf },
-      body: JSON.stringify(body),
-    });
+    const response = await this.send(url, body, accept);
     const buffer = await response.arrayBuffer();
     const ms = performance.now() - started;
     if (!response.ok) throw new Error(`${url} → ${response.status}: ${Buffer.from(buffer).toString('utf8')}`);
@@ -137,13 +133,18 @@ class Client {
   }
 
   async json<T>(url: string, body: unknown): Promise<T> {
-    const response = await fetch(`${this.base}${url}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', cookie: this.cookie, 'x-csrf-token': this.csrf },
-      body: JSON.stringify(body),
-    });
+    const response = await this.send(url, body);
     if (!response.ok) throw new Error(`${url} → ${response.status}: ${await response.text()}`);
     return (await response.json()) as T;
+  }
+
+  /** A signed-in POST of `body` as JSON; the response unread. */
+  send(url: string, body: unknown, accept = 'application/json'): Promise<Response> {
+    return fetch(`${this.base}${url}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept, cookie: this.cookie, 'x-csrf-token': this.csrf },
+      body: JSON.stringify(body),
+    });
   }
 }
 
@@ -398,11 +399,7 @@ async function streamingExport(
   let bytes = 0;
   for (let i = 0; i < 3; i++) {
     const started = performance.now();
-    const response = await fetch(`${client.base}/api/technical-health-check/report/export-csv`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', cookie: client.cookie, 'x-csrf-token': client.csrf },
-      body: JSON.stringify(body),
-    });
+    const response = await client.send('/api/technical-health-check/report/export-csv', body);
     if (!response.ok || !response.body) throw new Error(`export-csv → ${response.status}: ${await response.text()}`);
     rows = Number(response.headers.get('x-total-count'));
     bytes = 0;

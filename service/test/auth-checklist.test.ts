@@ -1,16 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  TestClock,
-  buildTestApp,
-  openStack,
+  openSignedInApp,
   post,
-  signInAs,
   tempDir,
   writeCrawl,
   type Session,
+  type SignedInApp,
   type Stack,
-  addTestUsers,
+  type TestClock,
 } from './auth-fixture.ts';
 
 const SAVE = '/api/technical-health-check/checklist/save';
@@ -18,6 +16,7 @@ const GET_ITEMS = '/api/technical-health-check/checklist/get-items';
 const A = 'https://shop.example/a';
 const B = 'https://shop.example/b';
 
+let signedIn: SignedInApp<'staff' | 'client'>;
 let stack: Stack;
 let app: FastifyInstance;
 let clock: TestClock;
@@ -28,17 +27,11 @@ beforeEach(async () => {
   const dataDir = tempDir();
   for (const crawlId of [1, 2, 3]) await writeCrawl(dataDir, { websiteId: 'shop', crawlId });
   await writeCrawl(dataDir, { websiteId: 'blog', crawlId: 1, moduleState: 'APPROVED' });
-  clock = new TestClock(new Date('2025-03-03T09:00:00Z'));
-  stack = await openStack(dataDir, { clock: clock.fn });
-  await addTestUsers(stack, clock, ['staff', 'client']);
-  app = await buildTestApp(stack);
-  staff = await signInAs(app, 'staff');
-  client = await signInAs(app, 'client');
+  signedIn = await openSignedInApp(dataDir, '2025-03-03T09:00:00Z', ['staff', 'client']);
+  ({ stack, app, clock } = signedIn);
+  ({ staff, client } = signedIn.sessions);
 });
-afterEach(async () => {
-  await app.close();
-  await stack.close();
-});
+afterEach(() => signedIn.close());
 
 const save = (session: Session, overrides: object = {}) =>
   post(app, SAVE, session, {

@@ -218,6 +218,38 @@ export async function buildTestApp(stack: Stack): Promise<FastifyInstance> {
   return app;
 }
 
+export interface SignedInApp<U extends TestUser> {
+  clock: TestClock;
+  stack: Stack;
+  app: FastifyInstance;
+  sessions: Record<U, Session>;
+  close: () => Promise<void>;
+}
+
+/**
+ * The whole service over `dataDir` at `now`, with these test users added (in this order) and signed in;
+ * `prepare` runs on the stack before the app is built (approvals, segments).
+ */
+export async function openSignedInApp<U extends TestUser>(
+  dataDir: string,
+  now: string,
+  users: readonly U[],
+  prepare?: (stack: Stack) => Promise<void>,
+): Promise<SignedInApp<U>> {
+  const clock = new TestClock(new Date(now));
+  const stack = await openStack(dataDir, { clock: clock.fn });
+  await addTestUsers(stack, clock, users);
+  await prepare?.(stack);
+  const app = await buildTestApp(stack);
+  const sessions = {} as Record<U, Session>;
+  for (const user of users) sessions[user] = await signInAs(app, user);
+  const close = async (): Promise<void> => {
+    await app.close();
+    await stack.close();
+  };
+  return { clock, stack, app, sessions, close };
+}
+
 /** Loads a real crawl (make-export's default rows) through the loader. */
 export async function loadTestCrawl(
   dataDir: string,

@@ -5,18 +5,7 @@
  */
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  TestClock,
-  buildTestApp,
-  loadTestCrawl,
-  openStack,
-  post,
-  signInAs,
-  tempDir,
-  type Session,
-  type Stack,
-  addTestUsers,
-} from './auth-fixture.ts';
+import { loadTestCrawl, openSignedInApp, post, tempDir, type Session, type SignedInApp } from './auth-fixture.ts';
 
 const APPROVED = 1;
 const PENDING = 2;
@@ -30,30 +19,27 @@ const INTERNAL_ONLY = { error: 'Only internal users can approve crawls' };
 type Who = 'anonymous' | 'client' | 'otherClient' | 'staff' | 'admin';
 const everyone: Who[] = ['anonymous', 'client', 'otherClient', 'staff', 'admin'];
 
-let stack: Stack;
+let signedIn: SignedInApp<Exclude<Who, 'anonymous'>> | undefined;
 let app: FastifyInstance;
-const sessions: Partial<Record<Who, Session>> = {};
+let sessions: Partial<Record<Who, Session>> = {};
 
 beforeAll(async () => {
   const dataDir = tempDir();
   await loadTestCrawl(dataDir, 'shop', APPROVED, '2025-03-01T09:00:00Z');
   await loadTestCrawl(dataDir, 'shop', PENDING, '2025-03-08T09:00:00Z');
   await loadTestCrawl(dataDir, 'blog', 1, '2025-03-01T09:00:00Z');
-  const clock = new TestClock(new Date('2025-03-10T09:00:00Z'));
-  stack = await openStack(dataDir, { clock: clock.fn });
-  await addTestUsers(stack, clock, ['client', 'otherClient', 'staff', 'admin']);
-  await stack.accounts.approvals.approve('shop', APPROVED, 'staff@agency.example');
-  await stack.accounts.approvals.approve('blog', 1, 'staff@agency.example');
-  app = await buildTestApp(stack);
-  sessions.client = await signInAs(app, 'client');
-  sessions.otherClient = await signInAs(app, 'otherClient');
-  sessions.staff = await signInAs(app, 'staff');
-  sessions.admin = await signInAs(app, 'admin');
+  signedIn = await openSignedInApp(
+    dataDir,
+    '2025-03-10T09:00:00Z',
+    ['client', 'otherClient', 'staff', 'admin'],
+    async (stack) => {
+      await stack.accounts.approvals.approve('shop', APPROVED, 'staff@agency.example');
+      await stack.accounts.approvals.approve('blog', 1, 'staff@agency.example');
+    },
+  );
+  ({ app, sessions } = signedIn);
 });
-afterAll(async () => {
-  await app?.close();
-  await stack?.close();
-});
+afterAll(() => signedIn?.close());
 
 const call = (url: string, who: Who, payload: object): Promise<LightMyRequestResponse> =>
   post(app, url, who === 'anonymous' ? undefined : sessions[who], payload);

@@ -13,17 +13,7 @@ import { reportById } from '../../catalog/index.ts';
 import { cellText } from '../../web/src/lib/cell-format.ts';
 import { csvLine } from '../../web/src/lib/csv.ts';
 import { exportColumns } from '../export/csv.ts';
-import {
-  TestClock,
-  buildTestApp,
-  openStack,
-  post,
-  signInAs,
-  tempDir,
-  type Session,
-  type Stack,
-  addTestUsers,
-} from './auth-fixture.ts';
+import { openSignedInApp, post, tempDir, type Session, type SignedInApp } from './auth-fixture.ts';
 import { writeCrawlToStore, type FixtureRow } from './helpers/make-store.ts';
 import { SITE, sampleCrawls } from './helpers/sample-crawls.ts';
 
@@ -41,7 +31,7 @@ const hostile: Record<string, string> = {
   '/quoted': 'Say "hello"\nthen leave',
 };
 
-let stack: Stack;
+let signedIn: SignedInApp<'otherClient' | 'staff'> | undefined;
 let app: FastifyInstance;
 let staff: Session;
 let otherClient: Session;
@@ -60,17 +50,11 @@ beforeAll(async () => {
   }
   const blog = sampleCrawls()[0]!;
   await writeCrawlToStore(dataDir, { ...blog, websiteId: 'blog' });
-  const clock = new TestClock(new Date('2025-03-10T09:00:00Z'));
-  stack = await openStack(dataDir, { clock: clock.fn });
-  await addTestUsers(stack, clock, ['otherClient', 'staff']);
-  app = await buildTestApp(stack);
-  staff = await signInAs(app, 'staff');
-  otherClient = await signInAs(app, 'otherClient');
+  signedIn = await openSignedInApp(dataDir, '2025-03-10T09:00:00Z', ['otherClient', 'staff']);
+  ({ app } = signedIn);
+  ({ staff, otherClient } = signedIn.sessions);
 });
-afterAll(async () => {
-  await app?.close();
-  await stack?.close();
-});
+afterAll(() => signedIn?.close());
 
 const payload = { websiteId: SITE, currentId: 2, reportId: REPORT };
 const lines = (body: string): string[] => body.slice(CSV_BOM.length).split('\r\n').slice(0, -1);

@@ -1,17 +1,7 @@
 /** POST /api/technical-health-check/query/get-report: aggregates per source against the rows inserted, and access. */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  TestClock,
-  buildTestApp,
-  openStack,
-  post,
-  signInAs,
-  tempDir,
-  type Session,
-  type Stack,
-  addTestUsers,
-} from './auth-fixture.ts';
+import { openSignedInApp, post, tempDir, type Session, type SignedInApp } from './auth-fixture.ts';
 import { writeCrawlToStore, type FixtureRow } from './helpers/make-store.ts';
 import type { QueryReport } from '../query-report/query-report.ts';
 
@@ -101,7 +91,7 @@ const tables = {
   ],
 };
 
-let stack: Stack;
+let signedIn: SignedInApp<'otherClient' | 'staff'> | undefined;
 let app: FastifyInstance;
 let staff: Session;
 let otherClient: Session;
@@ -110,17 +100,11 @@ beforeAll(async () => {
   const dataDir = tempDir('thc-query-');
   await writeCrawlToStore(dataDir, { websiteId: 'shop', crawlId: 1, tables });
   await writeCrawlToStore(dataDir, { websiteId: 'blog', crawlId: 1, tables: {} });
-  const clock = new TestClock(new Date('2025-03-10T09:00:00Z'));
-  stack = await openStack(dataDir, { clock: clock.fn });
-  await addTestUsers(stack, clock, ['otherClient', 'staff']);
-  app = await buildTestApp(stack);
-  staff = await signInAs(app, 'staff');
-  otherClient = await signInAs(app, 'otherClient');
+  signedIn = await openSignedInApp(dataDir, '2025-03-10T09:00:00Z', ['otherClient', 'staff']);
+  ({ app } = signedIn);
+  ({ staff, otherClient } = signedIn.sessions);
 });
-afterAll(async () => {
-  await app?.close();
-  await stack?.close();
-});
+afterAll(() => signedIn?.close());
 
 const range = { start: '2025-01-01', end: '2025-01-28' };
 

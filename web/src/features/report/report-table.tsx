@@ -203,12 +203,10 @@ export function ReportTable(props: ReportTableProps) {
       .getLeafColumns()
       .map((c) => pinned.get(c.id))
       .find((left) => left !== undefined) ?? pinnedWidth) + GROUP_LABEL_INSET;
-  const pinStyle = (columnId: string): React.CSSProperties | undefined => {
-    const left = pinned.get(columnId);
-    return left === undefined ? undefined : { position: 'sticky', left, zIndex: 1 };
-  };
+  const pinStyle = (columnId: string): React.CSSProperties | undefined =>
+    pinned.has(columnId) ? { left: pinned.get(columnId) } : undefined;
   const pinClass = (columnId: string): string =>
-    (columnId === lastPinned ? classes.pinnedEdge : pinned.has(columnId) ? classes.pinned : undefined) ?? '';
+    pinned.has(columnId) ? `${classes.pinned} ${columnId === lastPinned ? classes.pinnedEdge : ''}` : '';
 
   return (
     <div>
