@@ -11,6 +11,8 @@ export const exportColumnSchema = z.object({
   type: z.string(),
   required: z.boolean(),
   description: z.string(),
+  /** The allowed values of an enum column; the loader refuses any other non-NULL value. */
+  values: z.array(z.string()).min(1).optional(),
 });
 
 export const exportTableSchema = z.object({
@@ -22,9 +24,16 @@ export const exportTableSchema = z.object({
   columns: z.array(exportColumnSchema).min(1),
 });
 
+/** The one crawl id range of loader, store, app database (INTEGER columns) and API alike. */
+export const MAX_CRAWL_ID = 2_147_483_647;
+export const crawlIdSchema = z.number().int().min(1).max(MAX_CRAWL_ID);
+export const isCrawlId = (id: number): boolean => crawlIdSchema.safeParse(id).success;
+
+export const websiteIdSchema = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'lowercase letters, digits and dashes');
+
 export const manifestSchema = z.object({
-  websiteId: z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'lowercase letters, digits and dashes'),
-  crawlId: z.number().int().positive(),
+  websiteId: websiteIdSchema,
+  crawlId: crawlIdSchema,
   crawledAt: z.iso.datetime({ offset: true }),
   dataStart: z.iso.date(),
   dataEnd: z.iso.date(),
@@ -49,11 +58,17 @@ export const restrictedReasons = [
   'crawl_limit',
 ] as const;
 
-type Col = [name: string, type: string, description: string];
-const req = (cols: Col[]): ExportColumn[] =>
-  cols.map(([name, type, description]) => ({ name, type, required: true, description }));
-const opt = (cols: Col[]): ExportColumn[] =>
-  cols.map(([name, type, description]) => ({ name, type, required: false, description }));
+type Col = [name: string, type: string, description: string, values?: readonly string[]];
+const columnsOf = (cols: Col[], required: boolean): ExportColumn[] =>
+  cols.map(([name, type, description, values]) => ({
+    name,
+    type,
+    required,
+    description,
+    ...(values && { values: [...values] }),
+  }));
+const req = (cols: Col[]): ExportColumn[] => columnsOf(cols, true);
+const opt = (cols: Col[]): ExportColumn[] => columnsOf(cols, false);
 
 const duplicateFamily = (what: string): Col[] => [
   [`duplicate_${what}`, 'BOOLEAN', `Shares its ${what} with another crawled page`],
@@ -180,7 +195,7 @@ const links: ExportTable = {
       ['instance_count', 'INTEGER', 'Times the page links to the target'],
       ['is_redirect', 'BOOLEAN', 'The target redirects'],
       ['is_restricted', 'BOOLEAN', 'The target was not crawled because of a restriction'],
-      ['restricted_reason', 'VARCHAR', 'Why the target was not crawled'],
+      ['restricted_reason', 'VARCHAR', 'Why the target was not crawled', restrictedReasons],
       ['has_image_link', 'BOOLEAN', 'The link wraps an image'],
       ['has_image_alt_text', 'BOOLEAN', 'The wrapped image has alt text'],
     ]),
@@ -235,7 +250,7 @@ const sitemaps: ExportTable = {
       ['fetch_error', 'VARCHAR', 'Why the fetch failed'],
       ['parse_error', 'VARCHAR', 'Why parsing failed'],
       ['http_status_code', 'INTEGER', 'HTTP status of the sitemap'],
-      ['restricted_reason', 'VARCHAR', 'Why it was not fetched'],
+      ['restricted_reason', 'VARCHAR', 'Why it was not fetched', restrictedReasons],
       ['file_size', 'INTEGER', 'Size in bytes'],
     ]),
   ],
@@ -249,7 +264,7 @@ const uncrawledUrls: ExportTable = {
   key: ['url'],
   columns: req([
     ['url', 'VARCHAR', 'The URL'],
-    ['restricted_reason', 'VARCHAR', `Why it was not fetched: one of ${restrictedReasons.join(', ')}`],
+    ['restricted_reason', 'VARCHAR', 'Why it was not fetched', restrictedReasons],
     ['found_at_url', 'VARCHAR', 'The first page linking to it'],
   ]),
 };

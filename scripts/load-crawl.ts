@@ -1,9 +1,11 @@
 /**
  * npm run load-crawl -- EXPORT_DIR [--replace] [--data-dir DIR]
  * npm run load-crawl -- --refresh [--website ID] [--data-dir DIR]
+ * npm run load-crawl -- --check [--data-dir DIR]
  *
  * Loads one crawl export into DATA_DIR's store (default ./data), or precomputes the reports of every stale crawl
- * again (see service/load/refresh.ts). Exit codes: 0 done, 1 refused or failed (one line on stderr), 2 bad
+ * again (see service/load/refresh.ts), or lists the store's folders this build cannot read (the service skips
+ * them), exiting 1 when there are any. Exit codes: 0 done, 1 refused or failed (one line on stderr), 2 bad
  * usage, 130 interrupted by SIGINT/SIGTERM (the partial load and lock are removed).
  */
 import path from 'node:path';
@@ -17,9 +19,10 @@ import {
   type LoadResult,
 } from '../service/load/load-crawl.ts';
 import { refreshStaleCrawls } from '../service/load/refresh.ts';
+import { checkStore } from '../service/store/registry.ts';
 
 const USAGE =
-  'usage: npm run load-crawl -- EXPORT_DIR [--replace] [--data-dir DIR] | --refresh [--website ID] [--data-dir DIR]';
+  'usage: npm run load-crawl -- EXPORT_DIR [--replace] [--data-dir DIR] | --refresh [--website ID] [--data-dir DIR] | --check [--data-dir DIR]';
 /** How long an interrupted load gets to stop its query and clean up before the process removes it by force. */
 const FORCED_EXIT_MS = 10_000;
 const EXIT_INTERRUPTED = 130;
@@ -28,7 +31,8 @@ const say = (stream: NodeJS.WriteStream, line: string): void => void stream.writ
 
 type Command =
   | { kind: 'load'; exportDir: string; dataDir: string; replace: boolean }
-  | { kind: 'refresh'; dataDir: string; websiteId: string | undefined };
+  | { kind: 'refresh'; dataDir: string; websiteId: string | undefined }
+  | { kind: 'check'; dataDir: string };
 
 function parseCommandLine(argv: string[]): Command {
   let parsed;
@@ -39,6 +43,7 @@ function parseCommandLine(argv: string[]): Command {
       options: {
         replace: { type: 'boolean' },
         refresh: { type: 'boolean' },
+        check: { type: 'boolean' },
         website: { type: 'string' },
         'data-dir': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -53,6 +58,11 @@ function parseCommandLine(argv: string[]): Command {
   }
   const dataDir = path.resolve(parsed.values['data-dir'] ?? process.env.DATA_DIR ?? './data');
   const [exportDir, ...rest] = parsed.positionals;
+  if (parsed.values.check) {
+    const other = exportDir ?? (parsed.values.refresh || parsed.values.replace || parsed.values.website !== undefined);
+    if (other) return usageError('--check takes only --data-dir');
+    return { kind: 'check', dataDir };
+  }
   if (parsed.values.refresh) {
     if (exportDir) return usageError(`--refresh takes no EXPORT_DIR (got ${exportDir})`);
     if (parsed.values.replace) return usageError('--refresh and --replace do not go together');
@@ -132,6 +142,14 @@ async function main(): Promise<void> {
 
   const progress = progressReporter();
   try {
+    if (command.kind === 'check') {
+      const { crawls, unreadable } = await checkStore(command.dataDir);
+      for (const folder of unreadable) say(process.stdout, `${folder.dir}: ${folder.reason}`);
+      const verdict =
+        unreadable.length === 0 ? 'every folder is readable' : `${unreadable.length} folders this build cannot read`;
+      say(process.stdout, `${crawls} crawls readable; ${verdict}`);
+      process.exit(unreadable.length === 0 ? 0 : 1);
+    }
     if (command.kind === 'refresh') {
       const results = await refreshStaleCrawls({
         dataDir: command.dataDir,

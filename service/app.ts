@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -9,6 +10,7 @@ import { allowAll, type AccessCheck } from './routes/access.ts';
 import type { Accounts } from './auth/accounts.ts';
 import { registerAccounts } from './auth/plugin.ts';
 import { registerServerTiming } from './server-timing.ts';
+import { registerErrorReplies } from './routes/error-replies.ts';
 import { registerTechnicalHealthCheckRoutes } from './routes/technical-health-check.ts';
 import { registerAiRoutes } from './routes/ai.ts';
 import { registerQueryReportRoutes } from './routes/query-report.ts';
@@ -28,6 +30,8 @@ export interface AppDeps {
   isLogging?: boolean;
   /** The AI suggestion provider; by default the one AI_PROVIDER and friends name (offline without them). */
   aiProvider?: AiProvider;
+  /** Where the JSON log goes (default stdout); errors are logged even when isLogging is off. */
+  logStream?: { write(line: string): void };
 }
 
 export const WEB_DIST_DIR = path.resolve(import.meta.dirname, '../web/dist');
@@ -36,10 +40,12 @@ export const WEB_DIST_DIR = path.resolve(import.meta.dirname, '../web/dist');
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { accounts } = deps;
   const app = Fastify({
-    logger: deps.isLogging ? { level: 'info' } : false,
+    logger: { level: deps.isLogging ? 'info' : 'error', ...(deps.logStream && { stream: deps.logStream }) },
+    genReqId: () => crypto.randomUUID(),
     bodyLimit: 1_048_576,
     trustProxy: accounts?.settings.trustProxy ?? false,
   });
+  registerErrorReplies(app);
   registerServerTiming(app);
   // Registered first: its auth guard must cover every route.
   const access = accounts ? await registerAccounts(app, accounts) : (deps.access ?? allowAll);

@@ -13,7 +13,7 @@ import { format } from 'date-fns';
 import { exportTables, type Manifest } from '../../catalog/export-contract.ts';
 import { openDatabase, quoteIdent, quoteLiteral } from '../db/duckdb.ts';
 import { precomputeCrawl } from '../engine/precompute.ts';
-import { crawlMetaSchema, dataIdOf, type CrawlMeta } from '../store/crawl-meta.ts';
+import { STORE_LAYOUT, crawlMetaSchema, dataIdOf, type CrawlMeta } from '../store/crawl-meta.ts';
 import {
   CRAWL_DB_FILE,
   CRAWL_META_FILE,
@@ -99,8 +99,15 @@ export async function loadCrawl(options: LoadOptions): Promise<LoadResult> {
     const manifest = readManifest(exportDir);
     if (!options.replace) refuseIfLoaded(dataDir, manifest);
     const plan = await validate(exportDir, manifest, options, progress, interrupter);
-    const result = await writeCrawl(dataDir, { kind: 'export', plan }, options, progress, interrupter);
-    const refreshedCrawlId = await refreshNewer(dataDir, result, options, interrupter);
+    const { replaced, ...result } = await writeCrawl(dataDir, { kind: 'export', plan }, options, progress, interrupter);
+    let refreshedCrawlId: number | null;
+    try {
+      refreshedCrawlId = await refreshNewer(dataDir, result, replaced, options, interrupter);
+    } catch (error) {
+      withdrawLoad(dataDir, result, replaced, error);
+      throw error;
+    }
+    if (replaced) afterCommit(() => fs.rmSync(replaced.dir, { recursive: true, force: true }));
     progress.step('done', `loaded crawl ${manifest.crawlId} of ${manifest.websiteId}`);
     return { ...result, refreshedCrawlId, seconds: (performance.now() - started) / 1000 };
   } finally {
@@ -110,11 +117,12 @@ export async function loadCrawl(options: LoadOptions): Promise<LoadResult> {
 
 /**
  * The next newer crawl's Added/Removed were diffed against other data (or none): precompute it again against the
- * crawl just loaded. The load itself is already published; a failure here says so and how to finish.
+ * crawl just loaded. A failure here fails the load, which the caller then withdraws.
  */
 async function refreshNewer(
   dataDir: string,
-  loaded: Written,
+  loaded: Published,
+  replaced: LiveCrawl | undefined,
   options: LoadOptions,
   interrupter: Interrupter,
 ): Promise<number | null> {
@@ -123,12 +131,13 @@ async function refreshNewer(
     .at(-1);
   if (!newer) return null;
   try {
-    await rewriteLoad(dataDir, newer, options, new Progress(undefined, 0), interrupter);
+    // The replaced load stays until this succeeds: withdrawLoad brings it back otherwise.
+    await rewriteLoad(dataDir, newer, options, new Progress(undefined, 0), interrupter, replaced && [replaced.dir]);
   } catch (error) {
     const translated = interrupter.translate(error);
     const isInterrupted = translated instanceof LoadError && translated.kind === 'interrupted';
     throw new LoadError(
-      `loaded crawl ${loaded.crawlId} of website "${loaded.websiteId}", but refreshing the Added/Removed of crawl ${newer.crawlId} ${isInterrupted ? 'was interrupted' : `failed (${firstLine(translated)})`}; run npm run load-crawl -- --refresh`,
+      `crawl ${loaded.crawlId} of website "${loaded.websiteId}" was not loaded: refreshing the Added/Removed of crawl ${newer.crawlId} against it ${isInterrupted ? 'was interrupted' : `failed (${firstLine(translated)})`}`,
       isInterrupted ? 'interrupted' : 'failed',
       { cause: error },
     );
@@ -143,10 +152,11 @@ const rewriteLoad = (
   options: Omit<LoadOptions, 'exportDir'>,
   progress: Progress,
   interrupter: Interrupter,
+  keep: readonly string[] = [],
 ): Promise<Written> =>
   writeCrawl(
     dataDir,
-    { kind: 'refresh', live, meta: readCrawlMeta(live.dir) },
+    { kind: 'refresh', live, meta: readCrawlMeta(live.dir), keep },
     { ...options, exportDir: '', replace: true },
     progress,
     interrupter,
@@ -173,7 +183,7 @@ export async function refreshCrawl(options: RefreshOptions): Promise<LoadResult>
   const progress = new Progress(options.onProgress, 3);
   const interrupter = new Interrupter(options.signal);
   try {
-    const result = await rewriteLoad(dataDir, live, options, progress, interrupter);
+    const { replaced: _replaced, ...result } = await rewriteLoad(dataDir, live, options, progress, interrupter);
     progress.step('done', `refreshed crawl ${options.crawlId} of ${options.websiteId}`);
     return { ...result, refreshedCrawlId: null, seconds: (performance.now() - started) / 1000 };
   } finally {
@@ -200,6 +210,35 @@ export function abandonActiveLoadsSync(): void {
     load.lock?.release();
   }
   activeLoads.clear();
+}
+
+/**
+ * Takes back a load published moments ago whose load as a whole failed: CURRENT names the load it replaced again
+ * (kept until now), or goes with the crawl's directory. Under the website's lock, and only while CURRENT still
+ * names this load; a crash before this leaves the new load published, as if it had succeeded.
+ */
+function withdrawLoad(dataDir: string, written: Published, replaced: LiveCrawl | undefined, failure: unknown): void {
+  const { websiteId, crawlId, loadId } = written;
+  const crawlPath = crawlDir(dataDir, websiteId, crawlId);
+  try {
+    const lock = acquireLoadLock(websiteDir(dataDir, websiteId), websiteId);
+    try {
+      if (readCurrentLoad(dataDir, websiteId, crawlId)?.loadId !== loadId) return;
+      if (replaced) writeFileAtomic(path.join(crawlPath, CURRENT_FILE), replaced.loadId);
+      else fs.rmSync(path.join(crawlPath, CURRENT_FILE), { force: true });
+      fsyncDir(crawlPath);
+      fs.rmSync(written.dir, { recursive: true, force: true });
+      removeIfEmpty(crawlPath);
+    } finally {
+      lock.release();
+    }
+  } catch (error) {
+    throw new LoadError(
+      `${firstLine(failure)}; taking load ${loadId} back failed too (${firstLine(error)}), so crawl ${crawlId} of website "${websiteId}" stays loaded`,
+      'failed',
+      { cause: error },
+    );
+  }
 }
 
 function refuseIfLoaded(dataDir: string, manifest: Manifest): void {
@@ -248,10 +287,15 @@ async function validate(
 }
 
 /** What a new load is built from: a validated export, or a live load whose data is copied as it is. */
-type LoadSource = { kind: 'export'; plan: ExportPlan } | { kind: 'refresh'; live: LiveCrawl; meta: CrawlMeta };
+type LoadSource =
+  { kind: 'export'; plan: ExportPlan } | { kind: 'refresh'; live: LiveCrawl; meta: CrawlMeta; keep: readonly string[] };
 
-/** What writeCrawl reports of the load it published. */
-type Written = Omit<LoadResult, 'seconds' | 'refreshedCrawlId'>;
+/**
+ * What writeCrawl reports of the load it published; a load of an export keeps the load it replaced (`replaced`)
+ * on disk for withdrawLoad, a refresh removes it.
+ */
+type Written = Published & { replaced: LiveCrawl | undefined };
+type Published = Omit<LoadResult, 'seconds' | 'refreshedCrawlId'>;
 
 async function writeCrawl(
   dataDir: string,
@@ -289,7 +333,7 @@ async function writeCrawl(
         `${crawlPath}: crawl ${crawlId} of website "${websiteId}" changed while waiting for the load lock; run the refresh again`,
         'not-loaded',
       );
-    cleanupLeftovers(websitePath);
+    cleanupLeftovers(websitePath, source.kind === 'refresh' ? source.keep : []);
     const previous = findPreviousCrawl(dataDir, websitePath, websiteId, crawlId);
 
     makeDir(crawlPath);
@@ -331,6 +375,7 @@ async function writeCrawl(
     const meta: CrawlMeta = crawlMetaSchema.parse(
       source.kind === 'export'
         ? ({
+            layout: STORE_LAYOUT,
             manifest,
             loadId,
             loadedAt: new Date().toISOString(),
@@ -341,6 +386,7 @@ async function writeCrawl(
           } satisfies CrawlMeta)
         : ({
             ...source.meta,
+            layout: STORE_LAYOUT,
             loadId,
             previousCrawlId: previous?.crawlId ?? null,
             dataId: dataIdOf(source.meta),
@@ -367,7 +413,8 @@ async function writeCrawl(
     active.isCommitted = true;
     // Published: from here a failure must not fail the load; whatever is left, the next load removes.
     afterCommit(() => fsyncDir(crawlPath));
-    if (existing) afterCommit(() => fs.rmSync(existing.dir, { recursive: true, force: true }));
+    if (existing && source.kind === 'refresh')
+      afterCommit(() => fs.rmSync(existing.dir, { recursive: true, force: true }));
     return {
       websiteId,
       crawlId,
@@ -378,6 +425,7 @@ async function writeCrawl(
       addedUrls,
       previousCrawlId: previous?.crawlId ?? null,
       replacedLoadId: existing?.loadId ?? null,
+      replaced: existing,
     };
   } catch (error) {
     if (!active.isCommitted) {

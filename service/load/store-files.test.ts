@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CRAWL_DB_FILE, CRAWL_META_FILE, CURRENT_FILE, websiteDir } from '../store/layout.ts';
+import type { CrawlMeta } from '../store/crawl-meta.ts';
 import { friendlyDate } from './load-crawl.ts';
 import { cleanupLeftovers, findPreviousCrawl, newLoadId, websiteFromStartUrl } from './store-files.ts';
 
@@ -22,7 +23,25 @@ function liveLoad(crawlId: number, loadId: string): string {
   const loadDir = path.join(site, String(crawlId), loadId);
   fs.mkdirSync(loadDir, { recursive: true });
   fs.writeFileSync(path.join(loadDir, CRAWL_DB_FILE), 'db');
-  fs.writeFileSync(path.join(loadDir, CRAWL_META_FILE), '{}');
+  const manifest = {
+    websiteId: 'acme',
+    crawlId,
+    crawledAt: '2024-05-06T09:30:00Z',
+    dataStart: '2024-04-06',
+    dataEnd: '2024-05-05',
+    startUrl: 'https://acme.example/',
+    crawler: { name: 'test', version: '1' },
+  };
+  const meta: CrawlMeta = {
+    manifest,
+    loadId,
+    loadedAt: manifest.crawledAt,
+    crawledFriendly: '6 May 2024',
+    moduleState: 'PENDING',
+    tables: {},
+    previousCrawlId: null,
+  };
+  fs.writeFileSync(path.join(loadDir, CRAWL_META_FILE), JSON.stringify(meta));
   fs.writeFileSync(path.join(site, String(crawlId), CURRENT_FILE), loadId);
   return loadDir;
 }

@@ -33,11 +33,13 @@ export function fsyncFile(file: string): void {
 /**
  * Removes what interrupted loads left behind in every crawl directory of a website: `*.partial` directories,
  * load directories CURRENT does not name, temporary files of atomic writes, and crawl directories left empty.
- * Only call it while holding the website's load lock.
+ * `keep` names load directories to leave (a replaced load a failing load may still bring back). Only call it
+ * while holding the website's load lock.
  */
-export function cleanupLeftovers(websiteDirPath: string): string[] {
+export function cleanupLeftovers(websiteDirPath: string, keep: readonly string[] = []): string[] {
   const removed: string[] = [];
   const remove = (target: string): void => {
+    if (keep.includes(target)) return;
     fs.rmSync(target, { recursive: true, force: true });
     removed.push(target);
   };

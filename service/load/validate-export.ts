@@ -15,6 +15,7 @@ import {
   type Manifest,
 } from '../../catalog/export-contract.ts';
 import { quoteIdent, quoteLiteral } from '../db/duckdb.ts';
+import { textOf } from '../engine/result.ts';
 import { hasTimeZone, matchType, resolveTypes } from './column-types.ts';
 import { LoadError, firstLine } from './load-error.ts';
 
@@ -157,6 +158,8 @@ async function validateTable(
   }
 
   const rowCount = await checkKeys(conn, file, table.key);
+  for (const column of table.columns)
+    if (column.values && fileByName.has(column.name)) await checkValues(conn, file, column.name, column.values);
   return { table, file, isPresent: true, rowCount, columns, needsUtc };
 }
 
@@ -191,6 +194,27 @@ async function checkKeys(conn: DuckDBConnection, file: string, key: readonly str
     }
   }
   return Number(row.row_count);
+}
+
+/** Refuses the first non-NULL value, in file order, that the contract does not allow in an enum column. */
+async function checkValues(
+  conn: DuckDBConnection,
+  file: string,
+  column: string,
+  values: readonly string[],
+): Promise<void> {
+  const name = quoteIdent(column);
+  const reader = await conn.runAndReadAll(
+    `SELECT file_row_number AS rn, CAST(${name} AS VARCHAR) AS value
+     FROM read_parquet(${quoteLiteral(file)}, file_row_number = true)
+     WHERE ${name} IS NOT NULL AND ${name} NOT IN (${values.map(quoteLiteral).join(', ')})
+     ORDER BY file_row_number LIMIT 1`,
+  );
+  const row = reader.getRowObjectsJS()[0];
+  if (!row) return;
+  throw new LoadError(
+    `${file}: column "${column}" has value ${showValue(textOf(row.value))} at row ${Number(row.rn) + 1}, expected one of ${values.join(', ')}`,
+  );
 }
 
 /** The first row, in file order, whose key repeats an earlier row's; only rows whose key hash is shared are compared. */

@@ -10,6 +10,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { isCrawlId } from '../../catalog/export-contract.ts';
 import type { Accounts } from '../auth/accounts.ts';
 import { authOf, sendAppError } from '../auth/http.ts';
 import { readBody } from './read-body.ts';
@@ -23,7 +24,7 @@ export const moduleIdOf = (websiteId: string, crawlId: number): string => `${web
 
 export function parseModuleId(moduleId: string): { websiteId: string; crawlId: number } | undefined {
   const match = /^([a-z0-9][a-z0-9-]*):([1-9][0-9]{0,9})$/.exec(moduleId);
-  return match ? { websiteId: match[1]!, crawlId: Number(match[2]) } : undefined;
+  return match && isCrawlId(Number(match[2])) ? { websiteId: match[1]!, crawlId: Number(match[2]) } : undefined;
 }
 
 const approveSchema = z.object({ moduleId: z.string().min(1).max(200), websiteId: z.string().min(1).max(100) });

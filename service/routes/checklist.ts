@@ -12,6 +12,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { crawlIdParamSchema } from './crawl-id.ts';
 import { categoryById, reportById, type ReportDefinition } from '../../catalog/index.ts';
 import { checkedItemsAt, saveChecklist, type ChecklistKey } from '../app-db/checklist.ts';
 import { THC_MODULE } from '../app-db/model.ts';
@@ -24,9 +25,7 @@ import { CRAWL_NOT_FOUND, REPORT_NOT_FOUND, WEBSITE_NOT_FOUND } from './technica
 
 const MAX_ITEMS_PER_SAVE = 5000;
 
-const crawlIdSchema = z
-  .union([z.number().int().positive(), z.string().regex(/^[1-9][0-9]{0,9}$/)])
-  .transform((id) => Number(id));
+const crawlIdSchema = crawlIdParamSchema;
 const itemSchema = z.object({
   url: z.string().min(1).max(8192),
   subKeys: z.array(z.string().max(8192)).max(8),

@@ -6,6 +6,7 @@
 import type { DuckDBInstance } from '@duckdb/node-api';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { crawlIdParamSchema } from './crawl-id.ts';
 import { queryReport } from '../query-report/query-report.ts';
 import type { CrawlRegistry } from '../store/registry.ts';
 import type { AccessCheck } from './access.ts';
@@ -25,10 +26,7 @@ const querySchema = z.object({
     .object({ start: z.iso.date(), end: z.iso.date() })
     .refine((r) => r.start <= r.end, { message: 'start must not be after end' })
     .nullish(),
-  currentId: z
-    .union([z.number().int().positive().max(2_147_483_647), z.string().regex(/^[1-9][0-9]{0,9}$/)])
-    .transform(Number)
-    .nullish(),
+  currentId: crawlIdParamSchema.nullish(),
 });
 
 export function registerQueryReportRoutes(app: FastifyInstance, deps: QueryReportDeps): void {

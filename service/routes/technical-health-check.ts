@@ -17,6 +17,7 @@ import { Readable } from 'node:stream';
 import type { DuckDBInstance } from '@duckdb/node-api';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { crawlIdParamSchema } from './crawl-id.ts';
 import { readBody } from './read-body.ts';
 import { MAX_CRAWL_LIST, MAX_TREND_CRAWLS } from '../../catalog/constants.ts';
 import { catalog, categoryById, reportById } from '../../catalog/index.ts';
@@ -74,9 +75,7 @@ const moduleIdOf = (websiteId: string, crawlId: number): string => `${websiteId}
 
 // Payloads. Ids may arrive as numbers or numeric strings; nulls stand for "not chosen".
 const websiteIdSchema = z.string().min(1).max(100);
-const crawlIdSchema = z
-  .union([z.number().int().positive().max(2_147_483_647), z.string().regex(/^[1-9][0-9]{0,9}$/)])
-  .transform(Number);
+const crawlIdSchema = crawlIdParamSchema;
 const dateSchema = z.iso.date();
 const reportIdSchema = z.string().min(1).max(200);
 

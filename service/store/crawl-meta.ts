@@ -5,8 +5,13 @@ export const moduleStates = ['PENDING', 'APPROVED'] as const;
 export const moduleStateSchema = z.enum(moduleStates);
 export type ModuleState = z.infer<typeof moduleStateSchema>;
 
+/** The store layout this build writes and reads; a crawl.json with a higher `layout` is skipped, not misread. */
+export const STORE_LAYOUT = 1;
+
 /** crawl.json, written by the loader beside crawl.duckdb. */
 export const crawlMetaSchema = z.object({
+  /** Absent in crawls written before it was introduced: layout 1. */
+  layout: z.number().int().positive().optional(),
   manifest: manifestSchema,
   loadId: z.string().min(1),
   loadedAt: z.iso.datetime({ offset: true }),

@@ -12,7 +12,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { crawlMetaSchema, type CrawlMeta } from './crawl-meta.ts';
+import { z } from 'zod';
+import { MAX_CRAWL_ID, isCrawlId, websiteIdSchema } from '../../catalog/export-contract.ts';
+import { firstLine } from '../load/load-error.ts';
+import { STORE_LAYOUT, crawlMetaSchema, type CrawlMeta } from './crawl-meta.ts';
 
 export const CRAWL_DB_FILE = 'crawl.duckdb';
 export const CRAWL_META_FILE = 'crawl.json';
@@ -26,11 +29,8 @@ export const websiteDir = (dataDir: string, websiteId: string): string => path.j
 export const crawlDir = (dataDir: string, websiteId: string, crawlId: number): string =>
   path.join(websiteDir(dataDir, websiteId), String(crawlId));
 
-export interface StoredWebsite {
-  id: string;
-  name: string;
-  domain: string;
-}
+const storedWebsiteSchema = z.object({ id: z.string(), name: z.string(), domain: z.string() });
+export type StoredWebsite = z.infer<typeof storedWebsiteSchema>;
 
 export interface LiveCrawl {
   websiteId: string;
@@ -38,6 +38,7 @@ export interface LiveCrawl {
   loadId: string;
   dir: string;
   dbFile: string;
+  meta: CrawlMeta;
 }
 
 /** Writes a file so readers see the old content or the new, never a torn one. */
@@ -54,7 +55,77 @@ export function writeFileAtomic(file: string, content: string): void {
 }
 
 export function readCurrentLoad(dataDir: string, websiteId: string, crawlId: number): LiveCrawl | undefined {
-  const dir = crawlDir(dataDir, websiteId, crawlId);
+  const found = readCrawlFolder(websiteDir(dataDir, websiteId), websiteId, String(crawlId));
+  return found && 'dbFile' in found ? found : undefined;
+}
+
+/** A folder in the store this build cannot read, and why; the service and the loader skip it. */
+export interface UnreadableFolder {
+  dir: string;
+  reason: string;
+}
+
+export interface StoreScan {
+  websites: StoredWebsite[];
+  /** Every readable live crawl, newest first within each website. */
+  crawls: LiveCrawl[];
+  unreadable: UnreadableFolder[];
+}
+
+/**
+ * Reads the store, skipping (and naming) every website or crawl folder this build cannot read: a bad website or
+ * crawl id, an unreadable website.json or crawl.json, one that disagrees with its folder, or a newer layout.
+ * A crawl folder without CURRENT is a first load in progress, not a problem.
+ */
+export function scanStore(dataDir: string): StoreScan {
+  const scan: StoreScan = { websites: [], crawls: [], unreadable: [] };
+  const root = storeDir(dataDir);
+  if (!fs.existsSync(root)) return scan;
+  for (const entry of fs.readdirSync(root, { withFileTypes: true })) {
+    if (!entry.isDirectory()) continue;
+    const dir = path.join(root, entry.name);
+    const website = readWebsiteFolder(dir, entry.name);
+    if ('reason' in website) {
+      scan.unreadable.push(website);
+      continue;
+    }
+    scan.websites.push(website);
+    for (const crawlEntry of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (!crawlEntry.isDirectory()) continue;
+      const found = readCrawlFolder(dir, website.id, crawlEntry.name);
+      if (found && 'reason' in found) scan.unreadable.push(found);
+      else if (found) scan.crawls.push(found);
+    }
+  }
+  scan.websites.sort((a, b) => a.id.localeCompare(b.id));
+  scan.crawls.sort((a, b) => a.websiteId.localeCompare(b.websiteId) || b.crawlId - a.crawlId);
+  scan.unreadable.sort((a, b) => a.dir.localeCompare(b.dir));
+  return scan;
+}
+
+function readWebsiteFolder(dir: string, name: string): StoredWebsite | UnreadableFolder {
+  if (!websiteIdSchema.safeParse(name).success)
+    return { dir, reason: 'not a website id (lowercase letters, digits and dashes)' };
+  let website: StoredWebsite;
+  try {
+    website = storedWebsiteSchema.parse(JSON.parse(fs.readFileSync(path.join(dir, WEBSITE_FILE), 'utf8')));
+  } catch (error) {
+    return { dir, reason: `${WEBSITE_FILE} is unreadable (${firstLine(error)})` };
+  }
+  if (website.id !== name) return { dir, reason: `${WEBSITE_FILE} names website "${website.id}"` };
+  return website;
+}
+
+/** A live crawl, an unreadable folder, or undefined for a crawl folder with nothing published yet. */
+function readCrawlFolder(
+  websitePath: string,
+  websiteId: string,
+  name: string,
+): LiveCrawl | UnreadableFolder | undefined {
+  const dir = path.join(websitePath, name);
+  const crawlId = Number(name);
+  if (!/^[1-9][0-9]*$/.test(name) || !isCrawlId(crawlId))
+    return { dir, reason: `not a crawl id (an integer from 1 to ${MAX_CRAWL_ID})` };
   let loadId: string;
   try {
     loadId = fs.readFileSync(path.join(dir, CURRENT_FILE), 'utf8').trim();
@@ -63,39 +134,45 @@ export function readCurrentLoad(dataDir: string, websiteId: string, crawlId: num
   }
   const loadDir = path.join(dir, loadId);
   const dbFile = path.join(loadDir, CRAWL_DB_FILE);
-  if (!loadId || !fs.existsSync(dbFile) || !fs.existsSync(path.join(loadDir, CRAWL_META_FILE))) return undefined;
-  return { websiteId, crawlId, loadId, dir: loadDir, dbFile };
+  if (!loadId || !fs.existsSync(dbFile)) return { dir, reason: `${CURRENT_FILE} names no complete load ("${loadId}")` };
+  let meta: CrawlMeta;
+  try {
+    meta = readCrawlMeta(loadDir);
+  } catch (error) {
+    return { dir, reason: `${path.join(loadId, CRAWL_META_FILE)}: ${firstLine(error)}` };
+  }
+  if (meta.manifest.websiteId !== websiteId || meta.manifest.crawlId !== crawlId || meta.loadId !== loadId)
+    return {
+      dir,
+      reason: `${path.join(loadId, CRAWL_META_FILE)} is crawl ${meta.manifest.crawlId} of "${meta.manifest.websiteId}", load ${meta.loadId}`,
+    };
+  return { websiteId, crawlId, loadId, dir: loadDir, dbFile, meta };
 }
 
 export function listWebsites(dataDir: string): StoredWebsite[] {
-  const root = storeDir(dataDir);
-  if (!fs.existsSync(root)) return [];
-  const websites: StoredWebsite[] = [];
-  for (const entry of fs.readdirSync(root, { withFileTypes: true })) {
-    if (!entry.isDirectory()) continue;
-    try {
-      websites.push(JSON.parse(fs.readFileSync(path.join(root, entry.name, WEBSITE_FILE), 'utf8')) as StoredWebsite);
-    } catch {
-      continue;
-    }
-  }
-  return websites.sort((a, b) => a.id.localeCompare(b.id));
+  return scanStore(dataDir).websites;
 }
 
-/** Every live crawl in the store, newest first within each website. */
+/** Every readable live crawl in the store, newest first within each website. */
 export function listLiveCrawls(dataDir: string): LiveCrawl[] {
-  const crawls: LiveCrawl[] = [];
-  for (const website of listWebsites(dataDir)) {
-    for (const entry of fs.readdirSync(websiteDir(dataDir, website.id), { withFileTypes: true })) {
-      if (!entry.isDirectory() || !/^\d+$/.test(entry.name)) continue;
-      const live = readCurrentLoad(dataDir, website.id, Number(entry.name));
-      if (live) crawls.push(live);
-    }
-  }
-  return crawls.sort((a, b) => a.websiteId.localeCompare(b.websiteId) || b.crawlId - a.crawlId);
+  return scanStore(dataDir).crawls;
 }
 
-/** The crawl.json of a load directory. */
+/** The crawl.json of a load directory; refuses a layout newer than this build reads. */
 export function readCrawlMeta(loadDir: string): CrawlMeta {
-  return crawlMetaSchema.parse(JSON.parse(fs.readFileSync(path.join(loadDir, CRAWL_META_FILE), 'utf8')));
+  const json: unknown = JSON.parse(fs.readFileSync(path.join(loadDir, CRAWL_META_FILE), 'utf8'));
+  const layout = layoutOf(json);
+  if (layout > STORE_LAYOUT)
+    throw new Error(`written by a newer build (layout ${layout}; this build reads layout ${STORE_LAYOUT})`);
+  const parsed = crawlMetaSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`field "${issue?.path.map(String).join('.') ?? ''}": ${issue?.message ?? 'invalid'}`);
+  }
+  return parsed.data;
 }
+
+const layoutOf = (json: unknown): number => {
+  const layout = typeof json === 'object' && json !== null && 'layout' in json ? json.layout : undefined;
+  return typeof layout === 'number' ? layout : 1;
+};

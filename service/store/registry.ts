@@ -1,12 +1,15 @@
 /**
  * The service's view of the crawl store: every live crawl's database ATTACHed read-only into one in-memory
  * DuckDB instance under a stable alias. `refresh()` picks up loads, replacements and removals made by the
- * loader in another process, so a new crawl is served without a restart.
+ * loader in another process, so a new crawl is served without a restart. A folder this build cannot read is
+ * skipped with one warning; every other crawl keeps being served.
  */
+import path from 'node:path';
 import type { DuckDBInstance } from '@duckdb/node-api';
-import { quoteIdent, quoteLiteral, withConnection } from '../db/duckdb.ts';
+import { openDatabase, quoteIdent, quoteLiteral, withConnection } from '../db/duckdb.ts';
+import { firstLine } from '../load/load-error.ts';
 import type { CrawlMeta } from './crawl-meta.ts';
-import { listLiveCrawls, listWebsites, readCrawlMeta, type StoredWebsite } from './layout.ts';
+import { scanStore, type StoredWebsite, type UnreadableFolder } from './layout.ts';
 
 export interface CrawlRecord {
   websiteId: string;
@@ -19,21 +22,33 @@ export interface CrawlRecord {
 
 type ChangeListener = () => void;
 
+export interface RegistryOptions {
+  /** Told once about each folder this build cannot read (default: console.warn). */
+  warn?: (line: string) => void;
+}
+
 export class CrawlRegistry {
   #websites: StoredWebsite[] = [];
   #crawls = new Map<string, CrawlRecord[]>();
   #attached = new Map<string, string>();
-  #metas = new Map<string, CrawlMeta>();
+  /** Loads whose database would not attach, by alias: a load never changes, so it is not tried again. */
+  #broken = new Map<string, UnreadableFolder>();
+  #unreadable: UnreadableFolder[] = [];
+  #warned = new Set<string>();
   #listeners = new Set<ChangeListener>();
   #refreshing: Promise<boolean> | undefined;
+  readonly #warn: (line: string) => void;
 
   constructor(
     readonly dataDir: string,
     readonly db: DuckDBInstance,
-  ) {}
+    options: RegistryOptions = {},
+  ) {
+    this.#warn = options.warn ?? ((line) => console.warn(line));
+  }
 
-  static async open(dataDir: string, db: DuckDBInstance): Promise<CrawlRegistry> {
-    const registry = new CrawlRegistry(dataDir, db);
+  static async open(dataDir: string, db: DuckDBInstance, options: RegistryOptions = {}): Promise<CrawlRegistry> {
+    const registry = new CrawlRegistry(dataDir, db, options);
     await registry.refresh();
     return registry;
   }
@@ -60,6 +75,11 @@ export class CrawlRegistry {
     return this.crawls(websiteId).find((c) => c.crawlId < crawlId);
   }
 
+  /** The folders the last scan skipped, and why. */
+  unreadable(): readonly UnreadableFolder[] {
+    return this.#unreadable;
+  }
+
   onChange(listener: ChangeListener): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
@@ -72,8 +92,12 @@ export class CrawlRegistry {
   }
 
   async #scan(): Promise<boolean> {
-    const live = listLiveCrawls(this.dataDir);
-    const wanted = new Map(live.map((c) => [aliasOf(c.websiteId, c.crawlId, c.loadId), c]));
+    const scan = scanStore(this.dataDir);
+    const wanted = new Map(
+      scan.crawls
+        .map((c) => [aliasOf(c.websiteId, c.crawlId, c.loadId), c] as const)
+        .filter(([alias]) => !this.#broken.has(alias)),
+    );
     let changed = false;
     const isSame = this.#attached.size === wanted.size && [...wanted.keys()].every((a) => this.#attached.has(a));
     // A scan that finds nothing new must not take a connection: that waits for a libuv thread behind report queries.
@@ -87,29 +111,55 @@ export class CrawlRegistry {
         }
         for (const [alias, crawl] of wanted) {
           if (this.#attached.has(alias)) continue;
-          await conn.run(`ATTACH ${quoteLiteral(crawl.dbFile)} AS ${quoteIdent(alias)} (READ_ONLY)`);
+          try {
+            await conn.run(`ATTACH ${quoteLiteral(crawl.dbFile)} AS ${quoteIdent(alias)} (READ_ONLY)`);
+          } catch (error) {
+            const reason = `${path.relative(path.dirname(crawl.dir), crawl.dbFile)} is not a readable crawl database (${firstLine(error)})`;
+            this.#broken.set(alias, { dir: path.dirname(crawl.dir), reason });
+            wanted.delete(alias);
+            continue;
+          }
           this.#attached.set(alias, crawl.dbFile);
           changed = true;
         }
       });
     const crawls = new Map<string, CrawlRecord[]>();
-    const metas = new Map<string, CrawlMeta>();
     for (const [alias, c] of wanted) {
-      // A load directory never changes once published, so its crawl.json is read once.
-      const meta = this.#metas.get(alias) ?? readCrawlMeta(c.dir);
-      metas.set(alias, meta);
       const list = crawls.get(c.websiteId) ?? [];
-      list.push({ websiteId: c.websiteId, crawlId: c.crawlId, loadId: c.loadId, alias, meta });
+      list.push({ websiteId: c.websiteId, crawlId: c.crawlId, loadId: c.loadId, alias, meta: c.meta });
       crawls.set(c.websiteId, list);
     }
     for (const list of crawls.values()) list.sort((a, b) => b.crawlId - a.crawlId);
     this.#crawls = crawls;
-    this.#metas = metas;
-    const websites = listWebsites(this.dataDir);
-    if (JSON.stringify(websites) !== JSON.stringify(this.#websites)) changed = true;
-    this.#websites = websites;
+    const live = new Set(scan.crawls.map((c) => aliasOf(c.websiteId, c.crawlId, c.loadId)));
+    for (const alias of this.#broken.keys()) if (!live.has(alias)) this.#broken.delete(alias);
+    this.#report([...scan.unreadable, ...this.#broken.values()]);
+    if (JSON.stringify(scan.websites) !== JSON.stringify(this.#websites)) changed = true;
+    this.#websites = scan.websites;
     if (changed) for (const listener of this.#listeners) listener();
     return changed;
+  }
+
+  /** Warns once per folder and reason; a folder that is fixed and breaks again is named again. */
+  #report(unreadable: UnreadableFolder[]): void {
+    this.#unreadable = unreadable.sort((a, b) => a.dir.localeCompare(b.dir));
+    const lines = new Set(unreadable.map((u) => `${u.dir}: ${u.reason}; skipped`));
+    for (const line of lines) if (!this.#warned.has(line)) this.#warn(line);
+    this.#warned = lines;
+  }
+}
+
+/** What the service would serve of the store and what it would skip, read the way the service reads it. */
+export async function checkStore(
+  dataDir: string,
+): Promise<{ crawls: number; unreadable: readonly UnreadableFolder[] }> {
+  const db = await openDatabase();
+  try {
+    const registry = await CrawlRegistry.open(dataDir, db, { warn: () => undefined });
+    const crawls = registry.websites().reduce((n, w) => n + registry.crawls(w.id).length, 0);
+    return { crawls, unreadable: registry.unreadable() };
+  } finally {
+    db.closeSync();
   }
 }
 

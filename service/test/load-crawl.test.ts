@@ -325,6 +325,16 @@ describe('loadCrawl: refusals leave the data dir unchanged', () => {
       { manifest: { crawler: { name: '', version: '' } } },
       (d) => `${m(d)}: field "crawler.name": Too small: expected string to have >=1 characters (and 1 more)`,
     ],
+    [
+      'crawl id beyond the 32-bit range the store and app database hold',
+      { manifest: { crawlId: 99999999999 } },
+      (d) => `${m(d)}: field "crawlId": Too big: expected number to be <=2147483647`,
+    ],
+    [
+      'crawl id one past the largest',
+      { manifest: { crawlId: 2147483648 } },
+      (d) => `${m(d)}: field "crawlId": Too big: expected number to be <=2147483647`,
+    ],
     ['required table missing', { tables: { links: null } }, (d) => `${f(d, 'links')}: required table file is missing`],
     [
       'corrupt Parquet',
@@ -401,6 +411,32 @@ describe('loadCrawl: refusals leave the data dir unchanged', () => {
         `${f(d, 'links')}: duplicate key (url_to, url_from) = ("${W}/", "${W}/about") at row 4, first seen at row 1`,
     ],
     [
+      'a value outside an enum column',
+      {
+        tables: {
+          uncrawled_urls: {
+            from: `(VALUES ('${W}/a', 'robots_disallowed', '${W}/'), ('${W}/b', 'robots', '${W}/'),
+                    ('${W}/c', NULL, '${W}/')) AS r(url, reason, found_at_url)`,
+          },
+        },
+      },
+      (d) =>
+        `${f(d, 'uncrawled_urls')}: column "restricted_reason" has value "robots" at row 2, expected one of robots_disallowed, meta_nofollow, link_nofollow, excluded_by_pattern, outside_scope, crawl_limit`,
+    ],
+    [
+      'a value outside an enum column of an optional column',
+      {
+        tables: {
+          sitemaps: {
+            from: `(VALUES ('${W}/sitemap.xml', 'Robots_Disallowed')) AS r(url, reason)`,
+            columns: { url: 'url', sitemap_type: null, url_count: null, restricted_reason: 'reason' },
+          },
+        },
+      },
+      (d) =>
+        `${f(d, 'sitemaps')}: column "restricted_reason" has value "Robots_Disallowed" at row 1, expected one of robots_disallowed, meta_nofollow, link_nofollow, excluded_by_pattern, outside_scope, crawl_limit`,
+    ],
+    [
       'duplicate key in an optional source table',
       {
         tables: {
@@ -465,6 +501,29 @@ describe('loadCrawl: refusals leave the data dir unchanged', () => {
     await expect(loadCrawl({ dataDir, exportDir: ex.dir })).rejects.toThrow('precompute exploded');
 
     expect(partialSeen).toEqual([expect.stringMatching(/^[a-z0-9-]+\.partial$/) as string]);
+    expect(snapshotTree(dataDir)).toEqual(before);
+  });
+
+  it.each([
+    ['a new older crawl', 2, false],
+    ['a replaced crawl', 1, true],
+  ])('a failing refresh of the next newer crawl publishes nothing: %s', async (_name, crawlId, replace) => {
+    const dataDir = seeded();
+    await loadCrawl({ dataDir, exportDir: (await exportOf({ manifest: { crawlId: 3 } })).dir });
+    const before = snapshotTree(dataDir);
+    const ex = await exportOf({ manifest: { crawlId } });
+    let calls = 0;
+    precompute.mockImplementation(() =>
+      ++calls === 2 ? Promise.reject(new Error('refresh exploded')) : Promise.resolve(),
+    );
+
+    await expect(loadCrawl({ dataDir, exportDir: ex.dir, replace })).rejects.toEqual(
+      new LoadError(
+        `crawl ${crawlId} of website "${SITE}" was not loaded: refreshing the Added/Removed of crawl 3 against it failed (refresh exploded)`,
+        'failed',
+      ),
+    );
+    expect(calls).toBe(2);
     expect(snapshotTree(dataDir)).toEqual(before);
   });
 

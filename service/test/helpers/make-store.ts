@@ -146,5 +146,5 @@ export async function writeCrawlToStore(
   };
   writeFileAtomic(path.join(loadDir, CRAWL_META_FILE), JSON.stringify(meta));
   writeFileAtomic(path.join(crawlDir(dataDir, websiteId, crawlId), CURRENT_FILE), loadId);
-  return { websiteId, crawlId, loadId, dir: loadDir, dbFile };
+  return { websiteId, crawlId, loadId, dir: loadDir, dbFile, meta };
 }
