@@ -27,7 +27,7 @@ export const exportTableSchema = z.object({
 /** The one crawl id range of loader, store, app database (INTEGER columns) and API alike. */
 export const MAX_CRAWL_ID = 2_147_483_647;
 export const crawlIdSchema = z.number().int().min(1).max(MAX_CRAWL_ID);
-export const isCrawlId = (id: number): boolean => crawlIdSchema.safeParse(id).success;
+export const isCrawlId = (id: number): boolean => Number.isInteger(id) && id >= 1 && id <= MAX_CRAWL_ID;
 
 export const websiteIdSchema = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'lowercase letters, digits and dashes');
 

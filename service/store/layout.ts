@@ -65,6 +65,12 @@ export interface UnreadableFolder {
   reason: string;
 }
 
+/**
+ * crawl.json by load directory, kept between scans of one reader: a published load directory never changes, so
+ * each crawl.json is read and checked once. A scan drops the loads that are gone.
+ */
+export type MetaCache = Map<string, CrawlMeta>;
+
 export interface StoreScan {
   websites: StoredWebsite[];
   /** Every readable live crawl, newest first within each website. */
@@ -77,7 +83,7 @@ export interface StoreScan {
  * crawl id, an unreadable website.json or crawl.json, one that disagrees with its folder, or a newer layout.
  * A crawl folder without CURRENT is a first load in progress, not a problem.
  */
-export function scanStore(dataDir: string): StoreScan {
+export function scanStore(dataDir: string, metas: MetaCache = new Map()): StoreScan {
   const scan: StoreScan = { websites: [], crawls: [], unreadable: [] };
   const root = storeDir(dataDir);
   if (!fs.existsSync(root)) return scan;
@@ -92,11 +98,13 @@ export function scanStore(dataDir: string): StoreScan {
     scan.websites.push(website);
     for (const crawlEntry of fs.readdirSync(dir, { withFileTypes: true })) {
       if (!crawlEntry.isDirectory()) continue;
-      const found = readCrawlFolder(dir, website.id, crawlEntry.name);
+      const found = readCrawlFolder(dir, website.id, crawlEntry.name, metas);
       if (found && 'reason' in found) scan.unreadable.push(found);
       else if (found) scan.crawls.push(found);
     }
   }
+  const live = new Set(scan.crawls.map((c) => c.dir));
+  for (const loadDir of metas.keys()) if (!live.has(loadDir)) metas.delete(loadDir);
   scan.websites.sort((a, b) => a.id.localeCompare(b.id));
   scan.crawls.sort((a, b) => a.websiteId.localeCompare(b.websiteId) || b.crawlId - a.crawlId);
   scan.unreadable.sort((a, b) => a.dir.localeCompare(b.dir));
@@ -121,6 +129,7 @@ function readCrawlFolder(
   websitePath: string,
   websiteId: string,
   name: string,
+  metas: MetaCache = new Map(),
 ): LiveCrawl | UnreadableFolder | undefined {
   const dir = path.join(websitePath, name);
   const crawlId = Number(name);
@@ -135,9 +144,9 @@ function readCrawlFolder(
   const loadDir = path.join(dir, loadId);
   const dbFile = path.join(loadDir, CRAWL_DB_FILE);
   if (!loadId || !fs.existsSync(dbFile)) return { dir, reason: `${CURRENT_FILE} names no complete load ("${loadId}")` };
-  let meta: CrawlMeta;
+  let meta = metas.get(loadDir);
   try {
-    meta = readCrawlMeta(loadDir);
+    meta ??= readCrawlMeta(loadDir);
   } catch (error) {
     return { dir, reason: `${path.join(loadId, CRAWL_META_FILE)}: ${firstLine(error)}` };
   }
@@ -146,6 +155,7 @@ function readCrawlFolder(
       dir,
       reason: `${path.join(loadId, CRAWL_META_FILE)} is crawl ${meta.manifest.crawlId} of "${meta.manifest.websiteId}", load ${meta.loadId}`,
     };
+  metas.set(loadDir, meta);
   return { websiteId, crawlId, loadId, dir: loadDir, dbFile, meta };
 }
 

@@ -9,7 +9,7 @@ import type { DuckDBInstance } from '@duckdb/node-api';
 import { openDatabase, quoteIdent, quoteLiteral, withConnection } from '../db/duckdb.ts';
 import { firstLine } from '../load/load-error.ts';
 import type { CrawlMeta } from './crawl-meta.ts';
-import { scanStore, type StoredWebsite, type UnreadableFolder } from './layout.ts';
+import { scanStore, type MetaCache, type StoredWebsite, type UnreadableFolder } from './layout.ts';
 
 export interface CrawlRecord {
   websiteId: string;
@@ -34,6 +34,7 @@ export class CrawlRegistry {
   /** Loads whose database would not attach, by alias: a load never changes, so it is not tried again. */
   #broken = new Map<string, UnreadableFolder>();
   #unreadable: UnreadableFolder[] = [];
+  readonly #metas: MetaCache = new Map();
   #warned = new Set<string>();
   #listeners = new Set<ChangeListener>();
   #refreshing: Promise<boolean> | undefined;
@@ -92,7 +93,7 @@ export class CrawlRegistry {
   }
 
   async #scan(): Promise<boolean> {
-    const scan = scanStore(this.dataDir);
+    const scan = scanStore(this.dataDir, this.#metas);
     const wanted = new Map(
       scan.crawls
         .map((c) => [aliasOf(c.websiteId, c.crawlId, c.loadId), c] as const)
