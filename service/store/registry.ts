@@ -5,8 +5,10 @@
  * skipped with one warning; every other crawl keeps being served.
  */
 import path from 'node:path';
-import type { DuckDBInstance } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { exportTables } from '../../catalog/export-contract.ts';
 import { openDatabase, quoteIdent, quoteLiteral, withConnection } from '../db/duckdb.ts';
+import { textOf } from '../engine/result.ts';
 import { firstLine } from '../load/load-error.ts';
 import type { CrawlMeta } from './crawl-meta.ts';
 import { scanStore, type MetaCache, type StoredWebsite, type UnreadableFolder } from './layout.ts';
@@ -112,10 +114,9 @@ export class CrawlRegistry {
         }
         for (const [alias, crawl] of wanted) {
           if (this.#attached.has(alias)) continue;
-          try {
-            await conn.run(`ATTACH ${quoteLiteral(crawl.dbFile)} AS ${quoteIdent(alias)} (READ_ONLY)`);
-          } catch (error) {
-            const reason = `${path.relative(path.dirname(crawl.dir), crawl.dbFile)} is not a readable crawl database (${firstLine(error)})`;
+          const problem = await attachCrawl(conn, crawl.dbFile, alias);
+          if (problem) {
+            const reason = `${path.relative(path.dirname(crawl.dir), crawl.dbFile)} is not a readable crawl database (${problem})`;
             this.#broken.set(alias, { dir: path.dirname(crawl.dir), reason });
             wanted.delete(alias);
             continue;
@@ -148,6 +149,23 @@ export class CrawlRegistry {
     for (const line of lines) if (!this.#warned.has(line)) this.#warn(line);
     this.#warned = lines;
   }
+}
+
+/** Attaches a crawl database READ_ONLY; a file DuckDB cannot open, or one without the contract's tables, is not. */
+async function attachCrawl(conn: DuckDBConnection, dbFile: string, alias: string): Promise<string | undefined> {
+  try {
+    await conn.run(`ATTACH ${quoteLiteral(dbFile)} AS ${quoteIdent(alias)} (READ_ONLY)`);
+  } catch (error) {
+    return firstLine(error);
+  }
+  const reader = await conn.runAndReadAll(
+    `SELECT table_name FROM duckdb_tables() WHERE database_name = ${quoteLiteral(alias)} AND schema_name = 'main'`,
+  );
+  const tables = new Set(reader.getRowsJS().map((row) => textOf(row[0])));
+  const missing = exportTables.filter((t) => !tables.has(t.id)).map((t) => t.id);
+  if (missing.length === 0) return undefined;
+  await conn.run(`DETACH DATABASE IF EXISTS ${quoteIdent(alias)}`);
+  return `no table ${missing.join(', ')}`;
 }
 
 /** What the service would serve of the store and what it would skip, read the way the service reads it. */

@@ -24,6 +24,7 @@ import { buildApp } from '../app.ts';
 import { parseAdminArgs, runAdminCommand } from '../admin/commands.ts';
 import { loadCrawl } from '../load/load-crawl.ts';
 import { makeExport } from './helpers/make-export.ts';
+import { createCrawlTables } from './helpers/make-store.ts';
 
 const tempDirs: string[] = [];
 afterAll(() => {
@@ -56,7 +57,7 @@ export interface CrawlSpec {
   moduleState?: ModuleState;
 }
 
-/** Writes a minimal live crawl (empty crawl.duckdb, a valid crawl.json, CURRENT) the way the loader lays it out. */
+/** Writes a minimal live crawl (every contract table empty, a valid crawl.json, CURRENT) the way the loader lays it out. */
 export async function writeCrawl(dataDir: string, spec: CrawlSpec): Promise<void> {
   const { websiteId, crawlId } = spec;
   const crawledAt = spec.crawledAt ?? `2025-01-${String(crawlId).padStart(2, '0')}T09:00:00.000Z`;
@@ -70,9 +71,11 @@ export async function writeCrawl(dataDir: string, spec: CrawlSpec): Promise<void
   const loadId = `load-${crawlId}`;
   const loadDir = path.join(crawlDir(dataDir, websiteId, crawlId), loadId);
   fs.mkdirSync(loadDir, { recursive: true });
-  const db = await openDatabase(path.join(loadDir, CRAWL_DB_FILE));
+  const dbFile = path.join(loadDir, CRAWL_DB_FILE);
+  const isNew = !fs.existsSync(dbFile);
+  const db = await openDatabase(dbFile);
   const conn = await db.connect();
-  await conn.run('CREATE TABLE IF NOT EXISTS urls (url VARCHAR)');
+  if (isNew) await createCrawlTables(conn, {});
   conn.closeSync();
   db.closeSync();
   const day = new Date(crawledAt);

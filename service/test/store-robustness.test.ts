@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../app.ts';
-import { withConnection, quoteIdent } from '../db/duckdb.ts';
+import { openDatabase, quoteIdent, withConnection } from '../db/duckdb.ts';
 import { CRAWL_DB_FILE, CRAWL_META_FILE, WEBSITE_FILE, crawlDir, websiteDir } from '../store/layout.ts';
 import {
   addTestUsers,
@@ -37,6 +37,10 @@ async function storeWithUnreadableFolders(): Promise<{ dataDir: string; unreadab
   await writeCrawl(dataDir, { websiteId: 'shop', crawlId: 7 });
   const newerMeta = path.join(crawlDir(dataDir, 'shop', 7), 'load-7', CRAWL_META_FILE);
   fs.writeFileSync(newerMeta, JSON.stringify({ layout: 99, ...JSON.parse(fs.readFileSync(newerMeta, 'utf8')) }));
+  await writeCrawl(dataDir, { websiteId: 'shop', crawlId: 8 });
+  const foreignDb = path.join(crawlDir(dataDir, 'shop', 8), 'load-8', CRAWL_DB_FILE);
+  fs.rmSync(foreignDb);
+  (await openDatabase(foreignDb)).closeSync();
   await writeCrawl(dataDir, { websiteId: 'news', crawlId: 1 });
   fs.writeFileSync(path.join(websiteDir(dataDir, 'news'), WEBSITE_FILE), '[]');
   return {
@@ -47,6 +51,7 @@ async function storeWithUnreadableFolders(): Promise<{ dataDir: string; unreadab
       crawlDir(dataDir, 'shop', 5),
       crawlDir(dataDir, 'shop', 6),
       crawlDir(dataDir, 'shop', 7),
+      crawlDir(dataDir, 'shop', 8),
       websiteDir(dataDir, 'news'),
     ],
   };
