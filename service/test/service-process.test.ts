@@ -126,11 +126,27 @@ describe('npm start', () => {
       });
   });
 
-  it('stops on SIGTERM to the npm process: the service exits, its port is free within 5 s, the store reopens', async () => {
+  it('stops on SIGTERM to the npm process: the request in flight is answered, the service exits, its port is free within 5 s, the store reopens', async () => {
     const port = Number(new URL(origin).port);
     expect(isRunning(servicePid)).toBe(true);
+    // A sign-in whose body has not arrived yet when SIGTERM does.
+    const body = JSON.stringify({ email: 'admin@shop.example', password: 'not-the-password' });
+    const socket = net.connect(port, '127.0.0.1');
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    socket.write(
+      'POST /api/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n' +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`,
+    );
+    await sleep(300);
     npm.kill('SIGTERM');
     const started = Date.now();
+    await sleep(300);
+    socket.write(body);
+    await closed;
+    expect(answer).toMatch(/^HTTP\/1\.1 401 /);
+    expect(answer).toContain('Invalid email or password');
     await waitFor('the service did not stop and free its port', 5, async () =>
       !isRunning(servicePid) && (await isPortFree(port)) ? true : undefined,
     );
