@@ -19,8 +19,9 @@ const SHUTDOWN_GRACE_MS = 10_000;
 async function main(): Promise<void> {
   const config = readConfig();
   loadCatalog();
-  makeDataDirPrivate(config.dataDir);
   ensureWebBuild();
+  // After the build: the umask it sets is for DATA_DIR, not for web/dist.
+  makeDataDirPrivate(config.dataDir);
   if (config.isDemo && listLiveCrawls(config.dataDir).length === 0) {
     console.log(`No crawls in ${config.dataDir}: generating and loading the demo websites…`);
     const started = Date.now();
