@@ -18,6 +18,7 @@ import { AppDb, appDbFile, isLockedError } from '../service/app-db/db.ts';
 import { AppDataError } from '../service/app-db/errors.ts';
 import { ADMIN_TOKEN_FILE } from '../service/auth/accounts.ts';
 import { readConfig } from '../service/config.ts';
+import { makeDataDirPrivate } from '../service/data-dir.ts';
 
 class Failure extends Error {}
 
@@ -65,6 +66,7 @@ async function main(argv: string[]): Promise<number> {
     throw error;
   }
   const { dataDir } = readConfig();
+  makeDataDirPrivate(dataDir);
   try {
     let output: string;
     let appDb: AppDb | undefined;

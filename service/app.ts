@@ -50,11 +50,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Registered first: its auth guard must cover every route.
   const access = accounts ? await registerAccounts(app, accounts) : (deps.access ?? allowAll);
 
-  app.get('/api/health', () => ({
-    status: 'ok',
-    websites: deps.registry.websites().length,
-    crawls: deps.registry.websites().reduce((n, w) => n + deps.registry.crawls(w.id).length, 0),
-  }));
+  // Readiness for anyone (load balancers, start scripts); the store's size, pending crawls included, for admins only.
+  app.get('/api/health', (request) =>
+    request.auth?.role === 'ADMIN'
+      ? {
+          status: 'ok',
+          websites: deps.registry.websites().length,
+          crawls: deps.registry.websites().reduce((n, w) => n + deps.registry.crawls(w.id).length, 0),
+        }
+      : { status: 'ok' },
+  );
 
   registerTechnicalHealthCheckRoutes(app, {
     registry: deps.registry,

@@ -1,5 +1,5 @@
-import fs from 'node:fs';
 import { readConfig } from './config.ts';
+import { makeDataDirPrivate } from './data-dir.ts';
 import { openDatabase } from './db/duckdb.ts';
 import { lowerWorkerThreads } from './db/thread-priority.ts';
 import { CrawlRegistry } from './store/registry.ts';
@@ -14,12 +14,14 @@ import { findStaleCrawls } from './load/refresh.ts';
 import { ensureWebBuild } from './web-build.ts';
 
 const STORE_POLL_MS = 2000;
+const SHUTDOWN_GRACE_MS = 10_000;
 
 async function main(): Promise<void> {
   const config = readConfig();
   loadCatalog();
-  fs.mkdirSync(config.dataDir, { recursive: true });
   ensureWebBuild();
+  // After the build: the umask it sets is for DATA_DIR, not for web/dist.
+  makeDataDirPrivate(config.dataDir);
   if (config.isDemo && listLiveCrawls(config.dataDir).length === 0) {
     console.log(`No crawls in ${config.dataDir}: generating and loading the demo websites…`);
     const started = Date.now();
@@ -47,6 +49,11 @@ async function main(): Promise<void> {
 
   const shutdown = (): void => {
     clearInterval(timer);
+    // Draining has a limit: a client that stopped reading a long export must not keep the process alive.
+    setTimeout(() => {
+      console.error(`requests still running after ${SHUTDOWN_GRACE_MS / 1000} s: stopping anyway`);
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS).unref();
     app
       .close()
       .then(() => accounts.close())

@@ -34,7 +34,12 @@ export const isReadOnlyCall = (route: string): boolean =>
 const routeOf = (request: FastifyRequest): string => request.routeOptions.url ?? request.url.split('?')[0]!;
 
 export async function registerAccounts(app: FastifyInstance, accounts: Accounts): Promise<AccessCheck> {
+  // Browsers ignore these over plain HTTP, and log an error for COOP on every page of a host other than localhost.
+  const isBehindHttps = accounts.settings.trustProxy || /^https:/i.test(accounts.settings.mail.publicUrl);
   await app.register(fastifyHelmet, {
+    crossOriginOpenerPolicy: isBehindHttps,
+    strictTransportSecurity: isBehindHttps,
+    originAgentCluster: isBehindHttps,
     contentSecurityPolicy: {
       useDefaults: true,
       directives: {

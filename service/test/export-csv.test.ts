@@ -1,17 +1,20 @@
 /**
- * The streaming CSV export (spec §9): POST /api/technical-health-check/report/export-csv through the whole app
- * with sign-in and the access rules, and `npm run export-csv` as a child process over the same store.
+ * The three CSV exports (spec §9) over one store: POST /api/technical-health-check/report/export-csv through the
+ * whole app with sign-in and the access rules, `npm run export-csv` as a child process, and the dashboard's
+ * chunked export calling the service over loopback HTTP.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CSV_BOM } from '../../catalog/constants.ts';
 import { reportById } from '../../catalog/index.ts';
 import { cellText } from '../../web/src/lib/cell-format.ts';
 import { csvLine } from '../../web/src/lib/csv.ts';
+import { exportReportCsv } from '../../web/src/features/report/export-csv.ts';
 import { exportColumns } from '../export/csv.ts';
 import { openSignedInApp, post, tempDir, type Session, type SignedInApp } from './auth-fixture.ts';
 import { writeCrawlToStore, type FixtureRow } from './helpers/make-store.ts';
@@ -29,6 +32,8 @@ const hostile: Record<string, string> = {
   '/minus': '-1 and, a comma',
   '/at': '@SUM(A1)',
   '/quoted': 'Say "hello"\nthen leave',
+  '/tab': '\t=1+2',
+  '/carriage-return': '\r-2+3',
 };
 
 let signedIn: SignedInApp<'otherClient' | 'staff'> | undefined;
@@ -79,6 +84,8 @@ describe('POST report/export-csv', () => {
     expect(body).toContain(`,"'-1 and, a comma",`);
     expect(body).toContain(`,'@SUM(A1),`);
     expect(body).toContain(`,"Say ""hello""\nthen leave",`);
+    expect(body).toContain(`,'\t=1+2,`);
+    expect(body).toContain(`,"'\r-2+3",`);
   });
 
   it('writes every row get-rows counts, byte for byte as the browser export writes them', async () => {
@@ -144,7 +151,10 @@ describe('npm run export-csv', () => {
     const { stderr } = await cli(['--website', SITE, '--crawl', '2', '--report', REPORT, '--out', out]);
     expect(stderr).toMatch(/^export-csv: \d+ rows of crawl\/all → .*all\.csv in /);
     const body = (await post(app, EXPORT, staff, payload)).body;
-    expect(fs.readFileSync(out, 'utf8')).toBe(body);
+    const written = fs.readFileSync(out, 'utf8');
+    expect(written).toBe(body);
+    expect(written).toContain(`,'\t=1+2,`);
+    expect(written).toContain(`,"'\r-2+3",`);
   });
 
   it('refuses an unknown report with one line and exit code 1', async () => {
@@ -160,5 +170,54 @@ describe('npm run export-csv', () => {
     );
     expect(failed).toMatchObject({ code: 2 });
     expect((failed as { stderr: string }).stderr.split('\n')).toHaveLength(2);
+  });
+});
+
+describe("the dashboard's chunked export", () => {
+  it('writes the same bytes as the call, formulas neutralised, through get-rows over HTTP', async () => {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    const crawls = (await post(app, '/api/technical-health-check/crawl/get-redux', staff, { websiteId: SITE })).json<
+      { crawlId: number; dataStart: string; dataEnd: string }[]
+    >();
+    const crawl = crawls.find((c) => c.crawlId === 2)!;
+    const fetchOfBrowser = globalThis.fetch;
+    // What a browser adds to the dashboard's same-origin calls: the page's origin and the session cookie.
+    vi.stubGlobal('fetch', (input: string, init: RequestInit = {}) =>
+      fetchOfBrowser(new URL(input, origin), {
+        ...init,
+        headers: { ...(init.headers as Record<string, string>), cookie: staff.cookie },
+      }),
+    );
+    try {
+      const progress: number[] = [];
+      const blob = await exportReportCsv({
+        query: {
+          websiteId: SITE,
+          segmentId: null,
+          currentId: 2,
+          comparisonId: 1,
+          dataDateRange: { start: crawl.dataStart, end: crawl.dataEnd },
+          differenceType: 'all',
+          reportId: REPORT,
+          tableId: reportById(REPORT)!.tableId,
+          showChecked: true,
+          userFilter: '',
+          channel: null,
+        },
+        orderBy: [],
+        columns: exportColumns(reportById(REPORT)!),
+        signal: new AbortController().signal,
+        onProgress: ({ done }) => progress.push(done),
+      });
+      const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(await blob.arrayBuffer());
+      expect(progress.length).toBeGreaterThan(0);
+      expect(text).toContain(`,'\t=1+2,`);
+      expect(text).toContain(`,"'\r-2+3",`);
+      expect(text).toContain(`"'=HYPERLINK(""http://evil.example"",""click"")"`);
+      expect(text).toBe((await post(app, EXPORT, staff, payload)).body);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });

@@ -17,6 +17,13 @@ describe('csv', () => {
     expect(csvCell('a=b')).toBe('a=b');
   });
 
+  it('neutralises values that start with a tab or a carriage return (OWASP CSV injection)', () => {
+    expect(csvCell('\t=1+2')).toBe("'\t=1+2");
+    expect(csvCell('\t')).toBe("'\t");
+    expect(csvCell('\r@SUM(A1)')).toBe(`"'\r@SUM(A1)"`);
+    expect(csvCell('a\tb')).toBe('a\tb');
+  });
+
   it('joins cells with commas and lines with CRLF after a BOM', () => {
     expect(csvLine(['a', 'b,c', ''])).toBe('a,"b,c",');
     expect(toCsv(['h1', 'h2'], [['1', '2']])).toBe('\uFEFFh1,h2\r\n1,2\r\n');

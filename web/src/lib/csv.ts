@@ -2,12 +2,12 @@
 import { CSV_BOM, CSV_SEPARATOR } from '../../../catalog/constants.ts';
 
 const NEEDS_QUOTES = new RegExp(`["\r\n${CSV_SEPARATOR.replace(/[\\^$.*+?()[\]{}|-]/g, '\\$&')}]`);
-/** First characters that start a spreadsheet formula: = + - @. */
-const FORMULA_STARTS = new Set([0x3d, 0x2b, 0x2d, 0x40]);
+/** First characters that start a spreadsheet formula (OWASP CSV injection): = + - @, tab and carriage return. */
+const FORMULA_STARTS = new Set([0x3d, 0x2b, 0x2d, 0x40, 0x09, 0x0d]);
 
 /**
  * One RFC 4180 field (the one CSV cell encoder of both the browser and the server export). Neutralises spreadsheet
- * formulas: a value starting with =, +, - or @ is prefixed with a quote.
+ * formulas: a value starting with =, +, -, @, a tab or a carriage return is prefixed with a quote.
  */
 export function csvCell(value: string): string {
   if (value === '') return value;
