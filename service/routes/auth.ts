@@ -26,10 +26,10 @@ const loginSchema = z.object({
 
 export function registerAuthRoutes(app: FastifyInstance, accounts: Accounts): void {
   /** Everything a signed-in dashboard needs about its user: role and visible websites. */
-  const describe = async (auth: Pick<AuthContext, 'email' | 'role' | 'isInternal' | 'websites'>) => ({
+  const describe = async (auth: Pick<AuthContext, 'email' | 'role' | 'seesAllWebsites' | 'websites'>) => ({
     email: auth.email,
     role: auth.role,
-    websites: auth.isInternal ? (await listWebsites(accounts.appDb)).map((w) => w.id) : [...auth.websites],
+    websites: auth.seesAllWebsites ? (await listWebsites(accounts.appDb)).map((w) => w.id) : [...auth.websites],
   });
 
   app.post('/api/auth/login', async (request, reply: FastifyReply) => {

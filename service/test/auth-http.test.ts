@@ -11,6 +11,7 @@ import {
   signInAs,
   tempDir,
   writeCrawl,
+  type Session,
   type Stack,
 } from './auth-fixture.ts';
 
@@ -81,8 +82,14 @@ describe('sign-in', () => {
     const staff = await signInAs(app, 'staff');
     const answer = await me(staff.cookie);
     expect(answer.json()).toEqual({
-      user: { email: 'staff@agency.example', role: 'STAFF', websites: ['blog', 'shop'] },
+      user: { email: 'staff@agency.example', role: 'STAFF', websites: ['shop'] },
       csrfToken: staff.csrfToken,
+    });
+    const admin = await signInAs(app, 'admin');
+    expect((await me(admin.cookie)).json<{ user: object }>().user).toEqual({
+      email: 'admin@agency.example',
+      role: 'ADMIN',
+      websites: ['blog', 'shop'],
     });
   });
 
@@ -233,8 +240,13 @@ describe('websites/list', () => {
         },
       ],
     });
-    const staffList = (await post(app, '/api/websites/list', staff)).json<{ websites: { id: string }[] }>();
-    expect(staffList.websites.map((w) => w.id)).toEqual(['blog', 'shop']);
+    const idsOf = async (session: Session) =>
+      (await post(app, '/api/websites/list', session)).json<{ websites: { id: string }[] }>().websites.map((w) => w.id);
+    expect(await idsOf(staff)).toEqual(['shop']);
+    expect(await idsOf(await signInAs(app, 'admin'))).toEqual(['blog', 'shop']);
+    // A binding applies to sessions already open.
+    await admin('user bind --email staff@agency.example --website blog');
+    expect(await idsOf(staff)).toEqual(['blog', 'shop']);
   });
 });
 
