@@ -15,6 +15,7 @@ const NOT_SIGNED_IN = { error: 'Not signed in' };
 const WEBSITE_NOT_FOUND = { error: 'website could not be found.' };
 const CRAWL_NOT_FOUND = { error: 'crawl could not be found.' };
 const INTERNAL_ONLY = { error: 'Only internal users can approve crawls' };
+const AI_NOT_ENABLED = { error: 'AI suggestions are not enabled for this website.' };
 
 type Who = 'anonymous' | 'client' | 'otherClient' | 'staff' | 'otherStaff' | 'admin';
 // The other website's staff goes before this website's, so its refused approval meets a crawl still pending.
@@ -108,6 +109,30 @@ const readCells: Cell[] = [
     payload: reportPayload,
     expected: { ...refusals, client: hidden, staff: same(status(200)), admin: same(status(200)) },
   })),
+  {
+    call: 'report/export-csv',
+    url: '/api/technical-health-check/report/export-csv',
+    payload: reportPayload,
+    expected: { ...refusals, client: hidden, staff: same(status(200)), admin: same(status(200)) },
+  },
+  {
+    call: 'query/get-report',
+    url: '/api/technical-health-check/query/get-report',
+    payload: (crawlId) => ({ websiteId: 'shop', query: 'boots', currentId: crawlId }),
+    expected: { ...refusals, client: hidden, staff: same(status(200)), admin: same(status(200)) },
+  },
+  {
+    // The test websites' segments have AI off: a caller who may see the website learns that, and no more.
+    call: 'ai/get-data',
+    url: '/api/ai/get-data',
+    payload: () => ({ websiteId: 'shop', url: 'https://www.example.com/', type: 'page-title' }),
+    expected: {
+      ...refusals,
+      client: same(status(400, AI_NOT_ENABLED)),
+      staff: same(status(400, AI_NOT_ENABLED)),
+      admin: same(status(400, AI_NOT_ENABLED)),
+    },
+  },
   {
     call: 'checklist/get-items',
     url: '/api/technical-health-check/checklist/get-items',
