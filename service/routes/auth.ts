@@ -8,7 +8,7 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { findUserByEmail } from '../app-db/users.ts';
+import { findUserByEmail, type UserRow } from '../app-db/users.ts';
 import { listWebsites } from '../app-db/websites.ts';
 import type { Accounts } from '../auth/accounts.ts';
 import { authOf } from '../auth/http.ts';
@@ -39,7 +39,7 @@ export function registerAuthRoutes(app: FastifyInstance, accounts: Accounts): vo
     if (!attempt.isAllowed)
       return reply.code(429).header('retry-after', attempt.retryAfterSeconds).send({ error: TOO_MANY_LOGINS });
     let isValid = false;
-    let user: Awaited<ReturnType<typeof findUserByEmail>>;
+    let user: UserRow | undefined;
     try {
       user = await findUserByEmail(accounts.appDb, body.email);
       isValid = user
