@@ -72,7 +72,7 @@ export const ADMIN_USAGE = `Usage: npm run admin -- <command> [options]
   user add --email E --password P --role CLIENT|STAFF|ADMIN [--website ID]...
   user remove --email E
   user password --email E --password P
-  user bind --email E --website ID...        bind a CLIENT to more websites
+  user bind --email E --website ID...        bind a CLIENT or STAFF user to more websites
   user unbind --email E --website ID...
   user list
   website add --id ID --name N --domain D

@@ -49,7 +49,7 @@ export const demoLogins: readonly DemoLogin[] = [
   ...demoWebsites.flatMap((w): DemoLogin[] => {
     const short = w.id.split('-')[0]!;
     return [
-      { email: `staff@${w.id}.example`, password: `${short}-staff-demo`, role: 'STAFF', websites: [] },
+      { email: `staff@${w.id}.example`, password: `${short}-staff-demo`, role: 'STAFF', websites: [w.id] },
       { email: `client@${w.id}.example`, password: `${short}-client-demo`, role: 'CLIENT', websites: [w.id] },
     ];
   }),

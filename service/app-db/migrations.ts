@@ -124,4 +124,15 @@ export const migrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 4,
+    name: 'login-failures',
+    sql: `
+      CREATE TABLE login_failures (
+        key VARCHAR PRIMARY KEY,
+        failures INTEGER NOT NULL,
+        last_failed_at TIMESTAMP NOT NULL
+      );
+    `,
+  },
 ];

@@ -4,8 +4,10 @@ import { z } from 'zod';
 export const roles = ['CLIENT', 'STAFF', 'ADMIN'] as const;
 export const roleSchema = z.enum(roles);
 export type Role = z.infer<typeof roleSchema>;
-/** STAFF and ADMIN are internal: they see every website and pending crawls. */
+/** STAFF and ADMIN are internal: they see pending crawls and approve them. */
 export const isInternalRole = (role: Role): boolean => role !== 'CLIENT';
+/** ADMIN sees every website; CLIENT and STAFF see the websites they are bound to. */
+export const seesAllWebsites = (role: Role): boolean => role === 'ADMIN';
 
 export const goalTypes = ['conversion', 'ecommerce'] as const;
 export const goalTypeSchema = z.enum(goalTypes);

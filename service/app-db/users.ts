@@ -1,7 +1,7 @@
 import type { Sql } from './db.ts';
 import { AppDataError } from './errors.ts';
 import { websiteExists } from './websites.ts';
-import type { Role, User } from './model.ts';
+import { seesAllWebsites, type Role, type User } from './model.ts';
 
 export interface UserRow {
   id: number;
@@ -31,6 +31,11 @@ async function requireUser(sql: Sql, email: string): Promise<UserRow> {
   return user;
 }
 
+function requireBindable(role: Role): void {
+  if (seesAllWebsites(role))
+    throw new AppDataError(`${role} users see every website; only CLIENT and STAFF users are bound to websites`);
+}
+
 async function requireWebsites(sql: Sql, websiteIds: readonly string[]): Promise<void> {
   for (const id of websiteIds)
     if (!(await websiteExists(sql, id))) throw new AppDataError(`Website ${id} does not exist`, 404);
@@ -47,8 +52,7 @@ export async function addUser(tx: Sql, user: NewUser, now: Date): Promise<User> 
   if (await findUserByEmail(tx, user.email)) throw new AppDataError(`User ${user.email} already exists`, 409);
   if (user.role === 'CLIENT' && user.websites.length === 0)
     throw new AppDataError('A CLIENT must be bound to at least one website (--website ID)');
-  if (user.role !== 'CLIENT' && user.websites.length > 0)
-    throw new AppDataError(`${user.role} users see every website; only CLIENT users are bound to websites`);
+  if (user.websites.length > 0) requireBindable(user.role);
   await requireWebsites(tx, user.websites);
   const [row] = await tx.all<{ id: number }>(
     'INSERT INTO users (email, password_hash, role, created_at) VALUES (?, ?, ?, ?) RETURNING id',
@@ -76,8 +80,7 @@ export async function setPasswordHash(tx: Sql, email: string, passwordHash: stri
 
 export async function bindUser(tx: Sql, email: string, websiteIds: readonly string[]): Promise<void> {
   const user = await requireUser(tx, email);
-  if (user.role !== 'CLIENT')
-    throw new AppDataError(`${user.role} users see every website; only CLIENT users are bound`);
+  requireBindable(user.role);
   await requireWebsites(tx, websiteIds);
   for (const websiteId of new Set(websiteIds))
     await tx.run('INSERT INTO user_websites VALUES (?, ?) ON CONFLICT DO NOTHING', [user.id, websiteId]);

@@ -1,7 +1,7 @@
 /**
  * The access rules every report, checklist and approval call goes through (spec §6, issue §4):
- * internal users (STAFF, ADMIN) see every website and every crawl; a CLIENT sees only the websites bound to it,
- * and of those only APPROVED crawls. Anonymous calls never reach a route (the auth guard answers 401), but the
+ * an ADMIN sees every website, CLIENT and STAFF users only the websites bound to them; internal users (STAFF,
+ * ADMIN) see every crawl of a website they see, a CLIENT only its APPROVED crawls. Anonymous calls never reach a route (the auth guard answers 401), but the
  * rules refuse them too. Routes answer a refusal exactly as they answer something that does not exist.
  */
 import type { FastifyRequest } from 'fastify';
@@ -13,7 +13,7 @@ export function createAccessCheck(states: CrawlStates): AccessCheck {
   const canSeeWebsite = (req: FastifyRequest, websiteId: string): boolean => {
     const auth = req.auth;
     if (!auth) return false;
-    return auth.isInternal || auth.websites.has(websiteId);
+    return auth.seesAllWebsites || auth.websites.has(websiteId);
   };
   return {
     canSeeWebsite,

@@ -16,16 +16,12 @@ import { demoLoginsInUse, seedDemoAccounts, type DemoLogin } from '../app-db/dem
 import { Approvals, type Clock } from '../jobs/approval.ts';
 import { AutoApproval } from '../jobs/auto-approval.ts';
 import { createMailer, readMailSettings, type MailSettings, type Mailer } from '../jobs/mailer.ts';
+import { LOGIN_LIMITS, LoginLimiter, type LoginLimits } from './login-limiter.ts';
 import { SESSION_TTL_MS } from './sessions.ts';
 
 export const ADMIN_TOKEN_FILE = 'admin.token';
 const MAIL_RETRY_MS = 5 * 60 * 1000;
 const OPEN_RETRY_MS = 10_000;
-
-export interface LoginLimit {
-  max: number;
-  timeWindowMs: number;
-}
 
 export interface AccountsOptions {
   dataDir: string;
@@ -37,14 +33,14 @@ export interface AccountsOptions {
   isDemo?: boolean;
   /** Replaces the SMTP/outbox mailer (tests). */
   mailer?: Mailer;
-  loginLimit?: LoginLimit;
+  loginLimits?: LoginLimits;
   sessionTtlMs?: number;
   logger?: { info(message: string): void; error(message: string): void };
 }
 
 export interface AccountSettings {
   sessionTtlMs: number;
-  loginLimit: LoginLimit;
+  loginLimits: LoginLimits;
   /** Trust X-Forwarded-* from a reverse proxy (TRUST_PROXY=1), e.g. to mark cookies Secure behind https. */
   trustProxy: boolean;
   mail: MailSettings;
@@ -58,6 +54,7 @@ export class Accounts {
   #unsubscribe: () => void = () => undefined;
   #mailTimer: NodeJS.Timeout | undefined;
   #adminTokenFile: string | undefined;
+  readonly loginLimiter: LoginLimiter;
 
   private constructor(
     readonly appDb: AppDb,
@@ -70,7 +67,9 @@ export class Accounts {
     readonly dataDir: string,
     private readonly mailer: Mailer,
     private readonly logger: NonNullable<AccountsOptions['logger']>,
-  ) {}
+  ) {
+    this.loginLimiter = new LoginLimiter(appDb, settings.loginLimits, clock);
+  }
 
   static async open(options: AccountsOptions): Promise<Accounts> {
     const env = options.env ?? process.env;
@@ -83,7 +82,7 @@ export class Accounts {
     const approvals = new Approvals(appDb, states, mailer, mail, clock, logger);
     const settings: AccountSettings = {
       sessionTtlMs: options.sessionTtlMs ?? SESSION_TTL_MS,
-      loginLimit: options.loginLimit ?? { max: Number(env.LOGIN_RATE_LIMIT ?? 10), timeWindowMs: 15 * 60 * 1000 },
+      loginLimits: options.loginLimits ?? LOGIN_LIMITS,
       trustProxy: env.TRUST_PROXY === '1',
       mail,
     };

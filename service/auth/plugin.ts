@@ -13,7 +13,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
-import fastifyRateLimit from '@fastify/rate-limit';
 import type { AccessCheck } from '../routes/access.ts';
 import { registerAdminRoutes } from '../routes/admin.ts';
 import { registerApprovalRoutes } from '../routes/approval.ts';
@@ -60,7 +59,6 @@ export async function registerAccounts(app: FastifyInstance, accounts: Accounts)
     },
   });
   await app.register(fastifyCookie);
-  await app.register(fastifyRateLimit, { global: false });
   app.decorateRequest('auth', null);
 
   app.addHook('onRequest', async (request, reply) => {

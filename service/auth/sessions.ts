@@ -4,7 +4,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Sql } from '../app-db/db.ts';
-import { isInternalRole, type Role } from '../app-db/model.ts';
+import { isInternalRole, seesAllWebsites, type Role } from '../app-db/model.ts';
 
 export const SESSION_COOKIE = 'thc_session';
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
@@ -14,7 +14,8 @@ export interface AuthContext {
   email: string;
   role: Role;
   isInternal: boolean;
-  /** Websites a CLIENT is bound to (internal users see all and have none listed). */
+  seesAllWebsites: boolean;
+  /** Websites a CLIENT or STAFF user is bound to (an ADMIN sees all and has none listed). */
   websites: ReadonlySet<string>;
   csrfToken: string;
   tokenHash: string;
@@ -67,13 +68,14 @@ export async function findSession(sql: Sql, token: string, now: Date): Promise<A
     [tokenHash],
   );
   if (!row || !(row.expires_at.getTime() > now.getTime())) return undefined;
-  const isInternal = isInternalRole(row.role);
+  const isAll = seesAllWebsites(row.role);
   return {
     userId: row.user_id,
     email: row.email,
     role: row.role,
-    isInternal,
-    websites: new Set(isInternal ? [] : (row.websites ?? [])),
+    isInternal: isInternalRole(row.role),
+    seesAllWebsites: isAll,
+    websites: new Set(isAll ? [] : (row.websites ?? [])),
     csrfToken: row.csrf_token,
     tokenHash,
   };

@@ -3,7 +3,7 @@
  *   → {moduleId, websiteId, crawlId, moduleState:'APPROVED', approvedAt, approvedBy, isNew}
  *
  * moduleId is `<websiteId>:<crawlId>`, as the overview returns it for its crawl. Internal users only (a CLIENT
- * gets 403); an unknown website or crawl is 404. Idempotent: approving an approved crawl
+ * gets 403); an unknown website or crawl, or a website a STAFF user is not bound to, is 404. Idempotent: approving an approved crawl
  * answers its existing approval with isNew false. Each approval is audit-logged and emails the website's
  * CLIENT users once (see jobs/approval.ts). 404 bodies are the report routes' (website / crawl could not be
  * found); a malformed moduleId, or one of another website than websiteId, is 400.

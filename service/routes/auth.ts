@@ -3,12 +3,12 @@
  * POST /api/auth/logout  → {ok:true}; the session is revoked and the cookie cleared
  * GET  /api/auth/me      → {user:{email, role, websites}, csrfToken}, or 401 when not signed in
  *
- * A wrong password and an unknown email get the same 401 after the same work. Login attempts are limited per
- * address and per account (10 per 15 minutes by default) → 429.
+ * A wrong password and an unknown email get the same 401 after the same work. Failed sign-ins are limited per
+ * account and address, and per address (auth/login-limiter.ts) → 429 with Retry-After in seconds.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { findUserByEmail } from '../app-db/users.ts';
+import { findUserByEmail, type UserRow } from '../app-db/users.ts';
 import { listWebsites } from '../app-db/websites.ts';
 import type { Accounts } from '../auth/accounts.ts';
 import { authOf } from '../auth/http.ts';
@@ -24,37 +24,30 @@ const loginSchema = z.object({
   password: z.string().min(1).max(200),
 });
 
-const emailOfBody = (request: FastifyRequest): string => {
-  const email = (request.body as { email?: unknown } | undefined)?.email;
-  return typeof email === 'string' ? email.trim().toLowerCase() : '';
-};
-
 export function registerAuthRoutes(app: FastifyInstance, accounts: Accounts): void {
-  const { max, timeWindowMs } = accounts.settings.loginLimit;
-  // Two counters, each call counts against both: one per client address, one per account tried.
-  const limiters = [
-    (request: FastifyRequest) => `address:${request.ip}`,
-    (request: FastifyRequest) => `account:${emailOfBody(request)}`,
-  ].map((keyGenerator) => app.createRateLimit({ max, timeWindow: timeWindowMs, keyGenerator }));
-
   /** Everything a signed-in dashboard needs about its user: role and visible websites. */
-  const describe = async (auth: Pick<AuthContext, 'email' | 'role' | 'isInternal' | 'websites'>) => ({
+  const describe = async (auth: Pick<AuthContext, 'email' | 'role' | 'seesAllWebsites' | 'websites'>) => ({
     email: auth.email,
     role: auth.role,
-    websites: auth.isInternal ? (await listWebsites(accounts.appDb)).map((w) => w.id) : [...auth.websites],
+    websites: auth.seesAllWebsites ? (await listWebsites(accounts.appDb)).map((w) => w.id) : [...auth.websites],
   });
 
   app.post('/api/auth/login', async (request, reply: FastifyReply) => {
-    let retryAfter = 0;
-    for (const limit of await Promise.all(limiters.map((check) => check(request))))
-      if (!limit.isAllowed && limit.isExceeded) retryAfter = Math.max(retryAfter, limit.ttlInSeconds, 1);
-    if (retryAfter > 0) return reply.code(429).header('retry-after', retryAfter).send({ error: TOO_MANY_LOGINS });
     const body = readBody(loginSchema, request, reply);
     if (!body) return reply;
-    const user = await findUserByEmail(accounts.appDb, body.email);
-    const isValid = user
-      ? await verifyPassword(body.password, user.password_hash)
-      : await verifyAgainstNothing(body.password);
+    const attempt = await accounts.loginLimiter.begin(body.email, request.ip);
+    if (!attempt.isAllowed)
+      return reply.code(429).header('retry-after', attempt.retryAfterSeconds).send({ error: TOO_MANY_LOGINS });
+    let isValid = false;
+    let user: UserRow | undefined;
+    try {
+      user = await findUserByEmail(accounts.appDb, body.email);
+      isValid = user
+        ? await verifyPassword(body.password, user.password_hash)
+        : await verifyAgainstNothing(body.password);
+    } finally {
+      await attempt.finish(isValid);
+    }
     if (!user || !isValid) return reply.code(401).send(INVALID_LOGIN);
     const now = accounts.clock();
     const session = await accounts.appDb.transaction((tx) =>

@@ -3,7 +3,7 @@
  *   segments:[{id, name, urlScope, isHreflang, isAi, goalType, isDefault}],
  *   modules:[{module, isActive, reason?: 'missing-module'|'missing-setup-id'}]}]}
  *
- * The websites the user may see (a CLIENT: those bound to it; STAFF and ADMIN: all), for the website picker,
+ * The websites the user may see (CLIENT and STAFF: those bound to them; ADMIN: all), for the website picker,
  * the segment settings (hreflang, AI, goal type) and spec §2's 'module inactive' panel.
  */
 import type { FastifyInstance } from 'fastify';
@@ -14,7 +14,7 @@ import { authOf } from '../auth/http.ts';
 export function registerWebsiteRoutes(app: FastifyInstance, accounts: Accounts): void {
   app.post('/api/websites/list', async (request) => {
     const auth = authOf(request);
-    const websites = await listWebsites(accounts.appDb, auth.isInternal ? undefined : [...auth.websites]);
+    const websites = await listWebsites(accounts.appDb, auth.seesAllWebsites ? undefined : [...auth.websites]);
     return { websites };
   });
 }

@@ -193,14 +193,21 @@ describe('admin commands', () => {
       run(db, 'user add --email c@x.example --password secret-pw --role CLIENT --website nope'),
     ).rejects.toThrow('Website nope does not exist');
     await expect(
-      run(db, 'user add --email s@x.example --password secret-pw --role STAFF --website shop'),
-    ).rejects.toThrow(/only CLIENT users are bound/);
+      run(db, 'user add --email a@x.example --password secret-pw --role ADMIN --website shop'),
+    ).rejects.toThrow(/ADMIN users see every website; only CLIENT and STAFF users are bound/);
     await run(db, 'user add --email C@X.example --password secret-pw --role CLIENT --website shop');
-    await run(db, 'user add --email s@x.example --password secret-pw --role STAFF');
+    await run(db, 'user add --email s@x.example --password secret-pw --role STAFF --website shop');
+    await run(db, 'user add --email new@x.example --password secret-pw --role STAFF');
+    await run(db, 'user add --email a@x.example --password secret-pw --role ADMIN');
     await expect(run(db, 'user add --email c@x.example --password other-pw1 --role STAFF')).rejects.toThrow(
       /already exists/,
     );
-    expect(await run(db, 'user list')).toBe('c@x.example\tCLIENT\tshop\ns@x.example\tSTAFF\t-');
+    await expect(run(db, 'user bind --email a@x.example --website shop')).rejects.toThrow(
+      /ADMIN users see every website/,
+    );
+    expect(await run(db, 'user list')).toBe(
+      'a@x.example\tADMIN\t-\nc@x.example\tCLIENT\tshop\nnew@x.example\tSTAFF\t-\ns@x.example\tSTAFF\tshop',
+    );
 
     await run(db, 'user password --email c@x.example --password new-secret');
     const client = await findUserByEmail(db, 'c@x.example');
@@ -240,9 +247,13 @@ describe('admin commands', () => {
 
     await run(db, 'website add --id blog --name Blog --domain blog.example');
     await run(db, 'user bind --email c@x.example --website blog');
+    await run(db, 'user bind --email new@x.example --website blog');
+    await run(db, 'user unbind --email s@x.example --website shop');
+    expect(await run(db, 'user list')).toContain('new@x.example\tSTAFF\tblog\ns@x.example\tSTAFF\t-');
     await run(db, 'user unbind --email c@x.example --website shop');
     await expect(run(db, 'user unbind --email c@x.example --website blog')).rejects.toThrow(/at least one website/);
     await run(db, 'user remove --email c@x.example');
+    await run(db, 'user remove --email new@x.example');
     await expect(run(db, 'user remove --email c@x.example')).rejects.toThrow('No user has the email c@x.example');
     expect(await db.all('SELECT * FROM user_websites')).toEqual([]);
   });
@@ -263,10 +274,21 @@ describe('demo accounts', () => {
     const logins = await accounts.demoLoginsInUse();
     expect(logins.map((l) => [l.role, l.email, l.websites])).toEqual([
       ['ADMIN', 'admin@thc.example', []],
-      ['STAFF', 'staff@northwind-outfitters.example', []],
+      ['STAFF', 'staff@northwind-outfitters.example', ['northwind-outfitters']],
       ['CLIENT', 'client@northwind-outfitters.example', ['northwind-outfitters']],
-      ['STAFF', 'staff@alpine-travel.example', []],
+      ['STAFF', 'staff@alpine-travel.example', ['alpine-travel']],
       ['CLIENT', 'client@alpine-travel.example', ['alpine-travel']],
+    ]);
+    expect(
+      await accounts.appDb.all(
+        `SELECT u.email, w.website_id FROM user_websites w JOIN users u ON u.id = w.user_id
+         ORDER BY u.email, w.website_id`,
+      ),
+    ).toEqual([
+      { email: 'client@alpine-travel.example', website_id: 'alpine-travel' },
+      { email: 'client@northwind-outfitters.example', website_id: 'northwind-outfitters' },
+      { email: 'staff@alpine-travel.example', website_id: 'alpine-travel' },
+      { email: 'staff@northwind-outfitters.example', website_id: 'northwind-outfitters' },
     ]);
     const stored = await accounts.appDb.all<{ password_hash: string }>('SELECT password_hash FROM users');
     for (const { password_hash } of stored) for (const l of logins) expect(password_hash).not.toContain(l.password);

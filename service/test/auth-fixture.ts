@@ -160,11 +160,12 @@ export async function runAdmin(stack: Stack, clock: TestClock, commands: readonl
   }
 }
 
-/** The users the route tests sign in as: a client of shop, a client of blog, a staff member and an admin. */
+/** The users the route tests sign in as: a client and a staff member of shop, the same of blog, and an admin. */
 export const testUsers = {
   client: { email: 'client@shop.example', password: 'client-pass', role: 'CLIENT --website shop' },
   otherClient: { email: 'client@blog.example', password: 'client-pass', role: 'CLIENT --website blog' },
-  staff: { email: 'staff@agency.example', password: 'staff-pass', role: 'STAFF' },
+  staff: { email: 'staff@agency.example', password: 'staff-pass', role: 'STAFF --website shop' },
+  otherStaff: { email: 'staff@blog-agency.example', password: 'staff-pass', role: 'STAFF --website blog' },
   admin: { email: 'admin@agency.example', password: 'admin-pass', role: 'ADMIN' },
 } as const;
 export type TestUser = keyof typeof testUsers;

@@ -1,6 +1,6 @@
 /**
- * The authorization matrix: every call × {anonymous, CLIENT of this website, CLIENT of another website, STAFF,
- * ADMIN} × {approved crawl, pending crawl}, each cell with its exact status and body check. Refusals must be
+ * The authorization matrix: every call × {anonymous, CLIENT of this website, CLIENT of another website, STAFF of
+ * this website, STAFF of another website, ADMIN} × {approved crawl, pending crawl}, each cell with its exact status and body check. Refusals must be
  * the exact bodies the report calls give for something that does not exist, so they leak nothing.
  */
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -15,9 +15,11 @@ const NOT_SIGNED_IN = { error: 'Not signed in' };
 const WEBSITE_NOT_FOUND = { error: 'website could not be found.' };
 const CRAWL_NOT_FOUND = { error: 'crawl could not be found.' };
 const INTERNAL_ONLY = { error: 'Only internal users can approve crawls' };
+const AI_NOT_ENABLED = { error: 'AI suggestions are not enabled for this website.' };
 
-type Who = 'anonymous' | 'client' | 'otherClient' | 'staff' | 'admin';
-const everyone: Who[] = ['anonymous', 'client', 'otherClient', 'staff', 'admin'];
+type Who = 'anonymous' | 'client' | 'otherClient' | 'staff' | 'otherStaff' | 'admin';
+// The other website's staff goes before this website's, so its refused approval meets a crawl still pending.
+const everyone: Who[] = ['anonymous', 'client', 'otherClient', 'otherStaff', 'staff', 'admin'];
 
 let signedIn: SignedInApp<Exclude<Who, 'anonymous'>> | undefined;
 let app: FastifyInstance;
@@ -31,7 +33,7 @@ beforeAll(async () => {
   signedIn = await openSignedInApp(
     dataDir,
     '2025-03-10T09:00:00Z',
-    ['client', 'otherClient', 'staff', 'admin'],
+    ['client', 'otherClient', 'staff', 'otherStaff', 'admin'],
     async (stack) => {
       await stack.accounts.approvals.approve('shop', APPROVED, 'staff@agency.example');
       await stack.accounts.approvals.approve('blog', 1, 'staff@agency.example');
@@ -74,6 +76,7 @@ const hidden = { [APPROVED]: status(200), [PENDING]: status(404, CRAWL_NOT_FOUND
 const refusals = {
   anonymous: same(status(401, NOT_SIGNED_IN)),
   otherClient: same(status(404, WEBSITE_NOT_FOUND)),
+  otherStaff: same(status(404, WEBSITE_NOT_FOUND)),
 };
 const reportPayload = (crawlId: number) => ({ websiteId: 'shop', currentId: crawlId, reportId: REPORT });
 
@@ -107,6 +110,30 @@ const readCells: Cell[] = [
     expected: { ...refusals, client: hidden, staff: same(status(200)), admin: same(status(200)) },
   })),
   {
+    call: 'report/export-csv',
+    url: '/api/technical-health-check/report/export-csv',
+    payload: reportPayload,
+    expected: { ...refusals, client: hidden, staff: same(status(200)), admin: same(status(200)) },
+  },
+  {
+    call: 'query/get-report',
+    url: '/api/technical-health-check/query/get-report',
+    payload: (crawlId) => ({ websiteId: 'shop', query: 'boots', currentId: crawlId }),
+    expected: { ...refusals, client: hidden, staff: same(status(200)), admin: same(status(200)) },
+  },
+  {
+    // The test websites' segments have AI off: a caller who may see the website learns that, and no more.
+    call: 'ai/get-data',
+    url: '/api/ai/get-data',
+    payload: () => ({ websiteId: 'shop', url: 'https://www.example.com/', type: 'page-title' }),
+    expected: {
+      ...refusals,
+      client: same(status(400, AI_NOT_ENABLED)),
+      staff: same(status(400, AI_NOT_ENABLED)),
+      admin: same(status(400, AI_NOT_ENABLED)),
+    },
+  },
+  {
     call: 'checklist/get-items',
     url: '/api/technical-health-check/checklist/get-items',
     payload: (crawlId) => ({ websiteId: 'shop', reportId: REPORT, crawlId }),
@@ -122,8 +149,9 @@ const readCells: Cell[] = [
       otherClient: same((r) =>
         expect(r.json<{ websites: { id: string }[] }>().websites.map((w) => w.id)).toEqual(['blog']),
       ),
-      staff: same((r) =>
-        expect(r.json<{ websites: { id: string }[] }>().websites.map((w) => w.id)).toEqual(['blog', 'shop']),
+      staff: same((r) => expect(r.json<{ websites: { id: string }[] }>().websites.map((w) => w.id)).toEqual(['shop'])),
+      otherStaff: same((r) =>
+        expect(r.json<{ websites: { id: string }[] }>().websites.map((w) => w.id)).toEqual(['blog']),
       ),
       admin: same((r) =>
         expect(r.json<{ websites: { id: string }[] }>().websites.map((w) => w.id)).toEqual(['blog', 'shop']),
@@ -168,6 +196,7 @@ const writeCells: Cell[] = [
       anonymous: same(status(401, NOT_SIGNED_IN)),
       client: same(status(403, INTERNAL_ONLY)),
       otherClient: same(status(403, INTERNAL_ONLY)),
+      otherStaff: same(status(404, WEBSITE_NOT_FOUND)),
       staff: {
         [APPROVED]: (r) => expect([r.statusCode, r.json<{ isNew: boolean }>().isNew]).toEqual([200, false]),
         [PENDING]: (r) => expect([r.statusCode, r.json<{ isNew: boolean }>().isNew]).toEqual([200, true]),
@@ -207,8 +236,10 @@ describe('authorization matrix', () => {
       '/api/technical-health-check/report/get-summary',
       '/api/technical-health-check/report/get-rows',
     ]) {
-      const response = await call(url, 'otherClient', reportPayload(PENDING));
-      expect([url, response.statusCode, response.json()]).toEqual([url, 404, WEBSITE_NOT_FOUND]);
+      for (const who of ['otherClient', 'otherStaff'] as const) {
+        const response = await call(url, who, reportPayload(PENDING));
+        expect([who, url, response.statusCode, response.json()]).toEqual([who, url, 404, WEBSITE_NOT_FOUND]);
+      }
     }
   });
 });

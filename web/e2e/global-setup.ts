@@ -1,6 +1,6 @@
 /**
- * Signs each test role in once and keeps its session for the tests (the service limits sign-ins to 10 per
- * 15 minutes per address), adds the websites the crawl-state tests need through the admin API, and loads a big
+ * Signs each test role in once and keeps its session for the tests, adds the websites the crawl-state tests need
+ * through the admin API (binding the staff login to them and to Alpine, which the tests switch to), and loads a big
  * generated crawl into the running service's store for the export tests.
  */
 import fs from 'node:fs';
@@ -71,6 +71,11 @@ export default async function globalSetup(config: FullConfig): Promise<void> {
   await run({ command: 'user add', ...extra.emptyClient, role: 'CLIENT', websites: [extra.empty.id] });
 
   await run({ command: 'website add', id: extra.big.id, name: extra.big.name, domain: extra.big.domain });
+  await run({
+    command: 'user bind',
+    email: logins.staff.email,
+    websites: [websites.alpine.id, extra.inactive.id, extra.empty.id, extra.big.id],
+  });
   const dataDir = config.webServer?.env?.DATA_DIR;
   if (!dataDir) throw new Error('playwright.config.ts sets no DATA_DIR for the service');
   await loadBigSite(dataDir);

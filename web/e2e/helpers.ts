@@ -16,6 +16,7 @@ export const logins = {
   staff: { email: 'staff@northwind-outfitters.example', password: 'northwind-staff-demo' },
   client: { email: 'client@northwind-outfitters.example', password: 'northwind-client-demo' },
   alpineClient: { email: 'client@alpine-travel.example', password: 'alpine-client-demo' },
+  alpineStaff: { email: 'staff@alpine-travel.example', password: 'alpine-staff-demo' },
 } as const;
 
 export const websites = {
@@ -25,7 +26,7 @@ export const websites = {
 
 export type Login = { email: string; password: string };
 
-/** Signs in through the form (each use counts against the service's sign-in limit: prefer `open`). */
+/** Signs in through the form (slow: prefer `open` with a stored session). */
 export async function signIn(page: Page, login: Login, target = SECTION): Promise<void> {
   await page.goto(target);
   await page.getByLabel('Email address').fill(login.email);

@@ -4,10 +4,20 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The service's Retry-After, in seconds, when it sent one (429). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'ApiError';
   }
+}
+
+/** Retry-After as seconds from now: either delay-seconds or an HTTP date (RFC 9110 §10.2.3). */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
 let csrfToken: string | undefined;
@@ -59,7 +69,7 @@ export async function request(
   if (!response.ok) {
     const message = await errorMessage(response);
     if (response.status === 401 && !options.isSessionProbe) onUnauthorised?.();
-    throw new ApiError(response.status, message);
+    throw new ApiError(response.status, message, parseRetryAfter(response.headers.get('retry-after')));
   }
   return response;
 }

@@ -7,6 +7,7 @@ import {
   formatDate,
   formatNumber,
   formatPercent,
+  formatWait,
   pluralise,
   toNumber,
 } from './format.ts';
@@ -73,5 +74,20 @@ describe('capitalise', () => {
     expect(capitalise('robots_disallowed')).toBe('Robots disallowed');
     expect(capitalise('xml')).toBe('Xml');
     expect(capitalise('')).toBe('');
+  });
+});
+
+describe('formatWait', () => {
+  it('says a wait in seconds under a minute and in whole minutes, rounded up, beyond', () => {
+    expect([0, 1, 30, 59, 60, 61, 349, 900].map(formatWait)).toEqual([
+      '1 second',
+      '1 second',
+      '30 seconds',
+      '59 seconds',
+      '1 minute',
+      '2 minutes',
+      '6 minutes',
+      '15 minutes',
+    ]);
   });
 });

@@ -94,6 +94,12 @@ export function pluralise(count: number, singular: string, plural = `${singular}
   return `${formatNumber(count)} ${count === 1 ? singular : plural}`;
 }
 
+/** A wait in words, rounded up: '1 second', '45 seconds', '1 minute', '15 minutes'. */
+export function formatWait(seconds: number): string {
+  const whole = Math.max(1, Math.ceil(seconds));
+  return whole < 60 ? pluralise(whole, 'second') : pluralise(Math.ceil(whole / 60), 'minute');
+}
+
 /** Any value as display text; objects as JSON. */
 export function asText(value: unknown): string {
   if (value === null || value === undefined) return '';

@@ -4,11 +4,15 @@ import { ApiError } from '../../api/client.ts';
 import { useSessionStore } from '../../stores/session-store.ts';
 import { BrandMark } from '../../components/brand-mark.tsx';
 import { Icon } from '../../components/icon.tsx';
+import { formatWait } from '../../lib/format.ts';
 
 function loginErrorText(error: unknown): string {
   if (error instanceof ApiError) {
     if (error.status === 401) return error.message || 'The email or password is incorrect.';
-    if (error.status === 429) return 'Too many sign-in attempts. Please wait a minute and try again.';
+    if (error.status === 429) {
+      const wait = error.retryAfterSeconds === undefined ? 'a moment' : formatWait(error.retryAfterSeconds);
+      return `Too many sign-in attempts. Please wait ${wait} and try again.`;
+    }
     if (error.status === 400) return 'Enter your email address and password.';
   }
   return 'We could not sign you in just now. Please try again later.';
