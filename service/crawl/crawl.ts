@@ -56,6 +56,18 @@ interface Edge {
   hl: string | null;
 }
 
+/** A link without anchor or image: canonical, hreflang and redirect links. */
+const plainEdge = (k: LinkKindId, r: string | null, hl: string | null): Omit<Edge, 't'> => ({
+  k,
+  a: '',
+  r,
+  nf: false,
+  ic: 1,
+  im: false,
+  al: null,
+  hl,
+});
+
 /** Folding priority when a page links to one target in several ways. */
 const KIND_RANK: Record<LinkKindId, number> = { 0: 0, 4: 1, 2: 2, 3: 3, 1: 4 };
 
@@ -440,68 +452,23 @@ class Crawler {
         else this.images.write({ f: id, src: target, ma: false });
       }
       if (canonical !== null && canonical !== url) {
-        addEdge(canonical, {
-          k: LinkKind.canonical,
-          a: '',
-          r: 'canonical',
-          nf: false,
-          ic: 1,
-          im: false,
-          al: null,
-          hl: null,
-        });
+        addEdge(canonical, plainEdge(LinkKind.canonical, 'canonical', null));
       }
       for (const alternate of page.hreflang) {
         const target = normalizeUrl(alternate.url);
         if (target === null || target === url) continue;
-        addEdge(target, {
-          k: LinkKind.hreflang,
-          a: '',
-          r: 'alternate',
-          nf: false,
-          ic: 1,
-          im: false,
-          al: null,
-          hl: alternate.hreflang,
-        });
+        addEdge(target, plainEdge(LinkKind.hreflang, 'alternate', alternate.hreflang));
       }
     }
     for (const alternate of linkHeader.hreflang) {
       if (alternate.url === url) continue;
-      addEdge(alternate.url, {
-        k: LinkKind.hreflang,
-        a: '',
-        r: 'alternate',
-        nf: false,
-        ic: 1,
-        im: false,
-        al: null,
-        hl: alternate.hreflang,
-      });
+      addEdge(alternate.url, plainEdge(LinkKind.hreflang, 'alternate', alternate.hreflang));
     }
     if (linkHeader.canonical !== null && linkHeader.canonical !== url) {
-      addEdge(linkHeader.canonical, {
-        k: LinkKind.canonical,
-        a: '',
-        r: 'canonical',
-        nf: false,
-        ic: 1,
-        im: false,
-        al: null,
-        hl: null,
-      });
+      addEdge(linkHeader.canonical, plainEdge(LinkKind.canonical, 'canonical', null));
     }
     if (redirect !== null) {
-      row.rd = addEdge(redirect.target, {
-        k: LinkKind.redirect,
-        a: '',
-        r: null,
-        nf: false,
-        ic: 1,
-        im: false,
-        al: null,
-        hl: null,
-      });
+      row.rd = addEdge(redirect.target, plainEdge(LinkKind.redirect, null, null));
       row.rk = redirect.kind;
     }
     this.pages.write(row);
@@ -520,8 +487,8 @@ class Crawler {
     const follows: Promise<void>[] = [];
     for (const edge of edges.values()) {
       this.edges.write({ f: id, ...edge });
-      const isFollowable = edge.k !== LinkKind.href && edge.k !== LinkKind.image;
-      const nofollow: RestrictedReason | null = isFollowable
+      const isAlwaysFollowed = edge.k !== LinkKind.href && edge.k !== LinkKind.image;
+      const nofollow: RestrictedReason | null = isAlwaysFollowed
         ? null
         : isNofollowPage
           ? 'meta_nofollow'

@@ -18,6 +18,7 @@ import {
 import { openDatabase, quoteLiteral } from '../db/duckdb.ts';
 import type { PageVitals } from './crawl-options.ts';
 import { openGraphFields, schemaTypes } from './parsed-page.ts';
+import { derivedUrlColumns } from './derived-url-columns.ts';
 import { projectContract } from './project-contract.ts';
 
 export const CRAWLER_NAME = 'technical-health-check';
@@ -345,35 +346,7 @@ function tableQueries(): Record<CrawlTableId, string> {
     content_size: 'g.cs',
     word_count: 'g.wc',
     html_size: 'CASE WHEN g.html THEN g.sz END',
-    canonical_url: 'cu.url',
-    canonical_header_url: 'chd.url',
-    canonical_html_url: 'cht.url',
-    canonical_links_in_count: `CASE WHEN ${internal} THEN coalesce(cin.n, 0) END`,
-    is_self_canonical: `CASE WHEN ${internal} THEN coalesce(g.canon = g.id, false) END`,
-    canonicalized_page: `CASE WHEN ${internal} THEN coalesce(g.canon <> g.id, false) END`,
-    duplicate_title: `CASE WHEN ${internal} THEN dup.t_n IS NOT NULL END`,
-    duplicate_title_count: 'dup.t_n',
-    duplicate_title_primary_url: 'pt.url',
-    duplicate_description: `CASE WHEN ${internal} THEN dup.d_n IS NOT NULL END`,
-    duplicate_description_count: 'dup.d_n',
-    duplicate_description_primary_url: 'pd.url',
-    duplicate_page: `CASE WHEN ${internal} THEN dup.p_n IS NOT NULL END`,
-    duplicate_page_count: 'dup.p_n',
-    duplicate_page_primary_url: 'pp.url',
-    duplicate_body: `CASE WHEN ${internal} THEN dup.b_n IS NOT NULL END`,
-    duplicate_body_count: 'dup.b_n',
-    duplicate_body_primary_url: 'pb.url',
-    primary_page: `CASE WHEN ${internal} THEN NOT coalesce(dup.p_n IS NOT NULL AND dup.p_p <> g.id, false) END`,
-    hreflang_links_in_count: `CASE WHEN ${internal} THEN coalesce(lc.hl_in, 0) END`,
-    hreflang_links_out_count: `CASE WHEN ${internal} THEN coalesce(lc.hl_out, 0) END`,
-    links_in_count: 'coalesce(lc.links_in, 0)',
-    links_out_count: `CASE WHEN ${internal} THEN coalesce(lc.links_out, 0) END`,
-    redirect_count: `CASE WHEN ${internal} AND g.st IS NOT NULL THEN coalesce(rch.hops, 0) END`,
-    redirect_chain: 'rch.chain',
-    redirected_to_url: 'fin.url',
-    redirected_to_status_code: 'fin.st',
-    is_redirect: `CASE WHEN ${internal} THEN rch.id IS NOT NULL ELSE g.st BETWEEN 300 AND 399 END`,
-    is_redirect_loop: `CASE WHEN ${internal} THEN coalesce(rch.loop, false) END`,
+    ...derivedUrlColumns(internal),
     meta_nofollow: pageFlag('mf'),
     meta_noindex: pageFlag('mn'),
     header_noindex: directiveFlag('hn'),
@@ -392,8 +365,6 @@ function tableQueries(): Record<CrawlTableId, string> {
     performance_lcp: 'vit.lcp',
     performance_ttfb: 'vit.ttfb',
     performance_tti: 'vit.tti',
-    deeprank: `CASE WHEN ${internal} THEN coalesce(dr.deeprank, 0) END`,
-    level: `CASE WHEN ${internal} THEN r.lvl END`,
     head_tags_in_body_count: 'CASE WHEN g.html THEN g.hib END',
     body_tags_in_head_count: 'CASE WHEN g.html THEN g.bih END',
   };
