@@ -64,12 +64,21 @@ export function sniffCharset(bytes: Buffer): string | null {
 
 /** The WHATWG name of a charset label (`latin1` → `windows-1252`), or null when the label is unknown. */
 export function encodingName(label: string): string | null {
-  try {
-    return new TextDecoder(label.trim()).encoding;
-  } catch {
-    return null;
+  const key = label.trim().toLowerCase();
+  let name = encodingNames.get(key);
+  if (name === undefined) {
+    try {
+      name = new TextDecoder(key).encoding;
+    } catch {
+      return null;
+    }
+    encodingNames.set(key, name);
   }
+  return name;
 }
+
+/** Known labels only (a few hundred exist), so pages cannot grow it. */
+const encodingNames = new Map<string, string>();
 
 /** Decodes a page's bytes: the given charset (from the Content-Type header) if known, else sniffed, else UTF-8. */
 export function decodeHtml(bytes: Buffer, charset?: string | null): string {
@@ -80,24 +89,17 @@ export function decodeHtml(bytes: Buffer, charset?: string | null): string {
 
 const metaCharsetPattern = /<meta\s[^>]*?charset\s*=\s*["']?\s*([\w.:-]+)/i;
 const whitespace = /\s+/g;
+/** Whitespace runs other than a lone space: on real text most separators are single spaces, left alone. */
+const collapsibleWhitespace = /[^\S ]\s*| \s+/g;
 const jsRedirectPattern =
   /(?:\b(?:window|document|self|top)\s*\.\s*)?\blocation\s*(?:\.\s*href\s*)?(?:=(?!=)|\.\s*(?:replace|assign)\s*\()\s*(["'`])((?:(?!\1)[^\\\r\n]|\\.)*)\1/;
 const jsEscape = /\\(.)/g;
 
 /** Elements whose text is never shown (title is shown in the tab, not the page). */
-const hiddenTextElements = new Set([
-  'script',
-  'style',
-  'noscript',
-  'template',
-  'title',
-  'iframe',
-  'noembed',
-  'noframes',
-]);
+const hiddenTextElements = ['script', 'style', 'noscript', 'template', 'title', 'iframe', 'noembed', 'noframes'];
 
 /** Phrasing elements that do not separate words. */
-const inlineElements = new Set([
+const inlineElements = [
   'a',
   'abbr',
   'acronym',
@@ -132,10 +134,10 @@ const inlineElements = new Set([
   'u',
   'var',
   'wbr',
-]);
+];
 
 /** Start tags a browser keeps in the head ("in head" insertion mode); any other element ends the head. */
-const headElements = new Set([
+const headElements = [
   'html',
   'head',
   'base',
@@ -149,7 +151,20 @@ const headElements = new Set([
   'style',
   'script',
   'template',
-]);
+];
+
+/** What the parser needs to know of a tag, as bits: one look-up per tag event. */
+const INLINE = 1;
+const HIDDEN_TEXT = 2;
+const HEAD = 4;
+const tagKinds = new Map<string, number>();
+for (const [names, bit] of [
+  [inlineElements, INLINE],
+  [hiddenTextElements, HIDDEN_TEXT],
+  [headElements, HEAD],
+] as const) {
+  for (const name of names) tagKinds.set(name, (tagKinds.get(name) ?? 0) | bit);
+}
 
 const javascriptTypes = new Set([
   '',
@@ -356,7 +371,7 @@ function buildSchemaTypeMap(names: Record<SchemaType, string[]>): Map<string, Sc
 const openGraphByProperty = new Map<string, OpenGraphField>(openGraphFields.map((f) => [`og:${f}`, f]));
 
 function collapse(text: string): string {
-  return text.replace(whitespace, ' ').trim();
+  return text.replace(collapsibleWhitespace, ' ').trim();
 }
 
 function hasToken(list: string | undefined, token: string): boolean {
@@ -391,7 +406,8 @@ class PageCollector {
   private description: string | null = null;
   private readonly headings: Record<'h1' | 'h2' | 'h3', string[]> = { h1: [], h2: [], h3: [] };
   private heading: { level: 'h1' | 'h2' | 'h3'; text: string } | null = null;
-  private bodyText = '';
+  /** Visible text chunks, with ' ' between those an element boundary separates. */
+  private readonly bodyText: string[] = [];
   private metaNoindex = false;
   private metaNofollow = false;
   private linkCanonical: string | null = null;
@@ -425,10 +441,11 @@ class PageCollector {
   }
 
   onopentag(name: string, attribs: Record<string, string>): void {
+    const kind = tagKinds.get(name) ?? 0;
     if (name === 'svg' || name === 'math') this.foreignDepth++;
-    if (this.foreignDepth === 0) this.checkPlacement(name, attribs);
-    if (!inlineElements.has(name)) this.separateWords();
-    if (hiddenTextElements.has(name)) this.hiddenDepth++;
+    if (this.foreignDepth === 0) this.checkPlacement(name, kind, attribs);
+    if ((kind & INLINE) === 0) this.separateWords();
+    if ((kind & HIDDEN_TEXT) !== 0) this.hiddenDepth++;
     if (attribs.itemtype !== undefined && attribs.itemprop === undefined) this.countMicrodata(attribs.itemtype);
 
     switch (name) {
@@ -469,8 +486,9 @@ class PageCollector {
   }
 
   onclosetag(name: string): void {
-    if (!inlineElements.has(name)) this.separateWords();
-    if (hiddenTextElements.has(name) && this.hiddenDepth > 0) this.hiddenDepth--;
+    const kind = tagKinds.get(name) ?? 0;
+    if ((kind & INLINE) === 0) this.separateWords();
+    if ((kind & HIDDEN_TEXT) !== 0 && this.hiddenDepth > 0) this.hiddenDepth--;
     if (name === 'svg' || name === 'math') this.foreignDepth = Math.max(0, this.foreignDepth - 1);
     if ((name === 'noscript' || name === 'template') && this.inertHeadDepth > 0) this.inertHeadDepth--;
 
@@ -506,13 +524,13 @@ class PageCollector {
       return;
     }
     if (this.hiddenDepth > 0) return;
-    if (this.bodyStarted || !this.inHead) this.bodyText += text;
+    if (this.bodyStarted || !this.inHead) this.bodyText.push(text);
     if (this.heading !== null) this.heading.text += text;
     if (this.link !== null) this.link.text += text;
   }
 
   /** Tracks where the head ends and body starts, and counts tags on the wrong side. */
-  private checkPlacement(name: string, attribs: Record<string, string>): void {
+  private checkPlacement(name: string, kind: number, attribs: Record<string, string>): void {
     if (name === 'head') {
       if (!this.bodyStarted) this.inHead = true;
       return;
@@ -524,14 +542,14 @@ class PageCollector {
     }
     if (this.inHead) {
       if (name === 'noscript' || name === 'template') this.inertHeadDepth++;
-      else if (this.inertHeadDepth === 0 && !headElements.has(name)) {
+      else if (this.inertHeadDepth === 0 && (kind & HEAD) === 0) {
         this.bodyTagsInHead++;
         this.bodyStarted = true;
       }
       return;
     }
     if (!this.bodyStarted) {
-      if (!headElements.has(name)) this.bodyStarted = true;
+      if ((kind & HEAD) === 0) this.bodyStarted = true;
       return;
     }
     if (isHeadOnlyTag(name, attribs)) this.headTagsInBody++;
@@ -539,7 +557,7 @@ class PageCollector {
 
   private separateWords(): void {
     if (this.hiddenDepth > 0) return;
-    if (this.bodyStarted || !this.inHead) this.bodyText += ' ';
+    if ((this.bodyStarted || !this.inHead) && this.bodyText[this.bodyText.length - 1] !== ' ') this.bodyText.push(' ');
     if (this.heading !== null) this.heading.text += ' ';
     if (this.link !== null) this.link.text += ' ';
   }
@@ -686,7 +704,7 @@ class PageCollector {
     this.closeHeading();
     if (this.titleText !== null && this.title === null) this.title = collapse(this.titleText);
     const resolver = new UrlResolver(this.pageUrl, this.baseHref);
-    const visibleText = collapse(this.bodyText);
+    const visibleText = collapse(this.bodyText.join(''));
     const canonical = this.linkCanonical ?? this.metaCanonical;
     const links: ParsedLink[] = [];
     for (const raw of this.links) {
@@ -792,12 +810,13 @@ function countWords(collapsed: string): number {
 
 /** Resolves hrefs as a browser does, keeping http(s) targets without their fragment; repeats are looked up. */
 class UrlResolver {
-  private readonly base: URL | null;
+  /** A string: the URL constructor would turn a URL object base back into one on every call. */
+  private readonly base: string | null;
   private readonly cache = new Map<string, string | null>();
 
   constructor(pageUrl: string, baseHref: string | null) {
-    const page = parseUrl(pageUrl);
-    this.base = (baseHref === null || page === null ? null : parseUrl(baseHref, page)) ?? page;
+    const page = parseUrl(pageUrl)?.href;
+    this.base = (baseHref === null || page === undefined ? null : parseUrl(baseHref, page)?.href) ?? page ?? null;
   }
 
   resolve(href: string): string | null {
@@ -819,7 +838,7 @@ class UrlResolver {
   }
 }
 
-function parseUrl(href: string, base?: URL): URL | null {
+function parseUrl(href: string, base?: string): URL | null {
   try {
     return new URL(href, base);
   } catch {
