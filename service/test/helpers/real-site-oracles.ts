@@ -22,7 +22,7 @@ export interface ToolRun {
 }
 
 /** Runs a command to completion; its exit status is left to the caller (link checkers exit 1 on broken links). */
-function runTool(
+export function runTool(
   command: string,
   args: string[],
   options: { cwd?: string; stdoutFile?: string },
