@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderPages, timeToInteractive } from './render.ts';
+import { debianPackages, ensureDebianPackages } from '../test/helpers/debian-packages.ts';
 
 const TTFB_DELAY_MS = 200;
 const HERO_DELAY_MS = 400;
@@ -19,7 +20,7 @@ const shiftingPage = `<!doctype html><html><head><title>Shift</title>
 <style>body{margin:0}#content{height:${CONTENT_PX}px;background:#ccd;font-size:20px}#banner{height:${SHIFT_PX}px;background:#dcc}</style>
 </head><body><div id="content">Text that moves down when the banner arrives.</div>
 <img src="/hero.svg" width="${HERO.width}" height="${HERO.height}" alt="hero">
-<script>setTimeout(() => document.body.insertBefore(Object.assign(document.createElement('div'), { id: 'banner' }), document.body.firstChild), 80);</script>
+<script>new PerformanceObserver((list, observer) => { observer.disconnect(); setTimeout(() => document.body.prepend(Object.assign(document.createElement('div'), { id: 'banner' })), 50); }).observe({ type: 'paint', buffered: true });</script>
 </body></html>`;
 
 const busyPage = `<!doctype html><html><head><title>Busy</title></head><body><h1>Busy page</h1>
@@ -41,6 +42,7 @@ let origin = '';
 const userAgents: string[] = [];
 
 beforeAll(async () => {
+  ensureDebianPackages([debianPackages.chromium]);
   server = http.createServer((request, response) => {
     const url = request.url ?? '/';
     userAgents.push(request.headers['user-agent'] ?? '');

@@ -9,6 +9,7 @@
  * assumed quiet (waiting a real 5 s per page would cap rendering far below 10 pages/s). TTI is the end of the
  * last long task before that window (FCP if none), never before DOMContentLoaded ends, as Lighthouse has it.
  */
+import fs from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { PageVitals } from './crawl-options.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './render-browser.ts';
@@ -209,6 +210,10 @@ async function renderPage(page: Page, url: string): Promise<PageVitals> {
 }
 
 export async function launchChromium(): Promise<Browser> {
+  if (!fs.existsSync(CHROMIUM_PATH))
+    throw new Error(
+      `rendering needs Debian's Chromium at ${CHROMIUM_PATH}: install it with apt-get install -y chromium`,
+    );
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
 }
 

@@ -19,6 +19,7 @@ import { loadCrawl } from '../load/load-crawl.ts';
 import { CrawlRegistry } from '../store/registry.ts';
 import { reportRowUrls } from './helpers/report-rows.ts';
 import { startPlantedSite, unfedReports, type PlantedSite } from './helpers/planted-site.ts';
+import { debianPackages, ensureDebianPackages } from './helpers/debian-packages.ts';
 
 const WEBSITE = 'planted';
 
@@ -31,6 +32,7 @@ describe('the planted-defect site, crawled, loaded and reported', () => {
   let target: CrawlTarget;
 
   beforeAll(async () => {
+    ensureDebianPackages([debianPackages.chromium]);
     site = await startPlantedSite();
     workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'thc-planted-'));
     const outDir = path.join(workDir, 'export');
