@@ -220,8 +220,12 @@ export async function launchChromium(): Promise<Browser> {
 /** Vitals of each URL, in the order given; URLs not rendered (failure, abort) get NULLs. */
 export async function renderPages(urls: string[], options: RenderOptions): Promise<PageVitals[]> {
   const results = urls.map(unrendered);
-  if (urls.length === 0 || options.signal?.aborted) return results;
+  const { signal } = options;
+  if (urls.length === 0 || signal?.aborted) return results;
   const browser = await launchChromium();
+  // Aborting closes the browser: pages still loading fail at once and keep their NULLs.
+  const stop = (): void => void browser.close().catch(() => undefined);
+  signal?.addEventListener('abort', stop, { once: true });
   try {
     const context = await browser.newContext({ userAgent: options.userAgent });
     // tsx compiles with keepNames, which wraps functions in a __name helper the page does not have.
@@ -230,7 +234,7 @@ export async function renderPages(urls: string[], options: RenderOptions): Promi
     // A tab serves one URL after another (each navigation runs the init script afresh); one that failed is replaced.
     const worker = async (): Promise<void> => {
       let page: Page | null = null;
-      while (next < urls.length && !options.signal?.aborted) {
+      while (next < urls.length && !signal?.aborted) {
         const index = next++;
         const url = urls[index] as string;
         page ??= await context.newPage();
@@ -245,9 +249,11 @@ export async function renderPages(urls: string[], options: RenderOptions): Promi
     };
     const tabs = Math.max(1, Math.min(options.concurrency ?? 3, urls.length));
     await Promise.all(Array.from({ length: tabs }, worker));
-    await context.close();
+  } catch (error) {
+    if (!signal?.aborted) throw error;
   } finally {
-    await browser.close();
+    signal?.removeEventListener('abort', stop);
+    await browser.close().catch(() => undefined);
   }
   return results;
 }
