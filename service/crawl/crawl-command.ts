@@ -10,7 +10,7 @@ import { normalizeUrl } from './normalize-url.ts';
 
 export const USAGE =
   'usage: npm run crawl -- START_URL --out EXPORT_DIR [--website ID] [--crawl N] [--max-urls N] [--max-depth N] ' +
-  '[--concurrency N] [--delay MS] [--user-agent UA] [--ignore-robots] [--include-subdomains] [--include REGEX]... ' +
+  '[--concurrency N] [--delay MS] [--user-agent UA] [--ignore-robots] [--include-subdomains] [--skip-external] [--include REGEX]... ' +
   '[--exclude REGEX]... [--sitemap URL]... [--render N] [--load] [--data-dir DIR]';
 
 export const DEFAULT_MAX_URLS = 1_000_000;
@@ -98,6 +98,7 @@ export function parseCrawlCommand(argv: string[], env: NodeJS.ProcessEnv = {}): 
         'user-agent': { type: 'string' },
         'ignore-robots': { type: 'boolean' },
         'include-subdomains': { type: 'boolean' },
+        'skip-external': { type: 'boolean' },
         include: { type: 'string', multiple: true },
         exclude: { type: 'string', multiple: true },
         sitemap: { type: 'string', multiple: true },
@@ -111,7 +112,7 @@ export function parseCrawlCommand(argv: string[], env: NodeJS.ProcessEnv = {}): 
     throw new UsageError((error as Error).message);
   }
   const v = parsed.values;
-  const dataDir = path.resolve(v['data-dir'] ?? env.DATA_DIR ?? './data');
+  const dataDir = path.resolve(v['data-dir'] ?? (env.DATA_DIR || './data'));
   if (v.help) return { isHelp: true, isLoad: false, dataDir, options: undefined as never };
   const [start, ...rest] = parsed.positionals;
   if (start === undefined) throw new UsageError('missing START_URL');
@@ -154,6 +155,7 @@ export function parseCrawlCommand(argv: string[], env: NodeJS.ProcessEnv = {}): 
       userAgent,
       respectRobots: v['ignore-robots'] !== true,
       includeSubdomains: v['include-subdomains'] === true,
+      checkExternal: v['skip-external'] !== true,
       include: patterns('include', v.include),
       exclude: patterns('exclude', v.exclude),
       sitemaps: (v.sitemap ?? []).map((s) => normalizeUrl(s) as string),

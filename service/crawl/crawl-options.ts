@@ -21,6 +21,8 @@ export interface CrawlOptions {
   includeSubdomains: boolean;
   include: RegExp[];
   exclude: RegExp[];
+  /** Check external link targets (HEAD, GET on 405/501); false leaves their status unknown. Default true. */
+  checkExternal?: boolean;
   /** Sitemaps to read besides robots.txt's `Sitemap:` lines and /sitemap.xml. */
   sitemaps: string[];
   /** Indexable pages to render in Chromium for the performance_* columns; 0 renders none. */

@@ -3,13 +3,14 @@
  * files, and at the end turns them into a crawl export (export-crawl.ts). Memory holds the known-URL set (a few
  * numbers per URL) and the pages in flight, never the content of pages already seen.
  */
+import { setMaxListeners } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { CrawlOptions, CrawlProgress, CrawlResult, PageVitals } from './crawl-options.ts';
 import { exportCrawl, type CrawlRows } from './export-crawl.ts';
 import { Fetcher, headerValue, sleep, type FetchResponse } from './fetcher.ts';
-import { normalizeUrl } from './normalize-url.ts';
+import { normalizeResolvedUrl, normalizeUrl } from './normalize-url.ts';
 import { decodeHtml, parseHtml } from './parse-html.ts';
 import type { ParsedPage } from './parsed-page.ts';
 import { allowAll, parseRobots, robotsUrlOf, type RobotsRules } from './robots.ts';
@@ -145,6 +146,8 @@ class Crawler {
     this.workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'thc-crawl-'));
     this.active = { workDir: this.workDir, written: [] };
     activeCrawls.add(this.active);
+    // Every request and every politeness wait listens to the one signal.
+    setMaxListeners(0, this.controller.signal);
     options.signal?.addEventListener('abort', () => this.controller.abort(), { once: true });
     if (options.signal?.aborted) this.controller.abort();
   }
@@ -243,7 +246,10 @@ class Crawler {
   private async follow(id: number, depth: number, nofollow: RestrictedReason | null, queue: number[]): Promise<void> {
     if (this.state[id] !== State.Known) return;
     const placement = this.placement[id];
-    if (placement === 'external') return this.enqueue(id, this.externalQueue);
+    if (placement === 'external') {
+      if (this.options.checkExternal !== false) this.enqueue(id, this.externalQueue);
+      return;
+    }
     if (placement === 'outside_scope') return this.restrict(id, 'outside_scope');
     const url = this.urls[id] as string;
     if (this.scope.isExcluded(url)) return this.restrict(id, 'excluded_by_pattern');
@@ -422,7 +428,7 @@ class Crawler {
       const canonical = page.canonicalUrl === null ? null : normalizeUrl(page.canonicalUrl);
       row.cm = canonical === null ? null : this.know(canonical, id, depth);
       for (const link of page.links) {
-        const target = normalizeUrl(link.url);
+        const target = normalizeResolvedUrl(link.url);
         if (target === null) continue;
         addEdge(target, {
           k: LinkKind.href,
@@ -436,7 +442,7 @@ class Crawler {
         });
       }
       for (const image of page.images) {
-        const target = normalizeUrl(image.src);
+        const target = normalizeResolvedUrl(image.src);
         if (target === null) continue;
         addEdge(target, {
           k: LinkKind.image,

@@ -73,6 +73,7 @@ export async function exportCrawl(
     dataEnd: target.crawledAt.toISOString().slice(0, 10),
     startUrl: target.startUrl,
     crawler: { name: CRAWLER_NAME, version: crawlerVersion() },
+    ...(target.stoppedEarly ? { stoppedEarly: true } : {}),
   });
   const side = path.join(rows.workDir, 'export');
   fs.mkdirSync(side, { recursive: true });
@@ -107,8 +108,7 @@ export async function exportCrawl(
     fs.renameSync(path.join(side, parquetFileOf(table)), file);
     target.written.push(file);
   }
-  const content = { ...manifest, ...(target.stoppedEarly ? { stoppedEarly: true } : {}) };
-  fs.writeFileSync(manifestFile, `${JSON.stringify(content, null, 2)}\n`);
+  fs.writeFileSync(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
   target.written.push(manifestFile);
   return { manifest, tables };
 }

@@ -99,7 +99,7 @@ export class Fetcher {
             chunks.push(chunk.subarray(0, this.maxBodyBytes - bodySize));
             bodySize = this.maxBodyBytes;
             isTruncated = true;
-            response.body.destroy();
+            void discard(response.body, Infinity);
             break;
           }
           chunks.push(chunk);
@@ -110,13 +110,13 @@ export class Fetcher {
         const length = Number(headers['content-length']);
         if (Number.isFinite(length) && length >= 0) {
           bodySize = length;
-          response.body.destroy();
+          await discard(response.body, length);
         } else {
           for await (const chunk of response.body as AsyncIterable<Buffer>) {
             bodySize += chunk.length;
             if (bodySize > this.maxBodyBytes) {
               isTruncated = true;
-              response.body.destroy();
+              void discard(response.body, Infinity);
               break;
             }
           }
@@ -141,8 +141,19 @@ export class Fetcher {
   }
 }
 
-/** Errors a retry cannot mend: the host refused or does not exist, or the crawl stopped. */
-const FINAL_ERRORS = new Set(['aborted', 'ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH']);
+/** Errors a retry is unlikely to mend soon: the host refused, does not resolve or cannot be reached, or the crawl stopped. */
+const FINAL_ERRORS = new Set(['aborted', 'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/** Bodies up to this size are read and dropped, which keeps the connection; larger ones close it. */
+const DUMP_BYTES = 256 * 1024;
+
+type Body = Awaited<ReturnType<Agent['request']>>['body'];
+
+async function discard(body: Body, length: number): Promise<void> {
+  body.on('error', () => undefined);
+  if (length <= DUMP_BYTES) await body.dump({ limit: DUMP_BYTES }).catch(() => undefined);
+  else body.destroy();
+}
 
 function isRetryable(response: FetchResponse): boolean {
   if (response.status === null) return !FINAL_ERRORS.has(response.error ?? '');

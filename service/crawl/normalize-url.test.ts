@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeUrl } from './normalize-url.ts';
+import { normalizeResolvedUrl, normalizeUrl } from './normalize-url.ts';
 
 describe('normalizeUrl', () => {
   it('resolves relative references as browsers do, clamping dot segments at the root', () => {
@@ -29,5 +29,20 @@ describe('normalizeUrl', () => {
     expect(normalizeUrl('javascript:void(0)')).toBeNull();
     expect(normalizeUrl('not a url')).toBeNull();
     expect(normalizeUrl('ftp://example.com/')).toBeNull();
+  });
+});
+
+describe('normalizeResolvedUrl', () => {
+  it('agrees with normalizeUrl on serialized URLs', () => {
+    for (const url of [
+      'http://example.com/a/b.html?x=1',
+      'https://example.com/',
+      'http://example.com/%7eu/%c3%a9',
+      'http://u:p@example.com/a',
+      'http://example.com/a#frag',
+      'mailto:someone@example.com',
+    ]) {
+      expect(normalizeResolvedUrl(url)).toBe(normalizeUrl(url));
+    }
   });
 });

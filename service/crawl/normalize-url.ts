@@ -31,3 +31,13 @@ export function normalizeUrl(raw: string, base?: string | URL): string | null {
   const text = url.href;
   return text.includes('%') ? normalizeEscapes(text) : text;
 }
+
+const PLAIN_SERIALIZED = /^https?:\/\/[^/@%#]+\/[^%#]*$/;
+
+/**
+ * normalizeUrl for a URL already serialized by WHATWG URL (the parser's links): one without credentials,
+ * escapes or fragment is normal as it stands, which spares most links a second parse.
+ */
+export function normalizeResolvedUrl(url: string): string | null {
+  return PLAIN_SERIALIZED.test(url) ? url : normalizeUrl(url);
+}

@@ -10,14 +10,11 @@ export class RowWriter {
   private readonly stream: fs.WriteStream;
   private pending: string[] = [];
   private pendingBytes = 0;
-  private isBlocked = false;
+  private drain: Promise<void> | null = null;
   rows = 0;
 
   constructor(readonly file: string) {
     this.stream = fs.createWriteStream(file, { flags: 'w' });
-    this.stream.on('drain', () => {
-      this.isBlocked = false;
-    });
   }
 
   write(row: object): void {
@@ -31,17 +28,24 @@ export class RowWriter {
   /** Hands buffered rows to the file; true when the file accepts more without waiting. */
   flush(): boolean {
     if (this.pending.length > 0) {
-      if (!this.stream.write(this.pending.join(''))) this.isBlocked = true;
+      if (!this.stream.write(this.pending.join('')) && this.drain === null) {
+        this.drain = new Promise((resolve) =>
+          this.stream.once('drain', () => {
+            this.drain = null;
+            resolve();
+          }),
+        );
+      }
       this.pending = [];
       this.pendingBytes = 0;
     }
-    return !this.isBlocked;
+    return this.drain === null;
   }
 
   /** Resolves once the file has caught up, so a fast crawl cannot pile rows up in memory. */
   async drained(): Promise<void> {
     if (this.flush()) return;
-    await new Promise<void>((resolve) => this.stream.once('drain', resolve));
+    await this.drain;
   }
 
   async close(): Promise<void> {
