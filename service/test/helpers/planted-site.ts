@@ -201,11 +201,16 @@ export async function startPlantedSite(): Promise<PlantedSite> {
     [page('/links/internal-broken/fires', { status: 404 }), page('/links/internal-broken/fires-500', { status: 500 })],
     [page('/links/internal-broken/near', { status: 403 }), page('/links/internal-broken/near-ok')],
   );
-  // robots.txt disallows the first; the second is allowed and crawled, so it is no uncrawled URL.
+  // robots.txt disallows the first; the near misses are crawled, or left uncrawled for another reason: a nofollow
+  // link, or a page whose meta robots says nofollow (/internal/no-follow/fires links to it).
+  const di = '/links/internal-disallowed';
+  page(`${di}/near-nofollow`, {}, false);
+  page(`${di}/near-meta-nofollow`, {}, false);
+  page(`${di}/source`, { bodyStart: `<a rel="nofollow" href="${di}/near-nofollow">Not followed</a>` });
   plant(
     'links/internal-disallowed',
-    [page('/links/internal-disallowed/fires')],
-    [page('/links/internal-disallowed/near')],
+    [page(`${di}/fires`)],
+    [page(`${di}/near`), `${di}/near-nofollow`, `${di}/near-meta-nofollow`],
   );
 
   // sitemap: robots.txt names the index, which lists a gzipped child.
@@ -341,7 +346,10 @@ export async function startPlantedSite(): Promise<PlantedSite> {
   plant(
     'internal/no-follow',
     [
-      page('/internal/no-follow/fires', { head: '<meta name="robots" content="nofollow">' }),
+      page('/internal/no-follow/fires', {
+        head: '<meta name="robots" content="nofollow">',
+        links: ['/links/internal-disallowed/near-meta-nofollow'],
+      }),
       page('/internal/no-follow/fires-header', { headers: { 'x-robots-tag': 'nofollow' } }),
     ],
     [page('/internal/no-follow/near', { head: '<meta name="robots" content="index, follow">' })],
