@@ -21,7 +21,7 @@ const PAINT_TIMEOUT_MS = 2000;
 const SETTLE_MS = 150;
 
 export interface RenderOptions {
-  /** Pages rendered at once (tabs); 3 by default. */
+  /** Pages rendered at once (tabs); 4 by default. */
   concurrency?: number;
   userAgent: string;
   signal?: AbortSignal;
@@ -247,7 +247,7 @@ export async function renderPages(urls: string[], options: RenderOptions): Promi
       }
       await page?.close().catch(() => undefined);
     };
-    const tabs = Math.max(1, Math.min(options.concurrency ?? 3, urls.length));
+    const tabs = Math.max(1, Math.min(options.concurrency ?? 4, urls.length));
     await Promise.all(Array.from({ length: tabs }, worker));
   } catch (error) {
     if (!signal?.aborted) throw error;
