@@ -10,6 +10,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
 import {
   CLS_MAX,
@@ -560,4 +561,11 @@ export async function startPlantedSite(): Promise<PlantedSite> {
     }
   };
   return { origin, externalOrigin: ext, cases, paths: [...routes.keys()], close };
+}
+
+// `node --import tsx service/test/helpers/planted-site.ts` serves the site until Ctrl-C, to crawl it by hand.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const site = await startPlantedSite();
+  console.log(`planted-defect site at ${site.origin}/ (external site at ${site.externalOrigin}); Ctrl-C stops it`);
+  process.once('SIGINT', () => void site.close().then(() => process.exit(0)));
 }
