@@ -25,6 +25,10 @@ export const CRAWLER_NAME = 'technical-health-check';
 /** Images above this size (kB) go to the large_images extraction. */
 export const LARGE_IMAGE_KB = 100;
 const PR_ITERATIONS = 6;
+/** DuckDB's share of the crawler's memory at the end of a crawl; sorts and joins beyond it spill to the work directory. */
+const EXPORT_MEMORY_LIMIT = '256MB';
+/** Smaller row groups than DuckDB's default keep the Parquet writer's buffers small. */
+const ROW_GROUP_SIZE = 32_768;
 const MAX_LEVELS = 10_000;
 
 export interface CrawlRows {
@@ -80,15 +84,20 @@ export async function exportCrawl(
   const vitalsFile = path.join(rows.workDir, 'vitals.ndjson');
   fs.writeFileSync(vitalsFile, rows.vitals.map((v) => JSON.stringify(v)).join('\n'));
 
-  const db = await openDatabase(':memory:', { threads: 2, memoryLimit: '512MB' });
+  // A database file rather than memory: the crawl's tables then stay on disk beyond the memory limit.
+  const db = await openDatabase(path.join(rows.workDir, 'export.duckdb'), {
+    threads: 1,
+    memoryLimit: EXPORT_MEMORY_LIMIT,
+  });
   const conn = await db.connect();
   const tables: Record<string, number> = {};
   try {
     await conn.run(`SET temp_directory = ${quoteLiteral(path.join(rows.workDir, 'duckdb.tmp'))}`);
+    await conn.run('SET preserve_insertion_order = false');
     await buildTables(conn, rows, vitalsFile);
     for (const [table, sql] of Object.entries(tableQueries())) {
       const file = path.join(side, parquetFileOf(table));
-      await conn.run(`COPY (${sql}) TO ${quoteLiteral(file)} (FORMAT parquet)`);
+      await conn.run(`COPY (${sql}) TO ${quoteLiteral(file)} (FORMAT parquet, ROW_GROUP_SIZE ${ROW_GROUP_SIZE})`);
       const reader = await conn.runAndReadAll(`SELECT count(*)::INTEGER FROM read_parquet(${quoteLiteral(file)})`);
       tables[table] = Number(reader.getRows()[0]?.[0] ?? 0);
     }
