@@ -308,7 +308,7 @@ class Crawler {
   // ---- hosts and robots.txt ------------------------------------------------------------------------------------
 
   private host(url: string): Promise<HostState> {
-    const key = new URL(url).host;
+    const key = originOf(url);
     let host = this.hosts.get(key);
     if (!host) {
       host = this.loadHost(url);
@@ -501,6 +501,7 @@ class Crawler {
           : edge.nf
             ? 'link_nofollow'
             : null;
+      if (this.state[edge.t] !== State.Known) continue;
       follows.push(this.follow(edge.t, edge.k === LinkKind.redirect ? depth - 1 : depth, nofollow, this.linkQueue));
     }
     await Promise.all(follows);
@@ -639,6 +640,12 @@ class Crawler {
 }
 
 // ---- pure helpers ------------------------------------------------------------------------------------------------
+
+/** `scheme://host:port` of a normalised URL, without parsing it again. */
+const originOf = (url: string): string => {
+  const slash = url.indexOf('/', url.indexOf('//') + 2);
+  return slash === -1 ? url : url.slice(0, slash);
+};
 
 const round3 = (value: number): number => Math.round(value * 1000) / 1000;
 

@@ -440,13 +440,14 @@ function tableQueries(): Record<CrawlTableId, string> {
       LEFT JOIN dr ON dr.id = g.id
       LEFT JOIN vit ON vit.url = g.url
       ORDER BY g.url`,
-    links: `SELECT ${projectContract('links', links)} FROM le ORDER BY t_url, f_url`,
+    // The link tables are the big ones: written unsorted, as sorting them would take memory by the link count.
+    links: `SELECT ${projectContract('links', links)} FROM le`,
     unique_links: `SELECT ${projectContract('unique_links', uniqueLinks)} FROM (
         SELECT t_url, a, count(*)::INTEGER AS n, arg_min(le, f) AS pr, any_value(t_internal) AS t_internal,
           any_value(t_st) AS t_st, any_value(t_ti) AS t_ti, any_value(t_dr) AS t_dr,
           any_value(t_redirect) AS t_redirect, any_value(t_restricted) AS t_restricted
         FROM le GROUP BY t_url, a
-      ) ORDER BY t_url, a`,
+      )`,
     sitemaps: `SELECT ${projectContract('sitemaps', {
       url: 'url',
       sitemap_type: 'sitemap_type',
