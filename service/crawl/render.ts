@@ -41,9 +41,11 @@ interface RawVitals {
 
 declare global {
   interface Window {
-    __thcVitals?: () => RawVitals;
-    /** Resolves once the first contentful paint is seen, or after `timeoutMs` for a page that paints nothing. */
-    __thcPainted?: (timeoutMs: number) => Promise<void>;
+    /**
+     * Waits for the first contentful paint (at most `paintTimeoutMs`, for a page that paints nothing) and `settleMs`
+     * more, then makes the first input and reports.
+     */
+    __thcMeasure?: (paintTimeoutMs: number, settleMs: number) => Promise<RawVitals>;
   }
 }
 
@@ -117,13 +119,13 @@ function observeVitals(): void {
     { capture: true },
   );
 
-  window.__thcPainted = (timeoutMs) =>
+  const painted = (timeoutMs: number): Promise<void> =>
     new Promise((resolve) => {
       if (fcp !== null) return resolve();
       paintWaiters.push(resolve);
       setTimeout(resolve, timeoutMs);
     });
-  window.__thcVitals = () => {
+  const report = (): RawVitals => {
     const start = activationStart();
     const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
     const since = (time: number | undefined): number | null =>
@@ -142,6 +144,13 @@ function observeVitals(): void {
       longTasks,
       requests,
     };
+  };
+  window.__thcMeasure = async (paintTimeoutMs, settleMs) => {
+    await painted(paintTimeoutMs);
+    await new Promise((resolve) => setTimeout(resolve, settleMs));
+    // The first input, which makes web-vitals report LCP as final: a key press through the same listener.
+    dispatchEvent(new KeyboardEvent('keydown'));
+    return report();
   };
 }
 
@@ -201,11 +210,11 @@ export const unrendered = (url: string): PageVitals => ({
 async function renderPage(page: Page, url: string): Promise<PageVitals> {
   const response = await page.goto(url, { waitUntil: 'load', timeout: NAVIGATION_TIMEOUT_MS });
   if (!response?.ok()) return unrendered(url);
-  await page.evaluate((timeoutMs) => window.__thcPainted?.(timeoutMs), PAINT_TIMEOUT_MS);
-  await page.waitForTimeout(SETTLE_MS);
-  // A real key press is the first input that makes web-vitals report LCP as final.
-  await page.keyboard.press('Shift');
-  const raw = await page.evaluate(() => window.__thcVitals?.() ?? null);
+  // One round trip: a page's time in the renderer is mostly waiting, which the tabs overlap.
+  const raw = await page.evaluate(([paint, settle]) => window.__thcMeasure?.(paint, settle) ?? null, [
+    PAINT_TIMEOUT_MS,
+    SETTLE_MS,
+  ] as const);
   return raw ? toPageVitals(url, raw) : unrendered(url);
 }
 
