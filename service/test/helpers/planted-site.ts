@@ -81,6 +81,8 @@ interface PageSpec {
   headers?: Record<string, string>;
   status?: number;
   delayMs?: number;
+  /** Sent in ISO-8859-1, declared in the Content-Type header or only in a <meta charset>. */
+  latin1?: 'header' | 'meta';
 }
 
 const escapeHtml = (text: string): string =>
@@ -160,7 +162,7 @@ export async function startPlantedSite(): Promise<PlantedSite> {
     const body = spec.body ?? `<p>${textOfLength(3600, `p${n}w`)}</p>`;
     const links = (spec.links ?? []).map((href) => `<li><a href="${escapeHtml(href)}">Link to ${href}</a></li>`);
     const document = [
-      '<!doctype html><html lang="en"><head><meta charset="utf-8">',
+      `<!doctype html><html lang="en"><head><meta charset="${spec.latin1 === undefined ? 'utf-8' : 'iso-8859-1'}">`,
       title === null ? '' : `<title>${escapeHtml(title)}</title>`,
       description === null ? '' : `<meta name="description" content="${escapeHtml(description)}">`,
       spec.structuredData === false
@@ -174,7 +176,12 @@ export async function startPlantedSite(): Promise<PlantedSite> {
       links.length > 0 ? `<ul>${links.join('')}</ul>` : '',
       '</body></html>',
     ].join('');
-    routes.set(path, { ...html(spec.status ?? 200, document, spec.headers), delayMs: spec.delayMs });
+    const response = html(spec.status ?? 200, document, spec.headers);
+    if (spec.latin1) {
+      response.body = Buffer.from(document, 'latin1');
+      response.headers['content-type'] = spec.latin1 === 'header' ? 'text/html; charset=iso-8859-1' : 'text/html';
+    }
+    routes.set(path, { ...response, delayMs: spec.delayMs });
     if (linked) linkedFromHome.push(path);
     return path;
   }
@@ -242,6 +249,9 @@ export async function startPlantedSite(): Promise<PlantedSite> {
         head: `<link rel="canonical" href="${origin}${c}/fires">`,
         headers: { link: `<${origin}${ok}>; rel="canonical"` },
       }),
+      page(`${c}/fires-two-tags`, {
+        head: `<link rel="canonical" href="${origin}${c}/fires-two-tags"><link rel="canonical" href="${origin}${ok}">`,
+      }),
     ],
     [
       page(`${c}/near`, {
@@ -270,7 +280,11 @@ export async function startPlantedSite(): Promise<PlantedSite> {
   const ns = '/canonical/non-self-referencing';
   plant(
     'canonical/non-self-referencing',
-    [canonicalTo(`${ns}/fires`, ok)],
+    [
+      canonicalTo(`${ns}/fires`, ok),
+      page(`${ns}/fires-meta`, { head: `<meta rel="canonical" href="${origin}${ok}">` }),
+      page(`${ns}/fires-header`, { headers: { link: `<${origin}${ok}>; rel="canonical"` } }),
+    ],
     [canonicalTo(`${ns}/near`, `${ns}/near`), page(`${ns}/near-none`)],
   );
 
@@ -311,7 +325,10 @@ export async function startPlantedSite(): Promise<PlantedSite> {
     'hreflang/missing',
     [page('/hreflang/missing/fires')],
     // A page naming only itself has no alternates: the near miss names another page.
-    [page('/hreflang/missing/near', { head: alternate('fr', ok) })],
+    [
+      page('/hreflang/missing/near', { head: alternate('fr', ok) }),
+      page('/hreflang/missing/near-header', { headers: { link: `<${origin}${ok}>; rel="alternate"; hreflang="de"` } }),
+    ],
   );
   const hn = '/hreflang/non-indexable-links-in';
   page(`${hn}/source`, { head: alternate('fr', `${hn}/fires`) + alternate('de', `${hn}/near`) });
@@ -342,6 +359,9 @@ export async function startPlantedSite(): Promise<PlantedSite> {
       page('/internal/non-indexable/fires', { head: '<meta name="robots" content="noindex">' }),
       page('/internal/non-indexable/fires-header', { headers: { 'x-robots-tag': 'noindex' } }),
       canonicalTo('/internal/non-indexable/fires-canonical', ok),
+      page('/internal/non-indexable/fires-header-canonical', {
+        headers: { link: `<${origin}${ok}>; rel="canonical"` },
+      }),
     ],
     [
       page('/internal/non-indexable/near', { head: '<meta name="robots" content="index, follow">' }),
@@ -372,10 +392,16 @@ export async function startPlantedSite(): Promise<PlantedSite> {
     [page(`${dd}/near`, { description: `${sharedDescription.slice(0, -1)}y` })],
   );
   const dt = '/meta/duplicate-titles';
-  const sharedTitle = 'A title that two planted pages share';
+  // The same title sent in UTF-8 and in ISO-8859-1 (declared in the header, or only in the page) is one title.
+  const sharedTitle = 'Café: a title that planted pages share';
   plant(
     'meta/duplicate-titles',
-    [page(`${dt}/fires-a`, { title: sharedTitle }), page(`${dt}/fires-b`, { title: sharedTitle })],
+    [
+      page(`${dt}/fires-a`, { title: sharedTitle }),
+      page(`${dt}/fires-b`, { title: sharedTitle }),
+      page(`${dt}/fires-latin1-header`, { title: sharedTitle, latin1: 'header' }),
+      page(`${dt}/fires-latin1-meta`, { title: sharedTitle, latin1: 'meta' }),
+    ],
     [page(`${dt}/near`, { title: `${sharedTitle}!` })],
   );
   const lengths = (id: string, field: 'title' | 'description', fires: number[], near: number[]): void =>
@@ -458,10 +484,21 @@ export async function startPlantedSite(): Promise<PlantedSite> {
   }));
 
   // redirects
-  plant('redirects/all', [redirect('/redirects/all/fires', 301, ok)], [page('/redirects/all/near')]);
+  plant(
+    'redirects/all',
+    [
+      redirect('/redirects/all/fires', 301, ok),
+      redirect('/redirects/all/fires-308', 308, ok),
+      page('/redirects/all/fires-meta', { head: `<meta http-equiv="refresh" content="0; url=${ok}">` }),
+    ],
+    [page('/redirects/all/near')],
+  );
   plant(
     'redirects/broken',
-    [redirect('/redirects/broken/fires', 301, gone)],
+    [
+      redirect('/redirects/broken/fires', 301, gone),
+      redirect('/redirects/broken/fires-500', 302, page('/targets/error', { status: 500 }, false)),
+    ],
     [redirect('/redirects/broken/near', 301, forbidden)],
   );
   redirect('/redirects/chain/hop', 301, ok, false);
@@ -482,6 +519,9 @@ export async function startPlantedSite(): Promise<PlantedSite> {
     [
       page('/redirects/js-meta/fires', { head: `<meta http-equiv="refresh" content="0; url=${ok}">` }),
       page('/redirects/js-meta/fires-js', { head: `<script>window.location.href = '${ok}';</script>` }),
+      page('/redirects/js-meta/fires-js-replace', { bodyStart: `<script>location.replace("${ok}")</script>` }),
+      // As rust-doc writes its stubs: a quoted URL='…'.
+      page('/redirects/js-meta/fires-quoted', { head: `<meta http-equiv="refresh" content="0;URL='${ok}'">` }),
     ],
     [
       page('/redirects/js-meta/near', {
