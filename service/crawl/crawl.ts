@@ -11,8 +11,8 @@ import type { CrawlOptions, CrawlProgress, CrawlResult, PageVitals } from './cra
 import { exportCrawl, type CrawlRows } from './export-crawl.ts';
 import { Fetcher, headerValue, sleep, type FetchResponse } from './fetcher.ts';
 import { normalizeResolvedUrl, normalizeUrl } from './normalize-url.ts';
-import { decodeHtml, parseHtml } from './parse-html.ts';
 import type { ParsedPage } from './parsed-page.ts';
+import { ParsePool } from './parse-pool.ts';
 import { allowAll, parseRobots, robotsUrlOf, type RobotsRules } from './robots.ts';
 import { RowWriter } from './row-writer.ts';
 import { Scope, type Placement, type RestrictedReason } from './scope.ts';
@@ -101,6 +101,7 @@ class Crawler {
   private readonly startUrl: string;
   private readonly scope: Scope;
   private readonly fetcher: Fetcher;
+  private parser: ParsePool | null = null;
   private readonly workDir: string;
   private readonly hosts = new Map<string, Promise<HostState>>();
   private readonly controller = new AbortController();
@@ -208,7 +209,7 @@ class Crawler {
 
   async dispose(): Promise<void> {
     activeCrawls.delete(this.active);
-    await this.fetcher.close();
+    await Promise.all([this.fetcher.close(), this.parser?.close()]);
     fs.rmSync(this.workDir, { recursive: true, force: true });
   }
 
@@ -418,7 +419,11 @@ class Crawler {
     if (location !== null) redirect = { target: location, kind: 'http' };
     let page: ParsedPage | null = null;
     if (response.body) {
-      page = parseHtml(decodeHtml(response.body, charsetOf(contentType)), url);
+      this.parser ??= new ParsePool();
+      // A page its parser could not take (a worker out of memory on a monster page) is recorded unparsed.
+      page = await this.parser.parse(response.body, charsetOf(contentType), url).catch(() => null);
+    }
+    if (page !== null) {
       isNofollowPage ||= page.metaNofollow;
       const meta = page.metaRefreshUrl === null ? null : normalizeUrl(page.metaRefreshUrl);
       const js = page.jsRedirectUrl === null ? null : normalizeUrl(page.jsRedirectUrl);
