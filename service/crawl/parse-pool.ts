@@ -74,7 +74,7 @@ export class ParsePool {
     // A Buffer may share its memory with others (the pool of small allocations): transfer only a private copy.
     const bytes = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? body : Uint8Array.from(body);
     return new Promise((resolve, reject) => {
-      const worker = target as PoolWorker;
+      const worker = target;
       worker.pending.set(id, { resolve, reject });
       const request: ParseRequest = { id, body: bytes, charset, url };
       worker.worker.postMessage(request, [bytes.buffer as ArrayBuffer]);
