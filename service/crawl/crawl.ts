@@ -173,6 +173,9 @@ class Crawler {
     }
     await this.readSitemaps(startHost);
     await Promise.all(Array.from({ length: Math.max(1, this.options.concurrency) }, () => this.work()));
+    // The parsers' memory goes back before DuckDB takes its share for the end-of-crawl tables.
+    await this.parser?.close();
+    this.parser = null;
 
     const vitals = await this.render();
     const stoppedEarly = this.signal.aborted;

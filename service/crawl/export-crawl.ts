@@ -28,7 +28,7 @@ const PR_ITERATIONS = 6;
 /** DuckDB's share of the crawler's memory at the end of a crawl; sorts and joins beyond it spill to the work directory. */
 const EXPORT_MEMORY_LIMIT = '256MB';
 /** Smaller row groups than DuckDB's default keep the Parquet writer's buffers small. */
-const ROW_GROUP_SIZE = 32_768;
+const ROW_GROUP_SIZE = 16_384;
 const MAX_LEVELS = 10_000;
 
 export interface CrawlRows {
@@ -95,6 +95,8 @@ export async function exportCrawl(
     await conn.run(`SET temp_directory = ${quoteLiteral(path.join(rows.workDir, 'duckdb.tmp'))}`);
     await conn.run('SET preserve_insertion_order = false');
     await buildTables(conn, rows, vitalsFile);
+    // Written to the database file, the tables' blocks can leave memory while the Parquet files are written.
+    await conn.run('CHECKPOINT');
     for (const [table, sql] of Object.entries(tableQueries())) {
       const file = path.join(side, parquetFileOf(table));
       await conn.run(`COPY (${sql}) TO ${quoteLiteral(file)} (FORMAT parquet, ROW_GROUP_SIZE ${ROW_GROUP_SIZE})`);
@@ -310,6 +312,15 @@ async function buildTables(conn: DuckDBConnection, rows: CrawlRows, vitalsFile: 
       bool_or(closes) AS loop
     FROM hops GROUP BY start`);
 
+  // The URLs the urls table names besides each row's own (canonicals, primaries, parents, chain ends), so that its
+  // look-ups join small tables rather than the whole known-URL set.
+  await conn.run(`CREATE TABLE refs AS SELECT n.id, n.url FROM n SEMI JOIN (
+      SELECT canon AS id FROM g UNION ALL SELECT ch FROM g UNION ALL SELECT cm FROM g
+      UNION ALL SELECT t_p FROM dup UNION ALL SELECT d_p FROM dup UNION ALL SELECT p_p FROM dup
+      UNION ALL SELECT b_p FROM dup UNION ALL SELECT coalesce(r.parent, g.fa) FROM g LEFT JOIN reach r ON r.id = g.id
+    ) x ON x.id = n.id`);
+  await conn.run(`CREATE TABLE fin AS SELECT h.id, h.url, h.st FROM hop h SEMI JOIN rch ON rch.final_id = h.id`);
+
   // Link rows with both ends resolved, shared by links and unique_links.
   await conn.run(`CREATE TABLE le AS
     SELECT e.*, gf.url AS f_url, gf.st AS f_st, gf.ti AS f_ti, coalesce(df.deeprank, 0) AS f_dr,
@@ -424,30 +435,27 @@ function tableQueries(): Record<CrawlTableId, string> {
     urls: `SELECT ${projectContract('urls', urls)}
       FROM g
       LEFT JOIN reach r ON r.id = g.id
-      LEFT JOIN n par ON par.id = coalesce(r.parent, g.fa)
-      LEFT JOIN n cu ON cu.id = g.canon
-      LEFT JOIN n chd ON chd.id = g.ch
-      LEFT JOIN n cht ON cht.id = g.cm
+      LEFT JOIN refs par ON par.id = coalesce(r.parent, g.fa)
+      LEFT JOIN refs cu ON cu.id = g.canon
+      LEFT JOIN refs chd ON chd.id = g.ch
+      LEFT JOIN refs cht ON cht.id = g.cm
       LEFT JOIN cin ON cin.id = g.id
       LEFT JOIN dup ON dup.id = g.id
-      LEFT JOIN n pt ON pt.id = dup.t_p
-      LEFT JOIN n pd ON pd.id = dup.d_p
-      LEFT JOIN n pp ON pp.id = dup.p_p
-      LEFT JOIN n pb ON pb.id = dup.b_p
+      LEFT JOIN refs pt ON pt.id = dup.t_p
+      LEFT JOIN refs pd ON pd.id = dup.d_p
+      LEFT JOIN refs pp ON pp.id = dup.p_p
+      LEFT JOIN refs pb ON pb.id = dup.b_p
       LEFT JOIN lc ON lc.id = g.id
       LEFT JOIN rch ON rch.id = g.id
-      LEFT JOIN hop fin ON fin.id = rch.final_id
+      LEFT JOIN fin ON fin.id = rch.final_id
       LEFT JOIN dr ON dr.id = g.id
-      LEFT JOIN vit ON vit.url = g.url
-      ORDER BY g.url`,
+      LEFT JOIN vit ON vit.url = g.url`,
     // The link tables are the big ones: written unsorted, as sorting them would take memory by the link count.
     links: `SELECT ${projectContract('links', links)} FROM le`,
-    unique_links: `SELECT ${projectContract('unique_links', uniqueLinks)} FROM (
-        SELECT t_url, a, count(*)::INTEGER AS n, arg_min(le, f) AS pr, any_value(t_internal) AS t_internal,
-          any_value(t_st) AS t_st, any_value(t_ti) AS t_ti, any_value(t_dr) AS t_dr,
-          any_value(t_redirect) AS t_redirect, any_value(t_restricted) AS t_restricted
-        FROM le GROUP BY t_url, a
-      )`,
+    // The primary link row joined back by its page, rather than carried through the aggregate, which then spills.
+    unique_links: `SELECT ${projectContract('unique_links', uniqueLinks)}
+      FROM (SELECT t AS ut, a AS ua, count(*)::INTEGER AS n, min(f) AS pf FROM le GROUP BY t, a) u
+      JOIN le pr ON pr.t = u.ut AND pr.a = u.ua AND pr.f = u.pf`,
     sitemaps: `SELECT ${projectContract('sitemaps', {
       url: 'url',
       sitemap_type: 'sitemap_type',
