@@ -118,6 +118,14 @@ describe('canonical', () => {
       'http://127.0.0.1:8080/link',
     );
   });
+
+  it('tells two <link rel=canonical> naming different URLs from a repeat of the same one', () => {
+    const two = parse('<link rel="canonical" href="/a"><link rel="canonical" href="/b">');
+    expect(two).toMatchObject({ canonicalUrl: 'http://127.0.0.1:8080/a', hasConflictingCanonicals: true });
+    const same = parse('<link rel="canonical" href="/a"><link rel="canonical" href="http://127.0.0.1:8080/a#x">');
+    expect(same.hasConflictingCanonicals).toBe(false);
+    expect(parse('<link rel="canonical" href="/a">').hasConflictingCanonicals).toBe(false);
+  });
 });
 
 describe('meta refresh', () => {

@@ -411,6 +411,7 @@ class PageCollector {
   private metaNoindex = false;
   private metaNofollow = false;
   private linkCanonical: string | null = null;
+  private readonly otherLinkCanonicals: string[] = [];
   private metaCanonical: string | null = null;
   private metaRefresh: string | null = null;
   private jsRedirect: string | null = null;
@@ -587,7 +588,10 @@ class PageCollector {
   private readLinkElement(attribs: Record<string, string>): void {
     const href = attribs.href;
     if (!href) return;
-    if (this.linkCanonical === null && hasToken(attribs.rel, 'canonical')) this.linkCanonical = href;
+    if (hasToken(attribs.rel, 'canonical')) {
+      if (this.linkCanonical === null) this.linkCanonical = href;
+      else this.otherLinkCanonicals.push(href);
+    }
     if (!this.bodyStarted && attribs.hreflang !== undefined && hasToken(attribs.rel, 'alternate')) {
       this.hreflang.push({ hreflang: attribs.hreflang.trim(), href });
     }
@@ -742,6 +746,9 @@ class PageCollector {
       metaNoindex: this.metaNoindex,
       metaNofollow: this.metaNofollow,
       canonicalUrl: canonical === null ? null : resolver.resolve(canonical),
+      hasConflictingCanonicals: this.otherLinkCanonicals.some(
+        (href) => resolver.resolve(href) !== resolver.resolve(this.linkCanonical ?? ''),
+      ),
       metaRefreshUrl: this.metaRefresh === null ? null : resolver.resolve(this.metaRefresh),
       jsRedirectUrl: this.jsRedirect === null ? null : resolver.resolve(this.jsRedirect),
       hreflang,

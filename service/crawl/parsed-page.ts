@@ -65,6 +65,8 @@ export interface ParsedPage {
   metaNofollow: boolean;
   /** From `<link rel=canonical>` or, failing that, `<meta rel=canonical>`. */
   canonicalUrl: string | null;
+  /** Further `<link rel=canonical>` tags name other URLs than canonicalUrl (search engines then ignore them all). */
+  hasConflictingCanonicals: boolean;
   /** Target of `<meta http-equiv=refresh content="N; url=…">`, quoted or not. */
   metaRefreshUrl: string | null;
   /** Target of a `location` / `location.href` / `location.replace(…)` / `location.assign(…)` in an inline script. */
