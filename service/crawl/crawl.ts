@@ -734,6 +734,7 @@ function pageColumns(page: ParsedPage): Record<string, unknown> {
     wc: page.wordCount,
     cs: page.contentSize,
     bh: page.bodyHash,
+    cc: page.hasConflictingCanonicals,
     mn: page.metaNoindex,
     mf: page.metaNofollow,
     sd: page.hasStructuredData,

@@ -149,6 +149,7 @@ async function buildTables(conn: DuckDBConnection, rows: CrawlRows, vitalsFile: 
       ...directiveColumns,
       ch: 'INTEGER',
       cm: 'INTEGER',
+      cc: 'BOOLEAN',
       rd: 'INTEGER',
       rk: 'VARCHAR',
       html: 'BOOLEAN',
@@ -217,11 +218,12 @@ async function buildTables(conn: DuckDBConnection, rows: CrawlRows, vitalsFile: 
     })}`,
   );
 
-  // Every fetched URL with its page; canon is NULL when the HTML and header canonicals disagree.
+  // Every fetched URL with its page; canon is NULL when canonicals disagree (HTML and header, or two HTML tags).
   await conn.run(`CREATE TABLE g AS
     SELECT n.id, n.url, n.pl = 'i' AS internal, n.fa, n.sm, p.* EXCLUDE (id),
       coalesce(p.st = 200 AND p.html, false) AS content,
-      CASE WHEN p.cm IS NOT NULL AND p.ch IS NOT NULL AND p.cm <> p.ch THEN NULL ELSE coalesce(p.cm, p.ch) END AS canon
+      CASE WHEN coalesce(p.cc, false) OR (p.cm IS NOT NULL AND p.ch IS NOT NULL AND p.cm <> p.ch) THEN NULL
+        ELSE coalesce(p.cm, p.ch) END AS canon
     FROM n JOIN p USING (id) WHERE n.fe AND n.pl <> 'o'`);
   await conn.run(`ALTER TABLE g ADD COLUMN indexable BOOLEAN`);
   await conn.run(`UPDATE g SET indexable = internal AND content AND rd IS NULL AND NOT coalesce(mn, false)
