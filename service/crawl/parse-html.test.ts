@@ -128,6 +128,22 @@ describe('canonical', () => {
   });
 });
 
+describe('resources', () => {
+  it('lists stylesheets, icons, feeds and scripts, not canonicals or hreflang alternates', () => {
+    const page = parse(
+      '<link rel="stylesheet" href="../style/a.css"><link rel="shortcut icon" href="/favicon.png">' +
+        '<link rel="alternate" type="application/rss+xml" href="feed.xml"><link rel="canonical" href="/c">' +
+        '<link rel="alternate" hreflang="de" href="/de/"><script src="/s.js"></script><script>var x;</script>',
+    );
+    expect(page.resources).toEqual([
+      'http://127.0.0.1:8080/docs/style/a.css',
+      'http://127.0.0.1:8080/favicon.png',
+      'http://127.0.0.1:8080/docs/guide/feed.xml',
+      'http://127.0.0.1:8080/s.js',
+    ]);
+  });
+});
+
 describe('meta refresh', () => {
   it.each([
     [`0;URL='write/the-doc-attribute.html'`, 'write/the-doc-attribute.html'],

@@ -412,6 +412,7 @@ class PageCollector {
   private metaNofollow = false;
   private linkCanonical: string | null = null;
   private readonly otherLinkCanonicals: string[] = [];
+  private readonly resources: string[] = [];
   private metaCanonical: string | null = null;
   private metaRefresh: string | null = null;
   private jsRedirect: string | null = null;
@@ -592,9 +593,9 @@ class PageCollector {
       if (this.linkCanonical === null) this.linkCanonical = href;
       else this.otherLinkCanonicals.push(href);
     }
-    if (!this.bodyStarted && attribs.hreflang !== undefined && hasToken(attribs.rel, 'alternate')) {
-      this.hreflang.push({ hreflang: attribs.hreflang.trim(), href });
-    }
+    const isHreflang = attribs.hreflang !== undefined && hasToken(attribs.rel, 'alternate');
+    if (!this.bodyStarted && isHreflang) this.hreflang.push({ hreflang: attribs.hreflang!.trim(), href });
+    if (!isHreflang && !hasToken(attribs.rel, 'canonical')) this.resources.push(href);
   }
 
   private openLink(name: string, attribs: Record<string, string>): void {
@@ -651,6 +652,7 @@ class PageCollector {
   }
 
   private openScript(attribs: Record<string, string>): void {
+    if (attribs.src?.trim()) this.resources.push(attribs.src);
     const type = (attribs.type ?? '').trim().toLowerCase();
     if (type === 'application/ld+json') this.script = { kind: 'json-ld', text: '' };
     else if (attribs.src === undefined && this.jsRedirect === null && javascriptTypes.has(type)) {
@@ -746,6 +748,7 @@ class PageCollector {
       metaNoindex: this.metaNoindex,
       metaNofollow: this.metaNofollow,
       canonicalUrl: canonical === null ? null : resolver.resolve(canonical),
+      resources: this.resources.flatMap((href) => resolver.resolve(href) ?? []),
       hasConflictingCanonicals: this.otherLinkCanonicals.some(
         (href) => resolver.resolve(href) !== resolver.resolve(this.linkCanonical ?? ''),
       ),

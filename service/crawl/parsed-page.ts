@@ -81,4 +81,9 @@ export interface ParsedPage {
   /** Every `<a href>` (and `<area href>`) in document order, one entry per instance. */
   links: ParsedLink[];
   images: ParsedImage[];
+  /**
+   * What the page loads besides its links and images (stylesheets, icons, feeds and other `<link href>` that are not
+   * canonicals or hreflang alternates, `<script src>`), as `wget -r` and link checkers fetch them.
+   */
+  resources: string[];
 }
