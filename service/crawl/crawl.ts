@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { CrawlOptions, CrawlProgress, CrawlResult, PageVitals } from './crawl-options.ts';
-import { exportCrawl, type CrawlRows } from './export-crawl.ts';
+import { exportCrawl, LinkKind, type CrawlRows } from './export-crawl.ts';
 import { Fetcher, headerValue, sleep, type FetchResponse } from './fetcher.ts';
 import { normalizeResolvedUrl, normalizeUrl } from './normalize-url.ts';
 import type { ParsedPage } from './parsed-page.ts';
@@ -21,8 +21,6 @@ import { parseSitemap } from './sitemaps.ts';
 export { CrawlError } from './crawl-error.ts';
 import { CrawlError } from './crawl-error.ts';
 
-/** Link kinds, as numbered in the edge rows (export-crawl.ts names them). */
-export const LinkKind = { href: 0, image: 1, canonical: 2, hreflang: 3, redirect: 4 } as const;
 type LinkKindId = (typeof LinkKind)[keyof typeof LinkKind];
 
 /** Sitemap indexes nest at most this deep. */
@@ -70,7 +68,7 @@ const plainEdge = (k: LinkKindId, r: string | null, hl: string | null): Omit<Edg
 });
 
 /** Folding priority when a page links to one target in several ways. */
-const KIND_RANK: Record<LinkKindId, number> = { 0: 0, 4: 1, 2: 2, 3: 3, 1: 4 };
+const KIND_RANK: Record<LinkKindId, number> = { 0: 0, 4: 1, 2: 2, 3: 3, 1: 4, 5: 5 };
 
 /** Work directories of running crawls and the export files they have moved into place so far. */
 const activeCrawls = new Set<{ workDir: string; written: string[] }>();
@@ -473,6 +471,10 @@ class Crawler {
         if (target === null || target === url) continue;
         addEdge(target, plainEdge(LinkKind.hreflang, 'alternate', alternate.hreflang));
       }
+    }
+    for (const resource of page?.resources ?? []) {
+      const target = normalizeResolvedUrl(resource);
+      if (target !== null) addEdge(target, plainEdge(LinkKind.resource, null, null));
     }
     for (const alternate of linkHeader.hreflang) {
       if (alternate.url === url) continue;

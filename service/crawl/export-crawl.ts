@@ -31,6 +31,12 @@ const EXPORT_MEMORY_LIMIT = '256MB';
 const ROW_GROUP_SIZE = 16_384;
 const MAX_LEVELS = 10_000;
 
+/**
+ * Link kinds, as numbered in the edge rows (linkType below names them). Resources (stylesheets, scripts, icons)
+ * are followed and count for click depth, but are not links of the page: they stay out of the link tables.
+ */
+export const LinkKind = { href: 0, image: 1, canonical: 2, hreflang: 3, redirect: 4, resource: 5 } as const;
+
 export interface CrawlRows {
   workDir: string;
   nodes: string;
@@ -331,7 +337,8 @@ async function buildTables(conn: DuckDBConnection, rows: CrawlRows, vitalsFile: 
         OR coalesce(gt.st BETWEEN 300 AND 399, false) AS t_redirect,
       NOT nt.fe AND nt.rr IS NOT NULL AS t_restricted, CASE WHEN NOT nt.fe THEN nt.rr END AS t_reason
     FROM e JOIN g gf ON gf.id = e.f JOIN n nt ON nt.id = e.t LEFT JOIN g gt ON gt.id = e.t
-      LEFT JOIN dr df ON df.id = e.f LEFT JOIN dr dt ON dt.id = e.t`);
+      LEFT JOIN dr df ON df.id = e.f LEFT JOIN dr dt ON dt.id = e.t
+    WHERE e.k <> ${LinkKind.resource}`);
 }
 
 const linkType = `['href', 'image', 'canonical', 'hreflang', 'redirect'][k + 1]`;
