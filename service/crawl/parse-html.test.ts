@@ -129,11 +129,12 @@ describe('canonical', () => {
 });
 
 describe('resources', () => {
-  it('lists stylesheets, icons, feeds and scripts, not canonicals or hreflang alternates', () => {
+  it('lists stylesheets, icons, feeds and scripts, not canonicals, hreflang alternates or resource hints', () => {
     const page = parse(
       '<link rel="stylesheet" href="../style/a.css"><link rel="shortcut icon" href="/favicon.png">' +
         '<link rel="alternate" type="application/rss+xml" href="feed.xml"><link rel="canonical" href="/c">' +
-        '<link rel="alternate" hreflang="de" href="/de/"><script src="/s.js"></script><script>var x;</script>',
+        '<link rel="alternate" hreflang="de" href="/de/"><script src="/s.js"></script><script>var x;</script>' +
+        '<link rel="preconnect" href="https://fonts.example.org"><link rel="dns-prefetch" href="//cdn.example.org">',
     );
     expect(page.resources).toEqual([
       'http://127.0.0.1:8080/docs/style/a.css',
@@ -495,5 +496,38 @@ describe('real documentation sites, checked against xmllint', () => {
     });
     if (root === APACHE_MANUAL_ROOT) expect(hreflangLinks).toBeGreaterThan(100);
     else expect(refreshes).toBeGreaterThan(10);
+  });
+
+  it('parses real pages streamed in chunks exactly as whole', () => {
+    for (const file of [`${APACHE_MANUAL_ROOT}/en/mod/core.html`, `${RUST_DOC_ROOT}/std/index.html`]) {
+      const html = fs.readFileSync(file, 'utf8');
+      const pageUrl = `http://127.0.0.1:8080/${path.basename(file)}`;
+      const parser = createHtmlParser(pageUrl);
+      for (let i = 0; i < html.length; i += 997) parser.write(html.slice(i, i + 997));
+      const streamed = parser.end();
+      expect(streamed).toEqual(parseHtml(html, pageUrl));
+      expect(streamed.links.length).toBeGreaterThan(50);
+    }
+  });
+});
+
+describe('hostile and broken input', () => {
+  it('never throws and stays linear on deep nesting, unclosed tags, garbage and a huge inline script', () => {
+    const inputs = [
+      '<div>'.repeat(20_000) + 'deep' + '</span>'.repeat(100),
+      '<!-- never closed <a href="/x">x</a>',
+      '<script>var s = "' + 'x'.repeat(2_000_000) + ' location";</script><p>after</p>',
+      '<a href="/a"<b>>broken</a><img src=><meta content><title><title>',
+      Buffer.from([0, 255, 254, 0x3c, 0x61, 0xc3, 0x28, 0x3e]).toString('latin1'),
+      '<html><body>' + '<a href="/p">p</a>'.repeat(50_000),
+    ];
+    for (const html of inputs) {
+      const started = performance.now();
+      expect(() => parse(html)).not.toThrow();
+      expect(performance.now() - started).toBeLessThan(5_000);
+    }
+    expect(parse(inputs[0] as string).wordCount).toBe(1);
+    expect(parse(inputs[2] as string)).toMatchObject({ jsRedirectUrl: null, wordCount: 1 });
+    expect(parse(inputs[5] as string).links).toHaveLength(50_000);
   });
 });

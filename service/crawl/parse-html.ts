@@ -589,13 +589,14 @@ class PageCollector {
   private readLinkElement(attribs: Record<string, string>): void {
     const href = attribs.href;
     if (!href) return;
-    if (hasToken(attribs.rel, 'canonical')) {
+    const isCanonical = hasToken(attribs.rel, 'canonical');
+    if (isCanonical) {
       if (this.linkCanonical === null) this.linkCanonical = href;
       else this.otherLinkCanonicals.push(href);
     }
     const isHreflang = attribs.hreflang !== undefined && hasToken(attribs.rel, 'alternate');
     if (!this.bodyStarted && isHreflang) this.hreflang.push({ hreflang: attribs.hreflang!.trim(), href });
-    if (!isHreflang && !hasToken(attribs.rel, 'canonical')) this.resources.push(href);
+    if (!isHreflang && !isCanonical && !isResourceHint(attribs.rel)) this.resources.push(href);
   }
 
   private openLink(name: string, attribs: Record<string, string>): void {
@@ -764,6 +765,11 @@ class PageCollector {
       images,
     };
   }
+}
+
+/** preconnect and dns-prefetch name an origin to warm up, not a file the page loads. */
+function isResourceHint(rel: string | undefined): boolean {
+  return hasToken(rel, 'preconnect') || hasToken(rel, 'dns-prefetch');
 }
 
 function isHeadOnlyTag(name: string, attribs: Record<string, string>): boolean {
