@@ -83,7 +83,10 @@ const encodingNames = new Map<string, string>();
 /** Decodes a page's bytes: the given charset (from the Content-Type header) if known, else sniffed, else UTF-8. */
 export function decodeHtml(bytes: Buffer, charset?: string | null): string {
   const encoding = (charset ? encodingName(charset) : null) ?? sniffCharset(bytes) ?? 'utf-8';
-  if (encoding === 'utf-8') return bytes.toString('utf8').replace(/^\uFEFF/, '');
+  if (encoding === 'utf-8') {
+    const hasBom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+    return bytes.toString('utf8', hasBom ? 3 : 0);
+  }
   return new TextDecoder(encoding).decode(bytes);
 }
 
@@ -712,6 +715,7 @@ class PageCollector {
     if (this.titleText !== null && this.title === null) this.title = collapse(this.titleText);
     const resolver = new UrlResolver(this.pageUrl, this.baseHref);
     const visibleText = collapse(this.bodyText.join(''));
+    const visibleBytes = Buffer.from(visibleText);
     const canonical = this.linkCanonical ?? this.metaCanonical;
     const links: ParsedLink[] = [];
     for (const raw of this.links) {
@@ -744,8 +748,8 @@ class PageCollector {
       h2: this.headings.h2,
       h3: this.headings.h3,
       wordCount: countWords(visibleText),
-      contentSize: Buffer.byteLength(visibleText),
-      bodyHash: hash('sha1', visibleText),
+      contentSize: visibleBytes.length,
+      bodyHash: hash('sha1', visibleBytes),
       metaNoindex: this.metaNoindex,
       metaNofollow: this.metaNofollow,
       canonicalUrl: canonical === null ? null : resolver.resolve(canonical),
