@@ -4,7 +4,8 @@
  * the same sites in the same run: Debian's Apache manual and rust-doc served by nginx on 127.0.0.1, and a generated
  * site of BENCH_CRAWL_PAGES pages (default 200,000) served by this process. linkchecker checks ~30 URLs/s, so it
  * runs on the Apache manual only. `--render` is timed as the extra seconds of rendering BENCH_CRAWL_RENDER pages
- * of the Apache manual. BENCH_CRAWL_SITES (apache,rust,generated) picks sites.
+ * of the Apache manual. The crawler runs with --skip-external: traffic stays on 127.0.0.1, as wget's does (no -H).
+ * BENCH_CRAWL_SITES (apache,rust,generated) picks sites.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -73,7 +74,8 @@ async function crawlerRun(
       process.execPath,
       [
         ...['--import', 'tsx', 'scripts/crawl.ts', url, '--out', path.join(dir, 'export')],
-        ...['--website', `bench-${site.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`, '--crawl', '1', ...extra],
+        ...['--website', `bench-${site.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`, '--crawl', '1', '--skip-external'],
+        ...extra,
       ],
       { cwd: ROOT, stdoutFile: stdout },
     );
