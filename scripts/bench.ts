@@ -383,9 +383,14 @@ async function main(): Promise<void> {
 async function crawlOnly(): Promise<void> {
   const file = path.join(ROOT, 'bench/results.json');
   const results = (fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : {}) as Record<string, unknown>;
-  results.crawl = await benchCrawl();
+  const previous = results.crawl as CrawlBenchResult | undefined;
+  const crawl = await benchCrawl();
+  // Sites left out of this run (BENCH_CRAWL_SITES) keep their rows of the previous run.
+  const sites = new Set(crawl.rows.map((r) => r.site));
+  crawl.rows = [...(previous?.rows ?? []).filter((r) => !sites.has(r.site)), ...crawl.rows];
+  results.crawl = crawl;
   fs.writeFileSync(file, JSON.stringify(results, null, 2) + '\n');
-  const table = crawlTable(results.crawl as CrawlBenchResult);
+  const table = crawlTable(crawl);
   console.log(table);
   const md = path.join(ROOT, 'bench/results.md');
   const before = fs.existsSync(md) ? fs.readFileSync(md, 'utf8').split(CRAWL_HEADING)[0]!.trimEnd() : '';
