@@ -81,13 +81,16 @@ async function crawlerRun(
     );
     const summary = fs.readFileSync(stdout, 'utf8');
     const match = /crawled ([\d,]+) URLs of .* in ([\d.]+) s/.exec(summary);
-    if (run.status !== 0 || !match)
-      throw new Error(`the crawl of ${url} failed (${run.status}): ${run.stderr}${summary}`);
-    const urls = Number(match[1]!.replaceAll(',', ''));
-    const crawlerSeconds = Number(match[2]);
+    const tool = extra.includes('--render') ? 'crawler --render' : 'crawler';
+    if (run.status !== 0 || !match) {
+      // A failed crawl is a figure too: its time, its peak RSS and its one-line error.
+      const error = (run.stderr + summary).split('\n').find((l) => l.startsWith('crawl:')) ?? `exit ${run.status}`;
+      console.error(`the crawl of ${url} failed: ${run.stderr.slice(-2000)}`);
+      return { ...row(site, tool, NaN, run.seconds, run.peakRssMb, `FAILED: ${error}`), crawlerSeconds: NaN };
+    }
     return {
-      ...row(site, extra.includes('--render') ? 'crawler --render' : 'crawler', urls, run.seconds, run.peakRssMb),
-      crawlerSeconds,
+      ...row(site, tool, Number(match[1]!.replaceAll(',', '')), run.seconds, run.peakRssMb),
+      crawlerSeconds: Number(match[2]),
     };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
