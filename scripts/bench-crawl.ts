@@ -121,7 +121,7 @@ function generatedPage(i: number, pages: number): string {
   );
 }
 
-async function serveGenerated(pages: number): Promise<{ url: string; close(): Promise<void> }> {
+export async function serveGenerated(pages: number): Promise<{ url: string; close(): Promise<void> }> {
   const server = http.createServer((request, response) => {
     const pathname = (request.url ?? '/').split('?')[0] ?? '/';
     const match = /^\/page\/(\d+)\.html$/.exec(pathname);
@@ -211,6 +211,9 @@ export async function benchCrawl(): Promise<CrawlBenchResult> {
 /** The first words of the crawl table in bench/results.md. */
 export const CRAWL_HEADING = 'Crawl (';
 
+/** A figure, or a dash where a failed run has none (NaN, or null once read back from JSON). */
+const shown = (n: number | null): string => (n === null || !Number.isFinite(n) ? '–' : String(n));
+
 export function crawlTable(result: CrawlBenchResult): string {
   return [
     `${CRAWL_HEADING}${result.cpus} CPUs, load average ${result.loadAverage.join(' ')} at the start)`,
@@ -219,7 +222,7 @@ export function crawlTable(result: CrawlBenchResult): string {
     '| --- | --- | ---: | ---: | ---: | ---: | --- |',
     ...result.rows.map(
       (r) =>
-        `| ${r.site} | ${r.tool} | ${r.urls} | ${r.seconds} | ${r.urlsPerSecond} | ${r.peakRssMb} | ${r.note ?? ''} |`,
+        `| ${r.site} | ${r.tool} | ${shown(r.urls)} | ${r.seconds} | ${shown(r.urlsPerSecond)} | ${r.peakRssMb} | ${r.note ?? ''} |`,
     ),
   ].join('\n');
 }
