@@ -39,6 +39,8 @@ export const manifestSchema = z.object({
   dataEnd: z.iso.date(),
   startUrl: z.url(),
   crawler: z.object({ name: z.string().min(1), version: z.string().min(1) }),
+  /** The crawl was stopped before its frontier was empty (Ctrl-C); the unvisited URLs are uncrawled, crawl_limit. */
+  stoppedEarly: z.boolean().optional(),
 });
 
 export type ExportColumn = z.infer<typeof exportColumnSchema>;

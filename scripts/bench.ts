@@ -8,7 +8,6 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { openDatabase, withConnection } from '../service/db/duckdb.ts';
@@ -17,6 +16,8 @@ import { filterConstants } from '../catalog/constants.ts';
 import type { ReportDefinition } from '../catalog/schema.ts';
 import { parquetFileOf } from '../catalog/export-contract.ts';
 import { exportColumns } from '../service/export/csv.ts';
+import { freePort } from '../service/test/helpers/free-port.ts';
+import { benchCrawl, CRAWL_HEADING, crawlTable, type CrawlBenchResult } from './bench-crawl.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const BENCH_DIR = path.resolve(process.env.BENCH_DIR ?? path.join(ROOT, 'bench/out'));
@@ -87,18 +88,6 @@ function crawlExportDirs(): string[] {
     .filter((d) => /^\d+$/.test(d))
     .sort((a, b) => Number(a) - Number(b))
     .map((d) => path.join(siteDir, d));
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
 }
 
 class Client {
@@ -385,8 +374,27 @@ async function main(): Promise<void> {
   }
   results.cases = cases;
   results.naiveExport = naiveExport;
+  results.crawl = await benchCrawl();
   fs.writeFileSync(path.join(ROOT, 'bench/results.json'), JSON.stringify(results, null, 2) + '\n');
   printTable(cases, results);
+}
+
+/** `npm run bench -- --only crawl`: the crawl section alone, its figures replacing the crawl part of the results. */
+async function crawlOnly(): Promise<void> {
+  const file = path.join(ROOT, 'bench/results.json');
+  const results = (fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : {}) as Record<string, unknown>;
+  const previous = results.crawl as CrawlBenchResult | undefined;
+  const crawl = await benchCrawl();
+  // Sites left out of this run (BENCH_CRAWL_SITES) keep their rows of the previous run.
+  const sites = new Set(crawl.rows.map((r) => r.site));
+  crawl.rows = [...(previous?.rows ?? []).filter((r) => !sites.has(r.site)), ...crawl.rows];
+  results.crawl = crawl;
+  fs.writeFileSync(file, JSON.stringify(results, null, 2) + '\n');
+  const table = crawlTable(crawl);
+  console.log(table);
+  const md = path.join(ROOT, 'bench/results.md');
+  const before = fs.existsSync(md) ? fs.readFileSync(md, 'utf8').split(CRAWL_HEADING)[0]!.trimEnd() : '';
+  fs.writeFileSync(md, `${before}\n\n${table}\n`.trimStart());
 }
 
 /** The server-side export: the whole report as one streamed CSV response, three times (the first may be cold). */
@@ -665,7 +673,8 @@ function printTable(cases: CaseResult[], results: Record<string, unknown>): void
         `| ${c.name} | ${loop.get(c.name)?.p95 ?? '–'} | ${c.oneAnalyst?.client.p95 ?? '–'} | ${c.eightAnalysts.client.p95} | ${c.ratioToOneAnalyst ?? '–'} | ${c.ratioToBackToBack ?? '–'} | ${c.oneAnalyst?.server.p95 ?? '–'} → ${c.eightAnalysts.server.p95} |`,
     ),
   ];
-  const text = [...lines, '', ...under].join('\n');
+  const crawl = results.crawl as CrawlBenchResult | undefined;
+  const text = [...lines, '', ...under, ...(crawl ? ['', crawlTable(crawl)] : [])].join('\n');
   console.log(text);
   console.log(
     JSON.stringify({
@@ -679,7 +688,12 @@ function printTable(cases: CaseResult[], results: Record<string, unknown>): void
   fs.writeFileSync(path.join(ROOT, 'bench/results.md'), text + '\n');
 }
 
-main().catch((error: unknown) => {
+const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+if (only !== undefined && only !== 'crawl') {
+  console.error(`--only takes one section: crawl (got ${only ?? 'nothing'})`);
+  process.exit(2);
+}
+(only === 'crawl' ? crawlOnly() : main()).catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 });

@@ -3,51 +3,23 @@
  * the web app, then runs Playwright (playwright.config.ts) against the real service on a free port with a fresh
  * demo data directory. Extra arguments go to `playwright test`.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { debianPackages, ensureDebianPackages } from '../service/test/helpers/debian-packages.ts';
+import { freePort } from '../service/test/helpers/free-port.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const repoDir = path.resolve(import.meta.dirname, '..');
 
-function ensureChromium(): void {
-  if (fs.existsSync(CHROMIUM)) return;
-  if (process.getuid?.() !== 0) {
-    console.error(
-      `${CHROMIUM} is missing. Install Debian's chromium as root (apt-get install -y chromium) and run again; ` +
-        'Playwright uses it instead of a downloaded browser.',
-    );
-    process.exit(1);
-  }
-  console.log('Installing chromium with apt-get…');
-  execFileSync('apt-get', ['update'], { stdio: 'inherit' });
-  execFileSync('apt-get', ['install', '-y', 'chromium'], {
-    stdio: 'inherit',
-    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-  });
-  if (!fs.existsSync(CHROMIUM)) {
-    console.error(`apt-get finished but ${CHROMIUM} is still missing.`);
-    process.exit(1);
-  }
+try {
+  ensureDebianPackages([debianPackages.chromium]);
+} catch (error) {
+  console.error(
+    `${error instanceof Error ? error.message : String(error)} (Playwright uses it, never a downloaded browser)`,
+  );
+  process.exit(1);
 }
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
-
-ensureChromium();
 
 const build = spawnSync(
   process.execPath,

@@ -14,11 +14,11 @@ import type { ExportTableId } from '../../catalog/export-contract.ts';
 import { reports } from '../../catalog/index.ts';
 import type { ReportDefinition } from '../../catalog/schema.ts';
 import { openDatabase } from '../db/duckdb.ts';
-import type { CrawlTarget, RowsRequest } from '../engine/compile.ts';
+import type { CrawlTarget } from '../engine/compile.ts';
 import { ReportEngine } from '../engine/engine.ts';
 import { shapeOf } from '../engine/report-shape.ts';
-import { textOf } from '../engine/result.ts';
 import { CrawlRegistry } from '../store/registry.ts';
+import { reportRowUrls } from './helpers/report-rows.ts';
 import { makeTempDataDir, writeCrawlToStore, type FixtureRow, type FixtureTables } from './helpers/make-store.ts';
 
 const SITE = 'fires';
@@ -591,32 +591,13 @@ describe('every report has a row that fires and a near miss that does not', () =
       expect(precomputed.precomputed.get(report.id)?.fingerprint, report.id).toBe(shapeOf(report).fingerprint);
   });
 
-  /** URLs of the report's rows whose URL contains the report id. */
-  async function rowUrls(report: ReportDefinition, target: CrawlTarget): Promise<string[]> {
-    const req: RowsRequest = {
-      report,
-      current: target,
-      dataDateRange: target.defaultRange,
-      differenceType: 'all',
-      userFilter: `/${report.id}/`,
-      showChecked: true,
-      orderBy: [],
-      limit: 100,
-      offset: 0,
-    };
-    const result = await engine.rows(req);
-    const index = result.columns.findIndex((c) => c.id === shapeOf(report).urlColumn);
-    expect(index, `${report.id} returns its URL column`).toBeGreaterThanOrEqual(0);
-    return (result.values[index] ?? []).map(textOf);
-  }
-
   for (const [mode, pick] of [
     ['precomputed rows', () => precomputed],
     ['live rows', () => live],
   ] as const)
     describe(mode, () => {
       it.each(reports.map((r) => [r.id, r] as const))('%s', async (id, report) => {
-        const found = await rowUrls(report, pick());
+        const found = await reportRowUrls(engine, report, pick());
         const { fires, nearMiss } = urls.get(id)!;
         for (const url of fires) expect(found, `${id}: ${url} fires`).toContain(url);
         for (const url of nearMiss) expect(found, `${id}: ${url} is a near miss`).not.toContain(url);

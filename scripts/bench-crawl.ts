@@ -1,0 +1,228 @@
+/**
+ * The crawl section of `npm run bench` (issue 13 §5), also alone with `npm run bench -- --only crawl`: our crawler
+ * (`npm run crawl`, a child process under GNU time for its peak RSS) beside `wget --spider -r` and linkchecker on
+ * the same sites in the same run: Debian's Apache manual and rust-doc served by nginx on 127.0.0.1, and a generated
+ * site of BENCH_CRAWL_PAGES pages (default 200,000) served by this process. linkchecker checks ~30 URLs/s, so it
+ * runs on the Apache manual only. `--render` is timed as the extra seconds of rendering BENCH_CRAWL_RENDER pages
+ * of the Apache manual. The crawler runs with --skip-external: traffic stays on 127.0.0.1, as wget's does (no -H).
+ * BENCH_CRAWL_SITES (apache,rust,generated) picks sites.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { debianPackages, ensureDebianPackages } from '../service/test/helpers/debian-packages.ts';
+import { freePort } from '../service/test/helpers/free-port.ts';
+import { runLinkchecker, runTool, runWgetSpider } from '../service/test/helpers/real-site-oracles.ts';
+import { APACHE_MANUAL_ROOT, RUST_DOC_ROOT, startNginx } from '../service/test/helpers/real-site.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const GENERATED_PAGES = Number(process.env.BENCH_CRAWL_PAGES ?? 200_000);
+const RENDER_PAGES = Number(process.env.BENCH_CRAWL_RENDER ?? 200);
+const SITES = (process.env.BENCH_CRAWL_SITES ?? 'apache,rust,generated').split(',');
+
+export interface CrawlBenchRow {
+  site: string;
+  tool: 'crawler' | 'crawler --render' | 'wget --spider' | 'linkchecker';
+  /** URLs requested (pages, redirects, errors, other files). */
+  urls: number;
+  seconds: number;
+  urlsPerSecond: number;
+  peakRssMb: number;
+  note?: string;
+}
+
+export interface CrawlBenchResult {
+  startedAt: string;
+  cpus: number;
+  loadAverage: number[];
+  rows: CrawlBenchRow[];
+}
+
+const round = (n: number, digits = 1): number => Math.round(n * 10 ** digits) / 10 ** digits;
+
+function row(
+  site: string,
+  tool: CrawlBenchRow['tool'],
+  urls: number,
+  seconds: number,
+  peakRssMb: number,
+  note?: string,
+) {
+  const result: CrawlBenchRow = {
+    site,
+    tool,
+    urls,
+    seconds: round(seconds),
+    urlsPerSecond: Math.round(urls / seconds),
+    peakRssMb,
+  };
+  if (note) result.note = note;
+  return result;
+}
+
+/** `npm run crawl` as a child process; its own summary line gives the URLs fetched. */
+async function crawlerRun(
+  site: string,
+  url: string,
+  extra: string[] = [],
+): Promise<CrawlBenchRow & { crawlerSeconds: number }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'thc-bench-crawl-'));
+  try {
+    const stdout = path.join(dir, 'stdout.txt');
+    const run = await runTool(
+      process.execPath,
+      [
+        ...['--import', 'tsx', 'scripts/crawl.ts', url, '--out', path.join(dir, 'export')],
+        ...['--website', `bench-${site.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`, '--crawl', '1', '--skip-external'],
+        ...extra,
+      ],
+      { cwd: ROOT, stdoutFile: stdout },
+    );
+    const summary = fs.readFileSync(stdout, 'utf8');
+    const match = /crawled ([\d,]+) URLs of .* in ([\d.]+) s/.exec(summary);
+    const tool = extra.includes('--render') ? 'crawler --render' : 'crawler';
+    if (run.status !== 0 || !match) {
+      // A failed crawl is a figure too: its time, its peak RSS and its one-line error.
+      const error = (run.stderr + summary).split('\n').find((l) => l.startsWith('crawl:')) ?? `exit ${run.status}`;
+      console.error(`the crawl of ${url} failed: ${run.stderr.slice(-2000)}`);
+      return { ...row(site, tool, NaN, run.seconds, run.peakRssMb, `FAILED: ${error}`), crawlerSeconds: NaN };
+    }
+    return {
+      ...row(site, tool, Number(match[1]!.replaceAll(',', '')), run.seconds, run.peakRssMb),
+      crawlerSeconds: Number(match[2]),
+    };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function wgetRun(site: string, url: string): Promise<CrawlBenchRow> {
+  const wget = await runWgetSpider(url);
+  return row(site, 'wget --spider', wget.pages.size, wget.seconds, wget.peakRssMb, 'HEAD then GET for each HTML page');
+}
+
+/**
+ * A deterministic site of `pages` pages: page i links to its ten children 10i+1…10i+10 (a tree of depth ~log10
+ * pages), its parent, the home page and one far page; every 500th page links to a missing page (404).
+ */
+function generatedPage(i: number, pages: number): string {
+  const href = (n: number): string => (n === 0 ? '/' : `/page/${n}.html`);
+  const links = [0, Math.floor((i - 1) / 10), (i * 7919 + 13) % pages];
+  for (let c = 10 * i + 1; c <= 10 * i + 10 && c < pages; c++) links.push(c);
+  const anchors = links.map((n) => `<li><a href="${href(n)}">Page ${n}</a></li>`);
+  if (i % 500 === 0) anchors.push(`<li><a href="/page/missing-${i}.html">Gone ${i}</a></li>`);
+  const words = `Page ${i} of the generated benchmark site describes item ${i} in plain words for the crawler to count.`;
+  return (
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Generated page ${i}</title>` +
+    `<meta name="description" content="Description of generated page ${i}."><link rel="canonical" href="${href(i)}">` +
+    `</head><body><h1>Generated page ${i}</h1><h2>Links</h2><ul>${anchors.join('')}</ul>` +
+    `<p>${words.repeat(8)}</p><img src="/logo.png" alt="logo"></body></html>`
+  );
+}
+
+export async function serveGenerated(pages: number): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer((request, response) => {
+    const pathname = (request.url ?? '/').split('?')[0] ?? '/';
+    const match = /^\/page\/(\d+)\.html$/.exec(pathname);
+    const i = pathname === '/' ? 0 : match ? Number(match[1]) : NaN;
+    if (pathname === '/logo.png') {
+      response.writeHead(200, { 'content-type': 'image/png', 'content-length': 68 }).end(Buffer.alloc(68));
+    } else if (Number.isInteger(i) && i >= 0 && i < pages) {
+      const body = Buffer.from(generatedPage(i, pages));
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': body.length });
+      response.end(request.method === 'HEAD' ? undefined : body);
+    } else {
+      response.writeHead(404, { 'content-type': 'text/html' }).end('<title>Not found</title>');
+    }
+  });
+  server.keepAliveTimeout = 60_000;
+  const port = await freePort();
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+export async function benchCrawl(): Promise<CrawlBenchResult> {
+  ensureDebianPackages([
+    debianPackages.nginx,
+    debianPackages.apacheManual,
+    debianPackages.rustDoc,
+    debianPackages.wget,
+    debianPackages.linkchecker,
+  ]);
+  const result: CrawlBenchResult = {
+    startedAt: new Date().toISOString(),
+    cpus: os.cpus().length,
+    loadAverage: os.loadavg().map((l) => round(l)),
+    rows: [],
+  };
+  const add = (r: CrawlBenchRow): void => {
+    result.rows.push(r);
+    console.log(
+      `crawl bench: ${r.site} ${r.tool}: ${r.urls} URLs in ${r.seconds} s, ${r.urlsPerSecond}/s, ${r.peakRssMb} MB`,
+    );
+  };
+
+  if (SITES.includes('apache')) {
+    const site = await startNginx({ root: APACHE_MANUAL_ROOT });
+    try {
+      const plain = await crawlerRun('Apache manual', site.url);
+      add(plain);
+      add(await wgetRun('Apache manual', site.url));
+      if (RENDER_PAGES > 0) {
+        const rendered = await crawlerRun('Apache manual', site.url, ['--render', String(RENDER_PAGES)]);
+        const extra = rendered.crawlerSeconds - plain.crawlerSeconds;
+        add({
+          ...rendered,
+          note: `${RENDER_PAGES} pages rendered in ${round(extra)} extra s: ${round(RENDER_PAGES / extra)} rendered pages/s`,
+        });
+      }
+      const linkchecker = await runLinkchecker(site.url, { fresh: true });
+      add(row('Apache manual', 'linkchecker', linkchecker.urlsChecked, linkchecker.seconds, linkchecker.peakRssMb));
+    } finally {
+      await site.stop();
+    }
+  }
+  if (SITES.includes('rust')) {
+    const site = await startNginx({ root: RUST_DOC_ROOT });
+    try {
+      add(await crawlerRun('rust-doc', `${site.url}index.html`));
+      add(await wgetRun('rust-doc', `${site.url}index.html`));
+    } finally {
+      await site.stop();
+    }
+  }
+  if (SITES.includes('generated')) {
+    const site = await serveGenerated(GENERATED_PAGES);
+    const name = `generated ${GENERATED_PAGES.toLocaleString('en-GB')}`;
+    try {
+      add(await crawlerRun(name, site.url));
+      add(await wgetRun(name, site.url));
+    } finally {
+      await site.close();
+    }
+  }
+  return result;
+}
+
+/** The first words of the crawl table in bench/results.md. */
+export const CRAWL_HEADING = 'Crawl (';
+
+/** A figure, or a dash where a failed run has none (NaN, or null once read back from JSON). */
+const shown = (n: number | null): string => (n === null || !Number.isFinite(n) ? '–' : String(n));
+
+export function crawlTable(result: CrawlBenchResult): string {
+  return [
+    `${CRAWL_HEADING}${result.cpus} CPUs, load average ${result.loadAverage.join(' ')} at the start)`,
+    '',
+    '| site | tool | URLs | seconds | URLs/s | peak RSS MB | note |',
+    '| --- | --- | ---: | ---: | ---: | ---: | --- |',
+    ...result.rows.map(
+      (r) =>
+        `| ${r.site} | ${r.tool} | ${shown(r.urls)} | ${r.seconds} | ${shown(r.urlsPerSecond)} | ${r.peakRssMb} | ${r.note ?? ''} |`,
+    ),
+  ].join('\n');
+}

@@ -1,0 +1,165 @@
+/** The `npm run crawl` command line, checked and turned into CrawlOptions (scripts/crawl.ts runs it). */
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { manifestSchema } from '../../catalog/export-contract.ts';
+import { readCurrentLoad, websiteDir } from '../store/layout.ts';
+import type { CrawlOptions } from './crawl-options.ts';
+import { crawlerVersion, CRAWLER_NAME } from './export-crawl.ts';
+import { normalizeUrl } from './normalize-url.ts';
+
+export const USAGE =
+  'usage: npm run crawl -- START_URL --out EXPORT_DIR [--website ID] [--crawl N] [--max-urls N] [--max-depth N] ' +
+  '[--concurrency N] [--delay MS] [--user-agent UA] [--ignore-robots] [--include-subdomains] [--skip-external] [--include REGEX]... ' +
+  '[--exclude REGEX]... [--sitemap URL]... [--render N] [--load] [--data-dir DIR]';
+
+export const DEFAULT_MAX_URLS = 1_000_000;
+export const DEFAULT_MAX_DEPTH = 1000;
+export const DEFAULT_CONCURRENCY = 16;
+export const MAX_CRAWL_ID = 2_147_483_647;
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export interface CrawlCommand {
+  isHelp: boolean;
+  isLoad: boolean;
+  dataDir: string;
+  options: Omit<CrawlOptions, 'signal' | 'onProgress'>;
+}
+
+export const defaultUserAgent = (): string => `TechnicalHealthCheck/${crawlerVersion()} (+${CRAWLER_NAME} crawler)`;
+
+/** A contract-valid website id from the start URL's host (port included): `www.Shop.example:8080` → `shop-example-8080`. */
+export function websiteIdFromUrl(startUrl: string): string {
+  const host = new URL(startUrl).host.toLowerCase().replace(/^www\./, '');
+  const id = host
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 63)
+    .replace(/-+$/, '');
+  return id === '' ? 'website' : id;
+}
+
+/** One above the highest crawl id of the website in DATA_DIR, else 1. */
+export function nextCrawlId(dataDir: string, websiteId: string): number {
+  const dir = websiteDir(dataDir, websiteId);
+  let highest = 0;
+  const entries = fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+  for (const name of entries) {
+    if (!/^\d+$/.test(name)) continue;
+    const id = Number(name);
+    if (id > highest && readCurrentLoad(dataDir, websiteId, id)) highest = id;
+  }
+  return highest + 1;
+}
+
+function integer(
+  name: string,
+  value: string | undefined,
+  fallback: number,
+  min: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new UsageError(`--${name} must be a whole number from ${min} to ${max} (got "${value}")`);
+  }
+  return Number(value);
+}
+
+function patterns(name: string, values: string[] | undefined): RegExp[] {
+  return (values ?? []).map((source) => {
+    try {
+      return new RegExp(source);
+    } catch (error) {
+      throw new UsageError(
+        `--${name} ${JSON.stringify(source)} is not a valid regular expression (${(error as Error).message})`,
+      );
+    }
+  });
+}
+
+export function parseCrawlCommand(argv: string[], env: NodeJS.ProcessEnv = {}): CrawlCommand {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        out: { type: 'string' },
+        website: { type: 'string' },
+        crawl: { type: 'string' },
+        'max-urls': { type: 'string' },
+        'max-depth': { type: 'string' },
+        concurrency: { type: 'string' },
+        delay: { type: 'string' },
+        'user-agent': { type: 'string' },
+        'ignore-robots': { type: 'boolean' },
+        'include-subdomains': { type: 'boolean' },
+        'skip-external': { type: 'boolean' },
+        include: { type: 'string', multiple: true },
+        exclude: { type: 'string', multiple: true },
+        sitemap: { type: 'string', multiple: true },
+        render: { type: 'string' },
+        load: { type: 'boolean' },
+        'data-dir': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const v = parsed.values;
+  const dataDir = path.resolve(v['data-dir'] ?? (env.DATA_DIR || './data'));
+  if (v.help) return { isHelp: true, isLoad: false, dataDir, options: undefined as never };
+  const [start, ...rest] = parsed.positionals;
+  if (start === undefined) throw new UsageError('missing START_URL');
+  if (rest.length > 0) throw new UsageError(`unexpected argument ${rest[0]}`);
+  const startUrl = normalizeUrl(start);
+  if (startUrl === null || !/^https?:\/\//i.test(start.trim())) {
+    throw new UsageError(`START_URL "${start}" is not an http(s) URL`);
+  }
+  if (v.out === undefined || v.out.trim() === '') throw new UsageError('missing --out EXPORT_DIR');
+  const outDir = path.resolve(v.out);
+  if (fs.existsSync(outDir) && !fs.statSync(outDir).isDirectory()) {
+    throw new UsageError(`--out ${outDir} is a file, not a directory`);
+  }
+  const websiteId = v.website ?? websiteIdFromUrl(startUrl);
+  const websiteCheck = manifestSchema.shape.websiteId.safeParse(websiteId);
+  if (!websiteCheck.success) {
+    throw new UsageError(
+      `--website "${websiteId}" is not a valid website id (${websiteCheck.error.issues[0]?.message ?? ''})`,
+    );
+  }
+  for (const sitemap of v.sitemap ?? []) {
+    if (normalizeUrl(sitemap) === null) throw new UsageError(`--sitemap "${sitemap}" is not an http(s) URL`);
+  }
+  const userAgent = v['user-agent'] ?? defaultUserAgent();
+  if (userAgent.trim() === '' || /[\r\n]/.test(userAgent))
+    throw new UsageError('--user-agent must be one non-empty line');
+  return {
+    isHelp: false,
+    isLoad: v.load === true,
+    dataDir,
+    options: {
+      startUrl,
+      outDir,
+      websiteId,
+      crawlId: integer('crawl', v.crawl, 0, 1, MAX_CRAWL_ID) || nextCrawlId(dataDir, websiteId),
+      maxUrls: integer('max-urls', v['max-urls'], DEFAULT_MAX_URLS, 1),
+      maxDepth: integer('max-depth', v['max-depth'], DEFAULT_MAX_DEPTH, 0),
+      concurrency: integer('concurrency', v.concurrency, DEFAULT_CONCURRENCY, 1, 256),
+      delayMs: integer('delay', v.delay, 0, 0, 600_000),
+      userAgent,
+      respectRobots: v['ignore-robots'] !== true,
+      includeSubdomains: v['include-subdomains'] === true,
+      checkExternal: v['skip-external'] !== true,
+      include: patterns('include', v.include),
+      exclude: patterns('exclude', v.exclude),
+      sitemaps: (v.sitemap ?? []).map((s) => normalizeUrl(s) as string),
+      render: integer('render', v.render, 0, 0),
+    },
+  };
+}

@@ -1,0 +1,70 @@
+/**
+ * What a crawl is asked to do and what it reports back: the one interface between the crawler
+ * (service/crawl/), its CLI (scripts/crawl.ts), the service's crawl runs and the tests.
+ */
+import type { Manifest } from '../../catalog/export-contract.ts';
+
+export interface CrawlOptions {
+  startUrl: string;
+  /** The export directory: manifest.json and the contract's Parquet tables are written here. */
+  outDir: string;
+  websiteId: string;
+  crawlId: number;
+  maxUrls: number;
+  maxDepth: number;
+  /** Requests in flight per host. */
+  concurrency: number;
+  /** Pause between requests to one host, in milliseconds (raised to robots.txt's crawl-delay when respected). */
+  delayMs: number;
+  userAgent: string;
+  respectRobots: boolean;
+  includeSubdomains: boolean;
+  include: RegExp[];
+  exclude: RegExp[];
+  /** Check external link targets (HEAD, GET on 405/501); false leaves their status unknown. Default true. */
+  checkExternal?: boolean;
+  /** Sitemaps to read besides robots.txt's `Sitemap:` lines and /sitemap.xml. */
+  sitemaps: string[];
+  /** Indexable pages to render in Chromium for the performance_* columns; 0 renders none. */
+  render: number;
+  /** Aborting stops fetching; the crawl still writes a complete export of what it fetched (stoppedEarly). */
+  signal?: AbortSignal;
+  onProgress?: (progress: CrawlProgress) => void;
+}
+
+export interface CrawlProgress {
+  pagesDone: number;
+  queued: number;
+  errors: number;
+  pagesPerSecond: number;
+  elapsedMs: number;
+}
+
+export interface CrawlResult {
+  outDir: string;
+  manifest: Manifest;
+  /** URLs fetched (pages, redirects, errors, non-HTML). */
+  fetched: number;
+  /** Rows per written table. */
+  tables: Record<string, number>;
+  /** Stopped by the signal before the frontier was empty. */
+  stoppedEarly: boolean;
+  elapsedMs: number;
+}
+
+/** Performance of one rendered page, as the web-vitals library measures it. */
+export interface PageVitals {
+  url: string;
+  /** Cumulative layout shift. */
+  cls: number | null;
+  /** DOMContentLoaded, seconds. */
+  dcl: number | null;
+  /** First contentful paint, seconds. */
+  fcp: number | null;
+  /** Largest contentful paint, seconds. */
+  lcp: number | null;
+  /** Time to first byte, milliseconds. */
+  ttfb: number | null;
+  /** Time to interactive, seconds. */
+  tti: number | null;
+}

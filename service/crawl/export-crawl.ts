@@ -1,0 +1,496 @@
+/**
+ * The end of a crawl: DuckDB reads the row files the crawler streamed (nodes, pages, edges, images, sitemaps),
+ * computes what needs the whole crawl (click depth, DeepRank, link and canonical in-counts, duplicate sets,
+ * redirect chains, indexability) with the definitions of the demo generator (scripts/fixtures/crawl-sql.ts), and
+ * writes the contract's Parquet tables and manifest. Files are built in a side directory and moved into the
+ * export directory at the end, manifest last, so a failed export leaves no half-written export behind.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import {
+  MANIFEST_FILE,
+  manifestSchema,
+  parquetFileOf,
+  type ExportTableId,
+  type Manifest,
+} from '../../catalog/export-contract.ts';
+import { openDatabase, quoteLiteral } from '../db/duckdb.ts';
+import type { PageVitals } from './crawl-options.ts';
+import { openGraphFields, schemaTypes } from './parsed-page.ts';
+import { derivedUrlColumns } from './derived-url-columns.ts';
+import { projectContract } from './project-contract.ts';
+
+export const CRAWLER_NAME = 'technical-health-check';
+/** Images above this size (kB) go to the large_images extraction. */
+export const LARGE_IMAGE_KB = 100;
+const PR_ITERATIONS = 6;
+/** DuckDB's share of the crawler's memory at the end of a crawl; sorts and joins beyond it spill to the work directory. */
+const EXPORT_MEMORY_LIMIT = '256MB';
+/** Smaller row groups than DuckDB's default keep the Parquet writer's buffers small. */
+const ROW_GROUP_SIZE = 16_384;
+const MAX_LEVELS = 10_000;
+
+/**
+ * Link kinds, as numbered in the edge rows (linkType below names them). Resources (stylesheets, scripts, icons)
+ * are followed and count for click depth, but are not links of the page: they stay out of the link tables.
+ */
+export const LinkKind = { href: 0, image: 1, canonical: 2, hreflang: 3, redirect: 4, resource: 5 } as const;
+
+export interface CrawlRows {
+  workDir: string;
+  nodes: string;
+  pages: string;
+  edges: string;
+  images: string;
+  sitemaps: string;
+  vitals: PageVitals[];
+  startId: number;
+}
+
+export interface ExportTarget {
+  outDir: string;
+  websiteId: string;
+  crawlId: number;
+  startUrl: string;
+  crawledAt: Date;
+  stoppedEarly: boolean;
+  /** Filled with each path put into place (the export directory when created here, then each file). */
+  written: string[];
+}
+
+export function crawlerVersion(): string {
+  const file = path.resolve(import.meta.dirname, '../../package.json');
+  return (JSON.parse(fs.readFileSync(file, 'utf8')) as { version: string }).version;
+}
+
+const json = (file: string, columns: Record<string, string>): string =>
+  `read_json(${quoteLiteral(file)}, format = 'newline_delimited', columns = {${Object.entries(columns)
+    .map(([name, type]) => `${quoteLiteral(name)}: ${quoteLiteral(type)}`)
+    .join(', ')}})`;
+
+const directiveColumns = { hn: 'BOOLEAN', hf: 'BOOLEAN', ha: 'BOOLEAN', hs: 'BOOLEAN', hi: 'BOOLEAN', ht: 'BOOLEAN' };
+
+export async function exportCrawl(
+  rows: CrawlRows,
+  target: ExportTarget,
+): Promise<{ manifest: Manifest; tables: Record<string, number> }> {
+  const manifest = manifestSchema.parse({
+    websiteId: target.websiteId,
+    crawlId: target.crawlId,
+    crawledAt: target.crawledAt.toISOString(),
+    dataStart: target.crawledAt.toISOString().slice(0, 10),
+    dataEnd: target.crawledAt.toISOString().slice(0, 10),
+    startUrl: target.startUrl,
+    crawler: { name: CRAWLER_NAME, version: crawlerVersion() },
+    ...(target.stoppedEarly ? { stoppedEarly: true } : {}),
+  });
+  const side = path.join(rows.workDir, 'export');
+  fs.mkdirSync(side, { recursive: true });
+  const vitalsFile = path.join(rows.workDir, 'vitals.ndjson');
+  fs.writeFileSync(vitalsFile, rows.vitals.map((v) => JSON.stringify(v)).join('\n'));
+
+  // A database file rather than memory: the crawl's tables then stay on disk beyond the memory limit.
+  const db = await openDatabase(path.join(rows.workDir, 'export.duckdb'), {
+    threads: 1,
+    memoryLimit: EXPORT_MEMORY_LIMIT,
+  });
+  const conn = await db.connect();
+  const tables: Record<string, number> = {};
+  try {
+    await conn.run(`SET temp_directory = ${quoteLiteral(path.join(rows.workDir, 'duckdb.tmp'))}`);
+    await conn.run('SET preserve_insertion_order = false');
+    await buildTables(conn, rows, vitalsFile);
+    // Written to the database file, the tables' blocks can leave memory while the Parquet files are written.
+    await conn.run('CHECKPOINT');
+    for (const [table, sql] of Object.entries(tableQueries())) {
+      const file = path.join(side, parquetFileOf(table));
+      await conn.run(`COPY (${sql}) TO ${quoteLiteral(file)} (FORMAT parquet, ROW_GROUP_SIZE ${ROW_GROUP_SIZE})`);
+      const reader = await conn.runAndReadAll(`SELECT count(*)::INTEGER FROM read_parquet(${quoteLiteral(file)})`);
+      tables[table] = Number(reader.getRows()[0]?.[0] ?? 0);
+    }
+  } finally {
+    conn.closeSync();
+    db.closeSync();
+  }
+
+  if (!fs.existsSync(target.outDir)) {
+    fs.mkdirSync(target.outDir, { recursive: true });
+    target.written.push(target.outDir);
+  }
+  const manifestFile = path.join(target.outDir, MANIFEST_FILE);
+  fs.rmSync(manifestFile, { force: true });
+  for (const table of Object.keys(tables)) {
+    const file = path.join(target.outDir, parquetFileOf(table));
+    fs.renameSync(path.join(side, parquetFileOf(table)), file);
+    target.written.push(file);
+  }
+  fs.writeFileSync(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
+  target.written.push(manifestFile);
+  return { manifest, tables };
+}
+
+async function buildTables(conn: DuckDBConnection, rows: CrawlRows, vitalsFile: string): Promise<void> {
+  const schemaStruct = `STRUCT(${schemaTypes.map((t) => `${t} INTEGER`).join(', ')})`;
+  const ogStruct = `STRUCT(${openGraphFields.map((f) => `${f} VARCHAR`).join(', ')})`;
+  await conn.run(
+    `CREATE TABLE n AS SELECT * FROM ${json(rows.nodes, {
+      id: 'INTEGER',
+      url: 'VARCHAR',
+      pl: 'VARCHAR',
+      fe: 'BOOLEAN',
+      rr: 'VARCHAR',
+      fa: 'INTEGER',
+      sm: 'VARCHAR',
+    })}`,
+  );
+  await conn.run(
+    `CREATE TABLE p AS SELECT * FROM ${json(rows.pages, {
+      id: 'INTEGER',
+      st: 'INTEGER',
+      err: 'VARCHAR',
+      ct: 'VARCHAR',
+      ft: 'DOUBLE',
+      sz: 'BIGINT',
+      ...directiveColumns,
+      ch: 'INTEGER',
+      cm: 'INTEGER',
+      cc: 'BOOLEAN',
+      rd: 'INTEGER',
+      rk: 'VARCHAR',
+      html: 'BOOLEAN',
+      ti: 'VARCHAR',
+      de: 'VARCHAR',
+      h1: 'VARCHAR[]',
+      h2: 'VARCHAR[]',
+      h3: 'VARCHAR[]',
+      wc: 'INTEGER',
+      cs: 'INTEGER',
+      bh: 'VARCHAR',
+      mn: 'BOOLEAN',
+      mf: 'BOOLEAN',
+      sd: 'BOOLEAN',
+      sc: schemaStruct,
+      og: ogStruct,
+      hib: 'INTEGER',
+      bih: 'INTEGER',
+    })}`,
+  );
+  await conn.run(
+    `CREATE TABLE e AS SELECT * FROM ${json(rows.edges, {
+      f: 'INTEGER',
+      t: 'INTEGER',
+      k: 'INTEGER',
+      a: 'VARCHAR',
+      r: 'VARCHAR',
+      nf: 'BOOLEAN',
+      ic: 'INTEGER',
+      im: 'BOOLEAN',
+      al: 'BOOLEAN',
+      hl: 'VARCHAR',
+    })}`,
+  );
+  await conn.run(
+    `CREATE TABLE img AS SELECT f, src, bool_or(ma) AS ma FROM ${json(rows.images, {
+      f: 'INTEGER',
+      src: 'VARCHAR',
+      ma: 'BOOLEAN',
+    })} GROUP BY f, src`,
+  );
+  await conn.run(
+    `CREATE TABLE smf AS SELECT * FROM ${json(rows.sitemaps, {
+      url: 'VARCHAR',
+      found_at: 'VARCHAR',
+      restricted_reason: 'VARCHAR',
+      http_status_code: 'INTEGER',
+      fetch_error: 'VARCHAR',
+      sitemap_type: 'VARCHAR',
+      format: 'VARCHAR',
+      parse_error: 'VARCHAR',
+      file_size: 'BIGINT',
+      links_count: 'INTEGER',
+      url_count: 'INTEGER',
+    })}`,
+  );
+  await conn.run(
+    `CREATE TABLE vit AS SELECT * FROM ${json(vitalsFile, {
+      url: 'VARCHAR',
+      cls: 'DOUBLE',
+      dcl: 'DOUBLE',
+      fcp: 'DOUBLE',
+      lcp: 'DOUBLE',
+      ttfb: 'DOUBLE',
+      tti: 'DOUBLE',
+    })}`,
+  );
+
+  // Every fetched URL with its page; canon is NULL when canonicals disagree (HTML and header, or two HTML tags).
+  await conn.run(`CREATE TABLE g AS
+    SELECT n.id, n.url, n.pl = 'i' AS internal, n.fa, n.sm, p.* EXCLUDE (id),
+      coalesce(p.st = 200 AND p.html, false) AS content,
+      CASE WHEN coalesce(p.cc, false) OR (p.cm IS NOT NULL AND p.ch IS NOT NULL AND p.cm <> p.ch) THEN NULL
+        ELSE coalesce(p.cm, p.ch) END AS canon
+    FROM n JOIN p USING (id) WHERE n.fe AND n.pl <> 'o'`);
+  await conn.run(`ALTER TABLE g ADD COLUMN indexable BOOLEAN`);
+  await conn.run(`UPDATE g SET indexable = internal AND content AND rd IS NULL AND NOT coalesce(mn, false)
+    AND NOT coalesce(hn, false) AND (canon IS NULL OR canon = id)`);
+
+  // Click depth: breadth-first over every link kind from the start URL.
+  await conn.run(
+    `CREATE TABLE reach AS SELECT ${rows.startId}::INTEGER AS id, 0::INTEGER AS lvl, NULL::INTEGER AS parent`,
+  );
+  for (let level = 0; level < MAX_LEVELS; level++) {
+    const added = await conn.run(`INSERT INTO reach
+      SELECT e.t, ${level + 1}, min(e.f) FROM e
+      SEMI JOIN (SELECT id FROM reach WHERE lvl = ${level}) fr ON fr.id = e.f
+      ANTI JOIN reach r ON r.id = e.t
+      GROUP BY e.t`);
+    if (added.rowsChanged === 0) break;
+  }
+
+  // DeepRank: PageRank (d = 0.85) over internal href and redirect links of the reached pages, log-scaled to 0-10.
+  await conn.run(`CREATE TABLE prn AS SELECT g.id FROM g SEMI JOIN reach r ON r.id = g.id WHERE g.internal`);
+  await conn.run(`CREATE TABLE prw AS
+    WITH pre AS (SELECT e.f, e.t FROM e SEMI JOIN prn a ON a.id = e.f SEMI JOIN prn b ON b.id = e.t WHERE e.k IN (0, 4)),
+         od AS (SELECT f, count(*)::DOUBLE AS od FROM pre GROUP BY f)
+    SELECT pre.f, pre.t, od.od FROM pre JOIN od USING (f)`);
+  await conn.run(`CREATE TABLE pr AS SELECT id, 1.0 / (SELECT count(*) FROM prn) AS v FROM prn`);
+  for (let i = 0; i < PR_ITERATIONS; i++) {
+    await conn.run(`CREATE OR REPLACE TABLE pr AS
+      SELECT n.id, 0.15 / (SELECT count(*) FROM prn) + 0.85 * coalesce(s.v, 0) AS v
+      FROM prn n LEFT JOIN (SELECT e.t, sum(p.v / e.od) AS v FROM prw e JOIN pr p ON p.id = e.f GROUP BY e.t) s ON s.t = n.id`);
+  }
+  await conn.run(`CREATE TABLE dr AS
+    SELECT id, round(10 * (ln(v) - mn) / CASE WHEN mx > mn THEN mx - mn ELSE 1 END, 2)::DOUBLE AS deeprank
+    FROM pr, (SELECT ln(min(v)) AS mn, ln(max(v)) AS mx FROM pr)`);
+
+  await conn.run(`CREATE TABLE lc AS
+    SELECT id, sum(lin)::INTEGER AS links_in, sum(lout)::INTEGER AS links_out, sum(hin)::INTEGER AS hl_in,
+      sum(hout)::INTEGER AS hl_out
+    FROM (
+      SELECT t AS id, CASE WHEN k = 0 THEN ic ELSE 0 END AS lin, 0 AS lout, CASE WHEN k = 3 THEN 1 ELSE 0 END AS hin,
+        0 AS hout FROM e
+      UNION ALL
+      SELECT f, 0, CASE WHEN k = 0 THEN ic ELSE 0 END, 0, CASE WHEN k = 3 THEN 1 ELSE 0 END FROM e
+    ) GROUP BY id`);
+  await conn.run(`CREATE TABLE cin AS
+    SELECT canon AS id, count(*)::INTEGER AS n FROM g WHERE canon IS NOT NULL AND canon <> id GROUP BY canon`);
+
+  // Duplicate sets among indexable pages; the primary is the one with the highest DeepRank, then the first found.
+  const family = (name: string, keyExpr: string, where: string): string => `
+    ${name}k AS (SELECT id, hash(${keyExpr}) AS key, dr FROM cand WHERE ${where}),
+    ${name}g AS (SELECT key, count(*) AS n, arg_min(id, (-dr, id)) AS prim FROM ${name}k GROUP BY key HAVING count(*) > 1),
+    ${name} AS (SELECT ${name}k.id, ${name}g.n, ${name}g.prim FROM ${name}k JOIN ${name}g USING (key))`;
+  await conn.run(`CREATE TABLE dup AS
+    WITH cand AS (
+      SELECT g.id, g.ti AS title, g.de AS description, g.bh AS body, coalesce(dr.deeprank, 0) AS dr
+      FROM g LEFT JOIN dr ON dr.id = g.id WHERE g.indexable
+    ),
+    ${family('dt', 'title', 'title IS NOT NULL')},
+    ${family('dd', 'description', 'description IS NOT NULL')},
+    ${family('db', 'body', 'body IS NOT NULL')},
+    ${family('dp', 'title, description, body', 'title IS NOT NULL AND description IS NOT NULL AND body IS NOT NULL')}
+    SELECT c.id, dt.n::INTEGER AS t_n, dt.prim AS t_p, dd.n::INTEGER AS d_n, dd.prim AS d_p,
+      db.n::INTEGER AS b_n, db.prim AS b_p, dp.n::INTEGER AS p_n, dp.prim AS p_p
+    FROM cand c LEFT JOIN dt ON dt.id = c.id LEFT JOIN dd ON dd.id = c.id
+      LEFT JOIN db ON db.id = c.id LEFT JOIN dp ON dp.id = c.id
+    WHERE dt.id IS NOT NULL OR dd.id IS NOT NULL OR db.id IS NOT NULL OR dp.id IS NOT NULL`);
+
+  // Redirect chains: walk the redirects until a non-redirect, a repeat (loop) or the hop limit.
+  await conn.run(`CREATE TABLE hop AS SELECT n.id, n.url, p.st, p.rd, p.rk FROM n LEFT JOIN p USING (id)`);
+  await conn.run(`CREATE TABLE rch AS
+    WITH RECURSIVE w(start, step, cur, seen) AS (
+      SELECT id, 0, id, [id] FROM g WHERE g.internal AND g.rd IS NOT NULL AND g.st IS NOT NULL
+      UNION ALL
+      SELECT w.start, w.step + 1, h.rd, list_append(w.seen, h.rd)
+      FROM w JOIN hop h ON h.id = w.cur
+      WHERE h.rd IS NOT NULL AND h.st IS NOT NULL AND w.step < 4
+        AND NOT list_contains(w.seen[1:len(w.seen) - 1], w.cur)
+    ),
+    hops AS (
+      SELECT w.start, w.step, w.cur, list_contains(w.seen[1:len(w.seen) - 1], w.cur) AS closes,
+        h.url, h.st, h.rk, nx.url AS next_url, max(w.step) OVER (PARTITION BY w.start) AS last
+      FROM w JOIN hop h ON h.id = w.cur LEFT JOIN hop nx ON nx.id = h.rd
+    )
+    SELECT start AS id,
+      list({'url': url, 'status_code': st, 'redirects_to': next_url, 'is_js_redirect': coalesce(rk = 'js', false),
+            'is_meta_redirect': coalesce(rk = 'meta', false)} ORDER BY step) FILTER (WHERE step < last) AS chain,
+      count(*) FILTER (WHERE step < last)::INTEGER AS hops,
+      arg_max(cur, step) AS final_id,
+      bool_or(closes) AS loop
+    FROM hops GROUP BY start`);
+
+  // The URLs the urls table names besides each row's own (canonicals, primaries, parents, chain ends), so that its
+  // look-ups join small tables rather than the whole known-URL set.
+  await conn.run(`CREATE TABLE refs AS SELECT n.id, n.url FROM n SEMI JOIN (
+      SELECT canon AS id FROM g UNION ALL SELECT ch FROM g UNION ALL SELECT cm FROM g
+      UNION ALL SELECT t_p FROM dup UNION ALL SELECT d_p FROM dup UNION ALL SELECT p_p FROM dup
+      UNION ALL SELECT b_p FROM dup UNION ALL SELECT coalesce(r.parent, g.fa) FROM g LEFT JOIN reach r ON r.id = g.id
+    ) x ON x.id = n.id`);
+  await conn.run(`CREATE TABLE fin AS SELECT h.id, h.url, h.st FROM hop h SEMI JOIN rch ON rch.final_id = h.id`);
+
+  // Link rows with both ends resolved, shared by links and unique_links.
+  await conn.run(`CREATE TABLE le AS
+    SELECT e.*, gf.url AS f_url, gf.st AS f_st, gf.ti AS f_ti, coalesce(df.deeprank, 0) AS f_dr,
+      nt.url AS t_url, nt.pl = 'i' AS t_internal, gt.st AS t_st, gt.ti AS t_ti, dt.deeprank AS t_dr,
+      coalesce(nt.pl = 'i' AND gt.rd IS NOT NULL AND gt.st IS NOT NULL, false)
+        OR coalesce(gt.st BETWEEN 300 AND 399, false) AS t_redirect,
+      NOT nt.fe AND nt.rr IS NOT NULL AS t_restricted, CASE WHEN NOT nt.fe THEN nt.rr END AS t_reason
+    FROM e JOIN g gf ON gf.id = e.f JOIN n nt ON nt.id = e.t LEFT JOIN g gt ON gt.id = e.t
+      LEFT JOIN dr df ON df.id = e.f LEFT JOIN dr dt ON dt.id = e.t
+    WHERE e.k <> ${LinkKind.resource}`);
+}
+
+const linkType = `['href', 'image', 'canonical', 'hreflang', 'redirect'][k + 1]`;
+const directiveFlag = (column: string): string =>
+  `CASE WHEN g.internal AND g.st IS NOT NULL THEN coalesce(g.${column}, false) END`;
+const pageFlag = (column: string): string => `CASE WHEN g.html THEN coalesce(g.${column}, false) END`;
+
+/** The tables a crawl writes: the required ones and both custom extractions. */
+type CrawlTableId = Extract<
+  ExportTableId,
+  'urls' | 'links' | 'unique_links' | 'sitemaps' | 'uncrawled_urls' | 'large_images' | 'images_missing_alt'
+>;
+
+function tableQueries(): Record<CrawlTableId, string> {
+  const internal = 'g.internal';
+  const urls: Record<string, string> = {
+    url: 'g.url',
+    http_status_code: 'g.st',
+    indexable: 'coalesce(g.indexable, false)',
+    internal,
+    found_in_web_crawl: 'r.id IS NOT NULL',
+    found_in_sitemap: `CASE WHEN ${internal} THEN g.sm IS NOT NULL END`,
+    found_at_sitemap: 'g.sm',
+    found_at_url: 'par.url',
+    page_title: 'g.ti',
+    page_title_length: 'length(g.ti)',
+    description: 'g.de',
+    description_length: 'length(g.de)',
+    h1_count: 'len(g.h1)',
+    h1_length: 'length(g.h1[1])',
+    h1_tag: 'g.h1',
+    h2_tag: 'g.h2',
+    h3_tag: 'g.h3',
+    content_size: 'g.cs',
+    word_count: 'g.wc',
+    html_size: 'CASE WHEN g.html THEN g.sz END',
+    ...derivedUrlColumns(internal),
+    meta_nofollow: pageFlag('mf'),
+    meta_noindex: pageFlag('mn'),
+    header_noindex: directiveFlag('hn'),
+    header_nofollow: directiveFlag('hf'),
+    header_noarchive: directiveFlag('ha'),
+    header_nosnippet: directiveFlag('hs'),
+    header_noimageindex: directiveFlag('hi'),
+    header_notranslate: directiveFlag('ht'),
+    has_structured_data: 'CASE WHEN g.html THEN coalesce(g.sd, false) END',
+    ...Object.fromEntries(schemaTypes.map((t) => [`${t}_schema_count`, `g.sc.${t}`])),
+    ...Object.fromEntries(openGraphFields.map((f) => [`og_${f}`, `g.og.${f}`])),
+    fetch_time: `CASE WHEN ${internal} THEN g.ft END`,
+    performance_cls: 'vit.cls',
+    performance_dcl: 'vit.dcl',
+    performance_fcp: 'vit.fcp',
+    performance_lcp: 'vit.lcp',
+    performance_ttfb: 'vit.ttfb',
+    performance_tti: 'vit.tti',
+    head_tags_in_body_count: 'CASE WHEN g.html THEN g.hib END',
+    body_tags_in_head_count: 'CASE WHEN g.html THEN g.bih END',
+  };
+  const links: Record<string, string> = {
+    url_from: 'f_url',
+    url_to: 't_url',
+    internal: 't_internal',
+    url_from_status_code: 'f_st',
+    url_to_status_code: 't_st',
+    url_from_title: 'f_ti',
+    url_to_title: 't_ti',
+    url_from_https: "starts_with(f_url, 'https:')",
+    url_to_https: "starts_with(t_url, 'https:')",
+    url_from_deeprank: 'f_dr',
+    url_to_deeprank: 'CASE WHEN t_internal THEN coalesce(t_dr, 0) END',
+    hreflang: 'hl',
+    attr_rel: 'r',
+    link_type: linkType,
+    anchor_text: 'a',
+    nofollow: 'nf',
+    instance_count: 'ic',
+    is_redirect: 't_redirect',
+    is_restricted: 't_restricted',
+    restricted_reason: 't_reason',
+    has_image_link: 'im',
+    has_image_alt_text: 'CASE WHEN im THEN al END',
+  };
+  const uniqueLinks: Record<string, string> = {
+    url_to: 't_url',
+    anchor_text: 'a',
+    primary_url_from: 'pr.f_url',
+    internal: 't_internal',
+    primary_url_from_status_code: 'pr.f_st',
+    url_from_https: "starts_with(pr.f_url, 'https:')",
+    url_to_https: "starts_with(t_url, 'https:')",
+    url_to_status_code: 't_st',
+    url_to_title: 't_ti',
+    url_to_deeprank: 'CASE WHEN t_internal THEN coalesce(t_dr, 0) END',
+    link_type: `['href', 'image', 'canonical', 'hreflang', 'redirect'][pr.k + 1]`,
+    instance_count: 'n',
+    nofollow: 'pr.nf',
+    is_redirect: 't_redirect',
+    is_restricted: 't_restricted',
+    has_image_link: 'pr.im',
+    has_image_alt_text: 'CASE WHEN pr.im THEN pr.al END',
+  };
+  return {
+    urls: `SELECT ${projectContract('urls', urls)}
+      FROM g
+      LEFT JOIN reach r ON r.id = g.id
+      LEFT JOIN refs par ON par.id = coalesce(r.parent, g.fa)
+      LEFT JOIN refs cu ON cu.id = g.canon
+      LEFT JOIN refs chd ON chd.id = g.ch
+      LEFT JOIN refs cht ON cht.id = g.cm
+      LEFT JOIN cin ON cin.id = g.id
+      LEFT JOIN dup ON dup.id = g.id
+      LEFT JOIN refs pt ON pt.id = dup.t_p
+      LEFT JOIN refs pd ON pd.id = dup.d_p
+      LEFT JOIN refs pp ON pp.id = dup.p_p
+      LEFT JOIN refs pb ON pb.id = dup.b_p
+      LEFT JOIN lc ON lc.id = g.id
+      LEFT JOIN rch ON rch.id = g.id
+      LEFT JOIN fin ON fin.id = rch.final_id
+      LEFT JOIN dr ON dr.id = g.id
+      LEFT JOIN vit ON vit.url = g.url`,
+    // The link tables are the big ones: written unsorted, as sorting them would take memory by the link count.
+    links: `SELECT ${projectContract('links', links)} FROM le`,
+    // The primary link row joined back by its page, rather than carried through the aggregate, which then spills.
+    unique_links: `SELECT ${projectContract('unique_links', uniqueLinks)}
+      FROM (SELECT t AS ut, a AS ua, count(*)::INTEGER AS n, min(f) AS pf FROM le GROUP BY t, a) u
+      JOIN le pr ON pr.t = u.ut AND pr.a = u.ua AND pr.f = u.pf`,
+    sitemaps: `SELECT ${projectContract('sitemaps', {
+      url: 'url',
+      sitemap_type: 'sitemap_type',
+      format: 'format',
+      found_at: 'found_at',
+      links_count: 'links_count',
+      url_count: 'url_count',
+      fetch_error: 'fetch_error',
+      parse_error: 'parse_error',
+      http_status_code: 'http_status_code',
+      restricted_reason: 'restricted_reason',
+      file_size: 'file_size',
+    })} FROM smf ORDER BY url`,
+    uncrawled_urls: `SELECT ${projectContract('uncrawled_urls', {
+      url: 'n.url',
+      restricted_reason: 'n.rr',
+      found_at_url: 'coalesce(fa.url, n.sm)',
+    })} FROM n LEFT JOIN n fa ON fa.id = n.fa
+      WHERE NOT n.fe AND n.rr IS NOT NULL AND n.pl <> 'e' ORDER BY n.url`,
+    large_images: `SELECT ${projectContract('large_images', {
+      url: 'pg.url',
+      imgSrc: 'img.src',
+      imgSize: 'round(im.sz / 1024, 1)',
+    })} FROM img JOIN n pg ON pg.id = img.f JOIN n ni ON ni.url = img.src JOIN p im ON im.id = ni.id
+      WHERE im.sz > ${LARGE_IMAGE_KB} * 1024 ORDER BY pg.url, img.src`,
+    images_missing_alt: `SELECT ${projectContract('images_missing_alt', { url: 'pg.url', imgSrc: 'img.src' })}
+      FROM img JOIN n pg ON pg.id = img.f WHERE img.ma ORDER BY pg.url, img.src`,
+  };
+}

@@ -1,0 +1,199 @@
+/**
+ * HTTP for the crawler: one undici Agent (a keep-alive pool per origin, `concurrency` connections each), no
+ * redirect following (the crawler records every hop), timeouts, a maximum body size, and retries with
+ * exponential backoff on 429, 5xx and network errors that honour `Retry-After`.
+ */
+import { Agent, errors as undiciErrors } from 'undici';
+
+export interface FetcherOptions {
+  concurrency: number;
+  userAgent: string;
+  timeoutMs?: number;
+  maxBodyBytes?: number;
+  retries?: number;
+  retryBaseMs?: number;
+  /** Longest Retry-After honoured; longer waits give up. */
+  maxRetryAfterMs?: number;
+}
+
+export interface FetchResponse {
+  /** HTTP status; null when no response came. */
+  status: number | null;
+  /** Why no response came (network error, timeout). */
+  error: string | null;
+  headers: Record<string, string | string[] | undefined>;
+  /** The body when it was asked for (null otherwise, and for errors). */
+  body: Buffer | null;
+  /** Bytes received, or Content-Length when the body was not read. */
+  bodySize: number;
+  /** The body was cut at the maximum size. */
+  isTruncated: boolean;
+  /** From the request to the end of the body, in milliseconds (last attempt). */
+  elapsedMs: number;
+}
+
+export interface FetchRequest {
+  method?: 'GET' | 'HEAD';
+  /** Whether to read the body, given the response headers; the body is drained unread otherwise. */
+  wantsBody?: (status: number, headers: FetchResponse['headers']) => boolean;
+  signal?: AbortSignal;
+}
+
+export const DEFAULT_TIMEOUT_MS = 20_000;
+export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+export class Fetcher {
+  private readonly agent: Agent;
+  private readonly timeoutMs: number;
+  private readonly maxBodyBytes: number;
+  private readonly retries: number;
+  private readonly retryBaseMs: number;
+  private readonly maxRetryAfterMs: number;
+
+  constructor(private readonly options: FetcherOptions) {
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.retries = options.retries ?? 2;
+    this.retryBaseMs = options.retryBaseMs ?? 500;
+    this.maxRetryAfterMs = options.maxRetryAfterMs ?? 30_000;
+    this.agent = new Agent({
+      connections: options.concurrency,
+      keepAliveTimeout: 30_000,
+      connect: { timeout: this.timeoutMs },
+      headersTimeout: this.timeoutMs,
+      bodyTimeout: this.timeoutMs,
+    });
+  }
+
+  async fetch(url: string, request: FetchRequest = {}): Promise<FetchResponse> {
+    for (let attempt = 0; ; attempt++) {
+      const response = await this.once(url, request);
+      if (attempt >= this.retries || request.signal?.aborted || !isRetryable(response)) return response;
+      const wait = retryDelay(response, this.retryBaseMs * 2 ** attempt);
+      if (wait > this.maxRetryAfterMs) return response;
+      await sleep(wait, request.signal);
+    }
+  }
+
+  private async once(url: string, request: FetchRequest): Promise<FetchResponse> {
+    const started = performance.now();
+    const method = request.method ?? 'GET';
+    const { origin, pathname, search } = new URL(url);
+    try {
+      const response = await this.agent.request({
+        origin,
+        path: `${pathname}${search}`,
+        method,
+        headers: { 'user-agent': this.options.userAgent, accept: '*/*', 'accept-encoding': 'identity' },
+        signal: request.signal,
+      });
+      const headers = response.headers;
+      const status = response.statusCode;
+      let body: Buffer | null = null;
+      let bodySize = 0;
+      let isTruncated = false;
+      if (method === 'GET' && request.wantsBody?.(status, headers)) {
+        const chunks: Buffer[] = [];
+        for await (const chunk of response.body as AsyncIterable<Buffer>) {
+          if (bodySize + chunk.length > this.maxBodyBytes) {
+            chunks.push(chunk.subarray(0, this.maxBodyBytes - bodySize));
+            bodySize = this.maxBodyBytes;
+            isTruncated = true;
+            void discard(response.body, Infinity);
+            break;
+          }
+          chunks.push(chunk);
+          bodySize += chunk.length;
+        }
+        body = chunks.length === 1 ? (chunks[0] ?? Buffer.alloc(0)) : Buffer.concat(chunks);
+      } else {
+        const length = Number(headers['content-length']);
+        if (Number.isFinite(length) && length >= 0) {
+          bodySize = length;
+          await discard(response.body, length);
+        } else {
+          for await (const chunk of response.body as AsyncIterable<Buffer>) {
+            bodySize += chunk.length;
+            if (bodySize > this.maxBodyBytes) {
+              isTruncated = true;
+              void discard(response.body, Infinity);
+              break;
+            }
+          }
+        }
+      }
+      return { status, error: null, headers, body, bodySize, isTruncated, elapsedMs: performance.now() - started };
+    } catch (error) {
+      return {
+        status: null,
+        error: describeError(error),
+        headers: {},
+        body: null,
+        bodySize: 0,
+        isTruncated: false,
+        elapsedMs: performance.now() - started,
+      };
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.agent.destroy();
+  }
+}
+
+/** Errors a retry is unlikely to mend soon: the host refused, does not resolve or cannot be reached, or the crawl stopped. */
+const FINAL_ERRORS = new Set(['aborted', 'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/** Bodies up to this size are read and dropped, which keeps the connection; larger ones close it. */
+const DUMP_BYTES = 256 * 1024;
+
+type Body = Awaited<ReturnType<Agent['request']>>['body'];
+
+async function discard(body: Body, length: number): Promise<void> {
+  body.on('error', () => undefined);
+  if (length <= DUMP_BYTES) await body.dump({ limit: DUMP_BYTES }).catch(() => undefined);
+  else body.destroy();
+}
+
+function isRetryable(response: FetchResponse): boolean {
+  if (response.status === null) return !FINAL_ERRORS.has(response.error ?? '');
+  return response.status === 429 || response.status >= 500;
+}
+
+/** Retry-After in seconds or as an HTTP date, else the backoff. */
+export function retryDelay(response: Pick<FetchResponse, 'headers'>, backoffMs: number, now = Date.now()): number {
+  const header = response.headers['retry-after'];
+  const value = Array.isArray(header) ? header[0] : header;
+  if (value === undefined || value.trim() === '') return backoffMs;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? backoffMs : Math.max(0, date - now);
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof undiciErrors.RequestAbortedError || (error as Error).name === 'AbortError') return 'aborted';
+  if (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError)
+    return 'timeout';
+  if (error instanceof undiciErrors.ConnectTimeoutError) return 'connect timeout';
+  const code = (error as NodeJS.ErrnoException).code;
+  return code ? `${code}` : (error as Error).message;
+}
+
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** First value of a header that may repeat. */
+export function headerValue(headers: FetchResponse['headers'], name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}

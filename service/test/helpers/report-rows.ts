@@ -1,0 +1,26 @@
+import type { ReportDefinition } from '../../../catalog/schema.ts';
+import type { CrawlTarget } from '../../engine/compile.ts';
+import type { ReportEngine } from '../../engine/engine.ts';
+import { shapeOf } from '../../engine/report-shape.ts';
+import { textOf } from '../../engine/result.ts';
+
+/**
+ * URLs of a report's rows (all rows of the crawl, checked ones too) whose URL contains `/<report id>/`: the tests
+ * that plant each report's rows under its own path read them back through the "URLs containing" filter.
+ */
+export async function reportRowUrls(engine: ReportEngine, report: ReportDefinition, target: CrawlTarget) {
+  const result = await engine.rows({
+    report,
+    current: target,
+    dataDateRange: target.defaultRange,
+    differenceType: 'all',
+    userFilter: `/${report.id}/`,
+    showChecked: true,
+    orderBy: [],
+    limit: 1000,
+    offset: 0,
+  });
+  const index = result.columns.findIndex((c) => c.id === shapeOf(report).urlColumn);
+  if (index < 0) throw new Error(`${report.id} does not return its URL column ${shapeOf(report).urlColumn}`);
+  return (result.values[index] ?? []).map(textOf);
+}
