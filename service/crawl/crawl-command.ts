@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { manifestSchema } from '../../catalog/export-contract.ts';
-import { readCurrentLoad, websiteDir } from '../store/layout.ts';
+import { CURRENT_FILE, crawlDir, websiteDir } from '../store/layout.ts';
 import type { CrawlOptions } from './crawl-options.ts';
 import { crawlerVersion, CRAWLER_NAME } from './export-crawl.ts';
 import { normalizeUrl } from './normalize-url.ts';
@@ -50,7 +50,7 @@ export function nextCrawlId(dataDir: string, websiteId: string): number {
   for (const name of entries) {
     if (!/^\d+$/.test(name)) continue;
     const id = Number(name);
-    if (id > highest && readCurrentLoad(dataDir, websiteId, id)) highest = id;
+    if (id > highest && fs.existsSync(path.join(crawlDir(dataDir, websiteId, id), CURRENT_FILE))) highest = id;
   }
   return highest + 1;
 }
