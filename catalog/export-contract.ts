@@ -79,7 +79,7 @@ const duplicateFamily = (what: string): Col[] => [
 ];
 
 const headerDirectives = ['noindex', 'nofollow', 'noarchive', 'nosnippet', 'noimageindex', 'notranslate'];
-const schemaTypes = [
+export const schemaTypes = [
   'product',
   'review',
   'faq',
@@ -93,8 +93,8 @@ const schemaTypes = [
   'local_business',
   'organization',
   'video_object',
-];
-const openGraph = ['title', 'description', 'type', 'url', 'image', 'site_name', 'locale'];
+] as const;
+export const openGraphFields = ['title', 'description', 'type', 'url', 'image', 'site_name', 'locale'] as const;
 
 const urls: ExportTable = {
   id: 'urls',
@@ -152,7 +152,7 @@ const urls: ExportTable = {
       ...headerDirectives.map((d): Col => [`header_${d}`, 'BOOLEAN', `X-Robots-Tag ${d}`]),
       ['has_structured_data', 'BOOLEAN', 'Carries schema.org markup'],
       ...schemaTypes.map((s): Col => [`${s}_schema_count`, 'INTEGER', `schema.org ${s} items`]),
-      ...openGraph.map((o): Col => [`og_${o}`, 'VARCHAR', `Open Graph og:${o}`]),
+      ...openGraphFields.map((o): Col => [`og_${o}`, 'VARCHAR', `Open Graph og:${o}`]),
       ['fetch_time', 'DOUBLE', 'Fetch time in seconds'],
       ['performance_cls', 'DOUBLE', 'Cumulative layout shift'],
       ['performance_dcl', 'DOUBLE', 'DOM content loaded, seconds'],

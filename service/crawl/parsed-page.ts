@@ -3,25 +3,11 @@
  * the rest of the crawler. URLs are absolute (resolved against the page URL and any <base href>, as browsers
  * do) with the fragment dropped; the crawler normalises them further. Texts are whitespace-collapsed and trimmed.
  */
+import { openGraphFields, schemaTypes } from '../../catalog/export-contract.ts';
 
-export const schemaTypes = [
-  'product',
-  'review',
-  'faq',
-  'recipe',
-  'article',
-  'news_article',
-  'breadcrumb',
-  'event',
-  'how_to',
-  'job_posting',
-  'local_business',
-  'organization',
-  'video_object',
-] as const;
+export { openGraphFields, schemaTypes };
 export type SchemaType = (typeof schemaTypes)[number];
 
-export const openGraphFields = ['title', 'description', 'type', 'url', 'image', 'site_name', 'locale'] as const;
 export type OpenGraphField = (typeof openGraphFields)[number];
 
 export interface ParsedLink {
