@@ -15,13 +15,25 @@ import {
   roleSchema,
   segmentIdSchema,
   websiteIdSchema,
+  type Segment,
 } from '../app-db/model.ts';
 import { addUser, bindUser, listUsers, removeUser, setPasswordHash, unbindUser } from '../app-db/users.ts';
-import { addWebsite, listWebsites, putSegment, removeModule, removeSegment, setModule } from '../app-db/websites.ts';
+import {
+  addSegment,
+  addWebsite,
+  changeSegment,
+  listWebsites,
+  removeModule,
+  removeSegment,
+  setModule,
+} from '../app-db/websites.ts';
 import { hashPassword } from '../auth/password.ts';
 
 const text = (max: number) => z.string().trim().min(1).max(max);
 const websiteList = z.array(websiteIdSchema);
+const urlScope = z.string().trim().min(1).max(2048);
+/** `none` clears a setting in `segment set`. */
+const orNone = <T extends z.ZodType>(schema: T) => z.union([z.literal('none').transform(() => null), schema]);
 
 export const adminCommandSchema = z.discriminatedUnion('command', [
   z.object({
@@ -43,11 +55,25 @@ export const adminCommandSchema = z.discriminatedUnion('command', [
     website: websiteIdSchema,
     id: segmentIdSchema,
     name: text(200),
-    urlScope: z.string().trim().min(1).max(2048).nullable().default(null),
+    urlScope: urlScope.nullable().default(null),
     isHreflang: z.boolean().default(false),
     isAi: z.boolean().default(false),
     goal: goalTypeSchema.nullable().default(null),
   }),
+  z
+    .object({
+      command: z.literal('segment set'),
+      website: websiteIdSchema,
+      id: segmentIdSchema,
+      name: text(200).optional(),
+      urlScope: orNone(urlScope).optional(),
+      isHreflang: z.boolean().optional(),
+      isAi: z.boolean().optional(),
+      goal: orNone(goalTypeSchema).optional(),
+    })
+    .refine((c) => [c.name, c.urlScope, c.isHreflang, c.isAi, c.goal].some((v) => v !== undefined), {
+      message: 'nothing to change: give --name, --url-scope, --[no-]hreflang, --[no-]ai or --goal',
+    }),
   z.object({ command: z.literal('segment remove'), website: websiteIdSchema, id: segmentIdSchema }),
   z
     .object({
@@ -78,7 +104,10 @@ export const ADMIN_USAGE = `Usage: npm run admin -- <command> [options]
   website add --id ID --name N --domain D
   website list
   segment add --website ID --id SEG --name N [--url-scope PREFIX] [--hreflang] [--ai] [--goal conversion|ecommerce]
-                                             adds a segment, or replaces the settings of segment SEG
+                                             adds a segment (an existing SEG is refused: use segment set)
+  segment set --website ID --id SEG [--name N] [--url-scope PREFIX|none] [--hreflang|--no-hreflang] [--ai|--no-ai]
+              [--goal conversion|ecommerce|none]
+                                             changes only the settings given of segment SEG
   segment remove --website ID --id SEG
   module set --website ID --module NAME [--setup-id X | --flag]
              NAME: technical-health-check | additional-health-check (--setup-id: little-warden ID)
@@ -93,6 +122,15 @@ export class UsageError extends Error {
 
 const string = { type: 'string' } as const;
 const flag = { type: 'boolean' } as const;
+const segmentOptions = {
+  website: string,
+  id: string,
+  name: string,
+  'url-scope': string,
+  hreflang: flag,
+  ai: flag,
+  goal: string,
+} as const;
 const optionsOf = {
   'user add': { email: string, password: string, role: string, website: { type: 'string', multiple: true } },
   'user remove': { email: string },
@@ -102,15 +140,8 @@ const optionsOf = {
   'user list': {},
   'website add': { id: string, name: string, domain: string },
   'website list': {},
-  'segment add': {
-    website: string,
-    id: string,
-    name: string,
-    'url-scope': string,
-    hreflang: flag,
-    ai: flag,
-    goal: string,
-  },
+  'segment add': segmentOptions,
+  'segment set': segmentOptions,
   'segment remove': { website: string, id: string },
   'module set': { website: string, module: string, 'setup-id': string, flag },
   'module remove': { website: string, module: string },
@@ -133,6 +164,7 @@ export function parseAdminArgs(argv: readonly string[]): AdminCommand {
       options: optionsOf[name as keyof typeof optionsOf],
       strict: true,
       allowPositionals: false,
+      allowNegative: true,
     }));
   } catch (error) {
     throw new UsageError(`${name}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
@@ -162,6 +194,9 @@ export function parseAdminCommand(raw: unknown): AdminCommand {
   if (option && fields[key] === undefined) throw new UsageError(`${name}: ${option} is required`);
   throw new UsageError(`${name}: ${option ? `${option}: ` : ''}${issue.message}`);
 }
+
+const segmentSummary = (s: Segment): string =>
+  `${s.name}; scope ${s.urlScope ?? 'whole site'}; hreflang ${s.isHreflang ? 'on' : 'off'}; AI ${s.isAi ? 'on' : 'off'}; goal ${s.goalType ?? 'none'}`;
 
 export interface AdminContext {
   appDb: AppDb;
@@ -205,28 +240,21 @@ export async function runAdminCommand({ appDb, now }: AdminContext, cmd: AdminCo
         .map((w) =>
           [
             `${w.id}\t${w.name}\t${w.domain}`,
-            ...w.segments.map(
-              (s) =>
-                `  segment ${s.id}${s.isDefault ? ' (default)' : ''}: ${s.name}; scope ${s.urlScope ?? 'whole site'}` +
-                `; hreflang ${s.isHreflang ? 'on' : 'off'}; AI ${s.isAi ? 'on' : 'off'}; goal ${s.goalType ?? 'none'}`,
-            ),
+            ...w.segments.map((s) => `  segment ${s.id}${s.isDefault ? ' (default)' : ''}: ${segmentSummary(s)}`),
             ...w.modules.map((m) => `  module ${m.module}: ${m.isActive ? 'active' : `inactive (${m.reason})`}`),
           ].join('\n'),
         )
         .join('\n');
     }
-    case 'segment add': {
-      const isNew = await appDb.transaction((tx) =>
-        putSegment(tx, cmd.website, {
-          id: cmd.id,
-          name: cmd.name,
-          urlScope: cmd.urlScope,
-          isHreflang: cmd.isHreflang,
-          isAi: cmd.isAi,
-          goalType: cmd.goal,
-        }),
+    case 'segment add':
+      await appDb.transaction((tx) => addSegment(tx, cmd.website, { ...cmd, goalType: cmd.goal }));
+      return `Added segment ${cmd.id} of ${cmd.website}`;
+    case 'segment set': {
+      const { name, urlScope, isHreflang, isAi, goal: goalType } = cmd;
+      const segment = await appDb.transaction((tx) =>
+        changeSegment(tx, cmd.website, cmd.id, { name, urlScope, isHreflang, isAi, goalType }),
       );
-      return `${isNew ? 'Added' : 'Updated'} segment ${cmd.id} of ${cmd.website}`;
+      return `Changed segment ${cmd.id} of ${cmd.website}: ${segmentSummary(segment)}`;
     }
     case 'segment remove':
       await appDb.transaction((tx) => removeSegment(tx, cmd.website, cmd.id));

@@ -8,7 +8,7 @@ import type { AppDb } from './db.ts';
 import type { GoalType, ModuleName, Role } from './model.ts';
 import { addUser, findUserByEmail } from './users.ts';
 import { DEFAULT_SEGMENT } from './model.ts';
-import { ensureWebsite, putSegment, setModule } from './websites.ts';
+import { changeSegment, ensureWebsite, setModule } from './websites.ts';
 
 /** The demo generator's websites (scripts/fixtures/profiles.ts); the domain applies only if the store lacks it. */
 interface DemoWebsite {
@@ -64,7 +64,7 @@ export async function seedDemoAccounts(appDb: AppDb, now: Date): Promise<boolean
     for (const w of demoWebsites) {
       await ensureWebsite(tx, w, now);
       await tx.run('UPDATE websites SET name = ? WHERE id = ?', [w.name, w.id]);
-      await putSegment(tx, w.id, { id: DEFAULT_SEGMENT.id, name: DEFAULT_SEGMENT.name, urlScope: null, ...w.segment });
+      await changeSegment(tx, w.id, DEFAULT_SEGMENT.id, w.segment);
       for (const m of w.modules) await setModule(tx, w.id, m.module, m);
     }
     for (const [i, login] of demoLogins.entries()) await addUser(tx, { ...login, passwordHash: hashes[i]! }, now);

@@ -118,27 +118,46 @@ export interface SegmentInput {
   goalType: GoalType | null;
 }
 
-/** Adds a segment, or replaces the settings of one with that id. Resolves true when it was new. */
-export async function putSegment(tx: Sql, websiteId: string, segment: SegmentInput): Promise<boolean> {
+/** Adds a segment; an id the website already has is refused (`segment set` changes it). */
+export async function addSegment(tx: Sql, websiteId: string, segment: SegmentInput): Promise<void> {
   await requireWebsite(tx, websiteId);
-  const existing = await getSegment(tx, websiteId, segment.id);
-  if (existing?.isDefault && segment.urlScope !== null)
-    throw new AppDataError('The default segment covers the whole site and takes no --url-scope');
-  const values = [segment.name, segment.urlScope, segment.isHreflang, segment.isAi, segment.goalType];
-  if (existing) {
-    await tx.run(
-      `UPDATE website_segments SET name = ?, url_scope = ?, is_hreflang = ?, is_ai = ?, goal_type = ?
-       WHERE website_id = ? AND id = ?`,
-      [...values, websiteId, segment.id],
+  if (await getSegment(tx, websiteId, segment.id))
+    throw new AppDataError(
+      `Website ${websiteId} already has a segment ${segment.id}; change it with \`segment set --website ${websiteId} --id ${segment.id}\` and the options to change`,
+      409,
     );
-    return false;
-  }
   await tx.run(
-    `INSERT INTO website_segments (name, url_scope, is_hreflang, is_ai, goal_type, website_id, id, is_default)
+    `INSERT INTO website_segments (website_id, id, name, url_scope, is_hreflang, is_ai, goal_type, is_default)
      VALUES (?, ?, ?, ?, ?, ?, ?, false)`,
-    [...values, websiteId, segment.id],
+    [websiteId, segment.id, segment.name, segment.urlScope, segment.isHreflang, segment.isAi, segment.goalType],
   );
-  return true;
+}
+
+/** The settings `changeSegment` may change; an absent key keeps its value. */
+export type SegmentChanges = Partial<Omit<SegmentInput, 'id'>>;
+
+/** Changes only the settings given of an existing segment; resolves with the segment as it now is. */
+export async function changeSegment(
+  tx: Sql,
+  websiteId: string,
+  segmentId: string,
+  changes: SegmentChanges,
+): Promise<Segment> {
+  await requireWebsite(tx, websiteId);
+  const existing = await getSegment(tx, websiteId, segmentId);
+  if (!existing) throw new AppDataError(`Website ${websiteId} has no segment ${segmentId}`, 404);
+  const next: Segment = {
+    ...existing,
+    ...Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)),
+  };
+  if (existing.isDefault && next.urlScope !== null)
+    throw new AppDataError('The default segment covers the whole site and takes no --url-scope');
+  await tx.run(
+    `UPDATE website_segments SET name = ?, url_scope = ?, is_hreflang = ?, is_ai = ?, goal_type = ?
+     WHERE website_id = ? AND id = ?`,
+    [next.name, next.urlScope, next.isHreflang, next.isAi, next.goalType, websiteId, segmentId],
+  );
+  return next;
 }
 
 export async function removeSegment(tx: Sql, websiteId: string, segmentId: string): Promise<void> {

@@ -100,10 +100,10 @@ export class Accounts {
     );
     await accounts.sync();
     if (options.isDemo && (await seedDemoAccounts(appDb, clock()))) {
-      // The demo shows both sides at once: Northwind's history is published to its client, its two newest crawls
-      // wait for approval; Alpine stays wholly pending.
+      // The demo shows both sides at once: Northwind's history is published to its client (without the emails a
+      // real approval sends), its two newest crawls wait for approval; Alpine stays wholly pending.
       for (const crawl of options.registry.crawls(DEMO_PUBLISHED_WEBSITE).slice(2)) {
-        await approvals.approve(crawl.websiteId, crawl.crawlId, 'demo setup');
+        await approvals.approve(crawl.websiteId, crawl.crawlId, 'demo setup', { isMailed: false });
       }
     }
     accounts.#unsubscribe = options.registry.onChange(() => {

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SEGMENT } from '../app-db/model.ts';
-import { putSegment } from '../app-db/websites.ts';
+import { changeSegment } from '../app-db/websites.ts';
 import { buildApp } from '../app.ts';
 import { charLength, toPlainSuggestion } from '../ai/check.ts';
 import { OfflineProvider, offlineCandidates, slugWords } from '../ai/offline.ts';
@@ -247,14 +247,7 @@ describe('POST /api/ai/get-data', () => {
     const clock = new TestClock(new Date('2025-03-10T09:00:00Z'));
     stack = await openStack(dataDir, { clock: clock.fn });
     await addTestUsers(stack, clock, ['client', 'otherClient', 'staff']);
-    await putSegment(stack.accounts.appDb, 'shop', {
-      id: DEFAULT_SEGMENT.id,
-      name: DEFAULT_SEGMENT.name,
-      urlScope: null,
-      isHreflang: false,
-      isAi: true,
-      goalType: null,
-    });
+    await changeSegment(stack.accounts.appDb, 'shop', DEFAULT_SEGMENT.id, { isAi: true });
     await stack.accounts.approvals.approve('shop', 1, 'staff@agency.example');
     const config = { dataDir, port: 8080, host: '127.0.0.1', isDemo: false };
     const common = { config, db: stack.db, registry: stack.registry, accounts: stack.accounts };

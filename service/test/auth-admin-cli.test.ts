@@ -86,6 +86,56 @@ describe('admin CLI', () => {
     expect(help.stdout).toContain('segment add --website ID --id SEG --name N');
   });
 
+  it("runs the README's command to enable AI, which changes only the AI setting of the segment", async () => {
+    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('### AI suggestions'));
+    const example = /`npm run admin -- (segment [^`]*--ai[^`]*)`/.exec(section)?.[1];
+    expect(example).toBeDefined();
+    const args = example!.split(' ').map((arg) => (arg === 'ID' ? 'shop' : arg));
+    const dataDir = tempDir();
+    expect(
+      (await admin(dataDir, ['website', 'add', '--id', 'shop', '--name', 'Shop', '--domain', 'shop.example'])).code,
+    ).toBe(0);
+    expect(
+      (
+        await admin(dataDir, [
+          'segment',
+          'set',
+          '--website',
+          'shop',
+          '--id',
+          'all',
+          '--goal',
+          'ecommerce',
+          '--hreflang',
+        ])
+      ).code,
+    ).toBe(0);
+
+    expect(await admin(dataDir, args)).toMatchObject({ code: 0, stderr: '' });
+    const list = await admin(dataDir, ['website', 'list']);
+    expect(list.stdout).toContain(
+      'segment all (default): All pages; scope whole site; hreflang on; AI on; goal ecommerce',
+    );
+    const again = await admin(dataDir, [
+      'segment',
+      'add',
+      '--website',
+      'shop',
+      '--id',
+      'all',
+      '--name',
+      'All pages',
+      '--ai',
+    ]);
+    expect(again).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'admin: Website shop already has a segment all; change it with `segment set --website shop --id all` and the options to change\n',
+    });
+  });
+
   it('hands commands to the running service, which holds app.duckdb', async () => {
     const dataDir = tempDir();
     const service = node('service/main.ts', [], { DATA_DIR: dataDir, DEMO: '0', PORT: '0', HOST: '127.0.0.1' });

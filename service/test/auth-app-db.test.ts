@@ -6,7 +6,7 @@ import { UsageError, parseAdminArgs, runAdminCommand } from '../admin/commands.t
 import { AppDataError } from '../app-db/errors.ts';
 import { findUserByEmail } from '../app-db/users.ts';
 import { verifyPassword } from '../auth/password.ts';
-import { TestClock, openStack, tempDir, writeCrawl, type Stack } from './auth-fixture.ts';
+import { CatchingMailer, TestClock, openStack, tempDir, writeCrawl, type Stack } from './auth-fixture.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -176,6 +176,15 @@ describe('admin commands', () => {
     );
     expect(usage('module set --website a --module carbon-footprint --setup-id x')).toMatch(/--setup-id applies/);
     expect(usage('segment add --website a --id x --name X --goal revenue')).toMatch(/--goal/);
+    expect(usage('segment set --website a --id x')).toMatch(/^segment set: nothing to change/);
+    expect(usage('segment set --website a --id x --goal revenue')).toMatch(/--goal/);
+    expect(parseAdminArgs('segment set --website a --id x --no-ai --goal none'.split(' '))).toEqual({
+      command: 'segment set',
+      website: 'a',
+      id: 'x',
+      isAi: false,
+      goal: null,
+    });
     for (const argv of ['', 'user add --email a@x.example --password secret-pw', 'user list --verbose'])
       expect(usage(argv)).not.toContain('\n');
   });
@@ -218,8 +227,23 @@ describe('admin commands', () => {
       db,
       'segment add --website shop --id blog --name Blog --url-scope https://shop.example/blog/ --ai --goal ecommerce',
     );
-    expect(await run(db, [...'segment add --website shop --id blog --name'.split(' '), 'Blog posts'])).toMatch(
-      /Updated/,
+    await expect(run(db, 'segment add --website shop --id blog --name Blog')).rejects.toThrow(
+      new AppDataError(
+        'Website shop already has a segment blog; change it with `segment set --website shop --id blog` and the options to change',
+        409,
+      ),
+    );
+    expect(await run(db, [...'segment set --website shop --id blog --name'.split(' '), 'Blog posts'])).toBe(
+      'Changed segment blog of shop: Blog posts; scope https://shop.example/blog/; hreflang off; AI on; goal ecommerce',
+    );
+    expect(await run(db, 'segment set --website shop --id blog --no-ai --goal none --hreflang')).toBe(
+      'Changed segment blog of shop: Blog posts; scope https://shop.example/blog/; hreflang on; AI off; goal none',
+    );
+    await expect(run(db, 'segment set --website shop --id all --url-scope https://shop.example/x/')).rejects.toThrow(
+      /default segment covers the whole site/,
+    );
+    await expect(run(db, 'segment set --website shop --id nope --ai')).rejects.toThrow(
+      new AppDataError('Website shop has no segment nope', 404),
     );
     await expect(run(db, 'segment remove --website shop --id all')).rejects.toThrow(
       /default segment cannot be removed/,
@@ -262,15 +286,36 @@ describe('admin commands', () => {
 describe('demo accounts', () => {
   it('seeds the demo websites and logins once, and reports those still on their demo password', async () => {
     const dataDir = tempDir();
-    await writeCrawl(dataDir, { websiteId: 'northwind-outfitters', crawlId: 1 });
+    for (const crawlId of [1, 2, 3, 4]) await writeCrawl(dataDir, { websiteId: 'northwind-outfitters', crawlId });
     const clock = new TestClock(new Date('2025-02-01T10:00:00Z'));
     const empty = await openStack(tempDir(), { clock: clock.fn, isDemo: false });
     expect(await empty.accounts.appDb.all('SELECT * FROM users')).toEqual([]);
     await empty.close();
 
-    const stack = await openStack(dataDir, { clock: clock.fn, isDemo: true });
+    const mailer = new CatchingMailer();
+    const stack = await openStack(dataDir, { clock: clock.fn, isDemo: true, mailer });
     cleanups.push(() => stack.close());
     const { accounts } = stack;
+    // Northwind's history is approved for its client, its two newest crawls wait, and seeding mails nobody.
+    expect(
+      await accounts.appDb.all('SELECT crawl_id, module_state FROM crawl_registry ORDER BY website_id, crawl_id'),
+    ).toEqual([
+      { crawl_id: 1, module_state: 'APPROVED' },
+      { crawl_id: 2, module_state: 'APPROVED' },
+      { crawl_id: 3, module_state: 'PENDING' },
+      { crawl_id: 4, module_state: 'PENDING' },
+    ]);
+    expect(await accounts.appDb.all('SELECT crawl_id, approved_by FROM approval_log ORDER BY crawl_id')).toEqual([
+      { crawl_id: 1, approved_by: 'demo setup' },
+      { crawl_id: 2, approved_by: 'demo setup' },
+    ]);
+    await accounts.approvals.deliverQueued();
+    expect(await accounts.appDb.all('SELECT * FROM mail_log')).toEqual([]);
+    expect(mailer.sent).toEqual([]);
+    // A later approval of the demo still mails the client, once.
+    await accounts.approvals.approve('northwind-outfitters', 3, 'staff@northwind-outfitters.example');
+    await accounts.approvals.deliverQueued();
+    expect(mailer.sent.map((m) => m.to)).toEqual(['client@northwind-outfitters.example']);
     const logins = await accounts.demoLoginsInUse();
     expect(logins.map((l) => [l.role, l.email, l.websites])).toEqual([
       ['ADMIN', 'admin@thc.example', []],

@@ -1,10 +1,10 @@
-import { Group, Paper, SimpleGrid, Text } from '@mantine/core';
+import { Group, Paper, RingProgress, SimpleGrid, Text, Tooltip } from '@mantine/core';
 import type { Crawl } from '../../api/types.ts';
 import { formatNumber } from '../../lib/format.ts';
 import { ChangeIndicator } from '../../components/change-indicator.tsx';
-import { RingProgress } from '@mantine/core';
+import { Icon } from '../../components/icon.tsx';
 import { rankBand } from '../../lib/rank.ts';
-import type { Headline } from './overview-model.ts';
+import { HEALTH_SCORE_FORMULA, type Headline } from './overview-model.ts';
 
 interface StatProps {
   label: string;
@@ -14,17 +14,47 @@ interface StatProps {
   isRiseGood?: boolean;
   context: string | undefined;
   aside?: React.ReactNode;
+  /** How the figure is computed, shown on hovering or focusing the label. */
+  hint?: string;
+  /** Replaces the whole-number change indicator (the health score changes by tenths). */
+  changeView?: React.ReactNode;
   testId: string;
 }
 
-function Stat({ label, value, detail, change, isRiseGood, context, aside, testId }: StatProps) {
+function Stat({ label, value, detail, change, isRiseGood, context, aside, hint, changeView, testId }: StatProps) {
+  const labelText = (
+    <Text size="xs" c="dark.4" fw={600} tt="uppercase" style={{ letterSpacing: '0.04em' }} span={Boolean(hint)}>
+      {label}
+    </Text>
+  );
   return (
     <Paper withBorder radius="md" p="md" data-testid={testId}>
       <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
         <div style={{ minWidth: 0 }}>
-          <Text size="xs" c="dark.4" fw={600} tt="uppercase" style={{ letterSpacing: '0.04em' }}>
-            {label}
-          </Text>
+          {hint ? (
+            <Tooltip
+              label={hint}
+              multiline
+              w={320}
+              withArrow
+              openDelay={200}
+              events={{ hover: true, focus: true, touch: true }}
+            >
+              <Group
+                gap={4}
+                wrap="nowrap"
+                tabIndex={0}
+                aria-label={`${label}: ${hint}`}
+                data-hint
+                style={{ cursor: 'help' }}
+              >
+                {labelText}
+                <Icon name="info-circle" size={13} color="var(--mantine-color-dark-3)" />
+              </Group>
+            </Tooltip>
+          ) : (
+            labelText
+          )}
           <Text fz={28} fw={700} lh={1.15} mt={6} c="dark.8" data-value>
             {value}
           </Text>
@@ -32,12 +62,37 @@ function Stat({ label, value, detail, change, isRiseGood, context, aside, testId
         {aside}
       </Group>
       <Group gap={8} mt={6} wrap="wrap">
-        <ChangeIndicator value={change} isRiseGood={isRiseGood} context={context} />
+        {changeView ?? <ChangeIndicator value={change} isRiseGood={isRiseGood} context={context} />}
         <Text size="xs" c="dimmed">
           {detail}
         </Text>
       </Group>
     </Paper>
+  );
+}
+
+/**
+ * The score's change to one decimal, coloured as ChangeIndicator colours a change; a change under 0.05 is no
+ * change, as the two rounded scores then agree.
+ */
+function ScoreChange({ value, context }: { value: number | undefined; context: string | undefined }) {
+  if (value === undefined || value === 0) return <ChangeIndicator value={value} context={context} />;
+  const color = value > 0 ? '#1e6b2f' : '#a61e1e';
+  const text = `${value > 0 ? '+' : '-'}${formatNumber(Math.abs(value), 1)}`;
+  return (
+    <Group
+      gap={2}
+      wrap="nowrap"
+      c={color}
+      role="img"
+      aria-label={`${value > 0 ? 'Up' : 'Down'} ${formatNumber(Math.abs(value), 1)}${context ? ` ${context}` : ''}`}
+      data-change={value}
+    >
+      <Icon name={value > 0 ? 'arrow-up' : 'arrow-down'} size={12} stroke={2.4} />
+      <Text size="xs" fw={600} c={color} span aria-hidden>
+        {text}
+      </Text>
+    </Group>
   );
 }
 
@@ -57,10 +112,11 @@ export function HeadlineStats({
       <Stat
         testId="stat-health"
         label="Health score"
-        value={`${totals.healthScore}/100`}
+        value={`${formatNumber(totals.healthScore, 1)}/100`}
         detail={since}
         change={isComparing ? undefined : totals.healthScoreChange}
-        isRiseGood
+        changeView={<ScoreChange value={isComparing ? undefined : totals.healthScoreChange} context={context} />}
+        hint={HEALTH_SCORE_FORMULA}
         context={context}
         aside={
           <RingProgress

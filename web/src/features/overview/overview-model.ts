@@ -20,10 +20,31 @@ export interface Headline {
   reportsWithIssues: number;
   reportsWithIssuesChange: number | undefined;
   issueReports: number;
-  /** 100 minus the mean rank of issue reports: 100 is a clean site. */
+  /** HEALTH_SCORE_FORMULA, to one decimal: 100 is a clean site. */
   healthScore: number;
+  /** The difference of the two rounded scores, so that the figures on the card add up. */
   healthScoreChange: number | undefined;
 }
+
+/** Weight of one issue (a row of an issue report) by its report's severity. */
+export const SEVERITY_WEIGHTS = { CRITICAL: 8, HIGH: 4, MEDIUM: 2, LOW: 1 } as const satisfies Record<
+  Exclude<Severity, 'NONE'>,
+  number
+>;
+
+/** The report whose rows are every URL of the crawl: the score is per URL, so sites of any size compare. */
+export const URLS_REPORT_ID = 'crawl/all';
+
+export const HEALTH_SCORE_FORMULA =
+  'Health score = 100 × URLs ÷ (URLs + weighted issues), where weighted issues = 8 × critical + 4 × high + 2 × medium + 1 × low issues and URLs are the crawl’s URLs (All URLs). A clean crawl scores 100; one weighted issue per URL scores 50. The score falls whenever weighted issues per URL rise.';
+
+/** HEALTH_SCORE_FORMULA, unrounded. */
+export function healthScoreOf(weightedIssues: number, urls: number): number {
+  const n = Math.max(urls, 1);
+  return (100 * n) / (n + weightedIssues);
+}
+
+const toTenths = (value: number): number => Math.round(value * 10) / 10;
 
 type Metrics = ReadonlyMap<string, ReportMetric>;
 
@@ -45,16 +66,15 @@ function totals(reports: readonly ReportDefinition[], metrics: Metrics) {
   let issues = 0;
   let critical = 0;
   let withIssues = 0;
-  let rankSum = 0;
+  let weighted = 0;
   for (const report of issueReports) {
-    const metric = metrics.get(report.id);
-    const rows = metric?.rows ?? 0;
+    const rows = metrics.get(report.id)?.rows ?? 0;
     issues += rows;
     if (report.severity === 'CRITICAL') critical += rows;
     if (rows > 0) withIssues++;
-    rankSum += metric?.rank ?? 0;
+    if (report.severity !== 'NONE') weighted += SEVERITY_WEIGHTS[report.severity] * rows;
   }
-  const healthScore = issueReports.length ? Math.round(100 - rankSum / issueReports.length) : 100;
+  const healthScore = toTenths(healthScoreOf(weighted, metrics.get(URLS_REPORT_ID)?.rows ?? 0));
   return { issues, critical, withIssues, healthScore, issueReports: issueReports.length };
 }
 
@@ -74,7 +94,7 @@ export function headline(
     reportsWithIssuesChange: before ? now.withIssues - before.withIssues : undefined,
     issueReports: now.issueReports,
     healthScore: now.healthScore,
-    healthScoreChange: before ? now.healthScore - before.healthScore : undefined,
+    healthScoreChange: before ? toTenths(now.healthScore - before.healthScore) : undefined,
   };
 }
 

@@ -1,0 +1,90 @@
+/**
+ * The health score over the demo websites' real report counts (fixtures/golden/report-counts.json, which
+ * service/test/golden-counts.test.ts keeps equal to what the demo generator and loader produce).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ReportDefinition } from '../../../../catalog/schema.ts';
+import { visibleReports } from '../../lib/catalog.ts';
+import type { ReportMetric } from '../../lib/overview-metrics.ts';
+import { SEVERITY_WEIGHTS, URLS_REPORT_ID, headline, healthScoreOf } from './overview-model.ts';
+
+type GoldenCounts = Record<string, Record<string, Record<string, { all: number; added: number; removed: number }>>>;
+
+const golden = JSON.parse(
+  fs.readFileSync(path.resolve(import.meta.dirname, '../../../../fixtures/golden/report-counts.json'), 'utf8'),
+) as GoldenCounts;
+
+const SITES = { 'northwind-outfitters': { isHreflang: false }, 'alpine-travel': { isHreflang: true } } as const;
+
+function metricsOf(reports: readonly ReportDefinition[], counts: GoldenCounts[string][string]) {
+  return new Map<string, ReportMetric>(
+    reports.map((r) => {
+      const c = counts[r.id] ?? { all: 0, added: 0, removed: 0 };
+      const metric = { reportId: r.id, severity: r.severity, rank: 0, rows: c.all, added: c.added, removed: c.removed };
+      return [r.id, metric];
+    }),
+  );
+}
+
+/** Weighted issues per URL, computed here from the counts without the model. */
+function weightedPerUrl(reports: readonly ReportDefinition[], counts: GoldenCounts[string][string]): number {
+  let weighted = 0;
+  for (const r of reports)
+    if (r.severity !== 'NONE') weighted += SEVERITY_WEIGHTS[r.severity] * (counts[r.id]?.all ?? 0);
+  return weighted / counts[URLS_REPORT_ID]!.all;
+}
+
+function compare(site: keyof typeof SITES, currentId: number, comparisonId: number) {
+  const reports = visibleReports(SITES[site]);
+  const crawls = golden[site]!;
+  const now = crawls[String(currentId)]!;
+  const before = crawls[String(comparisonId)]!;
+  return {
+    totals: headline(reports, metricsOf(reports, now), metricsOf(reports, before)),
+    weightedChange: weightedPerUrl(reports, now) - weightedPerUrl(reports, before),
+  };
+}
+
+describe('health score', () => {
+  it('follows the formula: 100 for a clean crawl, 50 at one weighted issue per URL', () => {
+    expect(healthScoreOf(0, 500)).toBe(100);
+    expect(healthScoreOf(500, 500)).toBe(50);
+    expect(healthScoreOf(1500, 500)).toBe(25);
+    expect(healthScoreOf(3, 0)).toBe(25);
+  });
+
+  it("falls on Northwind's newest crawl, where issues and critical issues rose", () => {
+    const { totals, weightedChange } = compare('northwind-outfitters', 6, 5);
+    expect(totals.issuesChange).toBeGreaterThan(100);
+    expect(totals.criticalChange).toBeGreaterThan(10);
+    expect(weightedChange).toBeGreaterThan(0);
+    expect(totals.healthScoreChange).toBeLessThan(0);
+    expect(totals.healthScore).toBeGreaterThan(0);
+    expect(totals.healthScore).toBeLessThan(100);
+  });
+
+  it("moves on Alpine's newest crawl, in the direction of its weighted issues per URL, never reading 'No change'", () => {
+    const { totals, weightedChange } = compare('alpine-travel', 6, 5);
+    expect(totals.issuesChange).not.toBe(0);
+    expect(totals.healthScoreChange).not.toBe(0);
+    expect(Math.sign(totals.healthScoreChange!)).toBe(-Math.sign(weightedChange));
+  });
+
+  it('falls whenever weighted issues per URL rise, and rises when they fall, over every pair of demo crawls', () => {
+    let pairs = 0;
+    for (const site of Object.keys(SITES) as (keyof typeof SITES)[]) {
+      const ids = Object.keys(golden[site]!).map(Number);
+      for (const current of ids)
+        for (const comparison of ids) {
+          if (current === comparison) continue;
+          const { totals, weightedChange } = compare(site, current, comparison);
+          if (Math.abs(totals.healthScoreChange!) >= 0.1)
+            expect(Math.sign(totals.healthScoreChange!)).toBe(-Math.sign(weightedChange));
+          pairs++;
+        }
+    }
+    expect(pairs).toBe(60);
+  });
+});
