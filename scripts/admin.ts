@@ -14,9 +14,8 @@ import {
   runAdminCommand,
   type AdminCommand,
 } from '../service/admin/commands.ts';
-import { AppDb, appDbFile, isLockedError } from '../service/app-db/db.ts';
+import { ADMIN_TOKEN_FILE, AppDb, appDbFile, isLockedError } from '../service/app-db/db.ts';
 import { AppDataError } from '../service/app-db/errors.ts';
-import { ADMIN_TOKEN_FILE } from '../service/auth/accounts.ts';
 import { readConfig } from '../service/config.ts';
 import { makeDataDirPrivate } from '../service/data-dir.ts';
 

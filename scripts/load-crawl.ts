@@ -116,9 +116,10 @@ function summary(result: LoadResult): string {
   const refreshed = result.refreshedCrawlId
     ? `; crawl ${result.refreshedCrawlId} now compares with it and was precomputed again`
     : '';
+  const registered = result.websiteRegistration === 'registered' ? `; registered website "${result.websiteId}"` : '';
   return (
     `loaded crawl ${result.crawlId} of website "${result.websiteId}" as load ${result.loadId}${replaced}: ` +
-    `${parts.join(', ')}; ${previous}${refreshed}; ${result.seconds.toFixed(1)} s`
+    `${parts.join(', ')}; ${previous}${refreshed}${registered}; ${result.seconds.toFixed(1)} s`
   );
 }
 

@@ -12,6 +12,11 @@ export function makeDataDirPrivate(dataDir: string): void {
   process.umask(0o077);
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   fs.chmodSync(dataDir, 0o700);
+  makeAppDbPrivate(dataDir);
+}
+
+/** app.duckdb and its write-ahead log to 0600, for a process that wrote them without the umask (the loader). */
+export function makeAppDbPrivate(dataDir: string): void {
   for (const name of fs.readdirSync(dataDir))
     if (name.startsWith(APP_DB_FILE)) fs.chmodSync(path.join(dataDir, name), 0o600);
 }

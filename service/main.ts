@@ -25,7 +25,10 @@ async function main(): Promise<void> {
   if (config.isDemo && listLiveCrawls(config.dataDir).length === 0) {
     console.log(`No crawls in ${config.dataDir}: generating and loading the demo websites…`);
     const started = Date.now();
-    const loaded = await seedDemo(config.dataDir);
+    const loaded = await seedDemo(config.dataDir, {
+      onProgress: (p) =>
+        console.log(`demo [${p.completed}/${p.total}] ${p.websiteId} crawl ${p.crawlId}: ${p.step} (${p.detail})`),
+    });
     console.log(`Demo loaded: ${loaded} crawls in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
   for (const crawl of await findStaleCrawls(config.dataDir))

@@ -1,8 +1,8 @@
 /**
- * The offline provider: no network, text built from what the platform knows of the page. The topic is the page's
- * real demand first (its top search console query by clicks, then impressions), then its H1, its title and its
- * URL slug; H2s and further queries fill a description. It offers several candidates so the checker can skip
- * one that another page already uses.
+ * The offline provider: no network, text a copywriter would draft from what the platform knows of the page. The
+ * subject is the page's H1 (else its title, its top query or its URL slug) without a trailing counter ("… 2") or
+ * slug id ("-10790"); the top search console query (by clicks, then impressions) joins it when it says something
+ * the subject does not. It offers several candidates so the checker can skip one that another page already uses.
  */
 import { charLength, lengthLimits, lengthProblem, toPlainSuggestion } from './check.ts';
 import type { AiProvider, PageFacts, SuggestionType } from './provider.ts';
@@ -11,6 +11,9 @@ const SMALL_WORDS = new Set(['a', 'an', 'and', 'as', 'at', 'by', 'for', 'in', 'o
 const SEPARATORS = /\s+[|–—-]\s+|\s*\|\s*/;
 
 const clean = (text: string | null | undefined): string => (text ? (toPlainSuggestion(text) ?? '') : '');
+
+/** "Our Guide to the Cairngorms 2" → "Our Guide to the Cairngorms": a CMS's counter, not part of the subject. */
+const withoutCounter = (text: string): string => text.replace(/^((?:\S+\s+){2,}?\S+)\s+\d{1,2}$/u, '$1');
 
 const titleCase = (text: string): string =>
   text
@@ -24,9 +27,18 @@ const titleCase = (text: string): string =>
     )
     .join(' ');
 
-const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+/** Words a query adds that tell nothing about the page ("best", "uk", "buy"…), in the demo's languages too. */
+const MODIFIERS = new Set([
+  ...SMALL_WORDS,
+  ...['best', 'buy', 'cheap', 'online', 'sale', 'shop', 'near', 'me', 'top', 'uk', 'review', 'reviews'],
+  ...['beste', 'kaufen', 'meilleur', 'meilleure', 'pas', 'cher'],
+]);
 
-/** The last path segment as words: /mens/waterproof-boots.html → "waterproof boots". */
+const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+/** A subject inside a sentence: names keep their capitals, a leading article does not ("Discover a weekend…"). */
+const inSentence = (text: string): string => text.replace(/^(A|An|The|Our|Your)\b/, (word) => word.toLowerCase());
+
+/** The last path segment as words, without ids: /products/bothy-gaiters-10790 → "bothy gaiters". */
 export function slugWords(url: string): string {
   let pathname: string;
   try {
@@ -41,11 +53,13 @@ export function slugWords(url: string): string {
   } catch {
     // A malformed escape keeps the raw segment.
   }
-  return decoded
+  const words = decoded
     .replace(/\.[a-z0-9]{1,5}$/i, '')
-    .replace(/[-_+]+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+    .split(/[-_+\s]+/)
+    .filter(Boolean);
+  // Trailing ids and counters ("-2-11455", "-c35") say nothing a reader wants.
+  while (words.length > 1 && /^[a-z]?\d+$/i.test(words.at(-1)!)) words.pop();
+  return words.join(' ');
 }
 
 /** The title's own part, without the brand and other separated segments. */
@@ -80,85 +94,96 @@ function cutToWords(text: string, max: number): string {
   return out.replace(/[\s,;:|–—-]+$/, '');
 }
 
-const joinList = (items: string[]): string =>
-  items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+const wordsOf = (text: string): string[] =>
+  text
+    .toLowerCase()
+    .replace(/['’]/g, '')
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w && !/^\d+$/.test(w));
 
-function topicsOf(facts: PageFacts): string[] {
-  return uniqueBy(
+/** Whether `query` adds a word the subject lacks (plural s aside), so that naming both says more. */
+function isNewTo(subject: string, query: string): boolean {
+  const known = new Set(wordsOf(subject).flatMap((w) => [w, w.replace(/s$/, '')]));
+  return wordsOf(query).some((w) => !MODIFIERS.has(w) && !known.has(w) && !known.has(w.replace(/s$/, '')));
+}
+
+interface Material {
+  brand: string;
+  /** What the page is about, in the page's own words. */
+  subjects: string[];
+  /** Top queries, cleaned, most clicked first. */
+  queries: string[];
+  /** The page's own description sentences worth keeping. */
+  sentences: string[];
+}
+
+function materialOf(facts: PageFacts): Material {
+  const brand = clean(facts.brand);
+  const queries = uniqueBy(facts.topQueries.map((q) => withoutCounter(clean(q.query))));
+  const subjects = uniqueBy(
     [
-      ...facts.topQueries.slice(0, 2).map((q) => titleCase(clean(q.query))),
       clean(facts.h1[0]),
       titleCore(facts.pageTitle ?? '', facts.brand),
+      titleCase(queries[0] ?? ''),
       titleCase(slugWords(facts.url)),
-    ].filter((t) => charLength(t) >= 3),
+    ]
+      .map(withoutCounter)
+      .filter((t) => charLength(t) >= 3),
   );
+  const sentences = clean(facts.description)
+    .split(/(?<=[.!?])\s+/)
+    .filter((s) => charLength(s) >= 20 && /[.!?]$/.test(s));
+  return { brand, subjects, queries, sentences };
 }
 
 function titleCandidates(facts: PageFacts): string[] {
   const { max } = lengthLimits['page-title'];
-  const brand = clean(facts.brand);
-  const topics = topicsOf(facts);
-  const extras = uniqueBy([
-    ...facts.topQueries.slice(1, 3).map((q) => titleCase(clean(q.query))),
-    clean(facts.h1[0]),
-    titleCase(slugWords(facts.url)),
-    ...facts.h2.slice(0, 2).map(clean),
-  ]);
+  const { brand, subjects, queries } = materialOf(facts);
   const withBrand = (text: string): string =>
     brand && !text.toLowerCase().includes(brand.toLowerCase()) && charLength(text) + charLength(brand) + 3 <= max
       ? `${text} | ${brand}`
       : text;
   const out: string[] = [];
-  for (const topic of topics) {
-    const core = cutToWords(topic, max);
+  for (const subject of subjects) {
+    const core = cutToWords(subject, max);
     out.push(withBrand(core));
-    for (const extra of extras) {
-      if (extra.toLowerCase().includes(core.toLowerCase()) || core.toLowerCase().includes(extra.toLowerCase()))
-        continue;
-      out.push(withBrand(cutToWords(`${core} – ${extra}`, max)));
-    }
+    for (const query of queries.slice(0, 2))
+      if (isNewTo(core, query)) out.push(withBrand(cutToWords(`${core} – ${titleCase(query)}`, max)));
     out.push(core);
   }
   if (brand) {
-    out.push(...topics.map((t) => cutToWords(`${t} from ${brand}`, max)));
-    // Sparse pages: a short topic still gets a title within the minimum length.
-    out.push(...topics.map((t) => cutToWords(`${t} | ${brand} Official Site`, max)));
+    out.push(...subjects.map((t) => cutToWords(`${t} from ${brand}`, max)));
+    // Sparse pages: a short subject still gets a title within the minimum length.
+    out.push(...subjects.map((t) => cutToWords(`${t} | ${brand} Official Site`, max)));
   }
   return uniqueBy(out);
 }
 
 function descriptionCandidates(facts: PageFacts): string[] {
   const { max } = lengthLimits['meta-description'];
-  const brand = clean(facts.brand) || 'us';
-  const queries = uniqueBy(facts.topQueries.map((q) => clean(q.query)));
-  const h1 = clean(facts.h1[0]);
-  const subjects = uniqueBy([
-    queries[0] ?? '',
-    h1,
-    titleCore(facts.pageTitle ?? '', facts.brand),
-    slugWords(facts.url),
-  ]);
-  const h2s = uniqueBy(facts.h2.map(clean)).filter((h) => charLength(h) <= 40);
-  const existing = clean(facts.description)
-    .split(/(?<=[.!?])\s+/)
-    .filter((s) => charLength(s) >= 20);
+  const { brand: named, subjects, queries, sentences } = materialOf(facts);
+  const brand = named || 'us';
   const out: string[] = [];
   for (const subject of subjects) {
-    const lower = subject === subject.toUpperCase() ? subject : subject.charAt(0).toLowerCase() + subject.slice(1);
-    const openers = [`Discover ${lower} at ${brand}.`, `${capitalise(subject)} from ${brand}.`];
-    const more = queries.filter((q) => q.toLowerCase() !== subject.toLowerCase()).slice(0, 2);
-    const sentences = [
-      h2s.length > 0 ? `Covers ${joinList(h2s.slice(0, 3))}.` : '',
-      more.length > 0 ? `Find ${joinList(more)} and more.` : '',
-      existing[0] ?? '',
-      h1 && h1.toLowerCase() !== subject.toLowerCase() ? `${capitalise(h1)}.` : '',
-      `Read the full details on ${brand}.`,
+    const query = queries[0] !== undefined && isNewTo(subject, queries[0]) ? queries[0] : undefined;
+    const leads = [`${subject}, from ${brand}.`, `Discover ${inSentence(subject)} at ${brand}.`];
+    // The page's own sentence only when it says something the lead does not.
+    const own = sentences.find(
+      (sentence) =>
+        !sentence.toLowerCase().includes(brand.toLowerCase()) && isNewTo(`${subject} ${query ?? ''}`, sentence),
+    );
+    const follows = [
+      query ? `Everything you need to know about ${query}, in one place.` : '',
+      own ?? '',
+      'Read the full details on our website.',
+      'See everything we have to offer.',
     ].filter(Boolean);
-    for (const opener of openers) {
-      let text = opener;
-      for (const sentence of sentences) {
-        const next = `${text} ${sentence}`;
-        if (charLength(next) <= max) text = next;
+    for (const lead of leads) {
+      let text = lead;
+      for (const sentence of follows) {
+        const next = `${text} ${capitalise(sentence)}`;
+        if (charLength(next) <= max && !text.includes(sentence)) text = next;
+        if (charLength(text) >= lengthLimits['meta-description'].min) break;
       }
       out.push(text);
     }

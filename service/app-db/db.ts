@@ -21,6 +21,10 @@ import { migrate, type Migration } from './migrate.ts';
 import { migrations } from './migrations.ts';
 
 export const APP_DB_FILE = 'app.duckdb';
+/** Written by the running service (mode 0600) so the admin CLI can hand its commands to it. */
+export const ADMIN_TOKEN_FILE = 'admin.token';
+/** How long to wait for app.duckdb while another process (an admin CLI run) has it open. */
+const OPEN_WAIT_MS = 10_000;
 
 /** Values a statement can bind. Dates bind as TIMESTAMP (UTC), string arrays as VARCHAR[]. */
 export type SqlParam = string | number | boolean | null | Date | readonly string[];
@@ -48,6 +52,8 @@ export class AppDb implements Sql {
    */
   #generation = 0;
   readonly #reads = new Map<string, { generation: number; rows: Promise<readonly unknown[]> }>();
+  /** Files open in this process: DuckDB's file lock only keeps other processes out. */
+  static readonly #openFiles = new Set<string>();
 
   private constructor(
     readonly file: string,
@@ -61,6 +67,7 @@ export class AppDb implements Sql {
     const instance = await openDatabase(file, { threads: 1 });
     const conn = await instance.connect();
     const db = new AppDb(file, instance, conn);
+    if (file !== ':memory:') AppDb.#openFiles.add(path.resolve(file));
     try {
       await db.transaction((tx) => migrate(tx, options.migrations ?? migrations, options.now ?? new Date()));
     } catch (error) {
@@ -68,6 +75,19 @@ export class AppDb implements Sql {
       throw error;
     }
     return db;
+  }
+
+  /** Opens like `open`, waiting a little while another short-lived process (an admin CLI run) holds the file. */
+  static async openWaiting(file: string, clock: () => Date = () => new Date()): Promise<AppDb> {
+    const deadline = Date.now() + OPEN_WAIT_MS;
+    for (;;) {
+      try {
+        return await AppDb.open(file, { now: clock() });
+      } catch (error) {
+        if (!isLockedError(error) || Date.now() > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    }
   }
 
   all<T>(sql: string, params: readonly SqlParam[] = []): Promise<T[]> {
@@ -116,9 +136,15 @@ export class AppDb implements Sql {
     });
   }
 
+  /** Whether this process has the file open (a service in the same process as a loader, in tests). */
+  static isOpenHere(file: string): boolean {
+    return AppDb.#openFiles.has(path.resolve(file));
+  }
+
   close(): void {
     if (this.#isClosed) return;
     this.#isClosed = true;
+    if (this.file !== ':memory:') AppDb.#openFiles.delete(path.resolve(this.file));
     this.conn.closeSync();
     this.instance.closeSync();
   }

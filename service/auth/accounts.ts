@@ -8,7 +8,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { CrawlRegistry } from '../store/registry.ts';
 import type { ModuleState } from '../store/crawl-meta.ts';
-import { AppDb, appDbFile, isLockedError } from '../app-db/db.ts';
+import { ADMIN_TOKEN_FILE, AppDb, appDbFile } from '../app-db/db.ts';
 import { CrawlStates, syncRegistry } from '../app-db/crawls.ts';
 import { checkedKeysAt, type ChecklistKey } from '../app-db/checklist.ts';
 import { getSegment, websiteExists } from '../app-db/websites.ts';
@@ -19,9 +19,7 @@ import { createMailer, readMailSettings, type MailSettings, type Mailer } from '
 import { LOGIN_LIMITS, LoginLimiter, type LoginLimits } from './login-limiter.ts';
 import { SESSION_TTL_MS } from './sessions.ts';
 
-export const ADMIN_TOKEN_FILE = 'admin.token';
 const MAIL_RETRY_MS = 5 * 60 * 1000;
-const OPEN_RETRY_MS = 10_000;
 
 export interface AccountsOptions {
   dataDir: string;
@@ -75,7 +73,7 @@ export class Accounts {
     const env = options.env ?? process.env;
     const clock = options.clock ?? (() => new Date());
     const logger = options.logger ?? console;
-    const appDb = await openWaiting(appDbFile(options.dataDir), clock);
+    const appDb = await AppDb.openWaiting(appDbFile(options.dataDir), clock);
     const mail = readMailSettings(env, options.dataDir, options.port);
     const mailer = options.mailer ?? createMailer(mail);
     const states = new CrawlStates();
@@ -183,18 +181,5 @@ export class Accounts {
     await this.approvals.idle();
     this.mailer.close();
     this.appDb.close();
-  }
-}
-
-/** Opens app.duckdb, waiting a little while an admin CLI run that opened it directly finishes. */
-async function openWaiting(file: string, clock: Clock): Promise<AppDb> {
-  const deadline = Date.now() + OPEN_RETRY_MS;
-  for (;;) {
-    try {
-      return await AppDb.open(file, { now: clock() });
-    } catch (error) {
-      if (!isLockedError(error) || Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
   }
 }

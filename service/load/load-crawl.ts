@@ -11,6 +11,7 @@ import path from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { format } from 'date-fns';
 import { exportTables, type Manifest } from '../../catalog/export-contract.ts';
+import { registerWebsite, type WebsiteRegistration } from '../app-db/register-website.ts';
 import { openDatabase, quoteIdent, quoteLiteral } from '../db/duckdb.ts';
 import { precomputeCrawl } from '../engine/precompute.ts';
 import { STORE_LAYOUT, crawlMetaSchema, dataIdOf, type CrawlMeta } from '../store/crawl-meta.ts';
@@ -22,6 +23,7 @@ import {
   WEBSITE_FILE,
   crawlDir,
   listLiveCrawls,
+  listWebsites,
   readCurrentLoad,
   storeDir,
   websiteDir,
@@ -85,6 +87,8 @@ export interface LoadResult {
   replacedLoadId: string | null;
   /** The next newer crawl, precomputed again because its previous crawl is now this one. */
   refreshedCrawlId: number | null;
+  /** What became of the website in the app database (absent for a refresh, which adds no website). */
+  websiteRegistration?: WebsiteRegistration;
   seconds: number;
 }
 
@@ -108,10 +112,25 @@ export async function loadCrawl(options: LoadOptions): Promise<LoadResult> {
       throw error;
     }
     if (replaced) afterCommit(() => fs.rmSync(replaced.dir, { recursive: true, force: true }));
+    const websiteRegistration = await registerLoadedWebsite(dataDir, manifest.websiteId);
     progress.step('done', `loaded crawl ${manifest.crawlId} of ${manifest.websiteId}`);
-    return { ...result, refreshedCrawlId, seconds: (performance.now() - started) / 1000 };
+    return { ...result, refreshedCrawlId, websiteRegistration, seconds: (performance.now() - started) / 1000 };
   } finally {
     interrupter.dispose();
+  }
+}
+
+/**
+ * The crawl is published whatever happens here: a website the app database cannot take now is registered by the
+ * service when it next starts or scans the store.
+ */
+async function registerLoadedWebsite(dataDir: string, websiteId: string): Promise<WebsiteRegistration> {
+  const website = listWebsites(dataDir).find((w) => w.id === websiteId);
+  if (!website) return 'left to the service';
+  try {
+    return await registerWebsite(dataDir, website);
+  } catch {
+    return 'left to the service';
   }
 }
 

@@ -55,9 +55,8 @@ const urls: FixtureRow[] = [
   }),
   // Another page already uses the text the boots page would get first: the checker must skip it.
   page('/other', {
-    page_title: 'Waterproof Walking Boots | Site shop',
-    description:
-      'Discover waterproof walking boots at Site shop. Covers Sizing guide, Care and reproofing and Free UK delivery. Find mens walking boots and more. Read the full details on Site shop.',
+    page_title: "Men's Waterproof Walking Boots | Site shop",
+    description: "Men's Waterproof Walking Boots, from Site shop. Read the full details on our website.",
   }),
   page('/gone', { http_status_code: 404 }),
   page('/bare', { page_title: null, h1_tag: null }),
@@ -85,18 +84,97 @@ const bootsFacts: PageFacts = {
 };
 
 describe('offline provider', () => {
-  it('writes titles and descriptions within the limits from the top queries and headings', async () => {
+  it('writes a title and a description from the H1 and the top query, within the limits', async () => {
     const provider = new OfflineProvider();
     const title = await provider.suggest('page-title', bootsFacts);
     const description = await provider.suggest('meta-description', bootsFacts);
-    expect(title).toBe('Waterproof Walking Boots | Northwind Outfitters');
-    expect(charLength(title)).toBeGreaterThanOrEqual(20);
-    expect(charLength(title)).toBeLessThanOrEqual(65);
-    expect(description).toContain('waterproof walking boots');
-    expect(description).toContain('Sizing guide');
-    expect(description).toContain('mens walking boots');
-    expect(charLength(description)).toBeGreaterThanOrEqual(70);
-    expect(charLength(description)).toBeLessThanOrEqual(200);
+    expect(title).toBe("Men's Waterproof Walking Boots | Northwind Outfitters");
+    // The top queries add no word the H1 lacks, and the H2s are the page's sections, not its subject.
+    expect(description).toBe(
+      "Men's Waterproof Walking Boots, from Northwind Outfitters. Read the full details on our website.",
+    );
+    const gaiters = { ...bootsFacts, topQueries: [{ query: 'winter walking gaiters', clicks: 9, impressions: 300 }] };
+    // With the query the title would pass 65 characters: the H1 and the brand stay.
+    expect(await provider.suggest('page-title', gaiters)).toBe("Men's Waterproof Walking Boots | Northwind Outfitters");
+    expect(await provider.suggest('meta-description', gaiters)).toBe(
+      "Men's Waterproof Walking Boots, from Northwind Outfitters. Everything you need to know about winter walking gaiters, in one place.",
+    );
+  });
+
+  it('reads like a copywriter on demo pages: no counters or ids from slugs, no lists of headings', async () => {
+    const provider = new OfflineProvider();
+    const demoPages: { facts: PageFacts; subject: string }[] = [
+      {
+        subject: 'A Weekend in the Cairngorms',
+        facts: {
+          url: 'https://www.northwind-outfitters.co.uk/blog/a-weekend-in-the-cairngorms-65',
+          brand: 'Northwind Outfitters',
+          pageTitle: 'A Weekend in the Cairngorms 2 | Northwind Outfitters',
+          description: null,
+          h1: ['A Weekend in the Cairngorms 2'],
+          h2: ['Before you go', 'Kit list', 'Related products'],
+          topQueries: [{ query: 'a weekend in the cairngorms 2', clicks: 4, impressions: 160 }],
+        },
+      },
+      {
+        subject: 'Moor Insulated Gloves',
+        facts: {
+          url: 'https://www.northwind-outfitters.co.uk/products/moor-insulated-gloves-2-11321',
+          brand: 'Northwind Outfitters',
+          pageTitle: null,
+          description: 'Moor Insulated Gloves 2.',
+          h1: [],
+          h2: ['Product details', 'Delivery & returns', 'Customer reviews'],
+          topQueries: [],
+        },
+      },
+      {
+        subject: 'Technical Walking Boots',
+        facts: {
+          url: 'https://www.northwind-outfitters.co.uk/footwear/technical-walking-boots-c35/',
+          brand: 'Northwind Outfitters',
+          pageTitle: 'Technical Walking Boots | Northwind Outfitters',
+          description: 'Shop technical walking boots at Northwind Outfitters. Free delivery over £50 and free returns.',
+          h1: ['Technical Walking Boots'],
+          h2: ['Shop by brand', 'Popular right now'],
+          topQueries: [
+            { query: 'technical walking boots uk', clicks: 30, impressions: 900 },
+            { query: 'best technical walking boots', clicks: 12, impressions: 700 },
+          ],
+        },
+      },
+      {
+        subject: 'Skiurlaub in Zermatt',
+        facts: {
+          url: 'https://www.alpine-travel.eu/de/skiurlaub-in-zermatt-12/',
+          brand: 'Alpine Travel',
+          pageTitle: 'Skiurlaub in Zermatt | Alpine Travel',
+          description: null,
+          h1: ['Skiurlaub in Zermatt'],
+          h2: ['Unterkunft', 'Anreise', 'Preise'],
+          topQueries: [{ query: 'beste skiurlaub zermatt', clicks: 7, impressions: 200 }],
+        },
+      },
+    ];
+    for (const { facts, subject } of demoPages) {
+      const title = await provider.suggest('page-title', facts);
+      const description = await provider.suggest('meta-description', facts);
+      expect(title).toBe(`${subject} | ${facts.brand}`);
+      expect(description.startsWith(`${subject}, from ${facts.brand}.`)).toBe(true);
+      for (const text of [title, description]) {
+        expect(text).not.toMatch(/\d+(?=\s*[|.,]|$)/);
+        expect(text).not.toMatch(/Covers|Find .* and more/);
+        for (const heading of facts.h2) expect(text).not.toContain(heading);
+        expect(toPlainSuggestion(text)).toBe(text);
+      }
+      expect(charLength(description)).toBeGreaterThanOrEqual(70);
+      expect(charLength(description)).toBeLessThanOrEqual(200);
+      expect(description.split(facts.brand)).toHaveLength(2);
+    }
+    // The page's own copy goes in when it says something new; its brand sentence does not.
+    expect(await provider.suggest('meta-description', demoPages[2]!.facts)).toBe(
+      'Technical Walking Boots, from Northwind Outfitters. Free delivery over £50 and free returns.',
+    );
   });
 
   it('offers several distinct candidates, all within the limits, and works without queries', () => {
@@ -107,7 +185,10 @@ describe('offline provider', () => {
       const bare = offlineCandidates(type, { ...bootsFacts, topQueries: [], h1: [], h2: [], pageTitle: null });
       expect(bare[0]).toMatch(/Waterproof Walking Boots/i);
     }
-    expect(slugWords('https://x.example/a/blue%20shoes-size_9.html')).toBe('blue shoes size 9');
+    expect(slugWords('https://x.example/a/blue%20shoes-size_9.html')).toBe('blue shoes size');
+    expect(slugWords('https://x.example/products/moor-insulated-gloves-2-11321')).toBe('moor insulated gloves');
+    expect(slugWords('https://x.example/walking-boots-c35/')).toBe('walking boots');
+    expect(slugWords('https://x.example/2024')).toBe('2024');
   });
 
   it('strips tags and refuses leftover markup', () => {
@@ -269,9 +350,8 @@ describe('POST /api/ai/get-data', () => {
     const title = await post(offlineApp, URL, sessions.staff, { url: u(BOOTS), type: 'page-title', websiteId: 'shop' });
     expect(title.statusCode).toBe(200);
     expect(title.headers['content-type']).toMatch(/^text\/plain/);
-    // 'Waterproof Walking Boots | Site shop' is /other's title, so the next candidate is used.
-    expect(title.body).not.toBe('Waterproof Walking Boots | Site shop');
-    expect(title.body).toMatch(/^Waterproof Walking Boots – .+ \| Site shop$/);
+    // The first candidate is /other's title, so the next one is used.
+    expect(title.body).toBe("Men's Waterproof Walking Boots");
     expect(charLength(title.body)).toBeLessThanOrEqual(65);
     const description = await post(offlineApp, URL, sessions.client, {
       url: u(BOOTS),
@@ -279,9 +359,10 @@ describe('POST /api/ai/get-data', () => {
       websiteId: 'shop',
     });
     expect(description.statusCode).toBe(200);
-    expect(description.body).toContain('waterproof walking boots');
-    expect(description.body).not.toContain('old query');
     expect(description.body).not.toBe(urls[1]!.description);
+    expect(description.body).toBe(
+      "Discover Men's Waterproof Walking Boots at Site shop. Read the full details on our website.",
+    );
     expect(charLength(description.body)).toBeGreaterThanOrEqual(70);
     expect(charLength(description.body)).toBeLessThanOrEqual(200);
   });

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from './auth-fixture.ts';
+import { makeExport } from './helpers/make-export.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -84,6 +85,34 @@ describe('admin CLI', () => {
     const help = await admin(dataDir, ['help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('segment add --website ID --id SEG --name N');
+  });
+
+  it('knows the website of a loaded crawl before the service has ever started', async () => {
+    const dataDir = tempDir();
+    const made = await makeExport();
+    try {
+      const load = node('scripts/load-crawl.ts', [made.dir, '--data-dir', dataDir], {});
+      let out = '';
+      load.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      load.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      expect(await new Promise((resolve) => load.on('close', resolve))).toBe(0);
+      expect(out).toContain('registered website "acme-shoes"');
+    } finally {
+      fs.rmSync(made.dir, { recursive: true, force: true });
+    }
+    expect(fs.existsSync(path.join(dataDir, 'admin.token'))).toBe(false);
+    expect(fs.statSync(path.join(dataDir, 'app.duckdb')).mode & 0o777).toBe(0o600);
+
+    const list = await admin(dataDir, ['website', 'list']);
+    expect(list).toMatchObject({ code: 0, stderr: '' });
+    expect(list.stdout).toMatch(/^acme-shoes\tExample\texample\.com\n {2}segment all \(default\): All pages;/);
+    const email = 'client@acme-shoes.example';
+    const args = ['user', 'add', '--email', email, '--password', 'client-pass', '--role', 'CLIENT', '--website'];
+    expect(await admin(dataDir, [...args, 'acme-shoes'])).toEqual({
+      code: 0,
+      stdout: `Added CLIENT ${email} (websites: acme-shoes)\n`,
+      stderr: '',
+    });
   });
 
   it("runs the README's command to enable AI, which changes only the AI setting of the segment", async () => {

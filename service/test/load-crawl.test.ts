@@ -744,7 +744,7 @@ describe('scripts/load-crawl.ts', () => {
     expect(lines[0]).toBe('load-crawl: [0/30] checking urls');
     expect(lines.at(-1)).toMatch(
       new RegExp(
-        `^load-crawl: loaded crawl 1 of website "${SITE}" as load [a-z0-9-]+: 4 urls, 4 links, 3 unique links; no previous crawl; \\d+\\.\\d s$`,
+        `^load-crawl: loaded crawl 1 of website "${SITE}" as load [a-z0-9-]+: 4 urls, 4 links, 3 unique links; no previous crawl; registered website "${SITE}"; \\d+\\.\\d s$`,
       ),
     );
     expect(readCurrentLoad(dataDir, SITE, 1)).toBeDefined();

@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppDb, appDbFile } from '../app-db/db.ts';
 import { websiteExists } from '../app-db/websites.ts';
-import { ADMIN_TOKEN_FILE } from '../auth/accounts.ts';
+import { ADMIN_TOKEN_FILE } from '../app-db/db.ts';
 import { tempDir } from './auth-fixture.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
