@@ -36,7 +36,7 @@ export const SEVERITY_WEIGHTS = { CRITICAL: 8, HIGH: 4, MEDIUM: 2, LOW: 1 } as c
 export const URLS_REPORT_ID = 'crawl/all';
 
 export const HEALTH_SCORE_FORMULA =
-  'Health score = 100 × URLs ÷ (URLs + weighted issues), where weighted issues = 8 × critical + 4 × high + 2 × medium + 1 × low issues and URLs are the crawl’s URLs (All URLs). A clean crawl scores 100; one weighted issue per URL scores 50. The score falls whenever weighted issues per URL rise.';
+  'Health score = 100 × URLs ÷ (URLs + weighted issues), where weighted issues = 8 × critical + 4 × high + 2 × medium + 1 × low issues and URLs are the crawl’s URLs (All crawled URLs). A clean crawl scores 100; one weighted issue per URL scores 50. The score falls whenever weighted issues per URL rise.';
 
 /** HEALTH_SCORE_FORMULA, unrounded. */
 export function healthScoreOf(weightedIssues: number, urls: number): number {
