@@ -39,7 +39,7 @@ import { rowsOf, toArrowStream } from '../engine/result.ts';
 import { csvFileName, exportCsv } from '../export/csv.ts';
 import type { ModuleState } from '../store/crawl-meta.ts';
 import type { CrawlRecord, CrawlRegistry } from '../store/registry.ts';
-import type { AccessCheck } from './access.ts';
+import type { AccessCheck } from '../auth/access.ts';
 
 export const MODULE_ID = 'technical-health-check';
 export const ARROW_STREAM_TYPE = 'application/vnd.apache.arrow.stream';

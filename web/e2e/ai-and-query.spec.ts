@@ -5,8 +5,8 @@
 import fs from 'node:fs';
 import { tableFromIPC } from 'apache-arrow';
 import { expect, test, type Page } from '@playwright/test';
-import type { QueryReport } from '../../service/query-report/query-report.ts';
-import { formatCurrency, formatNumber, formatPercent } from '../src/lib/format.ts';
+import type { QueryReport } from '../../catalog/api.ts';
+import { formatCurrency, formatNumber, formatPercent } from '../../catalog/format.ts';
 import { SECTION, api, authFile, open, query, waitForOverview, watchProblems, websites } from './helpers.ts';
 
 const AI_NOTE = 'Note: This content is AI generated and requires human verification';

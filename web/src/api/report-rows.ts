@@ -4,8 +4,9 @@
  */
 import { tableFromIPC, type Table } from 'apache-arrow';
 import { request } from './client.ts';
-import type { ReportQuery } from './technical-health-check.ts';
-import type { SortOrder } from './types.ts';
+import type { RowsRequest } from '../../../catalog/api.ts';
+
+export type { RowsRequest };
 
 export const ARROW_STREAM = 'application/vnd.apache.arrow.stream';
 
@@ -14,12 +15,6 @@ export type ReportRow = Record<string, unknown>;
 export interface RowsPage {
   rows: ReportRow[];
   total: number;
-}
-
-export interface RowsRequest extends ReportQuery {
-  limit: number;
-  offset: number;
-  orderBy: SortOrder[];
 }
 
 /** Arrow values as plain JS: bigint → number, lists → arrays, structs → objects. Timestamps stay epoch ms. */

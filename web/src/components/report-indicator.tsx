@@ -1,6 +1,6 @@
 import { Loader, ThemeIcon, Tooltip } from '@mantine/core';
 import type { ReportIndicatorKind } from '../lib/rank.ts';
-import { formatNumber } from '../lib/format.ts';
+import { formatNumber } from '../../../catalog/format.ts';
 import { Icon } from './icon.tsx';
 import { RankRing } from './rank-ring.tsx';
 

@@ -5,7 +5,7 @@ import { BREAKPOINTS } from '../../../../catalog/constants.ts';
 import { fetchQueryReport, type QueryReport } from '../../api/query-report.ts';
 import { isAbortError } from '../../api/client.ts';
 import { FetchErrorPanel } from '../../components/fetch-error-panel.tsx';
-import { formatDate } from '../../lib/format.ts';
+import { formatDate } from '../../../../catalog/format.ts';
 import { errorText, type LoadState } from '../../lib/load-state.ts';
 import { useDashboard } from '../layout/dashboard-context.ts';
 import { AdsOneSection } from './ads-one-section.tsx';

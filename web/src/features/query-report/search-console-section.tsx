@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { Anchor, SimpleGrid } from '@mantine/core';
 import type { QueryReport, SearchConsoleUrl } from '../../api/query-report.ts';
-import { formatNumber, formatPercent } from '../../lib/format.ts';
+import { formatNumber, formatPercent } from '../../../../catalog/format.ts';
 import { CompactTable, type CompactColumn } from './compact-table.tsx';
 import { MiniChart } from './mini-chart.tsx';
 import { datedValues, searchConsoleTotals } from './query-report-model.ts';

@@ -3,7 +3,7 @@ import { Button, Loader, Stack, Text } from '@mantine/core';
 import type { CatalogColumn } from '../../../../catalog/schema.ts';
 import { request } from '../../api/client.ts';
 import type { ReportRow } from '../../api/report-rows.ts';
-import { toNumber } from '../../lib/format.ts';
+import { toNumber } from '../../../../catalog/format.ts';
 import { useDashboard } from '../layout/dashboard-context.ts';
 
 export const AI_NOTE = 'Note: This content is AI generated and requires human verification';

@@ -1,7 +1,7 @@
 import { createContext, useContext } from 'react';
 import type { ReportDefinition } from '../../../../catalog/schema.ts';
 import type { ReportRow } from '../../api/report-rows.ts';
-import { asText } from '../../lib/format.ts';
+import { asText } from '../../../../catalog/format.ts';
 
 export interface ChecklistItem {
   url: string;

@@ -1,5 +1,5 @@
 import { Button, Group, List, Modal, Stack, Text } from '@mantine/core';
-import { formatNumber } from '../../lib/format.ts';
+import { formatNumber } from '../../../../catalog/format.ts';
 import type { ChecklistEdit } from './checklist-context.ts';
 
 export interface ChecklistSaveDialogProps {

@@ -4,8 +4,8 @@ import type { CatalogColumn } from '../../../../catalog/schema.ts';
 import { fetchRows } from '../../api/report-rows.ts';
 import type { ReportQuery } from '../../api/technical-health-check.ts';
 import type { SortOrder } from '../../api/types.ts';
-import { cellText } from '../../lib/cell-format.ts';
-import { csvLine } from '../../lib/csv.ts';
+import { cellText } from '../../../../catalog/cell-format.ts';
+import { csvLine } from '../../../../catalog/csv.ts';
 import { CSV_BOM } from '../../../../catalog/constants.ts';
 
 export interface ExportProgress {

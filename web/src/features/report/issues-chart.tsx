@@ -6,9 +6,10 @@ import { CHART_HEIGHT } from '../../../../catalog/constants.ts';
 import { keyDates } from '../../../../catalog/index.ts';
 import type { KeyDate as KeyDateEntry } from '../../../../catalog/schema.ts';
 import type { TrendPoint } from '../../api/types.ts';
-import { formatDate, formatNumber, toDate } from '../../lib/format.ts';
+import { formatDate, formatNumber, toDate } from '../../../../catalog/format.ts';
 import { Icon } from '../../components/icon.tsx';
-import { downloadCsv, toCsv } from '../../lib/csv.ts';
+import { toCsv } from '../../../../catalog/csv.ts';
+import { downloadCsv } from '../../lib/csv.ts';
 import { useElementWidth } from '../../lib/use-element-width.ts';
 
 interface Point {

@@ -1,9 +1,16 @@
 import { Anchor, Group, Progress, Text } from '@mantine/core';
 import type { CatalogColumn, ReportDefinition } from '../../../../catalog/schema.ts';
 import { ChecklistCell } from './checklist-cell.tsx';
-import { cellText, hopKind, listItems, redirectHops, splitUrlForDisplay, statusColour } from '../../lib/cell-format.ts';
+import {
+  cellText,
+  hopKind,
+  listItems,
+  redirectHops,
+  splitUrlForDisplay,
+  statusColour,
+} from '../../../../catalog/cell-format.ts';
 import classes from './report-table.module.css';
-import { asText, toNumber } from '../../lib/format.ts';
+import { asText, toNumber } from '../../../../catalog/format.ts';
 import { clampRank, rankBand, bandColor } from '../../lib/rank.ts';
 import { Icon } from '../../components/icon.tsx';
 import { ToneBadge } from '../../components/tone-badge.tsx';

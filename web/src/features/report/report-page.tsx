@@ -6,7 +6,7 @@ import type { ReportQuery } from '../../api/technical-health-check.ts';
 import type { DifferenceType } from '../../api/types.ts';
 import { columnById, reportHeading } from '../../lib/catalog.ts';
 import { downloadCsv } from '../../lib/csv.ts';
-import { formatNumber } from '../../lib/format.ts';
+import { formatNumber } from '../../../../catalog/format.ts';
 import { SEVERITY_LABELS, SEVERITY_TONES } from '../../lib/severity.ts';
 import { ToneBadge } from '../../components/tone-badge.tsx';
 import { isAbortError } from '../../api/client.ts';

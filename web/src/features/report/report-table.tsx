@@ -20,7 +20,7 @@ import {
 import type { CatalogColumn, ReportDefinition } from '../../../../catalog/schema.ts';
 import type { ReportRow, RowsPage } from '../../api/report-rows.ts';
 import type { LoadState } from '../../lib/load-state.ts';
-import { isNumericFormat } from '../../lib/cell-format.ts';
+import { isNumericFormat } from '../../../../catalog/cell-format.ts';
 import { Icon } from '../../components/icon.tsx';
 import { FETCH_ERROR_TITLE } from '../../components/fetch-error-panel.tsx';
 import { ReportCell } from './report-cell.tsx';

@@ -1,7 +1,7 @@
 import { Anchor, Group, Stack, Text } from '@mantine/core';
 import type { ReportDefinition } from '../../../../catalog/schema.ts';
 import type { ReportRow } from '../../api/report-rows.ts';
-import { hopKind, redirectHops, statusColour } from '../../lib/cell-format.ts';
+import { hopKind, redirectHops, statusColour } from '../../../../catalog/cell-format.ts';
 import { Icon } from '../../components/icon.tsx';
 import { ToneBadge } from '../../components/tone-badge.tsx';
 import { SUB_ROW_TITLES, subRowUrls } from './sub-row.ts';

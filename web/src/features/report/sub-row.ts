@@ -1,7 +1,7 @@
 /** The expandable sub-row of a report row (spec §4): redirect chain hops, duplicate set members, a link's sources. */
 import type { ReportDefinition } from '../../../../catalog/schema.ts';
 import type { ReportRow } from '../../api/report-rows.ts';
-import { redirectHops } from '../../lib/cell-format.ts';
+import { redirectHops } from '../../../../catalog/cell-format.ts';
 
 export type SubRowKind = NonNullable<ReportDefinition['subRow']>;
 

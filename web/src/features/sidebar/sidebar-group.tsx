@@ -4,7 +4,7 @@ import type { ReportDefinition } from '../../../../catalog/schema.ts';
 import type { ReportMetric } from '../../lib/overview-metrics.ts';
 import type { SidebarGroup as SidebarGroupModel } from '../../lib/sidebar-model.ts';
 import { reportIndicatorKind } from '../../lib/rank.ts';
-import { formatCompactNumber, formatNumber } from '../../lib/format.ts';
+import { formatCompactNumber, formatNumber } from '../../../../catalog/format.ts';
 import { reportPath } from '../../lib/routes.ts';
 import { Icon } from '../../components/icon.tsx';
 import { ToneBadge } from '../../components/tone-badge.tsx';

@@ -1,6 +1,6 @@
 /** Display formats of catalogue columns (spec §3) as text, for cells, tooltips and CSV. */
-import { STATUS_COLOURS, type BandColour } from '../../../catalog/constants.ts';
-import type { DisplayFormat } from '../../../catalog/schema.ts';
+import { STATUS_COLOURS, type BandColour } from './constants.ts';
+import type { DisplayFormat } from './schema.ts';
 import {
   capitalise,
   formatCompactNumber,
