@@ -343,6 +343,17 @@ describe('validateCatalog', () => {
       ]);
     });
 
+    it('rejects an aggregate on a column that is not a joined metric', () => {
+      const issues = problemsOf((d) => {
+        entry(d.columns, 'word_count').aggregate = 'sum("word_count")';
+        entry(d.columns, 'checked').aggregate = 'bool_or("checked")';
+      });
+      expect(issues).toEqual([
+        `${col('word_count')}.aggregate: only a metric joined from search_console or analytics has an aggregate`,
+        `${col('checked')}.aggregate: only a metric joined from search_console or analytics has an aggregate`,
+      ]);
+    });
+
     it('rejects a display column that is not in the catalogue', () => {
       const issues = problemsOf((d) => {
         entry(d.columns, 'url').displayColumn = 'href';
