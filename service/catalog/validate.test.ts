@@ -154,7 +154,7 @@ describe('validateCatalog', () => {
       ]);
     });
 
-    it('rejects a datatable column missing from the catalogue, as the brief words it', () => {
+    it('rejects a datatable column missing from the catalogue', () => {
       const issues = problemsOf((d) => {
         entry(d.reports, 'links/internal-broken').datatableColumns[3] = 'foo';
       });

@@ -1,5 +1,5 @@
 /**
- * Issue 3 §5, ARCHITECTURE habit 9: for every catalogue report, a row that fires and a near miss that does not.
+ * ARCHITECTURE habit 9: for every catalogue report, a row that fires and a near miss that does not.
  * Each near miss sits just across the decisive boundary of its report's filter (a threshold, an excluded status, a
  * COALESCE default, a date-range edge), so a wrong comparison operator or a dropped clause fails here.
  *

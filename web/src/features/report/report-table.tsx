@@ -117,10 +117,7 @@ export interface ReportTableProps {
   preferences: TablePreferences;
   onPreferencesChange: (update: (current: TablePreferences) => TablePreferences) => void;
   onRetry: () => void;
-  children?: (table: ReportTableInstance) => React.ReactNode;
 }
-
-export type ReportTableInstance = ReturnType<typeof useReportTable>;
 
 function resolve<T>(updater: Updater<T>, current: T): T {
   return typeof updater === 'function' ? (updater as (old: T) => T)(current) : updater;
@@ -174,7 +171,7 @@ function useReportTable(props: ReportTableProps) {
 
 /** The server-paged, server-sorted report table with a virtualised body (spec §2 'The table'). */
 export function ReportTable(props: ReportTableProps) {
-  const { rowsState, sorting, onSortColumn, onRetry, children } = props;
+  const { rowsState, sorting, onSortColumn, onRetry } = props;
   const table = useReportTable(props);
   const scrollRef = useRef<HTMLDivElement>(null);
   const rows = table.getRowModel().rows;
@@ -210,7 +207,6 @@ export function ReportTable(props: ReportTableProps) {
 
   return (
     <div>
-      {children?.(table)}
       <div className={classes.scroller} ref={scrollRef} data-testid="report-table">
         <table
           className={classes.table}
