@@ -436,6 +436,9 @@ export const exportTables = [
 
 export type ExportTableId = (typeof exportTables)[number]['id'];
 
+/** The tables a crawler writes: the crawl tables and the custom extractions (the data sources come from elsewhere). */
+export type CrawledTableId = Extract<(typeof exportTables)[number], { kind: 'crawl' | 'extraction' }>['id'];
+
 /** The crawl tables: a report reads its rows from one of them. */
 export type SourceTableId = Extract<(typeof exportTables)[number], { kind: 'crawl' }>['id'];
 export const sourceTableIds = exportTables

@@ -12,7 +12,7 @@ import {
   MANIFEST_FILE,
   manifestSchema,
   parquetFileOf,
-  type ExportTableId,
+  type CrawledTableId,
   type Manifest,
 } from '../../catalog/export-contract.ts';
 import { openDatabase, quoteLiteral } from '../db/duckdb.ts';
@@ -346,13 +346,7 @@ const directiveFlag = (column: string): string =>
   `CASE WHEN g.internal AND g.st IS NOT NULL THEN coalesce(g.${column}, false) END`;
 const pageFlag = (column: string): string => `CASE WHEN g.html THEN coalesce(g.${column}, false) END`;
 
-/** The tables a crawl writes: the required ones and both custom extractions. */
-type CrawlTableId = Extract<
-  ExportTableId,
-  'urls' | 'links' | 'unique_links' | 'sitemaps' | 'uncrawled_urls' | 'large_images' | 'images_missing_alt'
->;
-
-function tableQueries(): Record<CrawlTableId, string> {
+function tableQueries(): Record<CrawledTableId, string> {
   const internal = 'g.internal';
   const urls: Record<string, string> = {
     url: 'g.url',
