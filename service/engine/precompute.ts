@@ -45,8 +45,8 @@ export const PRECOMPUTE_INFO_TABLE = 'precompute_info';
 /**
  * The version of what precompute writes: the tables' layout and the meaning of their values (engine SQL such as the
  * joined metrics and sub-rows). A crawl precomputed under another version is served by live queries until
- * `npm run load-crawl -- --refresh` precomputes it again; bump it with any change to either. A report definition's
- * own changes need no bump: its fingerprint tells them.
+ * `npm run load-crawl -- --refresh` precomputes it again; bump it with any change to either. Changes to a report's
+ * definition or to the catalogue SQL of the metrics it joins need no bump: its fingerprint tells them.
  */
 export const PRECOMPUTE_VERSION = 3;
 const PREVIOUS_ALIAS = '__thc_previous';

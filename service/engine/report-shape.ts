@@ -168,6 +168,10 @@ function buildShape(report: ReportDefinition): ReportShape {
         stored: storedColumns.map((c) => c.id),
         ranked: rankedColumns,
         urlColumn,
+        // The catalogue's SQL of the metrics joined to the rows, so editing a metric's aggregate is a change too.
+        metrics: [...families]
+          .sort()
+          .flatMap((f) => metricIdsOf(f).map((id) => [id, METRICS.get(id)!.aggregate ?? null])),
         subRow: report.subRow ?? null,
         duplicateOf: duplicateOf ?? null,
       }),
