@@ -178,7 +178,7 @@ export function Dashboard() {
       ) : null}
       <AppShell.Main id="main-content" tabIndex={-1}>
         {websitesState.status === 'error' ? (
-          <FetchErrorPanel onRetry={() => void loadWebsites()} />
+          <FetchErrorPanel area="websites" onRetry={() => void loadWebsites()} />
         ) : state ? (
           <DashboardContext.Provider value={state}>
             <DashboardBody isModuleActive={isActive} />

@@ -27,7 +27,7 @@ export function OverviewPage() {
   const search = formatUrlState(sectionState(url));
   const isComparing = comparison !== undefined && comparisonOverview.status !== 'success';
 
-  if (overview.status === 'error') return <FetchErrorPanel onRetry={reloadOverview} />;
+  if (overview.status === 'error') return <FetchErrorPanel area="overview" onRetry={reloadOverview} />;
   if (!data) {
     return (
       <Stack gap="md" aria-busy="true" aria-label="Loading the overview" data-testid="overview-loading">

@@ -1,0 +1,48 @@
+/**
+ * How the dashboard shows a URL: the website's own pages (https on its domain, with or without www.) as their path,
+ * since the page header already names the website; any other URL in full, because its host or scheme is the point
+ * (another site, a subdomain, plain http). The shown text is cut only at its end; the full URL is the tooltip, the
+ * link and what a copy puts on the clipboard.
+ */
+
+export interface UrlDisplay {
+  /** What the cell shows: the path (with query and fragment) or the whole URL. */
+  text: string;
+  /** The URL as given: tooltip, link target and copy text. */
+  full: string;
+  isOwnPage: boolean;
+}
+
+function bareHost(host: string): string {
+  return host.toLowerCase().replace(/^www\./, '');
+}
+
+/** The domain as the website records it ('northwind-outfitters.co.uk', or with a scheme or path by mistake). */
+function domainHost(domain: string): string {
+  const trimmed = domain.trim();
+  if (trimmed === '') return '';
+  try {
+    return bareHost(new URL(/^[a-z][a-z\d+.-]*:\/\//i.test(trimmed) ? trimmed : `https://${trimmed}`).host);
+  } catch {
+    return '';
+  }
+}
+
+export function displayUrl(url: string, websiteDomain: string | undefined): UrlDisplay {
+  const own = websiteDomain ? domainHost(websiteDomain) : '';
+  let parsed: URL | null = null;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = null;
+  }
+  if (!parsed || own === '' || parsed.protocol !== 'https:' || bareHost(parsed.host) !== own) {
+    return { text: url, full: url, isOwnPage: false };
+  }
+  // The path as written in the URL (not re-encoded), from where the host ends.
+  const authorityStart = url.indexOf('//') + 2;
+  const end = url.slice(authorityStart).search(/[/?#]/);
+  const rest = end < 0 ? '' : url.slice(authorityStart + end);
+  const text = rest.startsWith('/') ? rest : `/${rest}`;
+  return { text, full: url, isOwnPage: true };
+}
