@@ -38,6 +38,13 @@ describe('UrlText', () => {
     expect(copyFrom(link)).toBe(own);
   });
 
+  it('marks an own page over plain http with a badge before its path', () => {
+    const insecure = 'http://www.northwind-outfitters.co.uk/products/ghyll-merino-softshell-10728';
+    onWebsite('northwind-outfitters.co.uk', <UrlText url={insecure} />);
+    expect(screen.getByRole('link').textContent).toBe('/products/ghyll-merino-softshell-10728');
+    expect(screen.getByTitle('Plain http://, not https://').textContent).toBe('http');
+  });
+
   it('shows another host in full, and plain text when it is not to be a link', () => {
     onWebsite('northwind-outfitters.co.uk', <UrlText url="https://www.gore-tex.com/technology" isLink={false} />);
     expect(screen.queryByRole('link')).toBeNull();

@@ -9,6 +9,7 @@ describe('displayUrl', () => {
       text: '/walks/the-best-walks-in-the-lakes',
       full: 'https://www.northwind-outfitters.co.uk/walks/the-best-walks-in-the-lakes',
       isOwnPage: true,
+      isInsecure: false,
     });
     expect(displayUrl('https://northwind-outfitters.co.uk/search?q=fleece#top', DOMAIN).text).toBe(
       '/search?q=fleece#top',
@@ -22,15 +23,25 @@ describe('displayUrl', () => {
     expect(displayUrl('https://www.northwind-outfitters.co.uk?utm=x', DOMAIN).text).toBe('/?utm=x');
   });
 
-  it('shows other hosts, subdomains, plain http and other ports in full', () => {
+  it('shows an own page over plain http as its path too, marked insecure', () => {
+    expect(displayUrl('http://www.northwind-outfitters.co.uk/walks?x=1', DOMAIN)).toEqual({
+      text: '/walks?x=1',
+      full: 'http://www.northwind-outfitters.co.uk/walks?x=1',
+      isOwnPage: true,
+      isInsecure: true,
+    });
+  });
+
+  it('shows other hosts, subdomains, other ports and other schemes in full', () => {
     for (const url of [
       'https://www.gore-tex.com/technology',
+      'http://www.mwis.org.uk/forecasts',
       'https://careers.northwind-outfitters.co.uk/jobs',
-      'http://www.northwind-outfitters.co.uk/walks',
       'https://www.northwind-outfitters.co.uk:8443/walks',
       'https://www.northwind-outfitters.co.uk.evil.example/walks',
+      'ftp://www.northwind-outfitters.co.uk/walks',
     ]) {
-      expect(displayUrl(url, DOMAIN), url).toEqual({ text: url, full: url, isOwnPage: false });
+      expect(displayUrl(url, DOMAIN), url).toEqual({ text: url, full: url, isOwnPage: false, isInsecure: false });
     }
   });
 
@@ -47,6 +58,7 @@ describe('displayUrl', () => {
       text: '/relative/path',
       full: '/relative/path',
       isOwnPage: false,
+      isInsecure: false,
     });
     expect(displayUrl('not a url', DOMAIN).text).toBe('not a url');
   });

@@ -1,8 +1,8 @@
 /**
- * How the dashboard shows a URL: the website's own pages (https on its domain, with or without www.) as their path,
- * since the page header already names the website; any other URL in full, because its host or scheme is the point
- * (another site, a subdomain, plain http). The shown text is cut only at its end; the full URL is the tooltip, the
- * link and what a copy puts on the clipboard.
+ * How the dashboard shows a URL: the website's own pages (its domain, with or without www.) as their path, since the
+ * page header already names the website, marked when they use plain http; any other URL (another site, a subdomain,
+ * another port) in full. The shown text is cut only at its end; the full URL is the tooltip, the link and what a
+ * copy puts on the clipboard.
  */
 
 export interface UrlDisplay {
@@ -11,6 +11,8 @@ export interface UrlDisplay {
   /** The URL as given: tooltip, link target and copy text. */
   full: string;
   isOwnPage: boolean;
+  /** An own page over plain http: the path alone would hide what the audit is about. */
+  isInsecure: boolean;
 }
 
 function bareHost(host: string): string {
@@ -36,13 +38,14 @@ export function displayUrl(url: string, websiteDomain: string | undefined): UrlD
   } catch {
     parsed = null;
   }
-  if (!parsed || own === '' || parsed.protocol !== 'https:' || bareHost(parsed.host) !== own) {
-    return { text: url, full: url, isOwnPage: false };
+  const isWeb = parsed?.protocol === 'https:' || parsed?.protocol === 'http:';
+  if (!parsed || !isWeb || own === '' || bareHost(parsed.host) !== own) {
+    return { text: url, full: url, isOwnPage: false, isInsecure: false };
   }
   // The path as written in the URL (not re-encoded), from where the host ends.
   const authorityStart = url.indexOf('//') + 2;
   const end = url.slice(authorityStart).search(/[/?#]/);
   const rest = end < 0 ? '' : url.slice(authorityStart + end);
   const text = rest.startsWith('/') ? rest : `/${rest}`;
-  return { text, full: url, isOwnPage: true };
+  return { text, full: url, isOwnPage: true, isInsecure: parsed.protocol === 'http:' };
 }

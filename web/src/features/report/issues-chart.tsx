@@ -25,7 +25,8 @@ interface KeyDate {
 
 const BRAND = 'var(--mantine-color-brand-7)';
 const MARGIN_LEFT = 52;
-const MARGIN_RIGHT = 16;
+// Room for half of the newest crawl's date label, which sits at the right end.
+const MARGIN_RIGHT = 30;
 
 function pointsOf(trends: readonly TrendPoint[]): Point[] {
   return trends

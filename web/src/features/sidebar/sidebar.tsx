@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Button, Group, SegmentedControl, Text } from '@mantine/core';
+import { Button, SegmentedControl, Stack, Text } from '@mantine/core';
 import { Link } from 'wouter';
 import { useDashboard } from '../layout/dashboard-context.ts';
 import { categories, visibleReports } from '../../lib/catalog.ts';
@@ -84,7 +84,7 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
         />
         {isUnavailable ? (
           // On the overview its own error panel offers the retry of the same request.
-          <Group gap={6} mt={8} wrap="nowrap" justify="space-between" role="status" data-testid="sidebar-error">
+          <Stack gap={4} mt={8} align="flex-start" role="status" data-testid="sidebar-error">
             <Text size="xs" c="red.9">
               Issue counts could not be loaded.
             </Text>
@@ -93,7 +93,7 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
                 Try again
               </Button>
             )}
-          </Group>
+          </Stack>
         ) : null}
       </div>
       <div className={classes.groups} data-testid={`sidebar-${view}`}>
