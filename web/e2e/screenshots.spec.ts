@@ -127,7 +127,7 @@ for (const size of sizes) {
           await openSidebarIfCollapsed(page);
           await expect(sidebar(page).getByTestId('sidebar-error')).toBeVisible();
         } else {
-          await expect(page.getByTestId('fetch-error').first()).toBeVisible();
+          await expect(page.getByTestId('fetch-error').first()).toBeVisible({ timeout: 30_000 });
           if (failure.target) await page.getByTestId('fetch-error').first().scrollIntoViewIfNeeded();
         }
         await shot(page, size.name, `error-${failure.name}`);
