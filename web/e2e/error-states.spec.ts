@@ -135,6 +135,31 @@ test('a failed overview: one error on the page, sidebar spinners end without cla
   expect(problems()).toEqual([]);
 });
 
+test('a failed comparison overview: its own error, no change left "comparing…"; Try again recovers', async ({
+  page,
+}) => {
+  const problems = unexpectedProblems(page);
+  // The comparison crawl's overview is the call without a comparisonId; the current crawl's carries one.
+  const pattern = '**/api/technical-health-check/overview/get-overview';
+  await page.route(pattern, (route) =>
+    'comparisonId' in (route.request().postDataJSON() as object) ? route.continue() : route.fulfill(FAIL),
+  );
+  await open(page, `${SECTION}?website=${websites.northwind.id}`);
+  await waitForOverview(page);
+  const panel = errorPanels(page);
+  await expect(panel).toHaveCount(1);
+  await expect(panel).toHaveAttribute('data-area', 'comparison');
+  await expect(tryAgain(page)).toHaveCount(1);
+  await expect(page.getByTestId('overview')).not.toContainText('comparing…');
+  await expect(page.locator('section[data-severity] tbody').getByText('…', { exact: true })).toHaveCount(0);
+
+  await page.unroute(pattern);
+  await tryAgain(page).click();
+  await expect(errorPanels(page)).toHaveCount(0);
+  await expect(page.getByTestId('overview')).toContainText(/since \d{1,2} [A-Z][a-z]{2} \d{4}/);
+  expect(problems()).toEqual([]);
+});
+
 test('a failed overview on a report page: the sidebar says so and offers the one Try again', async ({ page }) => {
   const problems = unexpectedProblems(page);
   const recover = await failing(page, 'overview/get-overview');
