@@ -123,7 +123,9 @@ for (const size of sizes) {
         );
         await open(page, `${SECTION}${failure.target}?website=${websites.northwind.id}`);
         if (failure.name === 'overview-on-report') {
-          await expect(page.getByTestId('report-table').locator('tbody tr[data-index]').first()).toBeVisible();
+          await expect(page.getByTestId('report-table').locator('tbody tr[data-index]').first()).toBeVisible({
+            timeout: 30_000,
+          });
           await openSidebarIfCollapsed(page);
           await expect(sidebar(page).getByTestId('sidebar-error')).toBeVisible();
         } else {
