@@ -37,7 +37,7 @@ test('a failed summary: one error in the chart, counts that say so, no endless s
   const recover = await failing(page, 'report/get-summary');
   await open(page, REPORT);
   const panel = chartSection(page).getByTestId('fetch-error');
-  await expect(panel).toBeVisible();
+  await expect(panel).toBeVisible({ timeout: 20_000 });
   await expect(panel).toHaveAttribute('data-area', 'summary');
   await expect(panel).toContainText('An error occurred fetching the data');
   await expect(panel).toContainText('An unexpected error occurred when fetching the data, please try again later.');
@@ -68,7 +68,7 @@ test('a failed rows request: one error in the table, emptied, total 0, "Error!";
   await open(page, REPORT);
   const table = page.getByTestId('report-table');
   const panel = table.getByTestId('fetch-error');
-  await expect(panel).toBeVisible();
+  await expect(panel).toBeVisible({ timeout: 20_000 });
   await expect(panel).toHaveAttribute('data-area', 'rows');
   await expect(bodyRows(page)).toHaveCount(0);
   await expect(page.getByTestId('page-label')).toHaveText('Error!');
@@ -164,7 +164,7 @@ test('a failed overview on a report page: the sidebar says so and offers the one
   const problems = unexpectedProblems(page);
   const recover = await failing(page, 'overview/get-overview');
   await open(page, REPORT);
-  await expect(bodyRows(page).first()).toBeVisible();
+  await expect(bodyRows(page).first()).toBeVisible({ timeout: 20_000 });
   const nav = sidebar(page);
   await expect(nav.getByTestId('sidebar-error')).toContainText('Issue counts could not be loaded.');
   await expect(errorPanels(page)).toHaveCount(0);
