@@ -93,7 +93,7 @@ test('summary and rows both failing: one error per area, never two for the same 
   const recoverSummary = await failing(page, 'report/get-summary');
   const recoverRows = await failing(page, 'report/get-rows');
   await open(page, REPORT);
-  await expect(errorPanels(page)).toHaveCount(2);
+  await expect(errorPanels(page)).toHaveCount(2, { timeout: 20_000 });
   const areas = await errorPanels(page).evaluateAll((panels) => panels.map((p) => p.getAttribute('data-area')));
   expect(areas.sort()).toEqual(['rows', 'summary']);
   await expect(tryAgain(page)).toHaveCount(2);
