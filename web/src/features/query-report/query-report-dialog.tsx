@@ -71,7 +71,7 @@ export function QueryReportDialog({ query, isOpen, onClose }: { query: string; i
       data-testid="query-report-dialog"
     >
       {state.status === 'error' ? (
-        <FetchErrorPanel onRetry={retry} />
+        <FetchErrorPanel area="query-report" onRetry={retry} />
       ) : report ? (
         <Stack gap="sm" data-testid="query-report">
           <SearchConsoleSection report={report} />

@@ -19,6 +19,7 @@ export interface SidebarGroupProps {
   onToggle: () => void;
   metrics: ReadonlyMap<string, ReportMetric>;
   isLoading: boolean;
+  isUnavailable: boolean;
   currentReportId: string | undefined;
   search: string;
   onNavigate: () => void;
@@ -31,6 +32,7 @@ export function SidebarGroup({
   onToggle,
   metrics,
   isLoading,
+  isUnavailable,
   currentReportId,
   search,
   onNavigate,
@@ -71,6 +73,7 @@ export function SidebarGroup({
             const metric = metrics.get(report.id);
             const kind = reportIndicatorKind({
               isLoading,
+              isUnavailable,
               severity: report.severity,
               rank: metric?.rank,
               rows: metric?.rows,
