@@ -133,95 +133,94 @@ export async function exportCrawl(
 async function buildTables(conn: DuckDBConnection, rows: CrawlRows, vitalsFile: string): Promise<void> {
   const schemaStruct = `STRUCT(${schemaTypes.map((t) => `${t} INTEGER`).join(', ')})`;
   const ogStruct = `STRUCT(${openGraphFields.map((f) => `${f} VARCHAR`).join(', ')})`;
-  await conn.run(
-    `CREATE TABLE n AS SELECT * FROM ${json(rows.nodes, {
-      id: 'INTEGER',
-      url: 'VARCHAR',
-      pl: 'VARCHAR',
-      fe: 'BOOLEAN',
-      rr: 'VARCHAR',
-      fa: 'INTEGER',
-      sm: 'VARCHAR',
-    })}`,
-  );
-  await conn.run(
-    `CREATE TABLE p AS SELECT * FROM ${json(rows.pages, {
-      id: 'INTEGER',
-      st: 'INTEGER',
-      err: 'VARCHAR',
-      ct: 'VARCHAR',
-      ft: 'DOUBLE',
-      sz: 'BIGINT',
-      ...directiveColumns,
-      ch: 'INTEGER',
-      cm: 'INTEGER',
-      cc: 'BOOLEAN',
-      rd: 'INTEGER',
-      rk: 'VARCHAR',
-      html: 'BOOLEAN',
-      ti: 'VARCHAR',
-      de: 'VARCHAR',
-      h1: 'VARCHAR[]',
-      h2: 'VARCHAR[]',
-      h3: 'VARCHAR[]',
-      wc: 'INTEGER',
-      cs: 'INTEGER',
-      bh: 'VARCHAR',
-      mn: 'BOOLEAN',
-      mf: 'BOOLEAN',
-      sd: 'BOOLEAN',
-      sc: schemaStruct,
-      og: ogStruct,
-      hib: 'INTEGER',
-      bih: 'INTEGER',
-    })}`,
-  );
-  await conn.run(
-    `CREATE TABLE e AS SELECT * FROM ${json(rows.edges, {
-      f: 'INTEGER',
-      t: 'INTEGER',
-      k: 'INTEGER',
-      a: 'VARCHAR',
-      r: 'VARCHAR',
-      nf: 'BOOLEAN',
-      ic: 'INTEGER',
-      im: 'BOOLEAN',
-      al: 'BOOLEAN',
-      hl: 'VARCHAR',
-    })}`,
-  );
+  const rowTables: [string, string, Record<string, string>][] = [
+    [
+      'n',
+      rows.nodes,
+      { id: 'INTEGER', url: 'VARCHAR', pl: 'VARCHAR', fe: 'BOOLEAN', rr: 'VARCHAR', fa: 'INTEGER', sm: 'VARCHAR' },
+    ],
+    [
+      'p',
+      rows.pages,
+      {
+        id: 'INTEGER',
+        st: 'INTEGER',
+        err: 'VARCHAR',
+        ct: 'VARCHAR',
+        ft: 'DOUBLE',
+        sz: 'BIGINT',
+        ...directiveColumns,
+        ch: 'INTEGER',
+        cm: 'INTEGER',
+        cc: 'BOOLEAN',
+        rd: 'INTEGER',
+        rk: 'VARCHAR',
+        html: 'BOOLEAN',
+        ti: 'VARCHAR',
+        de: 'VARCHAR',
+        h1: 'VARCHAR[]',
+        h2: 'VARCHAR[]',
+        h3: 'VARCHAR[]',
+        wc: 'INTEGER',
+        cs: 'INTEGER',
+        bh: 'VARCHAR',
+        mn: 'BOOLEAN',
+        mf: 'BOOLEAN',
+        sd: 'BOOLEAN',
+        sc: schemaStruct,
+        og: ogStruct,
+        hib: 'INTEGER',
+        bih: 'INTEGER',
+      },
+    ],
+    [
+      'e',
+      rows.edges,
+      {
+        f: 'INTEGER',
+        t: 'INTEGER',
+        k: 'INTEGER',
+        a: 'VARCHAR',
+        r: 'VARCHAR',
+        nf: 'BOOLEAN',
+        ic: 'INTEGER',
+        im: 'BOOLEAN',
+        al: 'BOOLEAN',
+        hl: 'VARCHAR',
+      },
+    ],
+    [
+      'smf',
+      rows.sitemaps,
+      {
+        url: 'VARCHAR',
+        found_at: 'VARCHAR',
+        restricted_reason: 'VARCHAR',
+        http_status_code: 'INTEGER',
+        fetch_error: 'VARCHAR',
+        sitemap_type: 'VARCHAR',
+        format: 'VARCHAR',
+        parse_error: 'VARCHAR',
+        file_size: 'BIGINT',
+        links_count: 'INTEGER',
+        url_count: 'INTEGER',
+      },
+    ],
+    [
+      'vit',
+      vitalsFile,
+      { url: 'VARCHAR', cls: 'DOUBLE', dcl: 'DOUBLE', fcp: 'DOUBLE', lcp: 'DOUBLE', ttfb: 'DOUBLE', tti: 'DOUBLE' },
+    ],
+  ];
+  for (const [table, file, columns] of rowTables) {
+    await conn.run(`CREATE TABLE ${table} AS SELECT * FROM ${json(file, columns)}`);
+  }
   await conn.run(
     `CREATE TABLE img AS SELECT f, src, bool_or(ma) AS ma FROM ${json(rows.images, {
       f: 'INTEGER',
       src: 'VARCHAR',
       ma: 'BOOLEAN',
     })} GROUP BY f, src`,
-  );
-  await conn.run(
-    `CREATE TABLE smf AS SELECT * FROM ${json(rows.sitemaps, {
-      url: 'VARCHAR',
-      found_at: 'VARCHAR',
-      restricted_reason: 'VARCHAR',
-      http_status_code: 'INTEGER',
-      fetch_error: 'VARCHAR',
-      sitemap_type: 'VARCHAR',
-      format: 'VARCHAR',
-      parse_error: 'VARCHAR',
-      file_size: 'BIGINT',
-      links_count: 'INTEGER',
-      url_count: 'INTEGER',
-    })}`,
-  );
-  await conn.run(
-    `CREATE TABLE vit AS SELECT * FROM ${json(vitalsFile, {
-      url: 'VARCHAR',
-      cls: 'DOUBLE',
-      dcl: 'DOUBLE',
-      fcp: 'DOUBLE',
-      lcp: 'DOUBLE',
-      ttfb: 'DOUBLE',
-      tti: 'DOUBLE',
-    })}`,
   );
 
   // Every fetched URL with its page; canon is NULL when canonicals disagree (HTML and header, or two HTML tags).
@@ -320,14 +319,18 @@ async function buildTables(conn: DuckDBConnection, rows: CrawlRows, vitalsFile: 
       bool_or(closes) AS loop
     FROM hops GROUP BY start`);
 
-  // The URLs the urls table names besides each row's own (canonicals, primaries, parents, chain ends), so that its
-  // look-ups join small tables rather than the whole known-URL set.
-  await conn.run(`CREATE TABLE refs AS SELECT n.id, n.url FROM n SEMI JOIN (
-      SELECT canon AS id FROM g UNION ALL SELECT ch FROM g UNION ALL SELECT cm FROM g
-      UNION ALL SELECT t_p FROM dup UNION ALL SELECT d_p FROM dup UNION ALL SELECT p_p FROM dup
-      UNION ALL SELECT b_p FROM dup UNION ALL SELECT coalesce(r.parent, g.fa) FROM g LEFT JOIN reach r ON r.id = g.id
-    ) x ON x.id = n.id`);
-  await conn.run(`CREATE TABLE fin AS SELECT h.id, h.url, h.st FROM hop h SEMI JOIN rch ON rch.final_id = h.id`);
+  // The URLs each urls row names besides its own (parent, canonicals, duplicate primaries, chain end), resolved in
+  // one join and one aggregate that both spill, rather than a join per name whose hash tables all stay in memory.
+  await conn.run(`CREATE TABLE nm AS
+    WITH ids AS (
+      SELECT g.id, coalesce(r.parent, g.fa) AS par, g.canon AS cu, g.ch AS chd, g.cm AS cht, dup.t_p AS pt,
+        dup.d_p AS pd, dup.p_p AS pp, dup.b_p AS pb, rch.final_id AS fin
+      FROM g LEFT JOIN reach r ON r.id = g.id LEFT JOIN dup ON dup.id = g.id LEFT JOIN rch ON rch.id = g.id
+    ),
+    named AS (UNPIVOT ids ON ${NAMED.join(', ')} INTO NAME role VALUE ref)
+    SELECT named.id, ${NAMED.map((alias) => `any_value(h.url) FILTER (WHERE role = '${alias}') AS ${alias}`).join(', ')},
+      any_value(h.st) FILTER (WHERE role = 'fin') AS fin_st
+    FROM named JOIN hop h ON h.id = named.ref GROUP BY named.id`);
 
   // Link rows with both ends resolved, shared by links and unique_links.
   await conn.run(`CREATE TABLE le AS
@@ -340,6 +343,9 @@ async function buildTables(conn: DuckDBConnection, rows: CrawlRows, vitalsFile: 
       LEFT JOIN dr df ON df.id = e.f LEFT JOIN dr dt ON dt.id = e.t
     WHERE e.k <> ${LinkKind.resource}`);
 }
+
+/** The aliases of the pages a urls row names, columns of nm. */
+const NAMED = ['par', 'cu', 'chd', 'cht', 'pt', 'pd', 'pp', 'pb', 'fin'] as const;
 
 const linkType = `['href', 'image', 'canonical', 'hreflang', 'redirect'][k + 1]`;
 const directiveFlag = (column: string): string =>
@@ -362,7 +368,7 @@ function tableQueries(): Record<CrawlTableId, string> {
     found_in_web_crawl: 'r.id IS NOT NULL',
     found_in_sitemap: `CASE WHEN ${internal} THEN g.sm IS NOT NULL END`,
     found_at_sitemap: 'g.sm',
-    found_at_url: 'par.url',
+    found_at_url: 'nm.par',
     page_title: 'g.ti',
     page_title_length: 'length(g.ti)',
     description: 'g.de',
@@ -375,7 +381,7 @@ function tableQueries(): Record<CrawlTableId, string> {
     content_size: 'g.cs',
     word_count: 'g.wc',
     html_size: 'CASE WHEN g.html THEN g.sz END',
-    ...derivedUrlColumns(internal),
+    ...derivedUrlColumns(internal, (alias, column) => (column === 'st' ? `nm.${alias}_st` : `nm.${alias}`)),
     meta_nofollow: pageFlag('mf'),
     meta_noindex: pageFlag('mn'),
     header_noindex: directiveFlag('hn'),
@@ -444,19 +450,11 @@ function tableQueries(): Record<CrawlTableId, string> {
     urls: `SELECT ${projectContract('urls', urls)}
       FROM g
       LEFT JOIN reach r ON r.id = g.id
-      LEFT JOIN refs par ON par.id = coalesce(r.parent, g.fa)
-      LEFT JOIN refs cu ON cu.id = g.canon
-      LEFT JOIN refs chd ON chd.id = g.ch
-      LEFT JOIN refs cht ON cht.id = g.cm
+      LEFT JOIN nm ON nm.id = g.id
       LEFT JOIN cin ON cin.id = g.id
       LEFT JOIN dup ON dup.id = g.id
-      LEFT JOIN refs pt ON pt.id = dup.t_p
-      LEFT JOIN refs pd ON pd.id = dup.d_p
-      LEFT JOIN refs pp ON pp.id = dup.p_p
-      LEFT JOIN refs pb ON pb.id = dup.b_p
       LEFT JOIN lc ON lc.id = g.id
       LEFT JOIN rch ON rch.id = g.id
-      LEFT JOIN fin ON fin.id = rch.final_id
       LEFT JOIN dr ON dr.id = g.id
       LEFT JOIN vit ON vit.url = g.url`,
     // The link tables are the big ones: written unsorted, as sorting them would take memory by the link count.
