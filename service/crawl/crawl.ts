@@ -3,13 +3,12 @@
  * files, and at the end turns them into a crawl export (export-crawl.ts). Memory holds the known-URL set (a few
  * numbers per URL) and the pages in flight, never the content of pages already seen.
  */
-import { setMaxListeners } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { CrawlOptions, CrawlProgress, CrawlResult, PageVitals } from './crawl-options.ts';
 import { exportCrawl, LinkKind, type CrawlRows } from './export-crawl.ts';
-import { Fetcher, headerValue, sleep, type FetchResponse } from './fetcher.ts';
+import { Fetcher, headerValue, type FetchResponse } from './fetcher.ts';
 import { normalizeResolvedUrl, normalizeUrl } from './normalize-url.ts';
 import type { ParsedPage } from './parsed-page.ts';
 import { ParsePool } from './parse-pool.ts';
@@ -141,12 +140,14 @@ class Crawler {
     if (!start) throw new CrawlError(`start URL ${options.startUrl} is not an http(s) URL`);
     this.startUrl = start;
     this.scope = new Scope(start, options);
-    this.fetcher = new Fetcher({ concurrency: options.concurrency, userAgent: options.userAgent });
     this.workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'thc-crawl-'));
     this.active = { workDir: this.workDir, written: [] };
     activeCrawls.add(this.active);
-    // Every request and every politeness wait listens to the one signal.
-    setMaxListeners(0, this.controller.signal);
+    this.fetcher = new Fetcher({
+      concurrency: options.concurrency,
+      userAgent: options.userAgent,
+      signal: this.controller.signal,
+    });
     options.signal?.addEventListener('abort', () => this.controller.abort(), { once: true });
     if (options.signal?.aborted) this.controller.abort();
   }
@@ -324,7 +325,7 @@ class Crawler {
     let rules = allowAll;
     if (this.scope.place(url) === 'internal') {
       const robotsUrl = robotsUrlOf(url);
-      const response = await this.fetcher.fetch(robotsUrl, { wantsBody: () => true, signal: this.signal });
+      const response = await this.fetcher.fetch(robotsUrl, { wantsBody: () => true });
       if (response.status !== null && response.status >= 200 && response.status < 300 && response.body) {
         rules = parseRobots(robotsUrl, response.body.toString('utf8'), this.options.userAgent);
       }
@@ -340,7 +341,7 @@ class Crawler {
     const now = Date.now();
     const at = Math.max(now, host.nextAt);
     host.nextAt = at + host.delayMs;
-    await sleep(at - now, this.signal);
+    await this.fetcher.pause(at - now);
   }
 
   // ---- fetching ------------------------------------------------------------------------------------------------
@@ -351,7 +352,6 @@ class Crawler {
     if (this.signal.aborted) return null;
     const response = await this.fetcher.fetch(url, {
       wantsBody: (status, headers) => status >= 200 && status < 300 && isHtml(headers),
-      signal: this.signal,
     });
     if (response.error === 'aborted') return response;
     this.state[id] = State.Fetched;
@@ -367,9 +367,9 @@ class Crawler {
     const url = this.urls[id] as string;
     await this.politely(url);
     if (this.signal.aborted) return;
-    let response = await this.fetcher.fetch(url, { method: 'HEAD', signal: this.signal });
+    let response = await this.fetcher.fetch(url, { method: 'HEAD' });
     if (response.status === 405 || response.status === 501) {
-      response = await this.fetcher.fetch(url, { signal: this.signal });
+      response = await this.fetcher.fetch(url);
     }
     if (response.error === 'aborted') return;
     this.state[id] = State.Fetched;
@@ -543,7 +543,6 @@ class Crawler {
       }
       const response = await this.fetcher.fetch(sitemap.url, {
         wantsBody: (status) => status < 300,
-        signal: this.signal,
       });
       if (response.error === 'aborted') break;
       const isOk =

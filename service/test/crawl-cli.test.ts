@@ -220,6 +220,21 @@ describe('npm run crawl', () => {
     expect(fs.existsSync(out)).toBe(false);
   }, 240_000);
 
+  it('keeps 64 requests and politeness waits in flight without a listener warning', async () => {
+    const endless = endlessSite(() => undefined);
+    const endlessUrl = await listen(endless);
+    try {
+      const out = path.join(work, 'busy');
+      const args = [endlessUrl, '--out', out, '--concurrency', '64', '--delay', '1', '--max-urls', '400'];
+      const run = await runCrawl(args);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain('crawled 400 URLs');
+      expect(run.stderr).toBe('');
+    } finally {
+      endless.close();
+    }
+  }, 120_000);
+
   it('Ctrl-C once stops and writes a complete export with the frontier as crawl_limit; twice writes nothing', async () => {
     let requests = 0;
     const endless = endlessSite(() => requests++);
