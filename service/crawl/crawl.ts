@@ -22,6 +22,8 @@ import { CrawlError } from './crawl-error.ts';
 
 type LinkKindId = (typeof LinkKind)[keyof typeof LinkKind];
 
+/** The start URL is the first URL the crawl knows. */
+const START_ID = 0;
 /** Sitemap indexes nest at most this deep. */
 const MAX_SITEMAP_DEPTH = 5;
 const PROGRESS_INTERVAL_MS = 250;
@@ -96,6 +98,9 @@ export async function crawlWebsite(options: CrawlOptions): Promise<CrawlResult> 
 class Crawler {
   private readonly started = Date.now();
   private readonly startUrl: string;
+  /** Where the site is: the start URL, or the twin it redirects to (see Scope.isTwin). */
+  private siteUrl: string;
+  private notice: string | undefined;
   private readonly scope: Scope;
   private readonly fetcher: Fetcher;
   private parser: ParsePool | null = null;
@@ -139,6 +144,7 @@ class Crawler {
     const start = normalizeUrl(options.startUrl);
     if (!start) throw new CrawlError(`start URL ${options.startUrl} is not an http(s) URL`);
     this.startUrl = start;
+    this.siteUrl = start;
     this.scope = new Scope(start, options);
     this.workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'thc-crawl-'));
     this.active = { workDir: this.workDir, written: [] };
@@ -164,13 +170,13 @@ class Crawler {
 
     const startId = this.know(this.startUrl, -1, 0);
     this.enqueue(startId, this.linkQueue);
-    const startHost = await this.host(this.startUrl);
+    await this.host(this.startUrl);
     this.linkHead++;
     const first = await this.fetchInternal(startId);
     if (first?.status === null && first.error !== 'aborted') {
       throw new CrawlError(`start URL ${this.startUrl} is unreachable (${first.error ?? 'no response'})`);
     }
-    await this.readSitemaps(startHost);
+    await this.readSitemaps(await this.host(this.siteUrl));
     await Promise.all(Array.from({ length: Math.max(1, this.options.concurrency) }, () => this.work()));
     // The parsers' memory goes back before DuckDB takes its share for the end-of-crawl tables.
     await this.parser?.close();
@@ -206,6 +212,7 @@ class Crawler {
       tables,
       stoppedEarly,
       elapsedMs: Date.now() - this.started,
+      ...(this.notice === undefined ? {} : { notice: this.notice }),
     };
   }
 
@@ -500,6 +507,7 @@ class Crawler {
       this.renderable.push(id);
     }
 
+    if (id === START_ID && redirect !== null) this.followStartRedirect(redirect.target);
     const follows: Promise<void>[] = [];
     for (const edge of edges.values()) {
       this.edges.write({ f: id, ...edge });
@@ -517,6 +525,23 @@ class Crawler {
     await Promise.all(follows);
   }
 
+  /**
+   * A start URL redirecting to its twin (www, scheme, port) makes the twin the site, as the user meant it; to another
+   * site, the redirect is recorded and that site left alone, with a notice saying so.
+   */
+  private followStartRedirect(target: string): void {
+    if (this.scope.place(target) === 'internal') return;
+    if (!this.scope.isTwin(target)) {
+      this.notice =
+        `start URL ${this.startUrl} redirects to ${target}, another website: the redirect is recorded, ` +
+        `that website is not crawled (start at ${target} to crawl it)`;
+      return;
+    }
+    this.scope.adopt(target);
+    this.siteUrl = target;
+    for (let id = 0; id < this.urls.length; id++) this.placement[id] = this.scope.place(this.urls[id] as string);
+  }
+
   // ---- sitemaps ------------------------------------------------------------------------------------------------
 
   private async readSitemaps(startHost: HostState): Promise<void> {
@@ -524,7 +549,7 @@ class Crawler {
     const listed: { url: string; foundAt: string }[] = [];
     for (const url of startHost.rules.sitemaps) listed.push({ url, foundAt: 'robots.txt' });
     for (const url of this.options.sitemaps) listed.push({ url, foundAt: 'the start URL' });
-    const fallback = new URL('/sitemap.xml', this.startUrl).href;
+    const fallback = new URL('/sitemap.xml', this.siteUrl).href;
     const pending: { url: string; foundAt: string; depth: number; isOptional: boolean }[] = [];
     for (const { url, foundAt } of listed) {
       const normal = normalizeUrl(url);
