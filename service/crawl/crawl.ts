@@ -118,8 +118,6 @@ class Crawler {
   private readonly depth: number[] = [];
   private readonly foundAt: number[] = [];
   private readonly foundAtSitemap: (string | null)[] = [];
-  /** Pages fit for --render: fetched 200 HTML with nothing that makes them non-indexable. */
-  private readonly renderable: number[] = [];
 
   private readonly linkQueue: number[] = [];
   private linkHead = 0;
@@ -182,7 +180,6 @@ class Crawler {
     await this.parser?.close();
     this.parser = null;
 
-    const vitals = await this.render();
     const stoppedEarly = this.signal.aborted;
     await Promise.all([this.pages.close(), this.edges.close(), this.images.close(), this.sitemaps.close()]);
     const rows: CrawlRows = {
@@ -192,7 +189,8 @@ class Crawler {
       images: this.images.file,
       sitemaps: this.sitemaps.file,
       nodes: this.writeNodes(),
-      vitals,
+      renderCount: this.signal.aborted ? 0 : this.options.render,
+      render: (urls) => this.render(urls),
       startId,
     };
     const { manifest, tables } = await exportCrawl(rows, {
@@ -495,17 +493,6 @@ class Crawler {
       row.rk = redirect.kind;
     }
     this.pages.write(row);
-    if (
-      page !== null &&
-      response.status === 200 &&
-      redirect === null &&
-      !page.metaNoindex &&
-      !robotsHeader.hn &&
-      (row.cm === null || row.cm === id) &&
-      (row.ch === null || row.ch === id)
-    ) {
-      this.renderable.push(id);
-    }
 
     if (id === START_ID && redirect !== null) this.followStartRedirect(redirect.target);
     const follows: Promise<void>[] = [];
@@ -610,10 +597,8 @@ class Crawler {
 
   // ---- end of crawl --------------------------------------------------------------------------------------------
 
-  private async render(): Promise<PageVitals[]> {
-    const count = Math.min(this.options.render, this.renderable.length);
-    if (count <= 0 || this.signal.aborted) return [];
-    const urls = this.renderable.slice(0, count).map((id) => this.urls[id] as string);
+  private async render(urls: string[]): Promise<PageVitals[]> {
+    if (urls.length === 0 || this.signal.aborted) return [];
     // Loaded on demand: playwright-core is heavy to import and most crawls render nothing.
     const { renderPages } = await import('./render.ts');
     return renderPages(urls, { userAgent: this.options.userAgent, signal: this.signal });

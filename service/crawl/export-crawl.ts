@@ -44,7 +44,9 @@ export interface CrawlRows {
   edges: string;
   images: string;
   sitemaps: string;
-  vitals: PageVitals[];
+  /** `--render N`: the first N indexable pages (as the urls table has them) are handed to `render`. */
+  renderCount: number;
+  render: (urls: string[]) => Promise<PageVitals[]>;
   startId: number;
 }
 
@@ -87,8 +89,6 @@ export async function exportCrawl(
   });
   const side = path.join(rows.workDir, 'export');
   fs.mkdirSync(side, { recursive: true });
-  const vitalsFile = path.join(rows.workDir, 'vitals.ndjson');
-  fs.writeFileSync(vitalsFile, rows.vitals.map((v) => JSON.stringify(v)).join('\n'));
 
   // A database file rather than memory: the crawl's tables then stay on disk beyond the memory limit.
   const db = await openDatabase(path.join(rows.workDir, 'export.duckdb'), {
@@ -100,7 +100,7 @@ export async function exportCrawl(
   try {
     await conn.run(`SET temp_directory = ${quoteLiteral(path.join(rows.workDir, 'duckdb.tmp'))}`);
     await conn.run('SET preserve_insertion_order = false');
-    await buildTables(conn, rows, vitalsFile);
+    await buildTables(conn, rows);
     // Written to the database file, the tables' blocks can leave memory while the Parquet files are written.
     await conn.run('CHECKPOINT');
     for (const [table, sql] of Object.entries(tableQueries())) {
@@ -130,7 +130,7 @@ export async function exportCrawl(
   return { manifest, tables };
 }
 
-async function buildTables(conn: DuckDBConnection, rows: CrawlRows, vitalsFile: string): Promise<void> {
+async function buildTables(conn: DuckDBConnection, rows: CrawlRows): Promise<void> {
   const schemaStruct = `STRUCT(${schemaTypes.map((t) => `${t} INTEGER`).join(', ')})`;
   const ogStruct = `STRUCT(${openGraphFields.map((f) => `${f} VARCHAR`).join(', ')})`;
   const rowTables: [string, string, Record<string, string>][] = [
@@ -206,11 +206,6 @@ async function buildTables(conn: DuckDBConnection, rows: CrawlRows, vitalsFile: 
         url_count: 'INTEGER',
       },
     ],
-    [
-      'vit',
-      vitalsFile,
-      { url: 'VARCHAR', cls: 'DOUBLE', dcl: 'DOUBLE', fcp: 'DOUBLE', lcp: 'DOUBLE', ttfb: 'DOUBLE', tti: 'DOUBLE' },
-    ],
   ];
   for (const [table, file, columns] of rowTables) {
     await conn.run(`CREATE TABLE ${table} AS SELECT * FROM ${json(file, columns)}`);
@@ -233,6 +228,23 @@ async function buildTables(conn: DuckDBConnection, rows: CrawlRows, vitalsFile: 
   await conn.run(`ALTER TABLE g ADD COLUMN indexable BOOLEAN`);
   await conn.run(`UPDATE g SET indexable = internal AND content AND rd IS NULL AND NOT coalesce(mn, false)
     AND NOT coalesce(hn, false) AND (canon IS NULL OR canon = id)`);
+
+  // Rendered: the first indexable pages found, by the same definition as the urls table's, so their vitals land there.
+  const indexable = await conn.runAndReadAll(`SELECT url FROM g WHERE indexable ORDER BY id LIMIT ${rows.renderCount}`);
+  const vitals = await rows.render(indexable.getRows().map(([url]) => String(url)));
+  const vitalsFile = path.join(rows.workDir, 'vitals.ndjson');
+  fs.writeFileSync(vitalsFile, vitals.map((v) => JSON.stringify(v)).join('\n'));
+  await conn.run(
+    `CREATE TABLE vit AS SELECT * FROM ${json(vitalsFile, {
+      url: 'VARCHAR',
+      cls: 'DOUBLE',
+      dcl: 'DOUBLE',
+      fcp: 'DOUBLE',
+      lcp: 'DOUBLE',
+      ttfb: 'DOUBLE',
+      tti: 'DOUBLE',
+    })}`,
+  );
 
   // Click depth: breadth-first over every link kind from the start URL.
   await conn.run(
