@@ -46,3 +46,26 @@ export function derivedUrlColumns(
     level: `CASE WHEN ${internal} THEN r.lvl END`,
   };
 }
+
+/**
+ * The duplicate sets, one row per page in any (dup: id, then t_n/t_p, d_n/d_p, b_n/b_p, p_n/p_p: the size and primary
+ * of its title, description, body and page set), over `candidates` (id, title, description, body, dr): the indexable
+ * pages. The primary is the page with the highest DeepRank, then the lowest id. Keys are hashed (64-bit) so grouping
+ * does not compare long strings.
+ */
+export function duplicateSetsSql(candidates: string): string {
+  const family = (name: string, keyExpr: string, where: string): string => `
+    ${name}k AS (SELECT id, hash(${keyExpr}) AS key, dr FROM cand WHERE ${where}),
+    ${name}g AS (SELECT key, count(*) AS n, arg_min(id, (-dr, id)) AS prim FROM ${name}k GROUP BY key HAVING count(*) > 1),
+    ${name} AS (SELECT ${name}k.id, ${name}g.n, ${name}g.prim FROM ${name}k JOIN ${name}g USING (key))`;
+  return `WITH cand AS (${candidates}),
+    ${family('dt', 'title', 'title IS NOT NULL')},
+    ${family('dd', 'description', 'description IS NOT NULL')},
+    ${family('db', 'body', 'body IS NOT NULL')},
+    ${family('dp', 'title, description, body', 'title IS NOT NULL AND description IS NOT NULL AND body IS NOT NULL')}
+    SELECT c.id, dt.n::INTEGER AS t_n, dt.prim AS t_p, dd.n::INTEGER AS d_n, dd.prim AS d_p,
+      db.n::INTEGER AS b_n, db.prim AS b_p, dp.n::INTEGER AS p_n, dp.prim AS p_p
+    FROM cand c LEFT JOIN dt ON dt.id = c.id LEFT JOIN dd ON dd.id = c.id
+      LEFT JOIN db ON db.id = c.id LEFT JOIN dp ON dp.id = c.id
+    WHERE dt.id IS NOT NULL OR dd.id IS NOT NULL OR db.id IS NOT NULL OR dp.id IS NOT NULL`;
+}

@@ -18,7 +18,7 @@ import {
 import { openDatabase, quoteLiteral } from '../db/duckdb.ts';
 import type { PageVitals } from './crawl-options.ts';
 import { openGraphFields, schemaTypes } from './parsed-page.ts';
-import { derivedUrlColumns } from './derived-url-columns.ts';
+import { derivedUrlColumns, duplicateSetsSql } from './derived-url-columns.ts';
 import { projectContract } from './project-contract.ts';
 
 export const CRAWLER_NAME = 'technical-health-check';
@@ -287,25 +287,11 @@ async function buildTables(conn: DuckDBConnection, rows: CrawlRows): Promise<voi
   await conn.run(`CREATE TABLE cin AS
     SELECT canon AS id, count(*)::INTEGER AS n FROM g WHERE canon IS NOT NULL AND canon <> id GROUP BY canon`);
 
-  // Duplicate sets among indexable pages; the primary is the one with the highest DeepRank, then the first found.
-  const family = (name: string, keyExpr: string, where: string): string => `
-    ${name}k AS (SELECT id, hash(${keyExpr}) AS key, dr FROM cand WHERE ${where}),
-    ${name}g AS (SELECT key, count(*) AS n, arg_min(id, (-dr, id)) AS prim FROM ${name}k GROUP BY key HAVING count(*) > 1),
-    ${name} AS (SELECT ${name}k.id, ${name}g.n, ${name}g.prim FROM ${name}k JOIN ${name}g USING (key))`;
-  await conn.run(`CREATE TABLE dup AS
-    WITH cand AS (
-      SELECT g.id, g.ti AS title, g.de AS description, g.bh AS body, coalesce(dr.deeprank, 0) AS dr
-      FROM g LEFT JOIN dr ON dr.id = g.id WHERE g.indexable
-    ),
-    ${family('dt', 'title', 'title IS NOT NULL')},
-    ${family('dd', 'description', 'description IS NOT NULL')},
-    ${family('db', 'body', 'body IS NOT NULL')},
-    ${family('dp', 'title, description, body', 'title IS NOT NULL AND description IS NOT NULL AND body IS NOT NULL')}
-    SELECT c.id, dt.n::INTEGER AS t_n, dt.prim AS t_p, dd.n::INTEGER AS d_n, dd.prim AS d_p,
-      db.n::INTEGER AS b_n, db.prim AS b_p, dp.n::INTEGER AS p_n, dp.prim AS p_p
-    FROM cand c LEFT JOIN dt ON dt.id = c.id LEFT JOIN dd ON dd.id = c.id
-      LEFT JOIN db ON db.id = c.id LEFT JOIN dp ON dp.id = c.id
-    WHERE dt.id IS NOT NULL OR dd.id IS NOT NULL OR db.id IS NOT NULL OR dp.id IS NOT NULL`);
+  await conn.run(
+    `CREATE TABLE dup AS ${duplicateSetsSql(`
+    SELECT g.id, g.ti AS title, g.de AS description, g.bh AS body, coalesce(dr.deeprank, 0) AS dr
+    FROM g LEFT JOIN dr ON dr.id = g.id WHERE g.indexable`)}`,
+  );
 
   // Redirect chains: walk the redirects until a non-redirect, a repeat (loop) or the hop limit.
   await conn.run(`CREATE TABLE hop AS SELECT n.id, n.url, p.st, p.rd, p.rk FROM n LEFT JOIN p USING (id)`);
