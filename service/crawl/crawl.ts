@@ -68,6 +68,22 @@ const plainEdge = (k: LinkKindId, r: string | null, hl: string | null): Omit<Edg
   hl,
 });
 
+/**
+ * An edge row without its defaults (no anchor, no rel, followed, one instance, no image): links are most of what a
+ * crawl writes, and export-crawl.ts puts the defaults back (EDGE_DEFAULTS).
+ */
+function edgeLine(f: number, e: Edge): string {
+  let line = `{"f":${f},"t":${e.t},"k":${e.k}`;
+  if (e.a !== '') line += `,"a":${JSON.stringify(e.a)}`;
+  if (e.r !== null) line += `,"r":${JSON.stringify(e.r)}`;
+  if (e.nf) line += ',"nf":true';
+  if (e.ic !== 1) line += `,"ic":${e.ic}`;
+  if (e.im) line += ',"im":true';
+  if (e.al !== null) line += `,"al":${e.al}`;
+  if (e.hl !== null) line += `,"hl":${JSON.stringify(e.hl)}`;
+  return `${line}}\n`;
+}
+
 /** Folding priority when a page links to one target in several ways. */
 const KIND_RANK: Record<LinkKindId, number> = { 0: 0, 4: 1, 2: 2, 3: 3, 1: 4, 5: 5 };
 
@@ -497,7 +513,7 @@ class Crawler {
     if (id === START_ID && redirect !== null) this.followStartRedirect(redirect.target);
     const follows: Promise<void>[] = [];
     for (const edge of edges.values()) {
-      this.edges.write({ f: id, ...edge });
+      this.edges.writeLine(edgeLine(id, edge));
       const isAlwaysFollowed = edge.k !== LinkKind.href && edge.k !== LinkKind.image;
       const nofollow: RestrictedReason | null = isAlwaysFollowed
         ? null

@@ -71,6 +71,9 @@ const json = (file: string, columns: Record<string, string>): string =>
     .map(([name, type]) => `${quoteLiteral(name)}: ${quoteLiteral(type)}`)
     .join(', ')}})`;
 
+/** What an edge row leaves out (see edgeLine in crawl.ts). */
+const EDGE_DEFAULTS: Record<string, string> = { a: "''", nf: 'false', ic: '1', im: 'false' };
+
 const directiveColumns = { hn: 'BOOLEAN', hf: 'BOOLEAN', ha: 'BOOLEAN', hs: 'BOOLEAN', hi: 'BOOLEAN', ht: 'BOOLEAN' };
 
 export async function exportCrawl(
@@ -133,7 +136,7 @@ export async function exportCrawl(
 async function buildTables(conn: DuckDBConnection, rows: CrawlRows): Promise<void> {
   const schemaStruct = `STRUCT(${schemaTypes.map((t) => `${t} INTEGER`).join(', ')})`;
   const ogStruct = `STRUCT(${openGraphFields.map((f) => `${f} VARCHAR`).join(', ')})`;
-  const rowTables: [string, string, Record<string, string>][] = [
+  const rowTables: [string, string, Record<string, string>, Record<string, string>?][] = [
     [
       'n',
       rows.nodes,
@@ -188,6 +191,7 @@ async function buildTables(conn: DuckDBConnection, rows: CrawlRows): Promise<voi
         al: 'BOOLEAN',
         hl: 'VARCHAR',
       },
+      EDGE_DEFAULTS,
     ],
     [
       'smf',
@@ -207,8 +211,9 @@ async function buildTables(conn: DuckDBConnection, rows: CrawlRows): Promise<voi
       },
     ],
   ];
-  for (const [table, file, columns] of rowTables) {
-    await conn.run(`CREATE TABLE ${table} AS SELECT * FROM ${json(file, columns)}`);
+  for (const [table, file, columns, defaults = {}] of rowTables) {
+    const select = Object.keys(columns).map((c) => (c in defaults ? `coalesce(${c}, ${defaults[c]}) AS ${c}` : c));
+    await conn.run(`CREATE TABLE ${table} AS SELECT ${select.join(', ')} FROM ${json(file, columns)}`);
   }
   await conn.run(
     `CREATE TABLE img AS SELECT f, src, bool_or(ma) AS ma FROM ${json(rows.images, {
