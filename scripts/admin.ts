@@ -1,9 +1,10 @@
 /**
  * npm run admin -- <command> [options]   (npm run admin -- help lists the commands)
  *
- * Opens DATA_DIR/app.duckdb and runs the command itself when it can. When the running service holds the file
- * (DuckDB allows one writing process), it hands the command to the service instead, over loopback with the
- * token the service wrote to DATA_DIR/admin.token. Exit 0 done, 1 failed, 2 bad usage; one line on failure.
+ * Opens the app database and runs the command itself: always with DATABASE_URL (a PostgreSQL server any number of
+ * processes share), and with the embedded database in DATA_DIR when no service holds it. When the running service
+ * holds the embedded one, it hands the command to the service instead, over loopback with the token the service
+ * wrote to DATA_DIR/admin.token. Exit 0 done, 1 failed, 2 bad usage; one line on failure.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,7 +15,7 @@ import {
   runAdminCommand,
   type AdminCommand,
 } from '../service/admin/commands.ts';
-import { AppDb, appDbFile, isLockedError } from '../service/app-db/db.ts';
+import { AppDb, appDbLocation, isLockedError } from '../service/app-db/db.ts';
 import { AppDataError } from '../service/app-db/errors.ts';
 import { ADMIN_TOKEN_FILE } from '../service/auth/accounts.ts';
 import { readConfig } from '../service/config.ts';
@@ -28,7 +29,7 @@ async function viaService(dataDir: string, command: AdminCommand): Promise<strin
     handOver = JSON.parse(fs.readFileSync(path.join(dataDir, ADMIN_TOKEN_FILE), 'utf8')) as typeof handOver;
   } catch {
     throw new Failure(
-      `${appDbFile(dataDir)} is in use by another process, and no running service left ${ADMIN_TOKEN_FILE} to hand the command to`,
+      `${appDbLocation(dataDir)} is in use by another process, and no running service left ${ADMIN_TOKEN_FILE} to hand the command to`,
     );
   }
   let response: Response;
@@ -71,7 +72,7 @@ async function main(argv: string[]): Promise<number> {
     let output: string;
     let appDb: AppDb | undefined;
     try {
-      appDb = await AppDb.open(appDbFile(dataDir));
+      appDb = await AppDb.open(appDbLocation(dataDir));
     } catch (error) {
       if (!isLockedError(error)) throw error;
     }
@@ -79,7 +80,7 @@ async function main(argv: string[]): Promise<number> {
       try {
         output = await runAdminCommand({ appDb, now: new Date() }, command);
       } finally {
-        appDb.close();
+        await appDb.close();
       }
     } else {
       output = await viaService(dataDir, command);
