@@ -15,7 +15,8 @@ import {
   runAdminCommand,
   type AdminCommand,
 } from '../service/admin/commands.ts';
-import { AppDb, appDbLocation, isLockedError } from '../service/app-db/db.ts';
+import { AppDb, appDbDir, appDbLocation, isLockedError, isServerLocation } from '../service/app-db/db.ts';
+import { copyAppState } from '../service/app-db/copy.ts';
 import { AppDataError } from '../service/app-db/errors.ts';
 import { ADMIN_TOKEN_FILE } from '../service/auth/accounts.ts';
 import { readConfig } from '../service/config.ts';
@@ -51,11 +52,52 @@ async function viaService(dataDir: string, command: AdminCommand): Promise<strin
   throw new Failure(body.error ?? `the service answered ${response.status}`);
 }
 
+const APP_DB_USAGE = `  app-db migrate-to postgres://USER@HOST:PORT/DB
+                                             copy DATA_DIR's embedded app database into an empty PostgreSQL database
+                                             (stop the service first; then start every replica with DATABASE_URL)`;
+
+/** `app-db migrate-to URL`: the embedded app database of DATA_DIR, copied whole into a PostgreSQL server's. */
+async function appDbCommand(argv: string[]): Promise<number> {
+  const [command, url, ...rest] = argv;
+  if (command !== 'migrate-to' || !url || rest.length > 0 || !isServerLocation(url)) {
+    console.error(`admin: app-db: expected migrate-to postgres://… (got ${argv.join(' ') || 'nothing'})`);
+    return 2;
+  }
+  const { dataDir } = readConfig();
+  makeDataDirPrivate(dataDir);
+  const source = appDbDir(dataDir);
+  if (!fs.existsSync(path.join(source, 'PG_VERSION'))) {
+    console.error(`admin: ${source} holds no app database to migrate`);
+    return 1;
+  }
+  let from: AppDb | undefined;
+  let to: AppDb | undefined;
+  try {
+    from = await AppDb.open(source);
+    to = await AppDb.open(url);
+    const counts = await copyAppState(from, to);
+    const total = Object.values(counts).reduce((a, b) => a + b, 0);
+    const detail = Object.entries(counts)
+      .map(([table, n]) => `${table} ${n}`)
+      .join(', ');
+    console.log(`Copied ${total} rows from ${source} to ${new URL(url).host}${new URL(url).pathname} (${detail})`);
+    return 0;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    console.error(`admin: ${isLockedError(error) ? `${reason}: stop the service first` : reason}`);
+    return 1;
+  } finally {
+    await from?.close();
+    await to?.close();
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
   if (argv.length === 1 && ['help', '--help', '-h'].includes(argv[0]!)) {
-    console.log(ADMIN_USAGE);
+    console.log(`${ADMIN_USAGE}\n${APP_DB_USAGE}`);
     return 0;
   }
+  if (argv[0] === 'app-db') return appDbCommand(argv.slice(1));
   let command: AdminCommand;
   try {
     command = parseAdminArgs(argv);

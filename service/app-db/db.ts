@@ -335,7 +335,9 @@ async function openEmbedded(location: string): Promise<Connection> {
   const isInMemory = location === IN_MEMORY;
   let lock: PidLock | undefined;
   if (!isInMemory) {
-    fs.mkdirSync(path.dirname(location), { recursive: true });
+    // PGlite creates its files 0666 whatever the umask: this folder's 0700 is what keeps them private.
+    fs.mkdirSync(location, { recursive: true, mode: 0o700 });
+    fs.chmodSync(location, 0o700);
     lock = acquirePidLock(
       `${location}.lock`,
       (pid) =>

@@ -169,8 +169,12 @@ export class Accounts {
     this.#mailTimer.unref();
   }
 
-  /** Writes DATA_DIR/admin.token (mode 0600) so the admin CLI can hand its commands to this process. */
+  /**
+   * Writes DATA_DIR/admin.token (mode 0600) so the admin CLI can hand its commands to this process. Over a shared
+   * PostgreSQL server the CLI opens the database itself, and replicas sharing DATA_DIR would overwrite the file.
+   */
   publishAdminToken(url: string): void {
+    if (this.appDb.isShared) return;
     const file = path.join(this.dataDir, ADMIN_TOKEN_FILE);
     const tmp = `${file}.${process.pid}.tmp`;
     fs.writeFileSync(tmp, JSON.stringify({ url, token: this.adminToken, pid: process.pid }), { mode: 0o600 });

@@ -1,8 +1,10 @@
 /**
  * The per-website load lock, `store/<websiteId>/.load.lock`: a pid lock (service/pid-lock.ts), so one load of a
- * website at a time on this host.
+ * website at a time on this host. Over a shared PostgreSQL server (DATABASE_URL), hosts sharing the store also take
+ * the website's advisory lock, held by a connection of the load's own: a load that dies drops it with its connection.
  */
 import path from 'node:path';
+import pg from 'pg';
 import { LOCK_FILE } from '../store/layout.ts';
 import { acquirePidLock, type PidLock } from '../pid-lock.ts';
 import { LoadError } from './load-error.ts';
@@ -13,6 +15,37 @@ export type LoadLock = PidLock;
 export function acquireLoadLock(websiteDirPath: string, websiteId: string): LoadLock {
   const file = path.join(websiteDirPath, LOCK_FILE);
   return acquirePidLock(file, (pid) => busy(file, websiteId, pid));
+}
+
+export interface SharedLoadLock {
+  release(): Promise<void>;
+}
+
+export async function acquireSharedLoadLock(
+  databaseUrl: string,
+  websiteDirPath: string,
+  websiteId: string,
+): Promise<SharedLoadLock> {
+  const client = new pg.Client({ connectionString: databaseUrl, application_name: 'thc-load' });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    const [row] = (
+      await client.query<{ isLocked: boolean }>(
+        `SELECT pg_try_advisory_lock(hashtextextended('thc-load:' || $1, 0)) AS "isLocked"`,
+        [websiteId],
+      )
+    ).rows;
+    if (!row?.isLocked)
+      throw new LoadError(
+        `${websiteDirPath}: another load (on another host) is running for website "${websiteId}"`,
+        'locked',
+      );
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    throw error;
+  }
+  return { release: () => client.end().catch(() => undefined) };
 }
 
 const busy = (file: string, websiteId: string, pid: number | undefined): LoadError =>

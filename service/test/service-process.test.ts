@@ -119,7 +119,9 @@ describe('npm start', () => {
     expect((fs.statSync(dataDir).mode & 0o777).toString(8)).toBe('700');
     const modes = modesBelow(dataDir);
     expect(Object.keys(modes)).toEqual(expect.arrayContaining([ADMIN_TOKEN_FILE, 'app-db.lock', 'app-db/PG_VERSION']));
-    for (const [name, mode] of Object.entries(modes))
+    // The embedded database's files are PGlite's to create (0666, whatever the umask): its folder keeps them private.
+    expect(modes['app-db']).toBe('700');
+    for (const [name, mode] of Object.entries(modes).filter(([n]) => !n.startsWith('app-db/')))
       expect({ name, mode }).toEqual({
         name,
         mode: fs.statSync(path.join(dataDir, name)).isDirectory() ? '700' : '600',

@@ -1,0 +1,69 @@
+/**
+ * Moves an installation's app state from one app database to another (`npm run admin -- app-db migrate-to URL`):
+ * every table, row for row, in one transaction on the target, which must hold no app state yet. Both sides are at
+ * this build's schema (AppDb.open migrates them), so the target's columns name what to copy.
+ */
+import type { AppDb } from './db.ts';
+import { AppDataError } from './errors.ts';
+import type { Sql, SqlParam } from './sql.ts';
+
+/** Parents before children; the tables with generated ids restart their sequence past the copied ids. */
+export const APP_TABLES = [
+  'users',
+  'websites',
+  'user_websites',
+  'website_segments',
+  'module_managers',
+  'sessions',
+  'crawl_registry',
+  'approval_log',
+  'mail_log',
+  'job_runs',
+  'checklist_items',
+  'login_failures',
+] as const;
+const GENERATED_IDS = ['users', 'approval_log', 'checklist_items'];
+
+export type CopyCounts = Record<(typeof APP_TABLES)[number], number>;
+
+async function columnsOf(sql: Sql, table: string): Promise<string[]> {
+  const rows = await sql.all<{ column_name: string }>(
+    `SELECT column_name FROM information_schema.columns
+     WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position, column_name`,
+    [table],
+  );
+  return rows.map((r) => r.column_name);
+}
+
+export async function copyAppState(from: Sql, to: AppDb): Promise<CopyCounts> {
+  return to.transaction(async (tx) => {
+    const counts = {} as CopyCounts;
+    for (const table of APP_TABLES) {
+      const [row] = await tx.all<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM ${table}`);
+      if (row!.n > 0) throw new AppDataError(`The target already holds app state (${table} has rows)`, 409);
+    }
+    for (const table of APP_TABLES) {
+      const columns = await columnsOf(tx, table);
+      const list = columns.map((c) => `"${c}"`).join(', ');
+      const rows = await from.all<Record<string, SqlParam>>(`SELECT ${list} FROM ${table} ORDER BY ${list}`);
+      const insert = `INSERT INTO ${table} (${list}) VALUES (${columns.map(() => '?').join(', ')})`;
+      for (const r of rows)
+        await tx.run(
+          insert,
+          columns.map((c) => r[c] ?? null),
+        );
+      counts[table] = rows.length;
+      if (GENERATED_IDS.includes(table))
+        await tx.all(
+          `SELECT setval(pg_get_serial_sequence('${table}', 'id'), (SELECT coalesce(max(id), 0) + 1 FROM ${table}), false)`,
+        );
+    }
+    // The auto-approval makes up no run scheduled before the installation: that moment moves along.
+    const [installed] = await from.all<{ applied_at: Date }>(
+      'SELECT applied_at FROM schema_migrations WHERE version = 1',
+    );
+    if (installed)
+      await tx.run('UPDATE schema_migrations SET applied_at = ? WHERE version = 1', [installed.applied_at]);
+    return counts;
+  });
+}
