@@ -58,12 +58,12 @@ export async function copyAppState(from: Sql, to: AppDb): Promise<CopyCounts> {
           `SELECT setval(pg_get_serial_sequence('${table}', 'id'), (SELECT coalesce(max(id), 0) + 1 FROM ${table}), false)`,
         );
     }
-    // The auto-approval makes up no run scheduled before the installation: that moment moves along.
-    const [installed] = await from.all<{ applied_at: Date }>(
-      'SELECT applied_at FROM schema_migrations WHERE version = 1',
+    // When the schema was applied moves along too: the auto-approval makes up no run scheduled before version 1.
+    const applied = await from.all<{ version: number; applied_at: Date }>(
+      'SELECT version, applied_at FROM schema_migrations ORDER BY version',
     );
-    if (installed)
-      await tx.run('UPDATE schema_migrations SET applied_at = ? WHERE version = 1', [installed.applied_at]);
+    for (const m of applied)
+      await tx.run('UPDATE schema_migrations SET applied_at = ? WHERE version = ?', [m.applied_at, m.version]);
     return counts;
   });
 }
