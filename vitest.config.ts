@@ -2,6 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 /** The route suite: run once more with the app state on a real PostgreSQL server (the `postgres` project). */
 const routeSuite = [
+  'service/test/app-db-duckdb-import.test.ts',
   'service/test/auth-app-db.test.ts',
   'service/test/auth-approval.test.ts',
   'service/test/auth-checklist.test.ts',

@@ -1,7 +1,8 @@
 /**
- * Moves an installation's app state from one app database to another (`npm run admin -- app-db migrate-to URL`):
- * every table, row for row, in one transaction on the target, which must hold no app state yet. Both sides are at
- * this build's schema (AppDb.open migrates them), so the target's columns name what to copy.
+ * Moves an installation's app state from one app database to another (`npm run admin -- app-db migrate-to URL`, and
+ * an earlier build's app.duckdb at first start): every table, row for row, in one transaction on the target, which
+ * must hold no app state yet. The target is at this build's schema; a column or table the source lacks (it is
+ * older) keeps its default.
  */
 import type { AppDb } from './db.ts';
 import { AppDataError } from './errors.ts';
@@ -26,7 +27,7 @@ const GENERATED_IDS = ['users', 'approval_log', 'checklist_items'];
 
 export type CopyCounts = Record<(typeof APP_TABLES)[number], number>;
 
-async function columnsOf(sql: Sql, table: string): Promise<string[]> {
+async function columnsOf(sql: Pick<Sql, 'all'>, table: string): Promise<string[]> {
   const rows = await sql.all<{ column_name: string }>(
     `SELECT column_name FROM information_schema.columns
      WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position, column_name`,
@@ -35,15 +36,28 @@ async function columnsOf(sql: Sql, table: string): Promise<string[]> {
   return rows.map((r) => r.column_name);
 }
 
-export async function copyAppState(from: Sql, to: AppDb): Promise<CopyCounts> {
+/** The first table holding rows, or undefined when none does. */
+async function firstTableWithRows(sql: Pick<Sql, 'all'>): Promise<string | undefined> {
+  for (const table of APP_TABLES) {
+    const [row] = await sql.all<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM ${table}`);
+    if (row!.n > 0) return table;
+  }
+  return undefined;
+}
+
+export const holdsAppState = async (sql: Pick<Sql, 'all'>): Promise<boolean> =>
+  (await firstTableWithRows(sql)) !== undefined;
+
+export async function copyAppState(from: Pick<Sql, 'all'>, to: AppDb): Promise<CopyCounts> {
   return to.transaction(async (tx) => {
     const counts = {} as CopyCounts;
+    const filled = await firstTableWithRows(tx);
+    if (filled) throw new AppDataError(`The target already holds app state (${filled} has rows)`, 409);
     for (const table of APP_TABLES) {
-      const [row] = await tx.all<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM ${table}`);
-      if (row!.n > 0) throw new AppDataError(`The target already holds app state (${table} has rows)`, 409);
-    }
-    for (const table of APP_TABLES) {
-      const columns = await columnsOf(tx, table);
+      const sourceColumns = new Set(await columnsOf(from, table));
+      const columns = (await columnsOf(tx, table)).filter((c) => sourceColumns.has(c));
+      counts[table] = 0;
+      if (columns.length === 0) continue;
       const list = columns.map((c) => `"${c}"`).join(', ');
       const rows = await from.all<Record<string, SqlParam>>(`SELECT ${list} FROM ${table} ORDER BY ${list}`);
       const insert = `INSERT INTO ${table} (${list}) VALUES (${columns.map(() => '?').join(', ')})`;

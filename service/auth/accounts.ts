@@ -10,6 +10,7 @@ import type { CrawlRegistry } from '../store/registry.ts';
 import type { ModuleState } from '../store/crawl-meta.ts';
 import { AppDb, appDbLocation, isLockedError } from '../app-db/db.ts';
 import { CrawlStates, syncRegistry } from '../app-db/crawls.ts';
+import { importDuckDbAppState } from '../app-db/duckdb-app-state.ts';
 import { checkedKeysAt, type ChecklistKey } from '../app-db/checklist.ts';
 import { getSegment, websiteExists } from '../app-db/websites.ts';
 import { demoLoginsInUse, seedDemoAccounts, type DemoLogin } from '../app-db/demo-seed.ts';
@@ -79,6 +80,16 @@ export class Accounts {
     const clock = options.clock ?? (() => new Date());
     const logger = options.logger ?? console;
     const appDb = await openWaiting(appDbLocation(options.dataDir, env), clock);
+    try {
+      const imported = await importDuckDbAppState(appDb, options.dataDir);
+      if (imported)
+        logger.info(
+          `Imported the app state of ${options.dataDir}/app.duckdb (${Object.values(imported).reduce((a, b) => a + b, 0)} rows); the file is kept as app.duckdb.imported`,
+        );
+    } catch (error) {
+      await appDb.close();
+      throw error;
+    }
     const mail = readMailSettings(env, options.dataDir, options.port);
     const mailer = options.mailer ?? createMailer(mail);
     const states = new CrawlStates();
