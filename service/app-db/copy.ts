@@ -24,6 +24,7 @@ export const APP_TABLES = [
   'login_failures',
 ] as const;
 const GENERATED_IDS = ['users', 'approval_log', 'checklist_items'];
+const COPY_LOCK = 1_600_002;
 
 export type CopyCounts = Record<(typeof APP_TABLES)[number], number>;
 
@@ -51,6 +52,8 @@ export const holdsAppState = async (sql: Pick<Sql, 'all'>): Promise<boolean> =>
 export async function copyAppState(from: Pick<Sql, 'all'>, to: AppDb): Promise<CopyCounts> {
   return to.transaction(async (tx) => {
     const counts = {} as CopyCounts;
+    // Replicas starting together on an earlier build's DATA_DIR: one copies, the others then find the rows there.
+    await tx.all('SELECT pg_advisory_xact_lock(?)', [COPY_LOCK]);
     const filled = await firstTableWithRows(tx);
     if (filled) throw new AppDataError(`The target already holds app state (${filled} has rows)`, 409);
     for (const table of APP_TABLES) {

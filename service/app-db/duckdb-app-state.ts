@@ -9,6 +9,7 @@ import type { DuckDBValue } from '@duckdb/node-api';
 import { openDatabase } from '../db/duckdb.ts';
 import { copyAppState, holdsAppState, type CopyCounts } from './copy.ts';
 import { DUCKDB_APP_DB_FILE, type AppDb } from './db.ts';
+import { AppDataError } from './errors.ts';
 import type { SqlParam } from './sql.ts';
 
 export const IMPORTED_SUFFIX = '.imported';
@@ -18,7 +19,7 @@ export async function importDuckDbAppState(appDb: AppDb, dataDir: string): Promi
   if (!fs.existsSync(file) || (await holdsAppState(appDb))) return undefined;
   const instance = await openDatabase(file, { threads: 1 });
   const conn = await instance.connect();
-  let counts: CopyCounts;
+  let counts: CopyCounts | undefined;
   try {
     counts = await copyAppState(
       {
@@ -26,11 +27,16 @@ export async function importDuckDbAppState(appDb: AppDb, dataDir: string): Promi
           (await conn.runAndReadAll(sql, params as DuckDBValue[])).getRowObjectsJS() as T[],
       },
       appDb,
-    );
+    ).catch((error: unknown) => {
+      // Another replica imported it a moment ago.
+      if (error instanceof AppDataError && error.status === 409) return undefined;
+      throw error;
+    });
   } finally {
     conn.closeSync();
     instance.closeSync();
   }
+  if (!counts) return undefined;
   for (const name of fs.readdirSync(dataDir))
     if (name.startsWith(DUCKDB_APP_DB_FILE) && !name.endsWith(IMPORTED_SUFFIX))
       fs.renameSync(path.join(dataDir, name), path.join(dataDir, `${name}${IMPORTED_SUFFIX}`));
