@@ -28,6 +28,7 @@ export const APP_DB_DIR = 'app-db';
 export const DUCKDB_APP_DB_FILE = 'app.duckdb';
 export const IN_MEMORY = ':memory:';
 const WRITES_CHANNEL = 'thc_app_state';
+const LISTEN_RETRY_MS = 1000;
 
 export const appDbDir = (dataDir: string): string => path.join(dataDir, APP_DB_DIR);
 
@@ -50,9 +51,17 @@ interface Connection {
   readonly isShared: boolean;
   query: Query;
   transaction<T>(work: (query: Query) => Promise<T>): Promise<T>;
-  /** Calls `onNotify` with the payload of each notification on `channel`; `onLost` when it stops listening. */
-  listen?(channel: string, onNotify: (payload: string) => void, onLost: () => void): Promise<void>;
+  /** Listens on `channel` from now on, reconnecting after a loss; resolves once listening the first time. */
+  listen?(channel: string, events: ListenEvents): Promise<void>;
   close(): Promise<void>;
+}
+
+interface ListenEvents {
+  onNotify(payload: string): void;
+  /** Notifications may be missed from now on. */
+  onLost(): void;
+  /** Listening (again): whatever was missed is unknown. */
+  onListening(): void;
 }
 
 /** Cached reads kept at most; beyond it the cache starts over. */
@@ -191,20 +200,24 @@ export class AppDb implements Sql {
   }
 
   async #listen(): Promise<void> {
-    await this.conn.listen!(
-      WRITES_CHANNEL,
-      (payload) => {
-        if (payload === this.#instanceId) return;
-        this.#generation++;
-        for (const listener of this.#remoteWriteListeners) listener();
+    const remoteWrite = (): void => {
+      this.#generation++;
+      for (const listener of this.#remoteWriteListeners) listener();
+    };
+    await this.conn.listen!(WRITES_CHANNEL, {
+      onNotify: (payload) => {
+        if (payload !== this.#instanceId) remoteWrite();
       },
-      () => {
-        // Whatever was written from now on would go unnoticed: stop answering from memory.
+      onLost: () => {
+        // Whatever is written meanwhile would go unnoticed: stop answering from memory.
         this.#isCaching = false;
         this.#reads.clear();
       },
-    );
-    this.#isCaching = true;
+      onListening: () => {
+        this.#isCaching = true;
+        remoteWrite();
+      },
+    });
   }
 }
 
@@ -245,6 +258,8 @@ async function connectServer(url: string): Promise<Connection> {
   const query: Query = async (sql, params) => rowsOf(await pool.query(sql, params as unknown[]));
   await query('SELECT 1', []);
   let listener: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  let isClosing = false;
   return {
     isShared: true,
     query,
@@ -264,17 +279,41 @@ async function connectServer(url: string): Promise<Connection> {
         throw error;
       }
     },
-    async listen(channel, onNotify, onLost) {
-      listener = new pg.Client({ connectionString: url, application_name: 'thc-listen' });
-      listener.on('notification', (n) => {
-        if (n.channel === channel) onNotify(n.payload ?? '');
-      });
-      listener.on('error', onLost);
-      listener.on('end', onLost);
-      await listener.connect();
-      await listener.query(`LISTEN ${channel}`);
+    async listen(channel, events) {
+      const connect = async (): Promise<void> => {
+        const client = new pg.Client({ connectionString: url, application_name: 'thc-listen' });
+        let isListening = false;
+        const lost = (): void => {
+          if (!isListening || isClosing) return;
+          isListening = false;
+          events.onLost();
+          reconnectSoon();
+        };
+        client.on('notification', (n) => {
+          if (n.channel === channel) events.onNotify(n.payload ?? '');
+        });
+        client.on('error', lost);
+        client.on('end', lost);
+        try {
+          await client.connect();
+          await client.query(`LISTEN ${channel}`);
+        } catch (error) {
+          await client.end().catch(() => undefined);
+          throw error;
+        }
+        listener = client;
+        isListening = true;
+        events.onListening();
+      };
+      const reconnectSoon = (): void => {
+        retry = setTimeout(() => void connect().catch(reconnectSoon), LISTEN_RETRY_MS);
+        retry.unref();
+      };
+      await connect();
     },
     async close() {
+      isClosing = true;
+      clearTimeout(retry);
       await listener?.end().catch(() => undefined);
       await pool.end();
     },

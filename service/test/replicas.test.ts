@@ -169,6 +169,39 @@ describe('two replicas over one PostgreSQL server and one DATA_DIR', () => {
     }
   });
 
+  it('keeps cached reads fresh when the connection that listens for other writes drops, and listens again', async () => {
+    const url = await databaseFor(server.url, 'replicas-listen');
+    const [a, b] = await Promise.all([AppDb.open(url), AppDb.open(url)]);
+    const killer = new pg.Client({ connectionString: url });
+    await killer.connect();
+    try {
+      let remoteWrites = 0;
+      a.onRemoteWrite(() => remoteWrites++);
+      const nameOnA = async () =>
+        (await a.cached<{ name: string }>('SELECT name FROM websites WHERE id = ?', ['w']))[0]?.name;
+      await b.run(`INSERT INTO websites VALUES ('w', 'first', 'w.example', ?)`, [new Date()]);
+      await within(2, 'A saw the insert', async () => (await nameOnA()) === 'first');
+      const { rowCount } = await killer.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+         WHERE application_name = 'thc-listen' AND datname = current_database()`,
+      );
+      expect(rowCount).toBe(2);
+      await b.run(`UPDATE websites SET name = 'second' WHERE id = 'w'`);
+      await within(2, 'A saw the update made while it was not listening', async () => (await nameOnA()) === 'second');
+      const before = remoteWrites;
+      await within(5, 'A listened again', async () => {
+        await b.run(`UPDATE websites SET name = name WHERE id = 'w'`);
+        return remoteWrites > before;
+      });
+      await b.run(`UPDATE websites SET name = 'third' WHERE id = 'w'`);
+      await within(2, 'A saw the next update', async () => (await nameOnA()) === 'third');
+    } finally {
+      await killer.end();
+      await a.close();
+      await b.close();
+    }
+  });
+
   it('takes a session from A to B; a logout on A signs it out on B too', async () => {
     const [a, b] = replicas as [Replica, Replica];
     const session = await signIn(a, 'staff@shop.example');
@@ -277,6 +310,16 @@ describe('two replicas over one PostgreSQL server and one DATA_DIR', () => {
     const [a, b] = replicas as [Replica, Replica];
     const staffA = await signIn(a, 'staff@shop.example');
     const staffB = await signIn(b, 'staff@shop.example');
+    // Crawl 4, loaded by the test before, is the latest; both replicas must have picked it up from the store.
+    for (const [r, staff] of [
+      [a, staffA],
+      [b, staffB],
+    ] as const)
+      await within(
+        10,
+        `replica ${r.name} served crawl 4`,
+        async () => (await call(r, OVERVIEW, staff, { websiteId: 'shop', currentId: 4 })).status === 200,
+      );
     const saved: string[] = [];
     const failedOnA: number[] = [];
     for (let i = 0; i < 40; i++) {
@@ -284,7 +327,6 @@ describe('two replicas over one PostgreSQL server and one DATA_DIR', () => {
       const onA = i % 2 === 0;
       // Two items per save: both are there afterwards, or neither.
       const urls = [`https://shop.example/stream-${i}-x`, `https://shop.example/stream-${i}-y`];
-      // Crawl 4, loaded by the test before: the latest.
       const response = await saveChecked(onA ? a : b, onA ? staffA : staffB, 4, urls).catch(() => undefined);
       if (response?.status === 200) saved.push(...urls);
       else if (onA) failedOnA.push(i);
