@@ -212,6 +212,26 @@ describe('two replicas over one PostgreSQL server and one DATA_DIR', () => {
     console.log(`replicas: logout on A refused on B after ${revokedMs} ms`);
   });
 
+  it('signs a user out on both replicas when the admin CLI changes their password or removes them', async () => {
+    const [a, b] = replicas as [Replica, Replica];
+    await admin(`user add --email temp@shop.example --password ${PASSWORD} --role STAFF --website shop`);
+    const meStatus = async (r: Replica, s: Session) =>
+      (await fetch(`${r.origin}/api/auth/me`, { headers: { cookie: s.cookie } })).status;
+    const first = await signIn(a, 'temp@shop.example');
+    expect(await meStatus(b, first)).toBe(200);
+    await admin('user password --email temp@shop.example --password another-pass');
+    await within(2, 'both refused the session after the password change', async () =>
+      (await Promise.all(replicas.map((r) => meStatus(r, first)))).every((status) => status === 401),
+    );
+    await admin(`user password --email temp@shop.example --password ${PASSWORD}`);
+    const second = await signIn(b, 'temp@shop.example');
+    expect(await meStatus(a, second)).toBe(200);
+    await admin('user remove --email temp@shop.example');
+    await within(2, 'both refused the session of the removed user', async () =>
+      (await Promise.all(replicas.map((r) => meStatus(r, second)))).every((status) => status === 401),
+    );
+  });
+
   it('saves a checklist on A and reads it on B', async () => {
     const [a, b] = replicas as [Replica, Replica];
     const staff = await signIn(a, 'staff@shop.example');
