@@ -30,7 +30,7 @@ import {
   readCrawlMeta,
 } from '../store/layout.ts';
 import { LoadError, firstLine } from './load-error.ts';
-import { acquireLoadLock, type LoadLock } from './load-lock.ts';
+import { acquireLoadLock, acquireSharedLoadLock, type LoadLock, type SharedLoadLock } from './load-lock.ts';
 import {
   cleanupLeftovers,
   findPreviousCrawl,
@@ -57,6 +57,8 @@ export interface LoadOptions {
   signal?: AbortSignal;
   /** DuckDB memory_limit while validating and loading. */
   memoryLimit?: string;
+  /** The app database's PostgreSQL server, whose advisory lock keeps loads on other hosts out (DATABASE_URL). */
+  databaseUrl?: string;
 }
 
 export type LoadPhase = 'validate' | 'load' | 'precompute' | 'commit' | 'done';
@@ -193,6 +195,7 @@ export async function refreshCrawl(options: RefreshOptions): Promise<LoadResult>
 
 interface ActiveLoad {
   lock: LoadLock | undefined;
+  sharedLock?: SharedLoadLock;
   /** The load directory being built: `<loadId>.partial`, or `<loadId>` between the rename and CURRENT. */
   buildDir: string | undefined;
   isCommitted: boolean;
@@ -325,6 +328,8 @@ async function writeCrawl(
     makeDir(storeDir(dataDir));
     makeDir(websitePath);
     active.lock = acquireLoadLock(websitePath, websiteId);
+    const databaseUrl = options.databaseUrl ?? process.env.DATABASE_URL;
+    if (databaseUrl) active.sharedLock = await acquireSharedLoadLock(databaseUrl, websitePath, websiteId);
 
     const existing = readCurrentLoad(dataDir, websiteId, crawlId);
     if (existing && !options.replace) refuseIfLoaded(dataDir, manifest);
@@ -441,6 +446,7 @@ async function writeCrawl(
     if (conn) interrupter.unwatch(conn);
     closeQuietly(conn, db);
     active.lock?.release();
+    await active.sharedLock?.release();
     activeLoads.delete(active);
     if (!active.isCommitted) {
       for (const dir of createdDirs.reverse()) removeIfEmpty(dir);

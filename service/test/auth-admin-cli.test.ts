@@ -46,7 +46,7 @@ async function handOverOf(service: ChildProcess, tokenFile: string, log: () => s
 }
 
 describe('admin CLI', () => {
-  it('works on app.duckdb directly when no service runs, with exit codes 0, 1 and 2', async () => {
+  it('works on the embedded app database directly when no service runs, with exit codes 0, 1 and 2', async () => {
     const dataDir = tempDir();
     const added = await admin(dataDir, [
       'website',
@@ -86,7 +86,7 @@ describe('admin CLI', () => {
     expect(help.stdout).toContain('segment add --website ID --id SEG --name N');
   });
 
-  it('hands commands to the running service, which holds app.duckdb', async () => {
+  it('hands commands to the running service, which holds the embedded app database', async () => {
     const dataDir = tempDir();
     const service = node('service/main.ts', [], { DATA_DIR: dataDir, DEMO: '0', PORT: '0', HOST: '127.0.0.1' });
     started.push(service);
