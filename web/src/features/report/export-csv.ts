@@ -29,7 +29,7 @@ export async function exportReportCsv(input: {
   while (offset < total) {
     const page = await fetchRows({ ...query, limit: CSV_CHUNK_SIZE, offset, orderBy }, signal);
     total = page.total;
-    const lines = page.rows.map((row) => csvLine(columns.map((c) => cellText(row[c.id], c.format))));
+    const lines = page.rows.rows.map((row) => csvLine(columns.map((c) => cellText(row.get(c.id), c.format))));
     if (lines.length) parts.push(new Blob([`${lines.join('\r\n')}\r\n`]));
     offset += CSV_CHUNK_SIZE;
     onProgress({ done: Math.min(offset, total), total });
