@@ -80,7 +80,9 @@ export async function query(
 export async function queryChunks(conn: DuckDBConnection, fragment: SqlFragment): Promise<ResultChunks> {
   const { values, types } = bindingsOf(fragment);
   const result = await conn.run(fragment.sql, values, types as DuckDBType[]);
-  return { names: result.columnNames(), types: result.columnTypes(), chunks: await result.fetchAllChunks() };
+  // A materialized result's chunks are read synchronously, without a round trip per chunk.
+  const chunks = Array.from({ length: result.chunkCount }, (_, i) => result.getChunk(i));
+  return { names: result.columnNames(), types: result.columnTypes(), chunks };
 }
 
 export async function queryNumber(conn: DuckDBConnection, fragment: SqlFragment): Promise<number> {
