@@ -35,7 +35,7 @@ function plainNested(value: unknown): unknown {
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plainNested(v)]));
 }
 
-type ColumnReader = (index: number) => unknown;
+export type ColumnReader = (index: number) => unknown;
 
 /** Reads a column by row index: scalars straight from the vector, lists and structs made plain when read. */
 function readerOf(vector: Vector): ColumnReader {
@@ -47,21 +47,28 @@ const absent: ColumnReader = () => undefined;
 
 /** A decoded page: its rows as indexes into the Arrow table's vectors. */
 export class RowsTable {
-  readonly rows: readonly ReportRow[];
+  readonly length: number;
   readonly #readers = new Map<string, ColumnReader>();
+  #rows: readonly ReportRow[] | undefined;
 
   constructor(readonly table: Table | null) {
     for (const field of table?.schema.fields ?? [])
       this.#readers.set(field.name, readerOf(table!.getChild(field.name)!));
-    this.rows = Array.from({ length: table?.numRows ?? 0 }, (_, index) => new TableRow(this, index));
+    this.length = table?.numRows ?? 0;
   }
 
-  get length(): number {
-    return this.rows.length;
+  /** The rows as handles for the table's row model (made on first use: a CSV chunk reads by column instead). */
+  get rows(): readonly ReportRow[] {
+    return (this.#rows ??= Array.from({ length: this.length }, (_, index) => new TableRow(this, index)));
   }
 
   value(index: number, columnId: string): unknown {
-    return (this.#readers.get(columnId) ?? absent)(index);
+    return this.column(columnId)(index);
+  }
+
+  /** A column's reader by row index (undefined for every row of a column the page lacks). */
+  column(columnId: string): ColumnReader {
+    return this.#readers.get(columnId) ?? absent;
   }
 }
 
