@@ -36,8 +36,8 @@ export function checklistItemOf(
   row: ReportRow,
 ): ChecklistItem {
   return {
-    url: asText(row[report.keyColumns[0] ?? 'url']),
-    subKeys: report.subKeyColumns.map((c) => asText(row[c])),
+    url: asText(row.get(report.keyColumns[0] ?? 'url')),
+    subKeys: report.subKeyColumns.map((c) => asText(row.get(c))),
   };
 }
 

@@ -146,7 +146,7 @@ export function ReportPage({ report }: { report: ReportDefinition }) {
           const item = checklistItemOf(report, row);
           const key = checklistKey(item);
           const next = new Map(current);
-          if (current.has(key) || Boolean(row.checked) === checked) next.delete(key);
+          if (current.has(key) || Boolean(row.get('checked')) === checked) next.delete(key);
           else next.set(key, { item, checked });
           return next;
         }),

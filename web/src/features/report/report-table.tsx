@@ -45,7 +45,7 @@ const features = tableFeatures({
 });
 export type ReportTableFeatures = typeof features;
 const helper = createColumnHelper<typeof features, ReportRow>();
-const EMPTY_ROWS: ReportRow[] = [];
+const EMPTY_ROWS: readonly ReportRow[] = [];
 
 function catalogColumnOf(meta: unknown): CatalogColumn | undefined {
   return (meta as { column?: CatalogColumn } | undefined)?.column;
@@ -87,7 +87,7 @@ function buildColumns(
 ): ColumnDef<typeof features, ReportRow, unknown>[] {
   const groups: { group: string; leaves: ColumnDef<typeof features, ReportRow, unknown>[] }[] = [];
   for (const column of columns) {
-    const leaf = helper.accessor((row: ReportRow) => row[column.id], {
+    const leaf = helper.accessor((row: ReportRow) => row.get(column.id), {
       id: column.id,
       header: column.title,
       size: defaultSize(column),
@@ -129,7 +129,7 @@ function useReportTable(props: ReportTableProps) {
   const columnDefs = useMemo(() => buildColumns(report, columns), [report, columns]);
   const rows =
     rowsState.status === 'success' || rowsState.status === 'pending'
-      ? (rowsState.data?.rows ?? EMPTY_ROWS)
+      ? (rowsState.data?.rows.rows ?? EMPTY_ROWS)
       : EMPTY_ROWS;
   const total =
     rowsState.status === 'success'

@@ -34,7 +34,7 @@ export function RowDetail({ report, row }: { report: ReportDefinition; row: Repo
       </Stack>
     );
   }
-  const hops = redirectHops(row.redirect_chain);
+  const hops = redirectHops(row.get('redirect_chain'));
   return (
     <Stack gap={6} role="group" aria-label={title}>
       {heading}
