@@ -1,17 +1,47 @@
 import { defineConfig } from 'vitest/config';
 
+/** The route suite: run once more with the app state on a real PostgreSQL server (the `postgres` project). */
+const routeSuite = [
+  'service/test/app-db-duckdb-import.test.ts',
+  'service/test/auth-app-db.test.ts',
+  'service/test/auth-approval.test.ts',
+  'service/test/auth-checklist.test.ts',
+  'service/test/auth-http.test.ts',
+  'service/test/auth-login-limits.test.ts',
+  'service/test/auth-matrix.test.ts',
+  'service/test/export-csv.test.ts',
+  'service/test/query-report.test.ts',
+  'service/test/security-headers.test.ts',
+];
+
 export default defineConfig({
   test: {
     environment: 'node',
-    include: [
-      'catalog/**/*.test.ts',
-      'service/**/*.test.ts',
-      'scripts/**/*.test.ts',
-      'fixtures/**/*.test.ts',
-      'web/src/**/*.test.{ts,tsx}',
-    ],
     testTimeout: 120_000,
     hookTimeout: 300_000,
     pool: 'forks',
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'default',
+          include: [
+            'catalog/**/*.test.ts',
+            'service/**/*.test.ts',
+            'scripts/**/*.test.ts',
+            'fixtures/**/*.test.ts',
+            'web/src/**/*.test.{ts,tsx}',
+          ],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: routeSuite,
+          globalSetup: ['service/test/helpers/postgres-global-setup.ts'],
+        },
+      },
+    ],
   },
 });

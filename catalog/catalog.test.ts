@@ -11,9 +11,12 @@ import {
   type SourceTableId,
 } from './index.ts';
 import { RANK_SCALE } from './constants.ts';
-import { keyDateKinds, keyDateSchema } from './schema.ts';
+import { keyDateKinds, keyDateSchema, sourceTableIds } from './schema.ts';
 
-/** The spec's route list (§2), copied by hand: the independent oracle for the catalogue's report ids. */
+/**
+ * The spec's route list (§2), copied by hand: the independent oracle that the catalogue has every report the spec
+ * names. Tests of the catalogue as a whole loop over `reports`, so a new report needs no entry here.
+ */
 const specRoutes: Record<string, string[]> = {
   links: ['external-broken', 'external-redirects', 'internal-broken', 'internal-http', 'internal-disallowed'],
   sitemap: ['sitemaps', 'all', 'missing', 'orphaned'],
@@ -38,6 +41,7 @@ const specRoutes: Record<string, string[]> = {
   'status-code': ['4xx', '5xx', 'other'],
 };
 const specReportIds = Object.entries(specRoutes).flatMap(([category, ids]) => ids.map((id) => `${category}/${id}`));
+const isSpecReport = (report: { id: string }): boolean => specReportIds.includes(report.id);
 
 /** The spec's category list, in its order. */
 const specCategories = [
@@ -128,7 +132,7 @@ const guideSeverities: Record<Severity, string[]> = {
   ],
 };
 
-const reportTables: SourceTableId[] = ['urls', 'links', 'unique_links', 'sitemaps', 'uncrawled_urls'];
+const reportTables: SourceTableId[] = sourceTableIds;
 
 const countBy = <T>(items: readonly T[], key: (item: T) => string): Record<string, number> => {
   const counts: Record<string, number> = {};
@@ -137,20 +141,24 @@ const countBy = <T>(items: readonly T[], key: (item: T) => string): Record<strin
 };
 
 describe('reports', () => {
-  it('holds exactly the spec routes, each once', () => {
+  it('holds every spec route, each report once', () => {
     const ids = catalog.reports.map((r) => r.id);
     expect(new Set(ids).size).toBe(ids.length);
-    expect([...ids].sort()).toEqual([...specReportIds].sort());
-    expect(ids).toHaveLength(55);
+    expect(specReportIds.filter((id) => !ids.includes(id))).toEqual([]);
   });
 
-  it('has the spec route count per category', () => {
-    const expected = Object.fromEntries(Object.entries(specRoutes).map(([category, ids]) => [category, ids.length]));
-    expect(countBy(catalog.reports, (r) => r.category)).toEqual(expected);
+  it('puts every report under the route of its category', () => {
+    for (const report of catalog.reports) expect(report.id.split('/')[0], report.id).toBe(report.category);
   });
 
-  it('has the guide severity totals: CRITICAL 8, HIGH 8, MEDIUM 13, LOW 19, NONE 7', () => {
-    expect(countBy(catalog.reports, (r) => r.severity)).toEqual({ CRITICAL: 8, HIGH: 8, MEDIUM: 13, LOW: 19, NONE: 7 });
+  it('has the guide severity totals over the spec reports: CRITICAL 8, HIGH 8, MEDIUM 13, LOW 19, NONE 7', () => {
+    expect(countBy(catalog.reports.filter(isSpecReport), (r) => r.severity)).toEqual({
+      CRITICAL: 8,
+      HIGH: 8,
+      MEDIUM: 13,
+      LOW: 19,
+      NONE: 7,
+    });
   });
 
   it('gives each report the guide severity', () => {
@@ -194,7 +202,9 @@ describe('reports', () => {
   });
 
   it('sets the sub-rows the guide describes', () => {
-    const subRows = Object.fromEntries(catalog.reports.filter((r) => r.subRow).map((r) => [r.id, r.subRow]));
+    const subRows = Object.fromEntries(
+      catalog.reports.filter((r) => r.subRow && isSpecReport(r)).map((r) => [r.id, r.subRow]),
+    );
     expect(subRows).toEqual({
       'links/internal-http': 'link-sources',
       'content/duplicate': 'duplicate-set',

@@ -4,7 +4,7 @@
  * is one entry listing them all. `tables` is empty for columns that appear only in the query report or the
  * overview.
  */
-import type { CatalogColumn, SourceTableId } from './schema.ts';
+import { sourceTableIds, type CatalogColumn, type SourceTableId } from './schema.ts';
 
 type Entry = Omit<CatalogColumn, 'displayColumn' | 'visibility' | 'group'> &
   Partial<Pick<CatalogColumn, 'displayColumn' | 'visibility' | 'group'>>;
@@ -23,7 +23,7 @@ const UNIQUE_LINKS: SourceTableId[] = ['unique_links'];
 const BOTH_LINKS: SourceTableId[] = ['links', 'unique_links'];
 const SITEMAPS: SourceTableId[] = ['sitemaps'];
 /** Metrics joined by URL (on `url_to` for link tables) and the checklist state reach every report table. */
-const EVERY_TABLE: SourceTableId[] = ['urls', 'links', 'unique_links', 'sitemaps', 'uncrawled_urls'];
+const EVERY_TABLE: SourceTableId[] = sourceTableIds;
 const NO_TABLE: SourceTableId[] = [];
 
 const duplicateColumns = (what: string, title: string): CatalogColumn[] => [
@@ -881,6 +881,7 @@ const searchConsoleMetrics: CatalogColumn[] = [
     family: 'search-console',
     tables: EVERY_TABLE,
     joinedFrom: 'search_console',
+    aggregate: 'TRUE',
   }),
   column({
     id: 'gsc_clicks',
@@ -892,6 +893,7 @@ const searchConsoleMetrics: CatalogColumn[] = [
     family: 'search-console',
     tables: EVERY_TABLE,
     joinedFrom: 'search_console',
+    aggregate: 'sum("clicks")',
     source: { table: 'search_console', column: 'clicks' },
   }),
   column({
@@ -904,6 +906,7 @@ const searchConsoleMetrics: CatalogColumn[] = [
     family: 'search-console',
     tables: EVERY_TABLE,
     joinedFrom: 'search_console',
+    aggregate: 'sum("impressions")',
     source: { table: 'search_console', column: 'impressions' },
   }),
   column({
@@ -916,6 +919,7 @@ const searchConsoleMetrics: CatalogColumn[] = [
     family: 'search-console',
     tables: EVERY_TABLE,
     joinedFrom: 'search_console',
+    aggregate: 'CAST(sum("clicks") AS DOUBLE) / NULLIF(sum("impressions"), 0)',
   }),
   column({
     id: 'gsc_weighted_position',
@@ -927,6 +931,7 @@ const searchConsoleMetrics: CatalogColumn[] = [
     family: 'search-console',
     tables: EVERY_TABLE,
     joinedFrom: 'search_console',
+    aggregate: 'sum("position" * "impressions") / NULLIF(sum("impressions"), 0)',
   }),
   column({
     id: 'gsc_top_query',
@@ -954,6 +959,7 @@ const analyticsMetrics: CatalogColumn[] = [
     family: 'analytics',
     tables: EVERY_TABLE,
     joinedFrom: 'analytics',
+    aggregate: 'COALESCE(sum("sessions"), 0) > 0',
   }),
   ...(
     [
@@ -976,6 +982,7 @@ const analyticsMetrics: CatalogColumn[] = [
       tables: EVERY_TABLE,
       visibility,
       joinedFrom: 'analytics',
+      aggregate: `sum("${metric}")`,
       source: { table: 'analytics', column: metric },
     }),
   ),
@@ -990,6 +997,7 @@ const analyticsMetrics: CatalogColumn[] = [
     tables: EVERY_TABLE,
     visibility: 'ecommerceGoal',
     joinedFrom: 'analytics',
+    aggregate: 'sum("revenue")',
     source: { table: 'analytics', column: 'revenue' },
   }),
 ];

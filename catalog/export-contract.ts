@@ -47,6 +47,12 @@ export type ExportColumn = z.infer<typeof exportColumnSchema>;
 export type ExportTable = z.infer<typeof exportTableSchema>;
 export type Manifest = z.infer<typeof manifestSchema>;
 
+/** A table whose id and kind keep their literal types, so the table id unions derive from `exportTables`. */
+type DeclaredTable<Id extends string, Kind extends ExportTable['kind']> = ExportTable & { id: Id; kind: Kind };
+const declare = <const Id extends string, const Kind extends ExportTable['kind']>(
+  table: DeclaredTable<Id, Kind>,
+): DeclaredTable<Id, Kind> => table;
+
 const REDIRECT_HOP =
   'STRUCT(url VARCHAR, status_code INTEGER, redirects_to VARCHAR, is_js_redirect BOOLEAN, is_meta_redirect BOOLEAN)[]';
 const MONTHLY_RECORD = 'STRUCT("year" INTEGER, "month" INTEGER, search_volume BIGINT)[]';
@@ -96,7 +102,7 @@ export const schemaTypes = [
 ] as const;
 export const openGraphFields = ['title', 'description', 'type', 'url', 'image', 'site_name', 'locale'] as const;
 
-const urls: ExportTable = {
+const urls = declare({
   id: 'urls',
   description: 'One row per URL the crawl knows: fetched pages, and URLs known only to a sitemap or a data source',
   kind: 'crawl',
@@ -166,9 +172,9 @@ const urls: ExportTable = {
       ['body_tags_in_head_count', 'INTEGER', 'Body tags found in the head'],
     ]),
   ],
-};
+});
 
-const links: ExportTable = {
+const links = declare({
   id: 'links',
   description: 'One row per linking page and target (instance_count counts repeats on the page)',
   kind: 'crawl',
@@ -202,9 +208,9 @@ const links: ExportTable = {
       ['has_image_alt_text', 'BOOLEAN', 'The wrapped image has alt text'],
     ]),
   ],
-};
+});
 
-const uniqueLinks: ExportTable = {
+const uniqueLinks = declare({
   id: 'unique_links',
   description: 'One row per target and anchor text, with the first page that carries it',
   kind: 'crawl',
@@ -233,9 +239,9 @@ const uniqueLinks: ExportTable = {
       ['has_image_alt_text', 'BOOLEAN', 'The wrapped image has alt text'],
     ]),
   ],
-};
+});
 
-const sitemaps: ExportTable = {
+const sitemaps = declare({
   id: 'sitemaps',
   description: 'One row per sitemap file the crawl fetched',
   kind: 'crawl',
@@ -256,9 +262,9 @@ const sitemaps: ExportTable = {
       ['file_size', 'INTEGER', 'Size in bytes'],
     ]),
   ],
-};
+});
 
-const uncrawledUrls: ExportTable = {
+const uncrawledUrls = declare({
   id: 'uncrawled_urls',
   description: 'URLs found but not fetched, with the reason',
   kind: 'crawl',
@@ -269,9 +275,9 @@ const uncrawledUrls: ExportTable = {
     ['restricted_reason', 'VARCHAR', 'Why it was not fetched', restrictedReasons],
     ['found_at_url', 'VARCHAR', 'The first page linking to it'],
   ]),
-};
+});
 
-const largeImages: ExportTable = {
+const largeImages = declare({
   id: 'large_images',
   description: 'Custom extraction 1: images over the size limit',
   kind: 'extraction',
@@ -282,9 +288,9 @@ const largeImages: ExportTable = {
     ['imgSrc', 'VARCHAR', 'The image source'],
     ['imgSize', 'DOUBLE', 'Image size in kB'],
   ]),
-};
+});
 
-const imagesMissingAlt: ExportTable = {
+const imagesMissingAlt = declare({
   id: 'images_missing_alt',
   description: 'Custom extraction 2: images without alt text',
   kind: 'extraction',
@@ -294,9 +300,14 @@ const imagesMissingAlt: ExportTable = {
     ['url', 'VARCHAR', 'The page'],
     ['imgSrc', 'VARCHAR', 'The image source'],
   ]),
-};
+});
 
-const source = (id: string, description: string, key: string[], cols: Col[]): ExportTable => ({
+const source = <const Id extends string>(
+  id: Id,
+  description: string,
+  key: string[],
+  cols: Col[],
+): DeclaredTable<Id, 'source'> => ({
   id,
   description,
   kind: 'source',
@@ -305,7 +316,7 @@ const source = (id: string, description: string, key: string[], cols: Col[]): Ex
   columns: req(cols),
 });
 
-const sources: ExportTable[] = [
+const sources = [
   source(
     'search_console',
     'Search console by URL and day',
@@ -412,7 +423,7 @@ const sources: ExportTable[] = [
   ),
 ];
 
-export const exportTables: readonly ExportTable[] = [
+export const exportTables = [
   urls,
   links,
   uniqueLinks,
@@ -421,23 +432,18 @@ export const exportTables: readonly ExportTable[] = [
   largeImages,
   imagesMissingAlt,
   ...sources,
-];
+] as const satisfies readonly ExportTable[];
 
-export type ExportTableId =
-  | 'urls'
-  | 'links'
-  | 'unique_links'
-  | 'sitemaps'
-  | 'uncrawled_urls'
-  | 'large_images'
-  | 'images_missing_alt'
-  | 'search_console'
-  | 'search_console_queries'
-  | 'analytics'
-  | 'ads_one'
-  | 'ads_two'
-  | 'trends'
-  | 'keyword_planner';
+export type ExportTableId = (typeof exportTables)[number]['id'];
+
+/** The tables a crawler writes: the crawl tables and the custom extractions (the data sources come from elsewhere). */
+export type CrawledTableId = Extract<(typeof exportTables)[number], { kind: 'crawl' | 'extraction' }>['id'];
+
+/** The crawl tables: a report reads its rows from one of them. */
+export type SourceTableId = Extract<(typeof exportTables)[number], { kind: 'crawl' }>['id'];
+export const sourceTableIds = exportTables
+  .filter((t): t is Extract<(typeof exportTables)[number], { kind: 'crawl' }> => t.kind === 'crawl')
+  .map((t) => t.id);
 
 export function exportTable(id: ExportTableId): ExportTable {
   const table = exportTables.find((t) => t.id === id);

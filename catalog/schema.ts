@@ -1,5 +1,6 @@
 /** Zod schemas of the catalogue; every catalogue type derives from these. */
 import { z } from 'zod';
+import { sourceTableIds, type SourceTableId } from './export-contract.ts';
 
 export const severities = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'NONE'] as const;
 export const severitySchema = z.enum(severities);
@@ -41,9 +42,8 @@ export const categorySchema = z.object({
 });
 export type Category = z.infer<typeof categorySchema>;
 
-export const sourceTableIds = ['urls', 'links', 'unique_links', 'sitemaps', 'uncrawled_urls'] as const;
-export const sourceTableIdSchema = z.enum(sourceTableIds);
-export type SourceTableId = z.infer<typeof sourceTableIdSchema>;
+export { sourceTableIds, type SourceTableId };
+export const sourceTableIdSchema = z.enum(sourceTableIds as [SourceTableId, ...SourceTableId[]]);
 
 export const subRowKinds = ['redirect-chain', 'duplicate-set', 'link-sources'] as const;
 
@@ -144,6 +144,12 @@ export const catalogColumnSchema = z.object({
    * columns that filters may use.
    */
   joinedFrom: z.enum(columnJoins).optional(),
+  /**
+   * A metric joined from `search_console` or `analytics`: the DuckDB aggregate over that source's rows of one URL
+   * in the request's date range (and channel), cast to the column's type. `gsc_top_query` has none: it comes from
+   * a relation of its own.
+   */
+  aggregate: z.string().min(1).optional(),
   /** The export-contract column the value is read or aggregated from, when it comes from one column. */
   source: z.object({ table: z.string(), column: z.string() }).optional(),
 });

@@ -31,6 +31,10 @@ const SITE = 'northwind-outfitters';
 const SEED = 7;
 const ADMIN = { email: 'bench@thc.example', password: 'bench-password-1' };
 
+/** The table's largest page and the dashboard's CSV chunk: what the columnar path is measured on. */
+const ROWS_PAGE_100 = 'rows: 100-row page, default sort';
+const CSV_CHUNK_1000 = 'CSV chunk: 1000 rows';
+
 const exportsDir = path.join(BENCH_DIR, `exports-${URLS}-${CRAWLS}`);
 const dataDir = path.join(BENCH_DIR, `data-${URLS}-${CRAWLS}`);
 
@@ -180,15 +184,8 @@ function naiveFilter(report: ReportDefinition): string {
   });
 }
 
-async function main(): Promise<void> {
-  fs.mkdirSync(BENCH_DIR, { recursive: true });
-  const results: Record<string, unknown> = {
-    urls: URLS,
-    crawls: CRAWLS,
-    runs: RUNS,
-    startedAt: new Date().toISOString(),
-  };
-
+/** Generates and loads the benchmark site when missing, brings its crawls up to date and adds the benchmark's admin. */
+function prepareStore(results: Record<string, unknown>): unknown {
   if (!fs.existsSync(path.join(exportsDir, SITE))) {
     console.log(`Generating ${URLS.toLocaleString('en-GB')} URLs × ${CRAWLS} crawls into ${exportsDir} …`);
     results.generate = timed([
@@ -205,13 +202,12 @@ async function main(): Promise<void> {
       String(SEED),
     ]);
   }
-  const crawlDirs = crawlExportDirs();
 
   const loadsFile = path.join(BENCH_DIR, `loads-${URLS}-${CRAWLS}.json`);
   if (!fs.existsSync(path.join(dataDir, 'store', SITE))) {
     fs.rmSync(dataDir, { recursive: true, force: true });
     const loads: { crawl: string; seconds: number; peakRssMb: number }[] = [];
-    for (const dir of crawlDirs) {
+    for (const dir of crawlExportDirs()) {
       console.log(`Loading ${dir} …`);
       loads.push({ crawl: path.basename(dir), ...timed(['scripts/load-crawl.ts', dir], { DATA_DIR: dataDir }) });
     }
@@ -241,7 +237,98 @@ async function main(): Promise<void> {
     { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir }, encoding: 'utf8' },
   );
   if (admin.status !== 0 && !/exists/i.test(admin.stderr)) throw new Error(`admin user add failed: ${admin.stderr}`);
-  results.loads = loads;
+  return loads;
+}
+
+/** Signs in and picks the benchmark's reports: the largest URL and links reports the generator fills. */
+async function openSession(port: number) {
+  const client = new Client(`http://127.0.0.1:${port}`);
+  await client.login();
+  const crawls = await client.json<{ crawlId: number; dataStart: string; dataEnd: string }[]>(
+    '/api/technical-health-check/crawl/get-redux',
+    { websiteId: SITE },
+  );
+  const [current, previous] = crawls;
+  if (!current || !previous) throw new Error('the benchmark needs at least two crawls');
+  const overview = await client.json<{
+    severityMap: Record<string, { reports: { reportId: string; ems_lumar_row_count: number }[] }>;
+  }>('/api/technical-health-check/overview/get-overview', {
+    websiteId: SITE,
+    currentId: current.crawlId,
+    refresh: false,
+  });
+  const counts = new Map(
+    Object.values(overview.severityMap).flatMap((s) => s.reports.map((r) => [r.reportId, r.ems_lumar_row_count])),
+  );
+  const usesJoins = (r: ReportDefinition): boolean => /\b(gsc|ga)_/.test(r.filter);
+  const largest = (table: string): ReportDefinition => {
+    const candidates = catalog.reports.filter((r) => r.tableId === table && !usesJoins(r) && r.filter !== 'TRUE');
+    const best = candidates.sort((a, b) => (counts.get(b.id) ?? 0) - (counts.get(a.id) ?? 0))[0];
+    if (!best) throw new Error(`no ${table} report`);
+    return best;
+  };
+  const urlReport = largest('urls');
+  const linkReport = largest('links');
+  const sortColumn = urlReport.datatableColumns.find((c) => !urlReport.keyColumns.includes(c) && c !== 'url') ?? 'url';
+  const linkSort = linkReport.datatableColumns.find((c) => !linkReport.keyColumns.includes(c)) ?? 'url_from';
+  const urlRows = counts.get(urlReport.id) ?? 0;
+  const reports = { url: urlReport.id, urlRows, links: linkReport.id, linkRows: counts.get(linkReport.id) ?? 0 };
+  console.log(`URL report ${urlReport.id} (${urlRows} rows), links report ${linkReport.id}, sort ${sortColumn}`);
+
+  const base = {
+    websiteId: SITE,
+    currentId: current.crawlId,
+    comparisonId: previous.crawlId,
+    dataDateRange: { start: current.dataStart, end: current.dataEnd },
+    differenceType: 'all',
+    segmentId: null,
+    showChecked: false,
+    userFilter: '',
+    channel: null,
+    skipCache: true,
+  };
+  const summaryOf = (r: ReportDefinition): object => ({
+    ...base,
+    reportId: r.id,
+    tableId: r.tableId,
+    trendCrawlIds: crawls.slice(0, 5).map((c) => c.crawlId),
+  });
+  const rowsOf = (r: ReportDefinition, extra: object): object => ({
+    ...base,
+    reportId: r.id,
+    tableId: r.tableId,
+    limit: 10,
+    offset: 0,
+    orderBy: [],
+    ...extra,
+  });
+  return {
+    client,
+    crawls,
+    current,
+    previous,
+    urlReport,
+    linkReport,
+    sortColumn,
+    linkSort,
+    urlRows,
+    reports,
+    base,
+    summaryOf,
+    rowsOf,
+  };
+}
+
+async function main(): Promise<void> {
+  fs.mkdirSync(BENCH_DIR, { recursive: true });
+  const results: Record<string, unknown> = {
+    urls: URLS,
+    crawls: CRAWLS,
+    runs: RUNS,
+    startedAt: new Date().toISOString(),
+  };
+
+  results.loads = prepareStore(results);
 
   const port = await freePort();
   const bootStarted = performance.now();
@@ -249,67 +336,10 @@ async function main(): Promise<void> {
   results.serviceBootSeconds = round((performance.now() - bootStarted) / 1000);
   const cases: CaseResult[] = [];
   try {
-    const client = new Client(`http://127.0.0.1:${port}`);
-    await client.login();
-    const crawls = await client.json<{ crawlId: number; dataStart: string; dataEnd: string }[]>(
-      '/api/technical-health-check/crawl/get-redux',
-      { websiteId: SITE },
-    );
-    const [current, previous] = crawls;
-    if (!current || !previous) throw new Error('the benchmark needs at least two crawls');
-    const overview = await client.json<{
-      severityMap: Record<string, { reports: { reportId: string; ems_lumar_row_count: number }[] }>;
-    }>('/api/technical-health-check/overview/get-overview', {
-      websiteId: SITE,
-      currentId: current.crawlId,
-      refresh: false,
-    });
-    const counts = new Map(
-      Object.values(overview.severityMap).flatMap((s) => s.reports.map((r) => [r.reportId, r.ems_lumar_row_count])),
-    );
-    const usesJoins = (r: ReportDefinition): boolean => /\b(gsc|ga)_/.test(r.filter);
-    const largest = (table: string): ReportDefinition => {
-      const candidates = catalog.reports.filter((r) => r.tableId === table && !usesJoins(r) && r.filter !== 'TRUE');
-      const best = candidates.sort((a, b) => (counts.get(b.id) ?? 0) - (counts.get(a.id) ?? 0))[0];
-      if (!best) throw new Error(`no ${table} report`);
-      return best;
-    };
-    const urlReport = largest('urls');
-    const linkReport = largest('links');
-    const sortColumn =
-      urlReport.datatableColumns.find((c) => !urlReport.keyColumns.includes(c) && c !== 'url') ?? 'url';
-    const linkSort = linkReport.datatableColumns.find((c) => !linkReport.keyColumns.includes(c)) ?? 'url_from';
-    const urlRows = counts.get(urlReport.id) ?? 0;
-    results.reports = { url: urlReport.id, urlRows, links: linkReport.id, linkRows: counts.get(linkReport.id) ?? 0 };
-    console.log(`URL report ${urlReport.id} (${urlRows} rows), links report ${linkReport.id}, sort ${sortColumn}`);
-
-    const base = {
-      websiteId: SITE,
-      currentId: current.crawlId,
-      comparisonId: previous.crawlId,
-      dataDateRange: { start: current.dataStart, end: current.dataEnd },
-      differenceType: 'all',
-      segmentId: null,
-      showChecked: false,
-      userFilter: '',
-      channel: null,
-      skipCache: true,
-    };
-    const summaryOf = (r: ReportDefinition): object => ({
-      ...base,
-      reportId: r.id,
-      tableId: r.tableId,
-      trendCrawlIds: crawls.slice(0, 5).map((c) => c.crawlId),
-    });
-    const rowsOf = (r: ReportDefinition, extra: object): object => ({
-      ...base,
-      reportId: r.id,
-      tableId: r.tableId,
-      limit: 10,
-      offset: 0,
-      orderBy: [],
-      ...extra,
-    });
+    const session = await openSession(port);
+    const { client, current, previous, urlReport, linkReport, sortColumn, linkSort, urlRows, base, summaryOf, rowsOf } =
+      session;
+    results.reports = session.reports;
     const lastOffset = Math.max(0, Math.floor((urlRows - 1) / 10) * 10);
     const middleOffset = Math.floor(urlRows / 20) * 10;
     const httpCases: HttpCase[] = [
@@ -321,6 +351,7 @@ async function main(): Promise<void> {
       ],
       ['summary', '/report/get-summary', summaryOf(urlReport), 30],
       ['rows: first page, default sort', '/report/get-rows', rowsOf(urlReport, {}), 100],
+      [ROWS_PAGE_100, '/report/get-rows', rowsOf(urlReport, { limit: 100 }), 100],
       [
         `rows: first page, sort ${sortColumn} desc`,
         '/report/get-rows',
@@ -344,7 +375,7 @@ async function main(): Promise<void> {
         250,
       ],
       ["rows: 'URLs containing' filter", '/report/get-rows', rowsOf(urlReport, { userFilter: 'product' }), 100],
-      ['CSV chunk: 1000 rows', '/report/get-rows', rowsOf(urlReport, { limit: 1000 }), undefined],
+      [CSV_CHUNK_1000, '/report/get-rows', rowsOf(urlReport, { limit: 1000 }), undefined],
     ];
     const timings = new Map<string, Stats>();
     for (const [name, url, body, target] of httpCases) {
@@ -365,10 +396,11 @@ async function main(): Promise<void> {
     results.streamingCsv = streamed;
     console.log(`streaming export: ${streamed.rows} rows, ${streamed.rowsPerSecond.join(', ')} rows/s`);
 
+    results.columnar = await columnarRows(session);
     results.serviceRss = rssMb(service.pid ?? 0);
     results.concurrency = await concurrent(client, httpCases, timings);
 
-    await baselines(cases, urlReport, linkReport, sortColumn, linkSort, lastOffset, middleOffset, crawlDirs);
+    await baselines(cases, urlReport, linkReport, sortColumn, linkSort, lastOffset, middleOffset, crawlExportDirs());
   } finally {
     service.kill('SIGTERM');
   }
@@ -377,6 +409,68 @@ async function main(): Promise<void> {
   results.crawl = await benchCrawl();
   fs.writeFileSync(path.join(ROOT, 'bench/results.json'), JSON.stringify(results, null, 2) + '\n');
   printTable(cases, results);
+}
+
+interface ColumnarCase {
+  name: string;
+  accept: string;
+  isCached: boolean;
+  bytes: number;
+  /** As the client waits it, the body read. */
+  client: Stats;
+  /** Inside the service, to the first byte (Server-Timing). */
+  server: Stats;
+}
+
+/**
+ * A 100-row page and a 1000-row chunk as Arrow (what the dashboard asks for) and as JSON (API users), each with a
+ * fresh query (skipCache) and from the engine's result cache, where only encoding the answer remains.
+ */
+async function columnarRows(
+  session: Awaited<ReturnType<typeof openSession>>,
+): Promise<{ urls: number; crawls: number; runs: number; at: string; cases: ColumnarCase[] }> {
+  const { client, urlReport, rowsOf } = session;
+  const out: ColumnarCase[] = [];
+  for (const [name, limit] of [
+    [ROWS_PAGE_100, 100],
+    [CSV_CHUNK_1000, 1000],
+  ] as const)
+    for (const accept of [ARROW_STREAM_TYPE, 'application/json'])
+      for (const isCached of [false, true]) {
+        const body = rowsOf(urlReport, { limit, skipCache: !isCached });
+        const samples: { client: number[]; server: number[] } = { client: [], server: [] };
+        let bytes = 0;
+        await client.post('/api/technical-health-check/report/get-rows', body, accept);
+        for (let i = 0; i < RUNS; i++) {
+          const answer = await client.post('/api/technical-health-check/report/get-rows', body, accept);
+          samples.client.push(answer.ms);
+          samples.server.push(answer.serverMs);
+          bytes = answer.bytes;
+        }
+        const result = { name, accept, isCached, bytes, client: stats(samples.client), server: stats(samples.server) };
+        out.push(result);
+        console.log(
+          `${name} as ${accept}${isCached ? ', cached' : ''}: client p50 ${result.client.p50} ms, service p50 ${result.server.p50} ms, ${bytes} B`,
+        );
+      }
+  // The store's scale travels with the figures: this section may run on a smaller store than the rest.
+  return { urls: URLS, crawls: CRAWLS, runs: RUNS, at: new Date().toISOString(), cases: out };
+}
+
+/** `npm run bench -- --only rows`: the columnar section alone, its figures replacing that part of the results. */
+async function rowsOnly(): Promise<void> {
+  fs.mkdirSync(BENCH_DIR, { recursive: true });
+  const file = path.join(ROOT, 'bench/results.json');
+  const results = (fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : {}) as Record<string, unknown>;
+  prepareStore({});
+  const port = await freePort();
+  const service = await startService(port);
+  try {
+    results.columnar = await columnarRows(await openSession(port));
+  } finally {
+    service.kill('SIGTERM');
+  }
+  fs.writeFileSync(file, JSON.stringify(results, null, 2) + '\n');
 }
 
 /** `npm run bench -- --only crawl`: the crawl section alone, its figures replacing the crawl part of the results. */
@@ -553,9 +647,10 @@ async function concurrent(
   };
 }
 
+const ARROW_STREAM_TYPE = 'application/vnd.apache.arrow.stream';
+
 /** Rows travel as Arrow, as the dashboard asks for them; the other calls answer JSON. */
-const acceptOf = (url: string): string | undefined =>
-  url.endsWith('rows') ? 'application/vnd.apache.arrow.stream' : undefined;
+const acceptOf = (url: string): string | undefined => (url.endsWith('rows') ? ARROW_STREAM_TYPE : undefined);
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -610,7 +705,8 @@ async function baselines(
     'links report: first page': page(linkReport, currentDir, key(linkReport), 0),
     [`links report: sort ${linkSort}`]: page(linkReport, currentDir, `${linkSort} DESC, ${key(linkReport)}`, 0),
     "rows: 'URLs containing' filter": page(urlReport, currentDir, key(urlReport), 0, 10, `url ILIKE '%product%'`),
-    'CSV chunk: 1000 rows': page(urlReport, currentDir, key(urlReport), 0, 1000),
+    [ROWS_PAGE_100]: page(urlReport, currentDir, key(urlReport), 0, 100),
+    [CSV_CHUNK_1000]: page(urlReport, currentDir, key(urlReport), 0, 1000),
   };
   const db = await openDatabase();
   await withConnection(db, async (conn) => {
@@ -689,11 +785,12 @@ function printTable(cases: CaseResult[], results: Record<string, unknown>): void
 }
 
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
-if (only !== undefined && only !== 'crawl') {
-  console.error(`--only takes one section: crawl (got ${only ?? 'nothing'})`);
+const sections: Record<string, () => Promise<void>> = { crawl: crawlOnly, rows: rowsOnly };
+if (only !== undefined && !sections[only]) {
+  console.error(`--only takes one section: ${Object.keys(sections).join(' or ')} (got ${only ?? 'nothing'})`);
   process.exit(2);
 }
-(only === 'crawl' ? crawlOnly() : main()).catch((error: unknown) => {
+(only === undefined ? main() : sections[only]!()).catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 });

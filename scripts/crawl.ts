@@ -101,6 +101,7 @@ async function main(): Promise<void> {
     fail(error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error), 1);
   }
   progress.stop();
+  if (result.notice !== undefined) say(process.stderr, result.notice);
   say(process.stdout, summary(command, result));
   if (!command.isLoad) return;
   loader = await import('../service/load/load-crawl.ts');

@@ -9,7 +9,6 @@
  * usage, 130 interrupted by SIGINT/SIGTERM (the partial load and lock are removed).
  */
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import {
   LoadError,
@@ -18,6 +17,7 @@ import {
   type LoadProgress,
   type LoadResult,
 } from '../service/load/load-crawl.ts';
+import { readCommandLine } from '../service/command-line.ts';
 import { refreshStaleCrawls } from '../service/load/refresh.ts';
 import { checkStore } from '../service/store/registry.ts';
 
@@ -35,23 +35,18 @@ type Command =
   | { kind: 'check'; dataDir: string };
 
 function parseCommandLine(argv: string[]): Command {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        replace: { type: 'boolean' },
-        refresh: { type: 'boolean' },
-        check: { type: 'boolean' },
-        website: { type: 'string' },
-        'data-dir': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (error) {
-    return usageError((error as Error).message);
-  }
+  const parsed = readCommandLine(
+    argv,
+    {
+      replace: { type: 'boolean' },
+      refresh: { type: 'boolean' },
+      check: { type: 'boolean' },
+      website: { type: 'string' },
+      'data-dir': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    usageError,
+  );
   if (parsed.values.help) {
     process.stdout.write(`${USAGE}\n`);
     process.exit(0);

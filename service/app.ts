@@ -6,9 +6,14 @@ import fastifyStatic from '@fastify/static';
 import type { DuckDBInstance } from '@duckdb/node-api';
 import type { Config } from './config.ts';
 import type { CrawlRegistry } from './store/registry.ts';
-import { allowAll, type AccessCheck } from './routes/access.ts';
+import { allowAll, type AccessCheck } from './auth/access.ts';
 import type { Accounts } from './auth/accounts.ts';
 import { registerAccounts } from './auth/plugin.ts';
+import { registerAdminRoutes } from './routes/admin.ts';
+import { registerApprovalRoutes } from './routes/approval.ts';
+import { registerAuthRoutes } from './routes/auth.ts';
+import { registerChecklistRoutes } from './routes/checklist.ts';
+import { registerWebsiteRoutes } from './routes/websites.ts';
 import { registerServerTiming } from './server-timing.ts';
 import { registerErrorReplies } from './routes/error-replies.ts';
 import { registerTechnicalHealthCheckRoutes } from './routes/technical-health-check.ts';
@@ -49,6 +54,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerServerTiming(app);
   // Registered first: its auth guard must cover every route.
   const access = accounts ? await registerAccounts(app, accounts) : (deps.access ?? allowAll);
+  if (accounts) {
+    registerAuthRoutes(app, accounts);
+    registerWebsiteRoutes(app, accounts);
+    registerApprovalRoutes(app, accounts, access);
+    registerChecklistRoutes(app, accounts, access);
+    registerAdminRoutes(app, accounts);
+  }
 
   // Readiness for anyone (load balancers, start scripts); the store's size, pending crawls included, for admins only.
   app.get('/api/health', (request) =>

@@ -1,6 +1,6 @@
 /**
  * The admin commands: parsed from `npm run admin -- …` arguments, validated by one schema, and run by one
- * function over an app database, whether the CLI opened app.duckdb itself or handed the command to the running
+ * function over an app database, whether the CLI opened the app database itself or handed the command to the running
  * service (POST /api/admin/cli), or an ADMIN sent it through the API (POST /api/admin/run).
  */
 import { parseArgs } from 'node:util';

@@ -4,7 +4,7 @@
  * start_crawl_id <= C and (end_crawl_id IS NULL or end_crawl_id > C). Closed items stay, so who checked and
  * unchecked what, and when, is kept.
  */
-import type { Sql } from './db.ts';
+import type { Sql } from './sql.ts';
 
 export interface ChecklistKey {
   url: string;

@@ -1,8 +1,8 @@
 /**
  * The crawl registry in the app database: one row per crawl the service has seen, holding its moduleState.
  * The loader registers a crawl's initial state in crawl.json; from the first sync on, the app database decides.
- * `CrawlStates` mirrors the rows in memory so access checks stay synchronous; every write goes through this
- * process (the admin CLI hands over to the running service), so the mirror cannot go stale.
+ * `CrawlStates` mirrors the rows in memory so access checks stay synchronous; this process's writes update it, and
+ * over a shared PostgreSQL server every other replica's write reloads it (Accounts.open).
  */
 import type { CrawlRegistry } from '../store/registry.ts';
 import type { ModuleState } from '../store/crawl-meta.ts';
@@ -73,18 +73,21 @@ export async function registerCrawls(tx: Sql, crawls: readonly CrawlArrival[], n
     ]);
     if (known.length > 0) continue;
     const isApproved = c.moduleState === 'APPROVED';
-    await tx.run('INSERT INTO crawl_registry VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)', [
-      c.websiteId,
-      c.crawlId,
-      c.moduleState,
-      c.crawledAt,
-      c.crawledFriendly,
-      c.loadedAt,
-      now,
-      isApproved ? c.loadedAt : null,
-      isApproved ? 'loader' : null,
-    ]);
-    added += 1;
+    const inserted = await tx.all(
+      'INSERT INTO crawl_registry VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING 1',
+      [
+        c.websiteId,
+        c.crawlId,
+        c.moduleState,
+        c.crawledAt,
+        c.crawledFriendly,
+        c.loadedAt,
+        now,
+        isApproved ? c.loadedAt : null,
+        isApproved ? 'loader' : null,
+      ],
+    );
+    added += inserted.length;
   }
   return added;
 }

@@ -42,6 +42,16 @@ describe('AppDb.cached', () => {
     expect(await read()).toEqual([{ v: 'e' }]);
   });
 
+  it('binds ? placeholders in order, leaving quoted text alone, and dates as UTC timestamps', async () => {
+    expect(
+      await db.all(`SELECT ?::INTEGER AS a, '?' AS "q?", ?::VARCHAR AS b, ?::TIMESTAMP AS at`, [
+        7,
+        'x',
+        new Date('2025-03-04T11:00:00.000Z'),
+      ]),
+    ).toEqual([{ a: 7, 'q?': '?', b: 'x', at: new Date('2025-03-04T11:00:00.000Z') }]);
+  });
+
   it('keys on the parameters', async () => {
     await db.run(`INSERT INTO t VALUES (2, 'z')`);
     expect(await db.cached('SELECT v FROM t WHERE id = ?', [2])).toEqual([{ v: 'z' }]);

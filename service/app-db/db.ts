@@ -1,42 +1,71 @@
 /**
- * The app database: DATA_DIR/app.duckdb, holding accounts, websites, approvals and checklists. DuckDB lets one
- * process open a file read-write, so the service owns it while running and the admin CLI hands its commands over
- * (see scripts/admin.ts). All statements of a process go through one connection, one at a time: the traffic is
- * small, and serialising it rules out write-write conflicts between concurrent requests.
+ * The app database: PostgreSQL, holding accounts, sessions, websites, approvals, checklists and job runs.
+ *
+ * With DATABASE_URL=postgres://… every replica and CLI shares that server. Without it, an embedded PostgreSQL
+ * (PGlite) keeps its files in DATA_DIR/app-db: the same dialect and code path, zero setup, one process at a time
+ * (DATA_DIR/app-db.lock), so there the admin CLI hands its commands to the running service.
+ *
+ * All statements of a process go through one connection, one at a time: the traffic is small, and serialising it
+ * rules out write-write conflicts between this process's concurrent requests. Over a server, other replicas write
+ * too: every write notifies the others (LISTEN/NOTIFY), which drop their cached reads.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import {
-  LIST,
-  VARCHAR,
-  listValue,
-  timestampValue,
-  type DuckDBConnection,
-  type DuckDBInstance,
-  type DuckDBType,
-  type DuckDBValue,
-} from '@duckdb/node-api';
-import { openDatabase } from '../db/duckdb.ts';
+import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { acquirePidLock, type PidLock } from '../pid-lock.ts';
 import { migrate, type Migration } from './migrate.ts';
 import { migrations } from './migrations.ts';
+import type { Sql, SqlParam } from './sql.ts';
 
-export const APP_DB_FILE = 'app.duckdb';
+export type { Sql, SqlParam } from './sql.ts';
+
+/** The embedded database's folder in DATA_DIR. */
+export const APP_DB_DIR = 'app-db';
+/** Where builds before PostgreSQL kept the app state (DuckDB); `npm run admin -- app-db import` moves it. */
+export const DUCKDB_APP_DB_FILE = 'app.duckdb';
+export const IN_MEMORY = ':memory:';
 /** Written by the running service (mode 0600) so the admin CLI can hand its commands to it. */
 export const ADMIN_TOKEN_FILE = 'admin.token';
-/** How long to wait for app.duckdb while another process (an admin CLI run) has it open. */
+/** How long to wait for the embedded database while another short-lived process (an admin CLI run) holds it. */
 const OPEN_WAIT_MS = 10_000;
+const WRITES_CHANNEL = 'thc_app_state';
+const LISTEN_RETRY_MS = 1000;
 
-/** Values a statement can bind. Dates bind as TIMESTAMP (UTC), string arrays as VARCHAR[]. */
-export type SqlParam = string | number | boolean | null | Date | readonly string[];
+export const appDbDir = (dataDir: string): string => path.join(dataDir, APP_DB_DIR);
 
-export interface Sql {
-  all<T>(sql: string, params?: readonly SqlParam[]): Promise<T[]>;
-  run(sql: string, params?: readonly SqlParam[]): Promise<void>;
-  /**
-   * A read whose answer depends on nothing but the database and `params` (no clock, no randomness): answered from
-   * memory until the next write. Callers must not modify the rows.
-   */
-  cached<T>(sql: string, params?: readonly SqlParam[]): Promise<readonly T[]>;
+/** DATABASE_URL when set, else the embedded database in DATA_DIR. */
+export const appDbLocation = (dataDir: string, env: NodeJS.ProcessEnv = process.env): string =>
+  env.DATABASE_URL?.trim() || appDbDir(dataDir);
+
+export const isServerLocation = (location: string): boolean => /^postgres(ql)?:\/\//i.test(location);
+
+/** Another process holds the embedded database. */
+export class AppDbLockedError extends Error {}
+
+export const isLockedError = (error: unknown): boolean => error instanceof AppDbLockedError;
+
+type Rows = Record<string, unknown>[];
+/** Without parameters, `sql` may hold several statements separated by semicolons (the last one's rows return). */
+type Query = (sql: string, params: readonly unknown[]) => Promise<Rows>;
+
+interface Connection {
+  readonly isShared: boolean;
+  query: Query;
+  transaction<T>(work: (query: Query) => Promise<T>): Promise<T>;
+  /** Listens on `channel` from now on, reconnecting after a loss; resolves once listening the first time. */
+  listen?(channel: string, events: ListenEvents): Promise<void>;
+  close(): Promise<void>;
+}
+
+interface ListenEvents {
+  onNotify(payload: string): void;
+  /** Notifications may be missed from now on. */
+  onLost(): void;
+  /** Listening (again): whatever was missed is unknown. */
+  onListening(): void;
 }
 
 /** Cached reads kept at most; beyond it the cache starts over. */
@@ -46,43 +75,54 @@ export class AppDb implements Sql {
   #queue: Promise<unknown> = Promise.resolve();
   #isClosed = false;
   /**
-   * Bumped by every statement that is not a cached read, so a cached answer is never older than the last write.
-   * Every request reads its session (and often its checklist) here: from memory, it never waits behind report
-   * queries for a libuv thread.
+   * Bumped by every statement that is not a cached read and by every other replica's write, so a cached answer is
+   * never older than the last write. Every request reads its session (and often its checklist) here: from memory.
    */
   #generation = 0;
+  /** Over a server, cached answers are kept only while the notifications of other replicas' writes arrive. */
+  #isCaching: boolean;
+  /** Embedded databases open in this process: the pid lock only keeps other processes out. */
+  static readonly #openHere = new Set<string>();
   readonly #reads = new Map<string, { generation: number; rows: Promise<readonly unknown[]> }>();
-  /** Files open in this process: DuckDB's file lock only keeps other processes out. */
-  static readonly #openFiles = new Set<string>();
+  readonly #instanceId = randomBytes(12).toString('base64url');
+  readonly #remoteWriteListeners = new Set<() => void>();
 
   private constructor(
-    readonly file: string,
-    private readonly instance: DuckDBInstance,
-    private readonly conn: DuckDBConnection,
-  ) {}
+    readonly location: string,
+    private readonly conn: Connection,
+  ) {
+    this.#isCaching = !conn.isShared;
+  }
 
-  /** Opens (creating when missing) and brings the schema up to date; tests pass an older `migrations` list. */
-  static async open(file: string, options: { migrations?: readonly Migration[]; now?: Date } = {}): Promise<AppDb> {
-    if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
-    const instance = await openDatabase(file, { threads: 1 });
-    const conn = await instance.connect();
-    const db = new AppDb(file, instance, conn);
-    if (file !== ':memory:') AppDb.#openFiles.add(path.resolve(file));
+  /** True over a PostgreSQL server, which other processes may write to at the same time. */
+  get isShared(): boolean {
+    return this.conn.isShared;
+  }
+
+  /**
+   * Opens (creating when missing) and brings the schema up to date: `location` is a postgres:// URL, the embedded
+   * database's folder, or ':memory:'. Tests pass an older `migrations` list.
+   */
+  static async open(location: string, options: { migrations?: readonly Migration[]; now?: Date } = {}): Promise<AppDb> {
+    const conn = isServerLocation(location) ? await connectServer(location) : await openEmbedded(location);
+    const db = new AppDb(location, conn);
+    if (!conn.isShared && location !== IN_MEMORY) AppDb.#openHere.add(path.resolve(location));
     try {
+      if (conn.listen) await db.#listen();
       await db.transaction((tx) => migrate(tx, options.migrations ?? migrations, options.now ?? new Date()));
     } catch (error) {
-      db.close();
+      await db.close();
       throw error;
     }
     return db;
   }
 
-  /** Opens like `open`, waiting a little while another short-lived process (an admin CLI run) holds the file. */
-  static async openWaiting(file: string, clock: () => Date = () => new Date()): Promise<AppDb> {
+  /** Opens like `open`, waiting a little while another short-lived process (an admin CLI run) holds the database. */
+  static async openWaiting(location: string, clock: () => Date = () => new Date()): Promise<AppDb> {
     const deadline = Date.now() + OPEN_WAIT_MS;
     for (;;) {
       try {
-        return await AppDb.open(file, { now: clock() });
+        return await AppDb.open(location, { now: clock() });
       } catch (error) {
         if (!isLockedError(error) || Date.now() > deadline) throw error;
         await new Promise((resolve) => setTimeout(resolve, 250));
@@ -90,24 +130,34 @@ export class AppDb implements Sql {
     }
   }
 
+  /** Whether this process has the embedded database open (a service in the same process as a loader, in tests). */
+  static isOpenHere(location: string): boolean {
+    return AppDb.#openHere.has(path.resolve(location));
+  }
+
   all<T>(sql: string, params: readonly SqlParam[] = []): Promise<T[]> {
-    return this.#exclusive(() => this.#all<T>(sql, params));
+    return this.#exclusive(async () => {
+      const rows = await this.#query<T>(this.conn.query, sql, params);
+      if (isWrite(sql)) await this.#notifyWrite(this.conn.query);
+      return rows;
+    });
   }
 
   run(sql: string, params: readonly SqlParam[] = []): Promise<void> {
-    return this.#exclusive(() => this.#run(sql, params));
+    return this.#exclusive(async () => {
+      await this.#run(this.conn.query, sql, params);
+      if (isWrite(sql)) await this.#notifyWrite(this.conn.query);
+    });
   }
 
   cached<T>(sql: string, params: readonly SqlParam[] = []): Promise<readonly T[]> {
+    if (!this.#isCaching) return this.all<T>(sql, params);
     const key = JSON.stringify([sql, params]);
     const hit = this.#reads.get(key);
     if (hit && hit.generation === this.#generation) return hit.rows as Promise<readonly T[]>;
     if (this.#reads.size >= MAX_CACHED_READS) this.#reads.clear();
     const generation = this.#generation;
-    const rows = this.#exclusive(async () => {
-      const [values, types] = bind(params);
-      return (await this.conn.runAndReadAll(sql, values, types)).getRowObjectsJS() as T[];
-    });
+    const rows = this.#exclusive(async () => (await this.conn.query(toPositional(sql), bind(params))) as T[]);
     this.#reads.set(key, { generation, rows });
     rows.catch(() => {
       if (this.#reads.get(key)?.rows === rows) this.#reads.delete(key);
@@ -115,38 +165,43 @@ export class AppDb implements Sql {
     return rows;
   }
 
-  /** Runs `work` in one transaction; nothing else touches the database until it commits or rolls back. */
+  /** Runs `work` in one transaction; nothing else of this process touches the database until it ends. */
   transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
-    return this.#exclusive(async () => {
-      await this.conn.run('BEGIN TRANSACTION');
-      try {
-        const result = await work({
-          all: (s, p = []) => this.#all(s, p),
-          run: (s, p = []) => this.#run(s, p),
-          cached: (s, p = []) => this.#all(s, p),
-        });
-        await this.conn.run('COMMIT');
-        return result;
-      } catch (error) {
-        await this.conn.run('ROLLBACK');
-        throw error;
-      } finally {
-        this.#generation++;
-      }
-    });
+    return this.#exclusive(() =>
+      this.conn
+        .transaction(async (query) => {
+          let hasWritten = false;
+          const result = await work({
+            all: (s, p = []) => {
+              hasWritten ||= isWrite(s);
+              return this.#query(query, s, p);
+            },
+            run: (s, p = []) => {
+              hasWritten ||= isWrite(s);
+              return this.#run(query, s, p);
+            },
+            cached: (s, p = []) => this.#query(query, s, p),
+          });
+          // Delivered at commit, and only then.
+          if (hasWritten) await this.#notifyWrite(query);
+          return result;
+        })
+        .finally(() => this.#generation++),
+    );
   }
 
-  /** Whether this process has the file open (a service in the same process as a loader, in tests). */
-  static isOpenHere(file: string): boolean {
-    return AppDb.#openFiles.has(path.resolve(file));
+  /** Calls `listener` after another process's write to the shared database reached this one. */
+  onRemoteWrite(listener: () => void): () => void {
+    this.#remoteWriteListeners.add(listener);
+    return () => this.#remoteWriteListeners.delete(listener);
   }
 
-  close(): void {
+  async close(): Promise<void> {
     if (this.#isClosed) return;
     this.#isClosed = true;
-    if (this.file !== ':memory:') AppDb.#openFiles.delete(path.resolve(this.file));
-    this.conn.closeSync();
-    this.instance.closeSync();
+    AppDb.#openHere.delete(path.resolve(this.location));
+    await this.#queue;
+    await this.conn.close();
   }
 
   #exclusive<T>(work: () => Promise<T>): Promise<T> {
@@ -156,40 +211,275 @@ export class AppDb implements Sql {
     return result;
   }
 
-  async #all<T>(sql: string, params: readonly SqlParam[]): Promise<T[]> {
+  async #query<T>(query: Query, sql: string, params: readonly SqlParam[]): Promise<T[]> {
     this.#generation++;
-    const [values, types] = bind(params);
-    const reader = await this.conn.runAndReadAll(sql, values, types);
-    return reader.getRowObjectsJS() as T[];
+    return (await query(toPositional(sql), bind(params))) as T[];
   }
 
-  async #run(sql: string, params: readonly SqlParam[]): Promise<void> {
+  async #run(query: Query, sql: string, params: readonly SqlParam[]): Promise<void> {
     this.#generation++;
-    const [values, types] = bind(params);
-    await this.conn.run(sql, values, types);
+    await query(params.length === 0 ? sql : toPositional(sql), bind(params));
+  }
+
+  async #notifyWrite(query: Query): Promise<void> {
+    if (this.conn.isShared) await query('SELECT pg_notify($1, $2)', [WRITES_CHANNEL, this.#instanceId]);
+  }
+
+  async #listen(): Promise<void> {
+    const remoteWrite = (): void => {
+      this.#generation++;
+      for (const listener of this.#remoteWriteListeners) listener();
+    };
+    await this.conn.listen!(WRITES_CHANNEL, {
+      onNotify: (payload) => {
+        if (payload !== this.#instanceId) remoteWrite();
+      },
+      onLost: () => {
+        // Whatever is written meanwhile would go unnoticed: stop answering from memory.
+        this.#isCaching = false;
+        this.#reads.clear();
+      },
+      onListening: () => {
+        this.#isCaching = true;
+        remoteWrite();
+      },
+    });
   }
 }
 
-function bind(params: readonly SqlParam[]): [DuckDBValue[], DuckDBType[]] {
-  const values: DuckDBValue[] = [];
-  const types: (DuckDBType | undefined)[] = [];
-  for (const param of params) {
-    if (param instanceof Date) {
-      values.push(timestampValue(BigInt(param.getTime()) * 1000n));
-      types.push(undefined);
-    } else if (Array.isArray(param)) {
-      values.push(listValue(param as string[]));
-      types.push(LIST(VARCHAR));
-    } else {
-      values.push(param as DuckDBValue);
-      types.push(undefined);
+const isWrite = (sql: string): boolean => !/^\s*SELECT\b/i.test(sql);
+
+/** `?` placeholders (outside quoted text) to PostgreSQL's `$1`, `$2`, … */
+export function toPositional(sql: string): string {
+  let n = 0;
+  return sql.replace(/'(?:[^']|'')*'|"(?:[^"]|"")*"|\?/g, (match) => (match === '?' ? `$${++n}` : match));
+}
+
+function bind(params: readonly SqlParam[]): unknown[] {
+  return params.map((p) => (p instanceof Date ? p.toISOString() : p));
+}
+
+// --- PostgreSQL server -----------------------------------------------------------------------------------------
+
+/** TIMESTAMP columns hold UTC; BIGINT counts are small enough for a number. */
+const TIMESTAMP_OID: number = pg.types.builtins.TIMESTAMP;
+const INT8_OID: number = pg.types.builtins.INT8;
+const parseUtcTimestamp = (text: string): Date => new Date(`${text.replace(' ', 'T')}Z`);
+const serverTypes = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary'): unknown => {
+    if (oid === TIMESTAMP_OID) return parseUtcTimestamp;
+    if (oid === INT8_OID) return Number;
+    return pg.types.getTypeParser(oid, format) as unknown;
+  }) as typeof pg.types.getTypeParser,
+};
+
+/** A simple-protocol query with several statements answers with one result each. */
+const rowsOf = (result: pg.QueryResult | pg.QueryResult[]): Rows =>
+  (Array.isArray(result) ? (result.at(-1)?.rows ?? []) : result.rows) as Rows;
+
+async function connectServer(url: string): Promise<Connection> {
+  const pool = new pg.Pool({ connectionString: url, max: 2, types: serverTypes, application_name: 'thc' });
+  // An idle client that loses its server is replaced by the pool; without a handler the error would end the process.
+  pool.on('error', () => undefined);
+  const query: Query = async (sql, params) => rowsOf(await pool.query(sql, params as unknown[]));
+  await query('SELECT 1', []);
+  let listener: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  let isClosing = false;
+  return {
+    isShared: true,
+    query,
+    async transaction(work) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await work(async (sql, params) => rowsOf(await client.query(sql, params as unknown[])));
+        await client.query('COMMIT');
+        client.release();
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').then(
+          () => client.release(),
+          (rollbackError: unknown) => client.release(rollbackError as Error),
+        );
+        throw error;
+      }
+    },
+    async listen(channel, events) {
+      const connect = async (): Promise<void> => {
+        const client = new pg.Client({ connectionString: url, application_name: 'thc-listen' });
+        let isListening = false;
+        const lost = (): void => {
+          if (!isListening || isClosing) return;
+          isListening = false;
+          events.onLost();
+          reconnectSoon();
+        };
+        client.on('notification', (n) => {
+          if (n.channel === channel) events.onNotify(n.payload ?? '');
+        });
+        client.on('error', lost);
+        client.on('end', lost);
+        try {
+          await client.connect();
+          await client.query(`LISTEN ${channel}`);
+        } catch (error) {
+          await client.end().catch(() => undefined);
+          throw error;
+        }
+        listener = client;
+        isListening = true;
+        events.onListening();
+      };
+      const reconnectSoon = (): void => {
+        retry = setTimeout(() => void connect().catch(reconnectSoon), LISTEN_RETRY_MS);
+        retry.unref();
+      };
+      await connect();
+    },
+    async close() {
+      isClosing = true;
+      clearTimeout(retry);
+      await listener?.end().catch(() => undefined);
+      await pool.end();
+    },
+  };
+}
+
+// --- Embedded (PGlite) -----------------------------------------------------------------------------------------
+
+const pglitePackage = path.dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
+
+interface PgliteAssets {
+  pgliteWasmModule: WebAssembly.Module;
+  initdbWasmModule: WebAssembly.Module;
+  fsBundle: Blob;
+}
+
+/** `make`'s promise, made once per process (and again after a failure). */
+function memoized<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => {
+    if (!made) {
+      made = make();
+      made.catch(() => (made = undefined));
     }
-  }
-  return [values, types as DuckDBType[]];
+    return made;
+  };
 }
 
-/** True when DuckDB refused the file because another process holds it. */
-export const isLockedError = (error: unknown): boolean =>
-  error instanceof Error && /could not set lock on file|conflicting lock/i.test(error.message);
+/** PGlite's WebAssembly, compiled once per process. */
+const pgliteAssets = memoized(async (): Promise<PgliteAssets> => ({
+  pgliteWasmModule: await WebAssembly.compile(fs.readFileSync(path.join(pglitePackage, 'pglite.wasm'))),
+  initdbWasmModule: await WebAssembly.compile(fs.readFileSync(path.join(pglitePackage, 'initdb.wasm'))),
+  fsBundle: new Blob([fs.readFileSync(path.join(pglitePackage, 'pglite.data'))]),
+}));
 
-export const appDbFile = (dataDir: string): string => path.join(dataDir, APP_DB_FILE);
+/** Where the initialised empty cluster is kept, once per machine and PGlite version. */
+function templatePath(extension: string): string {
+  const { version } = JSON.parse(fs.readFileSync(path.join(pglitePackage, '..', 'package.json'), 'utf8')) as {
+    version: string;
+  };
+  return path.join(pglitePackage, '..', '..', '..', '.cache', 'thc-app-db', `pglite-${version}-empty${extension}`);
+}
+
+/**
+ * A freshly initialised database cluster as a tarball, for databases in memory. initdb takes seconds, so its result
+ * is kept (node_modules/.cache) and each new database starts as a copy.
+ */
+const emptyClusterTar = memoized(async (): Promise<File> => {
+  const file = templatePath('.tar');
+  if (fs.existsSync(file)) return new File([fs.readFileSync(file)], path.basename(file));
+  const fresh = await PGlite.create({ ...(await pgliteAssets()) });
+  const dump = await fresh.dumpDataDir('none');
+  await fresh.close();
+  const bytes = Buffer.from(await dump.arrayBuffer());
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, bytes);
+  fs.renameSync(tmp, file);
+  return new File([bytes], path.basename(file));
+});
+
+/** The same cluster unpacked in a folder: a new database on disk starts as a plain copy, several times faster. */
+const emptyClusterDir = memoized(async (): Promise<string> => {
+  const dir = templatePath('');
+  if (fs.existsSync(path.join(dir, 'PG_VERSION'))) return dir;
+  const tmp = `${dir}.${process.pid}.tmp`;
+  fs.rmSync(tmp, { recursive: true, force: true });
+  const db = await PGlite.create({ ...(await pgliteAssets()), dataDir: tmp, loadDataDir: await emptyClusterTar() });
+  await db.close();
+  publishDir(tmp, dir);
+  return dir;
+});
+
+/** Renames a finished folder into place; when another process got there first, its copy serves. */
+function publishDir(tmp: string, dir: string): void {
+  try {
+    fs.renameSync(tmp, dir);
+  } catch (error) {
+    fs.rmSync(tmp, { recursive: true, force: true });
+    if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) throw error;
+  }
+}
+
+async function openEmbedded(location: string): Promise<Connection> {
+  const isInMemory = location === IN_MEMORY;
+  let lock: PidLock | undefined;
+  if (!isInMemory) {
+    // PGlite creates its files 0666 whatever the umask: this folder's 0700 is what keeps them private.
+    fs.mkdirSync(location, { recursive: true, mode: 0o700 });
+    fs.chmodSync(location, 0o700);
+    lock = acquirePidLock(
+      `${location}.lock`,
+      (pid) =>
+        new AppDbLockedError(
+          `${location} is in use by another process (${pid === undefined ? 'pid unknown' : `pid ${pid}`})`,
+        ),
+    );
+  }
+  try {
+    if (!isInMemory && !fs.existsSync(path.join(location, 'PG_VERSION'))) {
+      // Copied aside and renamed into place, so a crash mid-copy leaves no half database behind.
+      const tmp = `${location}.${process.pid}.tmp`;
+      fs.rmSync(tmp, { recursive: true, force: true });
+      fs.cpSync(await emptyClusterDir(), tmp, { recursive: true });
+      fs.chmodSync(tmp, 0o700);
+      fs.rmSync(location, { recursive: true, force: true });
+      fs.renameSync(tmp, location);
+    }
+    const db = await PGlite.create({
+      ...(await pgliteAssets()),
+      ...(isInMemory ? { loadDataDir: await emptyClusterTar() } : { dataDir: location }),
+    });
+    const query: Query = async (sql, params) =>
+      params.length === 0
+        ? ((await db.exec(sql)).at(-1)?.rows ?? [])
+        : (await db.query<Record<string, unknown>>(sql, [...params])).rows;
+    return {
+      isShared: false,
+      query,
+      async transaction(work) {
+        await query('BEGIN', []);
+        try {
+          const result = await work(query);
+          await query('COMMIT', []);
+          return result;
+        } catch (error) {
+          await query('ROLLBACK', []);
+          throw error;
+        }
+      },
+      async close() {
+        try {
+          await db.close();
+        } finally {
+          lock?.release();
+        }
+      },
+    };
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
+}

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Sql } from './db.ts';
+import type { Sql } from './sql.ts';
 
 export interface Migration {
   version: number;
@@ -7,16 +7,21 @@ export interface Migration {
   sql: string;
 }
 
+/** The advisory lock that makes replicas starting together migrate one after the other. */
+const MIGRATION_LOCK = 1_600_001;
+
 const checksumOf = (migration: Migration): string => createHash('sha256').update(migration.sql).digest('hex');
 
 /**
- * Applies the migrations the database lacks, in order, inside the caller's transaction. A database written by a
- * newer build, or one whose applied migration no longer matches its shipped text, is refused rather than guessed at.
+ * Applies the migrations the database lacks, in order, inside the caller's transaction, holding an advisory lock
+ * until it commits: a replica that starts meanwhile waits, then finds the work done. A database written by a newer
+ * build, or one whose applied migration no longer matches its shipped text, is refused rather than guessed at.
  */
 export async function migrate(tx: Sql, migrations: readonly Migration[], now: Date): Promise<number[]> {
   migrations.forEach((m, i) => {
     if (m.version !== i + 1) throw new Error(`Migration ${m.name} has version ${m.version}, expected ${i + 1}`);
   });
+  await tx.all('SELECT pg_advisory_xact_lock(?)', [MIGRATION_LOCK]);
   await tx.run(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY,
     name VARCHAR NOT NULL,

@@ -1,4 +1,4 @@
-import type { Sql } from './db.ts';
+import type { Sql } from './sql.ts';
 import { AppDataError } from './errors.ts';
 import { websiteExists } from './websites.ts';
 import { seesAllWebsites, type Role, type User } from './model.ts';
@@ -98,7 +98,7 @@ export async function unbindUser(tx: Sql, email: string, websiteIds: readonly st
 
 export async function listUsers(sql: Sql): Promise<User[]> {
   const rows = await sql.all<{ id: number; email: string; role: Role; websites: string[] }>(
-    `SELECT u.id, u.email, u.role, list(w.website_id ORDER BY w.website_id) FILTER (WHERE w.website_id IS NOT NULL) AS websites
+    `SELECT u.id, u.email, u.role, array_agg(w.website_id ORDER BY w.website_id) FILTER (WHERE w.website_id IS NOT NULL) AS websites
      FROM users u LEFT JOIN user_websites w ON w.user_id = u.id
      GROUP BY u.id, u.email, u.role ORDER BY u.email`,
   );

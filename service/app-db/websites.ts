@@ -1,4 +1,4 @@
-import type { Sql } from './db.ts';
+import type { Sql } from './sql.ts';
 import { AppDataError } from './errors.ts';
 import {
   DEFAULT_SEGMENT,
@@ -25,11 +25,18 @@ export async function websiteExists(sql: Sql, websiteId: string): Promise<boolea
 
 /**
  * Registers a website unless known: it gets the default segment (the whole site) and the technical health check
- * module manager. Resolves true when it was new.
+ * module manager. Resolves true when it was new. Replicas syncing the same store at once register it once: the
+ * later insert waits for the earlier transaction and then does nothing.
  */
 export async function ensureWebsite(tx: Sql, website: WebsiteIdentity, now: Date): Promise<boolean> {
   if (await websiteExists(tx, website.id)) return false;
-  await tx.run('INSERT INTO websites VALUES (?, ?, ?, ?)', [website.id, website.name, website.domain, now]);
+  const inserted = await tx.all('INSERT INTO websites VALUES (?, ?, ?, ?) ON CONFLICT (id) DO NOTHING RETURNING id', [
+    website.id,
+    website.name,
+    website.domain,
+    now,
+  ]);
+  if (inserted.length === 0) return false;
   await tx.run(
     `INSERT INTO website_segments (website_id, id, name, url_scope, is_default) VALUES (?, ?, ?, NULL, true)`,
     [website.id, DEFAULT_SEGMENT.id, DEFAULT_SEGMENT.name],

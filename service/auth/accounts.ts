@@ -8,8 +8,9 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { CrawlRegistry } from '../store/registry.ts';
 import type { ModuleState } from '../store/crawl-meta.ts';
-import { ADMIN_TOKEN_FILE, AppDb, appDbFile } from '../app-db/db.ts';
+import { ADMIN_TOKEN_FILE, AppDb, appDbLocation } from '../app-db/db.ts';
 import { CrawlStates, syncRegistry } from '../app-db/crawls.ts';
+import { importDuckDbAppState } from '../app-db/duckdb-app-state.ts';
 import { checkedKeysAt, type ChecklistKey } from '../app-db/checklist.ts';
 import { getSegment, websiteExists } from '../app-db/websites.ts';
 import { demoLoginsInUse, seedDemoAccounts, type DemoLogin } from '../app-db/demo-seed.ts';
@@ -50,6 +51,9 @@ export class Accounts {
   /** Authenticates the admin CLI's hand-over to this process (scripts/admin.ts). */
   readonly adminToken = randomBytes(32).toString('base64url');
   #unsubscribe: () => void = () => undefined;
+  #unsubscribeRemote: () => void = () => undefined;
+  #statesReload: Promise<void> = Promise.resolve();
+  #isStatesReloadQueued = false;
   #mailTimer: NodeJS.Timeout | undefined;
   #adminTokenFile: string | undefined;
   readonly loginLimiter: LoginLimiter;
@@ -73,7 +77,17 @@ export class Accounts {
     const env = options.env ?? process.env;
     const clock = options.clock ?? (() => new Date());
     const logger = options.logger ?? console;
-    const appDb = await AppDb.openWaiting(appDbFile(options.dataDir), clock);
+    const appDb = await AppDb.openWaiting(appDbLocation(options.dataDir, env), clock);
+    try {
+      const imported = await importDuckDbAppState(appDb, options.dataDir);
+      if (imported)
+        logger.info(
+          `Imported the app state of ${options.dataDir}/app.duckdb (${Object.values(imported).reduce((a, b) => a + b, 0)} rows); the file is kept as app.duckdb.imported`,
+        );
+    } catch (error) {
+      await appDb.close();
+      throw error;
+    }
     const mail = readMailSettings(env, options.dataDir, options.port);
     const mailer = options.mailer ?? createMailer(mail);
     const states = new CrawlStates();
@@ -104,6 +118,7 @@ export class Accounts {
         await approvals.approve(crawl.websiteId, crawl.crawlId, 'demo setup', { isMailed: false });
       }
     }
+    accounts.#unsubscribeRemote = appDb.onRemoteWrite(() => accounts.#reloadStates());
     accounts.#unsubscribe = options.registry.onChange(() => {
       accounts.sync().catch((error: unknown) => logger.error(`crawl registry sync failed: ${String(error)}`));
     });
@@ -113,6 +128,18 @@ export class Accounts {
   /** Registers websites and crawls the loader added to the store since the last sync. */
   async sync(): Promise<void> {
     await syncRegistry(this.appDb, this.registry, this.states, this.clock());
+  }
+
+  /** Another replica wrote (an approval, maybe): the moduleState mirror reloads, once for a burst of writes. */
+  #reloadStates(): void {
+    if (this.#isStatesReloadQueued) return;
+    this.#isStatesReloadQueued = true;
+    this.#statesReload = this.#statesReload
+      .then(() => {
+        this.#isStatesReloadQueued = false;
+        return this.states.reload(this.appDb);
+      })
+      .catch((error: unknown) => this.logger.error(`crawl state reload failed: ${String(error)}`));
   }
 
   /** The segment's URL scope: null for the whole site, undefined when the website has no such segment. */
@@ -151,8 +178,12 @@ export class Accounts {
     this.#mailTimer.unref();
   }
 
-  /** Writes DATA_DIR/admin.token (mode 0600) so the admin CLI can hand its commands to this process. */
+  /**
+   * Writes DATA_DIR/admin.token (mode 0600) so the admin CLI can hand its commands to this process. Over a shared
+   * PostgreSQL server the CLI opens the database itself, and replicas sharing DATA_DIR would overwrite the file.
+   */
   publishAdminToken(url: string): void {
+    if (this.appDb.isShared) return;
     const file = path.join(this.dataDir, ADMIN_TOKEN_FILE);
     const tmp = `${file}.${process.pid}.tmp`;
     fs.writeFileSync(tmp, JSON.stringify({ url, token: this.adminToken, pid: process.pid }), { mode: 0o600 });
@@ -175,11 +206,13 @@ export class Accounts {
 
   async close(): Promise<void> {
     this.#unsubscribe();
+    this.#unsubscribeRemote();
+    await this.#statesReload;
     this.autoApproval.stop();
     clearInterval(this.#mailTimer);
     this.withdrawAdminToken();
     await this.approvals.idle();
     this.mailer.close();
-    this.appDb.close();
+    await this.appDb.close();
   }
 }

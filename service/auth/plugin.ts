@@ -1,6 +1,6 @@
 /**
- * Wires accounts into the app: security headers, cookies, the auth guard with its CSRF check, and the account,
- * website, approval, checklist and admin routes. Returns the access check the report routes use.
+ * Wires accounts into the app: security headers, cookies and the auth guard with its CSRF check. Returns the
+ * access check the routes use; the routes themselves are registered by app.ts.
  *
  * The guard runs on every /api/ call before its handler:
  * - it resolves the session cookie to `request.auth`;
@@ -13,13 +13,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
-import type { AccessCheck } from '../routes/access.ts';
-import { registerAdminRoutes } from '../routes/admin.ts';
-import { registerApprovalRoutes } from '../routes/approval.ts';
-import { registerAuthRoutes } from '../routes/auth.ts';
-import { registerChecklistRoutes } from '../routes/checklist.ts';
-import { registerWebsiteRoutes } from '../routes/websites.ts';
-import { createAccessCheck } from './access.ts';
+import { createAccessCheck, type AccessCheck } from './access.ts';
 import type { Accounts } from './accounts.ts';
 import { BAD_CSRF, NOT_SIGNED_IN } from './http.ts';
 import { SESSION_COOKIE, findSession, isSameToken } from './sessions.ts';
@@ -73,11 +67,5 @@ export async function registerAccounts(app: FastifyInstance, accounts: Accounts)
     if (typeof given !== 'string' || !isSameToken(given, request.auth.csrfToken)) return reply.code(403).send(BAD_CSRF);
   });
 
-  const access = createAccessCheck(accounts.states);
-  registerAuthRoutes(app, accounts);
-  registerWebsiteRoutes(app, accounts);
-  registerApprovalRoutes(app, accounts, access);
-  registerChecklistRoutes(app, accounts, access);
-  registerAdminRoutes(app, accounts);
-  return access;
+  return createAccessCheck(accounts.states);
 }

@@ -1,9 +1,9 @@
 /**
  * Server-side sessions. The cookie carries a random token; the database keeps only its SHA-256, so a copy of
- * app.duckdb signs nobody in. Each session has its own CSRF token, sent back by the client in `x-csrf-token`.
+ * the app database signs nobody in. Each session has its own CSRF token, sent back by the client in `x-csrf-token`.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Sql } from '../app-db/db.ts';
+import type { Sql } from '../app-db/sql.ts';
 import { isInternalRole, seesAllWebsites, type Role } from '../app-db/model.ts';
 
 export const SESSION_COOKIE = 'thc_session';
@@ -59,7 +59,7 @@ export async function findSession(sql: Sql, token: string, now: Date): Promise<A
     websites: string[];
   }>(
     `SELECT s.user_id, u.email, u.role, s.csrf_token, s.expires_at,
-            list(w.website_id ORDER BY w.website_id) FILTER (WHERE w.website_id IS NOT NULL) AS websites
+            array_agg(w.website_id ORDER BY w.website_id) FILTER (WHERE w.website_id IS NOT NULL) AS websites
      FROM sessions s
      JOIN users u ON u.id = s.user_id
      LEFT JOIN user_websites w ON w.user_id = u.id

@@ -154,7 +154,7 @@ describe('validateCatalog', () => {
       ]);
     });
 
-    it('rejects a datatable column missing from the catalogue, as the brief words it', () => {
+    it('rejects a datatable column missing from the catalogue', () => {
       const issues = problemsOf((d) => {
         entry(d.reports, 'links/internal-broken').datatableColumns[3] = 'foo';
       });
@@ -340,6 +340,17 @@ describe('validateCatalog', () => {
       expect(issues).toEqual([
         `${col('gsc_clicks')}.source.column: "klicks" is not a column of search_console`,
         `${col('ga_url')}.source.table: "ga4" is not an export table`,
+      ]);
+    });
+
+    it('rejects an aggregate on a column that is not a joined metric', () => {
+      const issues = problemsOf((d) => {
+        entry(d.columns, 'word_count').aggregate = 'sum("word_count")';
+        entry(d.columns, 'checked').aggregate = 'bool_or("checked")';
+      });
+      expect(issues).toEqual([
+        `${col('word_count')}.aggregate: only a metric joined from search_console or analytics has an aggregate`,
+        `${col('checked')}.aggregate: only a metric joined from search_console or analytics has an aggregate`,
       ]);
     });
 

@@ -185,6 +185,8 @@ export function validateCatalog(catalog: CatalogInput, contract: readonly Export
       issues.push(`${at}.displayColumn: "${column.displayColumn}" is not a catalogue column`);
     if (column.isQuery && column.type !== 'string')
       issues.push(`${at}.isQuery: a query-valued column must be a string, not ${column.type}`);
+    if (column.aggregate !== undefined && !sqlJoins.includes(column.joinedFrom))
+      issues.push(`${at}.aggregate: only a metric joined from ${sqlJoins.join(' or ')} has an aggregate`);
     if (column.source) {
       const duckType = contractColumns.get(column.source.table)?.get(column.source.column);
       if (!contractTables.has(column.source.table))

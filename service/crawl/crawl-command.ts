@@ -1,7 +1,7 @@
 /** The `npm run crawl` command line, checked and turned into CrawlOptions (scripts/crawl.ts runs it). */
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { readCommandLine } from '../command-line.ts';
 import { manifestSchema } from '../../catalog/export-contract.ts';
 import { CURRENT_FILE, crawlDir, websiteDir } from '../store/layout.ts';
 import type { CrawlOptions } from './crawl-options.ts';
@@ -82,35 +82,32 @@ function patterns(name: string, values: string[] | undefined): RegExp[] {
 }
 
 export function parseCrawlCommand(argv: string[], env: NodeJS.ProcessEnv = {}): CrawlCommand {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        out: { type: 'string' },
-        website: { type: 'string' },
-        crawl: { type: 'string' },
-        'max-urls': { type: 'string' },
-        'max-depth': { type: 'string' },
-        concurrency: { type: 'string' },
-        delay: { type: 'string' },
-        'user-agent': { type: 'string' },
-        'ignore-robots': { type: 'boolean' },
-        'include-subdomains': { type: 'boolean' },
-        'skip-external': { type: 'boolean' },
-        include: { type: 'string', multiple: true },
-        exclude: { type: 'string', multiple: true },
-        sitemap: { type: 'string', multiple: true },
-        render: { type: 'string' },
-        load: { type: 'boolean' },
-        'data-dir': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const parsed = readCommandLine(
+    argv,
+    {
+      out: { type: 'string' },
+      website: { type: 'string' },
+      crawl: { type: 'string' },
+      'max-urls': { type: 'string' },
+      'max-depth': { type: 'string' },
+      concurrency: { type: 'string' },
+      delay: { type: 'string' },
+      'user-agent': { type: 'string' },
+      'ignore-robots': { type: 'boolean' },
+      'include-subdomains': { type: 'boolean' },
+      'skip-external': { type: 'boolean' },
+      include: { type: 'string', multiple: true },
+      exclude: { type: 'string', multiple: true },
+      sitemap: { type: 'string', multiple: true },
+      render: { type: 'string' },
+      load: { type: 'boolean' },
+      'data-dir': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    (problem) => {
+      throw new UsageError(problem);
+    },
+  );
   const v = parsed.values;
   const dataDir = path.resolve(v['data-dir'] ?? (env.DATA_DIR || './data'));
   if (v.help) return { isHelp: true, isLoad: false, dataDir, options: undefined as never };

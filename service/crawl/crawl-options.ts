@@ -50,6 +50,8 @@ export interface CrawlResult {
   /** Stopped by the signal before the frontier was empty. */
   stoppedEarly: boolean;
   elapsedMs: number;
+  /** What the user should know about how the crawl went, in one line (a start URL redirecting to another site). */
+  notice?: string;
 }
 
 /** Performance of one rendered page, as the web-vitals library measures it. */

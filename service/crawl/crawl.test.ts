@@ -9,6 +9,7 @@ import { parquetFileOf } from '../../catalog/export-contract.ts';
 import { openDatabase, quoteLiteral } from '../db/duckdb.ts';
 import type { CrawlOptions } from './crawl-options.ts';
 import { crawlWebsite, parseLinkHeader, parseRobotsHeader } from './crawl.ts';
+import { debianPackages, ensureDebianPackages } from '../test/helpers/debian-packages.ts';
 
 const page = (title: string, body: string, head = ''): string =>
   `<!doctype html><html><head><title>${title}</title>${head}</head><body>${body}</body></html>`;
@@ -37,7 +38,8 @@ function routes(origin: string): Record<string, Route> {
       page(
         'Home',
         '<a href="/hop1">chain</a> <a href="/loop-a">loop</a> <a href="/js.html">js</a> <a href="/headers.html">h</a> ' +
-          '<a href="/deep/1">deep</a> <a href="/skip/me.html">skip</a> <a href="/Caf%c3%a9">cafe</a>',
+          '<a href="/deep/1">deep</a> <a href="/skip/me.html">skip</a> <a href="/Caf%c3%a9">cafe</a> ' +
+          '<a href="/two-canonicals.html">two</a>',
       ),
     ),
     '/hop1': { status: 301, headers: { location: '/hop2' } },
@@ -51,6 +53,10 @@ function routes(origin: string): Record<string, Route> {
       link: `<${origin}/other.html>; rel="canonical"`,
     }),
     '/Caf%C3%A9': html(page('Café', '<h1>Café</h1>')),
+    // Canonicals that disagree name none: the page stays indexable.
+    '/two-canonicals.html': html(
+      page('Two', '', '<link rel="canonical" href="/final.html"><link rel="canonical" href="/two-canonicals.html">'),
+    ),
     '/orphan.html': html(page('Orphan', '')),
     ...Object.fromEntries(
       [1, 2, 3, 4, 5].map((n) => [`/deep/${n}`, html(page(`Deep ${n}`, `<a href="/deep/${n + 1}">next</a>`))]),
@@ -165,6 +171,25 @@ describe('crawlWebsite', () => {
     const uncrawled = await rows(dir, 'uncrawled_urls', 'SELECT url, restricted_reason AS reason FROM $table');
     expect(uncrawled).toEqual([{ url: at('/skip/me.html'), reason: 'excluded_by_pattern' }]);
   });
+
+  it('renders exactly the first N indexable pages of the urls table, their vitals on their rows', async () => {
+    ensureDebianPackages([debianPackages.chromium]);
+    const vitalsOf = async (render: number): Promise<Record<string, unknown>[]> =>
+      rows(
+        await crawl(`render-${render}`, { render, exclude: [/\/skip\//] }),
+        'urls',
+        `SELECT url, indexable, performance_ttfb IS NOT NULL AS rendered, performance_fcp IS NOT NULL AS painted
+         FROM $table ORDER BY url`,
+      );
+    const all = await vitalsOf(100);
+    const indexable = all.filter((u) => u.indexable).map((u) => u.url);
+    expect(indexable).toContain(at('/two-canonicals.html'));
+    expect(all.filter((u) => u.rendered).map((u) => u.url)).toEqual(indexable);
+    expect(all.find((u) => u.url === at('/final.html'))?.painted).toBe(true);
+    const some = await vitalsOf(3);
+    expect(some.filter((u) => u.rendered)).toHaveLength(3);
+    expect(some.filter((u) => u.rendered).every((u) => u.indexable)).toBe(true);
+  }, 120_000);
 
   it('bounds the crawl by --max-depth and --max-urls, listing the rest as crawl_limit', async () => {
     const shallow = await crawl('shallow', { maxDepth: 2, sitemaps: [] });

@@ -3,13 +3,12 @@
  * files, and at the end turns them into a crawl export (export-crawl.ts). Memory holds the known-URL set (a few
  * numbers per URL) and the pages in flight, never the content of pages already seen.
  */
-import { setMaxListeners } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { CrawlOptions, CrawlProgress, CrawlResult, PageVitals } from './crawl-options.ts';
 import { exportCrawl, LinkKind, type CrawlRows } from './export-crawl.ts';
-import { Fetcher, headerValue, sleep, type FetchResponse } from './fetcher.ts';
+import { Fetcher, headerValue, type FetchResponse } from './fetcher.ts';
 import { normalizeResolvedUrl, normalizeUrl } from './normalize-url.ts';
 import type { ParsedPage } from './parsed-page.ts';
 import { ParsePool } from './parse-pool.ts';
@@ -23,6 +22,8 @@ import { CrawlError } from './crawl-error.ts';
 
 type LinkKindId = (typeof LinkKind)[keyof typeof LinkKind];
 
+/** The start URL is the first URL the crawl knows. */
+const START_ID = 0;
 /** Sitemap indexes nest at most this deep. */
 const MAX_SITEMAP_DEPTH = 5;
 const PROGRESS_INTERVAL_MS = 250;
@@ -67,6 +68,22 @@ const plainEdge = (k: LinkKindId, r: string | null, hl: string | null): Omit<Edg
   hl,
 });
 
+/**
+ * An edge row without its defaults (no anchor, no rel, followed, one instance, no image): links are most of what a
+ * crawl writes, and export-crawl.ts puts the defaults back (EDGE_DEFAULTS).
+ */
+function edgeLine(f: number, e: Edge): string {
+  let line = `{"f":${f},"t":${e.t},"k":${e.k}`;
+  if (e.a !== '') line += `,"a":${JSON.stringify(e.a)}`;
+  if (e.r !== null) line += `,"r":${JSON.stringify(e.r)}`;
+  if (e.nf) line += ',"nf":true';
+  if (e.ic !== 1) line += `,"ic":${e.ic}`;
+  if (e.im) line += ',"im":true';
+  if (e.al !== null) line += `,"al":${e.al}`;
+  if (e.hl !== null) line += `,"hl":${JSON.stringify(e.hl)}`;
+  return `${line}}\n`;
+}
+
 /** Folding priority when a page links to one target in several ways. */
 const KIND_RANK: Record<LinkKindId, number> = { 0: 0, 4: 1, 2: 2, 3: 3, 1: 4, 5: 5 };
 
@@ -97,6 +114,9 @@ export async function crawlWebsite(options: CrawlOptions): Promise<CrawlResult> 
 class Crawler {
   private readonly started = Date.now();
   private readonly startUrl: string;
+  /** Where the site is: the start URL, or the twin it redirects to (see Scope.isTwin). */
+  private siteUrl: string;
+  private notice: string | undefined;
   private readonly scope: Scope;
   private readonly fetcher: Fetcher;
   private parser: ParsePool | null = null;
@@ -114,8 +134,6 @@ class Crawler {
   private readonly depth: number[] = [];
   private readonly foundAt: number[] = [];
   private readonly foundAtSitemap: (string | null)[] = [];
-  /** Pages fit for --render: fetched 200 HTML with nothing that makes them non-indexable. */
-  private readonly renderable: number[] = [];
 
   private readonly linkQueue: number[] = [];
   private linkHead = 0;
@@ -140,13 +158,16 @@ class Crawler {
     const start = normalizeUrl(options.startUrl);
     if (!start) throw new CrawlError(`start URL ${options.startUrl} is not an http(s) URL`);
     this.startUrl = start;
+    this.siteUrl = start;
     this.scope = new Scope(start, options);
-    this.fetcher = new Fetcher({ concurrency: options.concurrency, userAgent: options.userAgent });
     this.workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'thc-crawl-'));
     this.active = { workDir: this.workDir, written: [] };
     activeCrawls.add(this.active);
-    // Every request and every politeness wait listens to the one signal.
-    setMaxListeners(0, this.controller.signal);
+    this.fetcher = new Fetcher({
+      concurrency: options.concurrency,
+      userAgent: options.userAgent,
+      signal: this.controller.signal,
+    });
     options.signal?.addEventListener('abort', () => this.controller.abort(), { once: true });
     if (options.signal?.aborted) this.controller.abort();
   }
@@ -163,19 +184,18 @@ class Crawler {
 
     const startId = this.know(this.startUrl, -1, 0);
     this.enqueue(startId, this.linkQueue);
-    const startHost = await this.host(this.startUrl);
+    await this.host(this.startUrl);
     this.linkHead++;
     const first = await this.fetchInternal(startId);
     if (first?.status === null && first.error !== 'aborted') {
       throw new CrawlError(`start URL ${this.startUrl} is unreachable (${first.error ?? 'no response'})`);
     }
-    await this.readSitemaps(startHost);
+    await this.readSitemaps(await this.host(this.siteUrl));
     await Promise.all(Array.from({ length: Math.max(1, this.options.concurrency) }, () => this.work()));
     // The parsers' memory goes back before DuckDB takes its share for the end-of-crawl tables.
     await this.parser?.close();
     this.parser = null;
 
-    const vitals = await this.render();
     const stoppedEarly = this.signal.aborted;
     await Promise.all([this.pages.close(), this.edges.close(), this.images.close(), this.sitemaps.close()]);
     const rows: CrawlRows = {
@@ -185,7 +205,8 @@ class Crawler {
       images: this.images.file,
       sitemaps: this.sitemaps.file,
       nodes: this.writeNodes(),
-      vitals,
+      renderCount: this.signal.aborted ? 0 : this.options.render,
+      render: (urls) => this.render(urls),
       startId,
     };
     const { manifest, tables } = await exportCrawl(rows, {
@@ -205,6 +226,7 @@ class Crawler {
       tables,
       stoppedEarly,
       elapsedMs: Date.now() - this.started,
+      ...(this.notice === undefined ? {} : { notice: this.notice }),
     };
   }
 
@@ -324,7 +346,7 @@ class Crawler {
     let rules = allowAll;
     if (this.scope.place(url) === 'internal') {
       const robotsUrl = robotsUrlOf(url);
-      const response = await this.fetcher.fetch(robotsUrl, { wantsBody: () => true, signal: this.signal });
+      const response = await this.fetcher.fetch(robotsUrl, { wantsBody: () => true });
       if (response.status !== null && response.status >= 200 && response.status < 300 && response.body) {
         rules = parseRobots(robotsUrl, response.body.toString('utf8'), this.options.userAgent);
       }
@@ -340,7 +362,7 @@ class Crawler {
     const now = Date.now();
     const at = Math.max(now, host.nextAt);
     host.nextAt = at + host.delayMs;
-    await sleep(at - now, this.signal);
+    await this.fetcher.pause(at - now);
   }
 
   // ---- fetching ------------------------------------------------------------------------------------------------
@@ -351,7 +373,6 @@ class Crawler {
     if (this.signal.aborted) return null;
     const response = await this.fetcher.fetch(url, {
       wantsBody: (status, headers) => status >= 200 && status < 300 && isHtml(headers),
-      signal: this.signal,
     });
     if (response.error === 'aborted') return response;
     this.state[id] = State.Fetched;
@@ -367,9 +388,9 @@ class Crawler {
     const url = this.urls[id] as string;
     await this.politely(url);
     if (this.signal.aborted) return;
-    let response = await this.fetcher.fetch(url, { method: 'HEAD', signal: this.signal });
+    let response = await this.fetcher.fetch(url, { method: 'HEAD' });
     if (response.status === 405 || response.status === 501) {
-      response = await this.fetcher.fetch(url, { signal: this.signal });
+      response = await this.fetcher.fetch(url);
     }
     if (response.error === 'aborted') return;
     this.state[id] = State.Fetched;
@@ -488,21 +509,11 @@ class Crawler {
       row.rk = redirect.kind;
     }
     this.pages.write(row);
-    if (
-      page !== null &&
-      response.status === 200 &&
-      redirect === null &&
-      !page.metaNoindex &&
-      !robotsHeader.hn &&
-      (row.cm === null || row.cm === id) &&
-      (row.ch === null || row.ch === id)
-    ) {
-      this.renderable.push(id);
-    }
 
+    if (id === START_ID && redirect !== null) this.followStartRedirect(redirect.target);
     const follows: Promise<void>[] = [];
     for (const edge of edges.values()) {
-      this.edges.write({ f: id, ...edge });
+      this.edges.writeLine(edgeLine(id, edge));
       const isAlwaysFollowed = edge.k !== LinkKind.href && edge.k !== LinkKind.image;
       const nofollow: RestrictedReason | null = isAlwaysFollowed
         ? null
@@ -517,6 +528,23 @@ class Crawler {
     await Promise.all(follows);
   }
 
+  /**
+   * A start URL redirecting to its twin (www, scheme, port) makes the twin the site, as the user meant it; to another
+   * site, the redirect is recorded and that site left alone, with a notice saying so.
+   */
+  private followStartRedirect(target: string): void {
+    if (this.scope.place(target) === 'internal') return;
+    if (!this.scope.isTwin(target)) {
+      this.notice =
+        `start URL ${this.startUrl} redirects to ${target}, another website: the redirect is recorded, ` +
+        `that website is not crawled (start at ${target} to crawl it)`;
+      return;
+    }
+    this.scope.adopt(target);
+    this.siteUrl = target;
+    for (let id = 0; id < this.urls.length; id++) this.placement[id] = this.scope.place(this.urls[id] as string);
+  }
+
   // ---- sitemaps ------------------------------------------------------------------------------------------------
 
   private async readSitemaps(startHost: HostState): Promise<void> {
@@ -524,7 +552,7 @@ class Crawler {
     const listed: { url: string; foundAt: string }[] = [];
     for (const url of startHost.rules.sitemaps) listed.push({ url, foundAt: 'robots.txt' });
     for (const url of this.options.sitemaps) listed.push({ url, foundAt: 'the start URL' });
-    const fallback = new URL('/sitemap.xml', this.startUrl).href;
+    const fallback = new URL('/sitemap.xml', this.siteUrl).href;
     const pending: { url: string; foundAt: string; depth: number; isOptional: boolean }[] = [];
     for (const { url, foundAt } of listed) {
       const normal = normalizeUrl(url);
@@ -543,7 +571,6 @@ class Crawler {
       }
       const response = await this.fetcher.fetch(sitemap.url, {
         wantsBody: (status) => status < 300,
-        signal: this.signal,
       });
       if (response.error === 'aborted') break;
       const isOk =
@@ -586,10 +613,8 @@ class Crawler {
 
   // ---- end of crawl --------------------------------------------------------------------------------------------
 
-  private async render(): Promise<PageVitals[]> {
-    const count = Math.min(this.options.render, this.renderable.length);
-    if (count <= 0 || this.signal.aborted) return [];
-    const urls = this.renderable.slice(0, count).map((id) => this.urls[id] as string);
+  private async render(urls: string[]): Promise<PageVitals[]> {
+    if (urls.length === 0 || this.signal.aborted) return [];
     // Loaded on demand: playwright-core is heavy to import and most crawls render nothing.
     const { renderPages } = await import('./render.ts');
     return renderPages(urls, { userAgent: this.options.userAgent, signal: this.signal });

@@ -3,18 +3,27 @@
  * generator (scripts/fixtures/crawl-sql.ts), so that a real crawl and a demo crawl mean the same. Both name their
  * relations alike: g (the page: id, st, canon), cu/chd/cht (canonical, header and HTML canonical URLs), cin
  * (canonical in-counts), dup with pt/pd/pp/pb (duplicate sets and their primaries), lc (link counts), rch with fin
- * (redirect chain and its final URL), dr (DeepRank) and r (breadth-first reach).
+ * (redirect chain and its final URL), dr (DeepRank) and r (breadth-first reach). `named` says where the URL (and,
+ * for fin, the status code) of a referenced page is read; by default from the relation of that alias.
  */
-export function derivedUrlColumns(internal: string): Record<string, string> {
-  const family = (what: string, column: string, primary: string): Record<string, string> => ({
+export type NamedRef = (
+  alias: 'cu' | 'chd' | 'cht' | 'pt' | 'pd' | 'pp' | 'pb' | 'fin',
+  column: 'url' | 'st',
+) => string;
+
+export function derivedUrlColumns(
+  internal: string,
+  named: NamedRef = (alias, column) => `${alias}.${column}`,
+): Record<string, string> {
+  const family = (what: string, column: string, primary: 'pt' | 'pd' | 'pp' | 'pb'): Record<string, string> => ({
     [`duplicate_${what}`]: `CASE WHEN ${internal} THEN dup.${column} IS NOT NULL END`,
     [`duplicate_${what}_count`]: `dup.${column}`,
-    [`duplicate_${what}_primary_url`]: `${primary}.url`,
+    [`duplicate_${what}_primary_url`]: named(primary, 'url'),
   });
   return {
-    canonical_url: 'cu.url',
-    canonical_header_url: 'chd.url',
-    canonical_html_url: 'cht.url',
+    canonical_url: named('cu', 'url'),
+    canonical_header_url: named('chd', 'url'),
+    canonical_html_url: named('cht', 'url'),
     canonical_links_in_count: `CASE WHEN ${internal} THEN coalesce(cin.n, 0) END`,
     is_self_canonical: `CASE WHEN ${internal} THEN coalesce(g.canon = g.id, false) END`,
     canonicalized_page: `CASE WHEN ${internal} THEN coalesce(g.canon <> g.id, false) END`,
@@ -29,11 +38,34 @@ export function derivedUrlColumns(internal: string): Record<string, string> {
     links_out_count: `CASE WHEN ${internal} THEN coalesce(lc.links_out, 0) END`,
     redirect_count: `CASE WHEN ${internal} AND g.st IS NOT NULL THEN coalesce(rch.hops, 0) END`,
     redirect_chain: 'rch.chain',
-    redirected_to_url: 'fin.url',
-    redirected_to_status_code: 'fin.st',
+    redirected_to_url: named('fin', 'url'),
+    redirected_to_status_code: named('fin', 'st'),
     is_redirect: `CASE WHEN ${internal} THEN rch.id IS NOT NULL ELSE g.st BETWEEN 300 AND 399 END`,
     is_redirect_loop: `CASE WHEN ${internal} THEN coalesce(rch.loop, false) END`,
     deeprank: `CASE WHEN ${internal} THEN coalesce(dr.deeprank, 0) END`,
     level: `CASE WHEN ${internal} THEN r.lvl END`,
   };
+}
+
+/**
+ * The duplicate sets, one row per page in any (dup: id, then t_n/t_p, d_n/d_p, b_n/b_p, p_n/p_p: the size and primary
+ * of its title, description, body and page set), over `candidates` (id, title, description, body, dr): the indexable
+ * pages. The primary is the page with the highest DeepRank, then the lowest id. Keys are hashed (64-bit) so grouping
+ * does not compare long strings.
+ */
+export function duplicateSetsSql(candidates: string): string {
+  const family = (name: string, keyExpr: string, where: string): string => `
+    ${name}k AS (SELECT id, hash(${keyExpr}) AS key, dr FROM cand WHERE ${where}),
+    ${name}g AS (SELECT key, count(*) AS n, arg_min(id, (-dr, id)) AS prim FROM ${name}k GROUP BY key HAVING count(*) > 1),
+    ${name} AS (SELECT ${name}k.id, ${name}g.n, ${name}g.prim FROM ${name}k JOIN ${name}g USING (key))`;
+  return `WITH cand AS (${candidates}),
+    ${family('dt', 'title', 'title IS NOT NULL')},
+    ${family('dd', 'description', 'description IS NOT NULL')},
+    ${family('db', 'body', 'body IS NOT NULL')},
+    ${family('dp', 'title, description, body', 'title IS NOT NULL AND description IS NOT NULL AND body IS NOT NULL')}
+    SELECT c.id, dt.n::INTEGER AS t_n, dt.prim AS t_p, dd.n::INTEGER AS d_n, dd.prim AS d_p,
+      db.n::INTEGER AS b_n, db.prim AS b_p, dp.n::INTEGER AS p_n, dp.prim AS p_p
+    FROM cand c LEFT JOIN dt ON dt.id = c.id LEFT JOIN dd ON dd.id = c.id
+      LEFT JOIN db ON db.id = c.id LEFT JOIN dp ON dp.id = c.id
+    WHERE dt.id IS NOT NULL OR dd.id IS NOT NULL OR db.id IS NOT NULL OR dp.id IS NOT NULL`;
 }

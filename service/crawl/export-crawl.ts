@@ -12,13 +12,13 @@ import {
   MANIFEST_FILE,
   manifestSchema,
   parquetFileOf,
-  type ExportTableId,
+  type CrawledTableId,
   type Manifest,
 } from '../../catalog/export-contract.ts';
 import { openDatabase, quoteLiteral } from '../db/duckdb.ts';
 import type { PageVitals } from './crawl-options.ts';
 import { openGraphFields, schemaTypes } from './parsed-page.ts';
-import { derivedUrlColumns } from './derived-url-columns.ts';
+import { derivedUrlColumns, duplicateSetsSql } from './derived-url-columns.ts';
 import { projectContract } from './project-contract.ts';
 
 export const CRAWLER_NAME = 'technical-health-check';
@@ -44,7 +44,9 @@ export interface CrawlRows {
   edges: string;
   images: string;
   sitemaps: string;
-  vitals: PageVitals[];
+  /** `--render N`: the first N indexable pages (as the urls table has them) are handed to `render`. */
+  renderCount: number;
+  render: (urls: string[]) => Promise<PageVitals[]>;
   startId: number;
 }
 
@@ -69,6 +71,9 @@ const json = (file: string, columns: Record<string, string>): string =>
     .map(([name, type]) => `${quoteLiteral(name)}: ${quoteLiteral(type)}`)
     .join(', ')}})`;
 
+/** What an edge row leaves out (see edgeLine in crawl.ts). */
+const EDGE_DEFAULTS: Record<string, string> = { a: "''", nf: 'false', ic: '1', im: 'false' };
+
 const directiveColumns = { hn: 'BOOLEAN', hf: 'BOOLEAN', ha: 'BOOLEAN', hs: 'BOOLEAN', hi: 'BOOLEAN', ht: 'BOOLEAN' };
 
 export async function exportCrawl(
@@ -87,8 +92,6 @@ export async function exportCrawl(
   });
   const side = path.join(rows.workDir, 'export');
   fs.mkdirSync(side, { recursive: true });
-  const vitalsFile = path.join(rows.workDir, 'vitals.ndjson');
-  fs.writeFileSync(vitalsFile, rows.vitals.map((v) => JSON.stringify(v)).join('\n'));
 
   // A database file rather than memory: the crawl's tables then stay on disk beyond the memory limit.
   const db = await openDatabase(path.join(rows.workDir, 'export.duckdb'), {
@@ -100,7 +103,7 @@ export async function exportCrawl(
   try {
     await conn.run(`SET temp_directory = ${quoteLiteral(path.join(rows.workDir, 'duckdb.tmp'))}`);
     await conn.run('SET preserve_insertion_order = false');
-    await buildTables(conn, rows, vitalsFile);
+    await buildTables(conn, rows);
     // Written to the database file, the tables' blocks can leave memory while the Parquet files are written.
     await conn.run('CHECKPOINT');
     for (const [table, sql] of Object.entries(tableQueries())) {
@@ -130,98 +133,94 @@ export async function exportCrawl(
   return { manifest, tables };
 }
 
-async function buildTables(conn: DuckDBConnection, rows: CrawlRows, vitalsFile: string): Promise<void> {
+async function buildTables(conn: DuckDBConnection, rows: CrawlRows): Promise<void> {
   const schemaStruct = `STRUCT(${schemaTypes.map((t) => `${t} INTEGER`).join(', ')})`;
   const ogStruct = `STRUCT(${openGraphFields.map((f) => `${f} VARCHAR`).join(', ')})`;
-  await conn.run(
-    `CREATE TABLE n AS SELECT * FROM ${json(rows.nodes, {
-      id: 'INTEGER',
-      url: 'VARCHAR',
-      pl: 'VARCHAR',
-      fe: 'BOOLEAN',
-      rr: 'VARCHAR',
-      fa: 'INTEGER',
-      sm: 'VARCHAR',
-    })}`,
-  );
-  await conn.run(
-    `CREATE TABLE p AS SELECT * FROM ${json(rows.pages, {
-      id: 'INTEGER',
-      st: 'INTEGER',
-      err: 'VARCHAR',
-      ct: 'VARCHAR',
-      ft: 'DOUBLE',
-      sz: 'BIGINT',
-      ...directiveColumns,
-      ch: 'INTEGER',
-      cm: 'INTEGER',
-      cc: 'BOOLEAN',
-      rd: 'INTEGER',
-      rk: 'VARCHAR',
-      html: 'BOOLEAN',
-      ti: 'VARCHAR',
-      de: 'VARCHAR',
-      h1: 'VARCHAR[]',
-      h2: 'VARCHAR[]',
-      h3: 'VARCHAR[]',
-      wc: 'INTEGER',
-      cs: 'INTEGER',
-      bh: 'VARCHAR',
-      mn: 'BOOLEAN',
-      mf: 'BOOLEAN',
-      sd: 'BOOLEAN',
-      sc: schemaStruct,
-      og: ogStruct,
-      hib: 'INTEGER',
-      bih: 'INTEGER',
-    })}`,
-  );
-  await conn.run(
-    `CREATE TABLE e AS SELECT * FROM ${json(rows.edges, {
-      f: 'INTEGER',
-      t: 'INTEGER',
-      k: 'INTEGER',
-      a: 'VARCHAR',
-      r: 'VARCHAR',
-      nf: 'BOOLEAN',
-      ic: 'INTEGER',
-      im: 'BOOLEAN',
-      al: 'BOOLEAN',
-      hl: 'VARCHAR',
-    })}`,
-  );
+  const rowTables: [string, string, Record<string, string>, Record<string, string>?][] = [
+    [
+      'n',
+      rows.nodes,
+      { id: 'INTEGER', url: 'VARCHAR', pl: 'VARCHAR', fe: 'BOOLEAN', rr: 'VARCHAR', fa: 'INTEGER', sm: 'VARCHAR' },
+    ],
+    [
+      'p',
+      rows.pages,
+      {
+        id: 'INTEGER',
+        st: 'INTEGER',
+        err: 'VARCHAR',
+        ct: 'VARCHAR',
+        ft: 'DOUBLE',
+        sz: 'BIGINT',
+        ...directiveColumns,
+        ch: 'INTEGER',
+        cm: 'INTEGER',
+        cc: 'BOOLEAN',
+        rd: 'INTEGER',
+        rk: 'VARCHAR',
+        html: 'BOOLEAN',
+        ti: 'VARCHAR',
+        de: 'VARCHAR',
+        h1: 'VARCHAR[]',
+        h2: 'VARCHAR[]',
+        h3: 'VARCHAR[]',
+        wc: 'INTEGER',
+        cs: 'INTEGER',
+        bh: 'VARCHAR',
+        mn: 'BOOLEAN',
+        mf: 'BOOLEAN',
+        sd: 'BOOLEAN',
+        sc: schemaStruct,
+        og: ogStruct,
+        hib: 'INTEGER',
+        bih: 'INTEGER',
+      },
+    ],
+    [
+      'e',
+      rows.edges,
+      {
+        f: 'INTEGER',
+        t: 'INTEGER',
+        k: 'INTEGER',
+        a: 'VARCHAR',
+        r: 'VARCHAR',
+        nf: 'BOOLEAN',
+        ic: 'INTEGER',
+        im: 'BOOLEAN',
+        al: 'BOOLEAN',
+        hl: 'VARCHAR',
+      },
+      EDGE_DEFAULTS,
+    ],
+    [
+      'smf',
+      rows.sitemaps,
+      {
+        url: 'VARCHAR',
+        found_at: 'VARCHAR',
+        restricted_reason: 'VARCHAR',
+        http_status_code: 'INTEGER',
+        fetch_error: 'VARCHAR',
+        sitemap_type: 'VARCHAR',
+        format: 'VARCHAR',
+        parse_error: 'VARCHAR',
+        file_size: 'BIGINT',
+        links_count: 'INTEGER',
+        url_count: 'INTEGER',
+      },
+    ],
+  ];
+  for (const [table, file, columns, defaults = {}] of rowTables) {
+    const select = Object.keys(columns).map((c) => (c in defaults ? `coalesce(${c}, ${defaults[c]}) AS ${c}` : c));
+    await conn.run(`CREATE TABLE ${table} AS SELECT ${select.join(', ')} FROM ${json(file, columns)}`);
+  }
   await conn.run(
     `CREATE TABLE img AS SELECT f, src, bool_or(ma) AS ma FROM ${json(rows.images, {
       f: 'INTEGER',
       src: 'VARCHAR',
       ma: 'BOOLEAN',
     })} GROUP BY f, src`,
-  );
-  await conn.run(
-    `CREATE TABLE smf AS SELECT * FROM ${json(rows.sitemaps, {
-      url: 'VARCHAR',
-      found_at: 'VARCHAR',
-      restricted_reason: 'VARCHAR',
-      http_status_code: 'INTEGER',
-      fetch_error: 'VARCHAR',
-      sitemap_type: 'VARCHAR',
-      format: 'VARCHAR',
-      parse_error: 'VARCHAR',
-      file_size: 'BIGINT',
-      links_count: 'INTEGER',
-      url_count: 'INTEGER',
-    })}`,
-  );
-  await conn.run(
-    `CREATE TABLE vit AS SELECT * FROM ${json(vitalsFile, {
-      url: 'VARCHAR',
-      cls: 'DOUBLE',
-      dcl: 'DOUBLE',
-      fcp: 'DOUBLE',
-      lcp: 'DOUBLE',
-      ttfb: 'DOUBLE',
-      tti: 'DOUBLE',
-    })}`,
   );
 
   // Every fetched URL with its page; canon is NULL when canonicals disagree (HTML and header, or two HTML tags).
@@ -234,6 +233,23 @@ async function buildTables(conn: DuckDBConnection, rows: CrawlRows, vitalsFile: 
   await conn.run(`ALTER TABLE g ADD COLUMN indexable BOOLEAN`);
   await conn.run(`UPDATE g SET indexable = internal AND content AND rd IS NULL AND NOT coalesce(mn, false)
     AND NOT coalesce(hn, false) AND (canon IS NULL OR canon = id)`);
+
+  // Rendered: the first indexable pages found, by the same definition as the urls table's, so their vitals land there.
+  const indexable = await conn.runAndReadAll(`SELECT url FROM g WHERE indexable ORDER BY id LIMIT ${rows.renderCount}`);
+  const vitals = await rows.render(indexable.getRows().map(([url]) => String(url)));
+  const vitalsFile = path.join(rows.workDir, 'vitals.ndjson');
+  fs.writeFileSync(vitalsFile, vitals.map((v) => JSON.stringify(v)).join('\n'));
+  await conn.run(
+    `CREATE TABLE vit AS SELECT * FROM ${json(vitalsFile, {
+      url: 'VARCHAR',
+      cls: 'DOUBLE',
+      dcl: 'DOUBLE',
+      fcp: 'DOUBLE',
+      lcp: 'DOUBLE',
+      ttfb: 'DOUBLE',
+      tti: 'DOUBLE',
+    })}`,
+  );
 
   // Click depth: breadth-first over every link kind from the start URL.
   await conn.run(
@@ -276,25 +292,11 @@ async function buildTables(conn: DuckDBConnection, rows: CrawlRows, vitalsFile: 
   await conn.run(`CREATE TABLE cin AS
     SELECT canon AS id, count(*)::INTEGER AS n FROM g WHERE canon IS NOT NULL AND canon <> id GROUP BY canon`);
 
-  // Duplicate sets among indexable pages; the primary is the one with the highest DeepRank, then the first found.
-  const family = (name: string, keyExpr: string, where: string): string => `
-    ${name}k AS (SELECT id, hash(${keyExpr}) AS key, dr FROM cand WHERE ${where}),
-    ${name}g AS (SELECT key, count(*) AS n, arg_min(id, (-dr, id)) AS prim FROM ${name}k GROUP BY key HAVING count(*) > 1),
-    ${name} AS (SELECT ${name}k.id, ${name}g.n, ${name}g.prim FROM ${name}k JOIN ${name}g USING (key))`;
-  await conn.run(`CREATE TABLE dup AS
-    WITH cand AS (
-      SELECT g.id, g.ti AS title, g.de AS description, g.bh AS body, coalesce(dr.deeprank, 0) AS dr
-      FROM g LEFT JOIN dr ON dr.id = g.id WHERE g.indexable
-    ),
-    ${family('dt', 'title', 'title IS NOT NULL')},
-    ${family('dd', 'description', 'description IS NOT NULL')},
-    ${family('db', 'body', 'body IS NOT NULL')},
-    ${family('dp', 'title, description, body', 'title IS NOT NULL AND description IS NOT NULL AND body IS NOT NULL')}
-    SELECT c.id, dt.n::INTEGER AS t_n, dt.prim AS t_p, dd.n::INTEGER AS d_n, dd.prim AS d_p,
-      db.n::INTEGER AS b_n, db.prim AS b_p, dp.n::INTEGER AS p_n, dp.prim AS p_p
-    FROM cand c LEFT JOIN dt ON dt.id = c.id LEFT JOIN dd ON dd.id = c.id
-      LEFT JOIN db ON db.id = c.id LEFT JOIN dp ON dp.id = c.id
-    WHERE dt.id IS NOT NULL OR dd.id IS NOT NULL OR db.id IS NOT NULL OR dp.id IS NOT NULL`);
+  await conn.run(
+    `CREATE TABLE dup AS ${duplicateSetsSql(`
+    SELECT g.id, g.ti AS title, g.de AS description, g.bh AS body, coalesce(dr.deeprank, 0) AS dr
+    FROM g LEFT JOIN dr ON dr.id = g.id WHERE g.indexable`)}`,
+  );
 
   // Redirect chains: walk the redirects until a non-redirect, a repeat (loop) or the hop limit.
   await conn.run(`CREATE TABLE hop AS SELECT n.id, n.url, p.st, p.rd, p.rk FROM n LEFT JOIN p USING (id)`);
@@ -320,14 +322,18 @@ async function buildTables(conn: DuckDBConnection, rows: CrawlRows, vitalsFile: 
       bool_or(closes) AS loop
     FROM hops GROUP BY start`);
 
-  // The URLs the urls table names besides each row's own (canonicals, primaries, parents, chain ends), so that its
-  // look-ups join small tables rather than the whole known-URL set.
-  await conn.run(`CREATE TABLE refs AS SELECT n.id, n.url FROM n SEMI JOIN (
-      SELECT canon AS id FROM g UNION ALL SELECT ch FROM g UNION ALL SELECT cm FROM g
-      UNION ALL SELECT t_p FROM dup UNION ALL SELECT d_p FROM dup UNION ALL SELECT p_p FROM dup
-      UNION ALL SELECT b_p FROM dup UNION ALL SELECT coalesce(r.parent, g.fa) FROM g LEFT JOIN reach r ON r.id = g.id
-    ) x ON x.id = n.id`);
-  await conn.run(`CREATE TABLE fin AS SELECT h.id, h.url, h.st FROM hop h SEMI JOIN rch ON rch.final_id = h.id`);
+  // The URLs each urls row names besides its own (parent, canonicals, duplicate primaries, chain end), resolved in
+  // one join and one aggregate that both spill, rather than a join per name whose hash tables all stay in memory.
+  await conn.run(`CREATE TABLE nm AS
+    WITH ids AS (
+      SELECT g.id, coalesce(r.parent, g.fa) AS par, g.canon AS cu, g.ch AS chd, g.cm AS cht, dup.t_p AS pt,
+        dup.d_p AS pd, dup.p_p AS pp, dup.b_p AS pb, rch.final_id AS fin
+      FROM g LEFT JOIN reach r ON r.id = g.id LEFT JOIN dup ON dup.id = g.id LEFT JOIN rch ON rch.id = g.id
+    ),
+    named AS (UNPIVOT ids ON ${NAMED.join(', ')} INTO NAME role VALUE ref)
+    SELECT named.id, ${NAMED.map((alias) => `any_value(h.url) FILTER (WHERE role = '${alias}') AS ${alias}`).join(', ')},
+      any_value(h.st) FILTER (WHERE role = 'fin') AS fin_st
+    FROM named JOIN hop h ON h.id = named.ref GROUP BY named.id`);
 
   // Link rows with both ends resolved, shared by links and unique_links.
   await conn.run(`CREATE TABLE le AS
@@ -341,18 +347,15 @@ async function buildTables(conn: DuckDBConnection, rows: CrawlRows, vitalsFile: 
     WHERE e.k <> ${LinkKind.resource}`);
 }
 
+/** The aliases of the pages a urls row names, columns of nm. */
+const NAMED = ['par', 'cu', 'chd', 'cht', 'pt', 'pd', 'pp', 'pb', 'fin'] as const;
+
 const linkType = `['href', 'image', 'canonical', 'hreflang', 'redirect'][k + 1]`;
 const directiveFlag = (column: string): string =>
   `CASE WHEN g.internal AND g.st IS NOT NULL THEN coalesce(g.${column}, false) END`;
 const pageFlag = (column: string): string => `CASE WHEN g.html THEN coalesce(g.${column}, false) END`;
 
-/** The tables a crawl writes: the required ones and both custom extractions. */
-type CrawlTableId = Extract<
-  ExportTableId,
-  'urls' | 'links' | 'unique_links' | 'sitemaps' | 'uncrawled_urls' | 'large_images' | 'images_missing_alt'
->;
-
-function tableQueries(): Record<CrawlTableId, string> {
+function tableQueries(): Record<CrawledTableId, string> {
   const internal = 'g.internal';
   const urls: Record<string, string> = {
     url: 'g.url',
@@ -362,7 +365,7 @@ function tableQueries(): Record<CrawlTableId, string> {
     found_in_web_crawl: 'r.id IS NOT NULL',
     found_in_sitemap: `CASE WHEN ${internal} THEN g.sm IS NOT NULL END`,
     found_at_sitemap: 'g.sm',
-    found_at_url: 'par.url',
+    found_at_url: 'nm.par',
     page_title: 'g.ti',
     page_title_length: 'length(g.ti)',
     description: 'g.de',
@@ -375,7 +378,7 @@ function tableQueries(): Record<CrawlTableId, string> {
     content_size: 'g.cs',
     word_count: 'g.wc',
     html_size: 'CASE WHEN g.html THEN g.sz END',
-    ...derivedUrlColumns(internal),
+    ...derivedUrlColumns(internal, (alias, column) => (column === 'st' ? `nm.${alias}_st` : `nm.${alias}`)),
     meta_nofollow: pageFlag('mf'),
     meta_noindex: pageFlag('mn'),
     header_noindex: directiveFlag('hn'),
@@ -444,19 +447,11 @@ function tableQueries(): Record<CrawlTableId, string> {
     urls: `SELECT ${projectContract('urls', urls)}
       FROM g
       LEFT JOIN reach r ON r.id = g.id
-      LEFT JOIN refs par ON par.id = coalesce(r.parent, g.fa)
-      LEFT JOIN refs cu ON cu.id = g.canon
-      LEFT JOIN refs chd ON chd.id = g.ch
-      LEFT JOIN refs cht ON cht.id = g.cm
+      LEFT JOIN nm ON nm.id = g.id
       LEFT JOIN cin ON cin.id = g.id
       LEFT JOIN dup ON dup.id = g.id
-      LEFT JOIN refs pt ON pt.id = dup.t_p
-      LEFT JOIN refs pd ON pd.id = dup.d_p
-      LEFT JOIN refs pp ON pp.id = dup.p_p
-      LEFT JOIN refs pb ON pb.id = dup.b_p
       LEFT JOIN lc ON lc.id = g.id
       LEFT JOIN rch ON rch.id = g.id
-      LEFT JOIN fin ON fin.id = rch.final_id
       LEFT JOIN dr ON dr.id = g.id
       LEFT JOIN vit ON vit.url = g.url`,
     // The link tables are the big ones: written unsorted, as sorting them would take memory by the link count.

@@ -14,6 +14,8 @@ export interface FetcherOptions {
   retryBaseMs?: number;
   /** Longest Retry-After honoured; longer waits give up. */
   maxRetryAfterMs?: number;
+  /** Stops every request and wait at once; listened to once, however many are pending. */
+  signal?: AbortSignal;
 }
 
 export interface FetchResponse {
@@ -36,7 +38,6 @@ export interface FetchRequest {
   method?: 'GET' | 'HEAD';
   /** Whether to read the body, given the response headers; the body is drained unread otherwise. */
   wantsBody?: (status: number, headers: FetchResponse['headers']) => boolean;
-  signal?: AbortSignal;
 }
 
 export const DEFAULT_TIMEOUT_MS = 20_000;
@@ -49,6 +50,7 @@ export class Fetcher {
   private readonly retries: number;
   private readonly retryBaseMs: number;
   private readonly maxRetryAfterMs: number;
+  private readonly waits = new Set<() => void>();
 
   constructor(private readonly options: FetcherOptions) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -63,15 +65,43 @@ export class Fetcher {
       headersTimeout: this.timeoutMs,
       bodyTimeout: this.timeoutMs,
     });
+    // One listener for the crawl's signal: requests in flight fail as the agent goes, waits end at once.
+    options.signal?.addEventListener(
+      'abort',
+      () => {
+        for (const wake of this.waits) wake();
+        this.waits.clear();
+        void this.agent.destroy().catch(() => undefined);
+      },
+      { once: true },
+    );
+  }
+
+  get isStopped(): boolean {
+    return this.options.signal?.aborted === true;
+  }
+
+  /** Waits `ms`, or less when the signal stops the fetcher. */
+  pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.isStopped) return resolve();
+      const wake = (): void => {
+        clearTimeout(timer);
+        this.waits.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      this.waits.add(wake);
+    });
   }
 
   async fetch(url: string, request: FetchRequest = {}): Promise<FetchResponse> {
     for (let attempt = 0; ; attempt++) {
       const response = await this.once(url, request);
-      if (attempt >= this.retries || request.signal?.aborted || !isRetryable(response)) return response;
+      if (attempt >= this.retries || this.isStopped || !isRetryable(response)) return response;
       const wait = retryDelay(response, this.retryBaseMs * 2 ** attempt);
       if (wait > this.maxRetryAfterMs) return response;
-      await sleep(wait, request.signal);
+      await this.pause(wait);
     }
   }
 
@@ -85,7 +115,6 @@ export class Fetcher {
         path: `${pathname}${search}`,
         method,
         headers: { 'user-agent': this.options.userAgent, accept: '*/*', 'accept-encoding': 'identity' },
-        signal: request.signal,
       });
       const headers = response.headers;
       const status = response.statusCode;
@@ -126,7 +155,7 @@ export class Fetcher {
     } catch (error) {
       return {
         status: null,
-        error: describeError(error),
+        error: this.isStopped ? 'aborted' : describeError(error),
         headers: {},
         body: null,
         bodySize: 0,
@@ -177,19 +206,6 @@ function describeError(error: unknown): string {
   if (error instanceof undiciErrors.ConnectTimeoutError) return 'connect timeout';
   const code = (error as NodeJS.ErrnoException).code;
   return code ? `${code}` : (error as Error).message;
-}
-
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }
 
 /** First value of a header that may repeat. */

@@ -18,7 +18,11 @@ export class RowWriter {
   }
 
   write(row: object): void {
-    const line = `${JSON.stringify(row)}\n`;
+    this.writeLine(`${JSON.stringify(row)}\n`);
+  }
+
+  /** A row already serialized: one JSON object and its newline. */
+  writeLine(line: string): void {
     this.pending.push(line);
     this.pendingBytes += line.length;
     this.rows++;

@@ -26,6 +26,19 @@ describe('Scope', () => {
     expect(scope.place('http://127.0.0.1:9090/x')).toBe('external');
   });
 
+  it('knows the twins of the start host (www, scheme, port) and takes one in when adopted', () => {
+    const scope = new Scope('http://example.com/', options);
+    expect(scope.isTwin('https://www.example.com/')).toBe(true);
+    expect(scope.isTwin('http://example.com:8080/')).toBe(true);
+    expect(scope.isTwin('https://shop.example.com/')).toBe(false);
+    expect(scope.isTwin('https://example.org/')).toBe(false);
+    expect(scope.place('https://www.example.com/a')).toBe('outside_scope');
+    scope.adopt('https://www.example.com/');
+    expect(scope.place('https://www.example.com/a')).toBe('internal');
+    expect(scope.place('http://example.com/a')).toBe('internal');
+    expect(scope.place('https://shop.example.com/a')).toBe('outside_scope');
+  });
+
   it('applies --include before --exclude', () => {
     const scope = new Scope('http://example.com/', { ...options, include: [/\/docs\//], exclude: [/\/old\//] });
     expect(scope.isExcluded('http://example.com/docs/a')).toBe(false);

@@ -1,7 +1,8 @@
 /**
  * Which URLs a crawl fetches. Internal URLs are on the start URL's host (or, with --include-subdomains, any host
  * of its domain); other hosts of the same domain are outside the scope, and every other host is external:
- * linked-to and checked, never crawled.
+ * linked-to and checked, never crawled. A start URL that redirects to its twin (the same host name but for `www.`,
+ * on another scheme or port) brings the twin's host in as well: the crawl goes on there, as the site.
  */
 import type { CrawlOptions } from './crawl-options.ts';
 
@@ -11,7 +12,8 @@ export type RestrictedReason =
 export type Placement = 'internal' | 'outside_scope' | 'external';
 
 export class Scope {
-  private readonly host: string;
+  private readonly hosts = new Set<string>();
+  private readonly hostname: string;
   private readonly domain: string;
 
   constructor(
@@ -19,16 +21,27 @@ export class Scope {
     private readonly options: Pick<CrawlOptions, 'includeSubdomains' | 'include' | 'exclude'>,
   ) {
     const url = new URL(startUrl);
-    this.host = url.host;
+    this.hosts.add(url.host);
+    this.hostname = url.hostname;
     this.domain = url.hostname.replace(/^www\./, '');
   }
 
   place(url: string): Placement {
     const { host, hostname } = new URL(url);
-    if (host === this.host) return 'internal';
+    if (this.hosts.has(host)) return 'internal';
     const isSameDomain = hostname === this.domain || hostname.endsWith(`.${this.domain}`);
-    if (!isSameDomain || hostname === new URL(`http://${this.host}`).hostname) return 'external';
+    if (!isSameDomain || hostname === this.hostname) return 'external';
     return this.options.includeSubdomains ? 'internal' : 'outside_scope';
+  }
+
+  /** The same site under another scheme, port or `www.`: `http://example.com/` and `https://www.example.com:8443/`. */
+  isTwin(url: string): boolean {
+    return new URL(url).hostname.replace(/^www\./, '') === this.domain;
+  }
+
+  /** Takes the host of a twin (see isTwin) into the crawl. */
+  adopt(url: string): void {
+    this.hosts.add(new URL(url).host);
   }
 
   /** An internal URL the patterns keep out: `--include` (any of them must match, when given) then `--exclude`. */

@@ -1,6 +1,6 @@
 /**
  * Runs compiled queries, each request on a fresh connection (a streaming result is invalidated by any other query
- * on its connection), and converts results to the neutral columnar form of result.ts.
+ * on its connection). A page's chunks become an Arrow table (arrow-columns.ts); counts and look-ups are plain values.
  */
 import {
   LIST,
@@ -13,9 +13,21 @@ import {
 } from '@duckdb/node-api';
 import { columnById } from '../../catalog/index.ts';
 import { withConnection } from '../db/duckdb.ts';
-import { estimateBytes, LruCache } from './cache.ts';
+import { Table } from 'apache-arrow';
+import { arrowColumns, valueAt, type ResultChunks } from './arrow-columns.ts';
+import { LruCache } from './cache.ts';
 import { CHECKED_COLUMN, ORDINAL_COLUMN, SUB_ROWS_COLUMN, TOTAL_COLUMN, type CompiledRows } from './compile.ts';
-import { textOf, toPlainValue, valueTypeOf, type ResultColumn, type RowsResult, type ValueType } from './result.ts';
+import {
+  byteSizeOf,
+  emptyTable,
+  jsonValue,
+  textOf,
+  toPlainValue,
+  valueTypeOf,
+  type ResultColumn,
+  type RowsResult,
+  type ValueType,
+} from './result.ts';
 import { fragmentKey, type SqlFragment } from './sql.ts';
 
 /**
@@ -64,6 +76,15 @@ export async function query(
   return { columns, values: columns.map((_, i) => (raw[i] ?? []).map((v) => toPlainValue(v, columnTypes[i]!))) };
 }
 
+/** A query's result chunks as DuckDB produced them, for reading column by column. */
+export async function queryChunks(conn: DuckDBConnection, fragment: SqlFragment): Promise<ResultChunks> {
+  const { values, types } = bindingsOf(fragment);
+  const result = await conn.run(fragment.sql, values, types as DuckDBType[]);
+  // A materialized result's chunks are read synchronously, without a round trip per chunk.
+  const chunks = Array.from({ length: result.chunkCount }, (_, i) => result.getChunk(i));
+  return { names: result.columnNames(), types: result.columnTypes(), chunks };
+}
+
 export async function queryNumber(conn: DuckDBConnection, fragment: SqlFragment): Promise<number> {
   const { values } = await query(conn, fragment);
   return Number(values[0]?.[0] ?? 0);
@@ -86,23 +107,17 @@ function catalogValueType(id: string): ValueType {
   }
 }
 
-/** Drops the ordinal column, turning the last row's keys and ordinal into the cursor of the next page. */
-function withoutOrdinal(
-  result: { columns: ResultColumn[]; values: unknown[][] },
-  compiled: CompiledRows,
-): Omit<RowsResult, 'total'> {
-  const at = result.columns.findIndex((c) => c.id === ORDINAL_COLUMN);
-  const ordinals = at >= 0 ? result.values[at]! : undefined;
-  const columns = result.columns.filter((_, i) => i !== at);
-  const values = result.values.filter((_, i) => i !== at);
-  const rows = values[0]?.length ?? 0;
-  if (rows < compiled.limit || rows === 0) return { columns, values, nextCursor: null };
+/** The page's row columns as an Arrow table; the last row's keys and ordinal become the cursor of the next page. */
+function pageOf(chunks: ResultChunks, compiled: CompiledRows, total: number): RowsResult {
+  const table = new Table(arrowColumns(chunks, (name) => name !== ORDINAL_COLUMN && name !== TOTAL_COLUMN));
+  const rows = table.numRows;
+  if (rows < compiled.limit || rows === 0) return { table, total, nextCursor: null };
   const keys = compiled.shape.keyColumns.map((key) => {
-    const j = columns.findIndex((c) => c.id === key);
-    return textOf(values[j]?.[rows - 1] ?? '');
+    const vector = table.getChild(key);
+    return textOf((vector ? jsonValue(vector, rows - 1) : null) ?? '');
   });
-  const ordinal = ordinals?.[rows - 1];
-  return { columns, values, nextCursor: ordinal === undefined || ordinal === null ? keys : [...keys, textOf(ordinal)] };
+  const ordinal = valueAt(chunks, ORDINAL_COLUMN, -1);
+  return { table, total, nextCursor: ordinal === undefined || ordinal === null ? keys : [...keys, textOf(ordinal)] };
 }
 
 export interface RunOptions {
@@ -114,7 +129,7 @@ export type CachedValue = RowsResult | number;
 
 export const createResultCache = (maxEntries = 2000, maxBytes = 64 * 1024 * 1024): LruCache<CachedValue> =>
   new LruCache<CachedValue>({ maxEntries, maxBytes }, (value, key) =>
-    typeof value === 'number' ? key.length * 2 + 8 : key.length * 2 + estimateBytes(value.values),
+    typeof value === 'number' ? key.length * 2 + 8 : key.length * 2 + byteSizeOf(value.table),
   );
 
 /** Runs a count with the cache. */
@@ -131,7 +146,7 @@ export function runCount(
   ) as Promise<number>;
 }
 
-/** The total, then the page for it: JSON-safe columnar rows. */
+/** The total, then the page for it as an Arrow table. */
 export async function runRows(
   db: DuckDBInstance,
   cache: LruCache<CachedValue>,
@@ -143,18 +158,13 @@ export async function runRows(
     async () => {
       if (compiled.combined) {
         const combined = compiled.combined;
-        const found = await withConnection(db, (conn) => query(conn, combined));
-        const at = found.columns.findIndex((c) => c.id === TOTAL_COLUMN);
-        const first = found.values[at]?.[0];
+        const found = await withConnection(db, (conn) => queryChunks(conn, combined));
+        const first = valueAt(found, TOTAL_COLUMN, 0);
         // An empty page past the first says nothing about the total.
         if (first !== undefined || compiled.count === undefined || compiled.offset === 0) {
           const total = Number(first ?? 0);
           if (compiled.count) cache.set(`count\u0000${fragmentKey(compiled.count)}`, total);
-          const rest = {
-            columns: found.columns.filter((_, i) => i !== at),
-            values: found.values.filter((_, i) => i !== at),
-          };
-          return { ...withoutOrdinal(rest, compiled), total };
+          return pageOf(found, compiled, total);
         }
       }
       const total = compiled.count ? await runCount(db, cache, compiled.count, options) : (compiled.knownTotal ?? 0);
@@ -169,13 +179,11 @@ export async function runRows(
         const page = compiled.page(total, cursorOrdinal);
         if (!page)
           return {
-            columns: compiled.columns.map((id) => ({ id, type: catalogValueType(id) })),
-            values: compiled.columns.map(() => []),
+            table: emptyTable(compiled.columns.map((id) => ({ id, type: catalogValueType(id) }))),
             total,
             nextCursor: null,
           };
-        const result = await query(conn, page);
-        return { ...withoutOrdinal(result, compiled), total };
+        return pageOf(await queryChunks(conn, page), compiled, total);
       });
     },
     options.bypassCache,

@@ -1,5 +1,5 @@
 /**
- * Precompute at load (issue 3 §3). For every report the crawl database gets:
+ * Precompute at load. For every report the crawl database gets:
  *
  * - `rr_<category>__<report>`: the report's rows with their display columns (joined metrics over the crawl's
  *   default date range), the sub-row list in `_sub`, `_added` (absent from the previous crawl), the lower-case URL
@@ -43,10 +43,12 @@ import { ident, raw, sql, type SqlFragment } from './sql.ts';
 export const REPORT_COUNTS_TABLE = 'report_counts';
 export const PRECOMPUTE_INFO_TABLE = 'precompute_info';
 /**
- * The layout of the precomputed tables. A crawl precomputed under another version is served by live queries until
- * `npm run load-crawl -- --refresh` precomputes it again; bump it with any change to those tables.
+ * The version of what precompute writes: the tables' layout and the meaning of their values (engine SQL such as the
+ * joined metrics and sub-rows). A crawl precomputed under another version is served by live queries until
+ * `npm run load-crawl -- --refresh` precomputes it again; bump it with any change to either. Changes to a report's
+ * definition or to the catalogue SQL of the metrics it joins need no bump: its fingerprint tells them.
  */
-export const PRECOMPUTE_VERSION = 2;
+export const PRECOMPUTE_VERSION = 3;
 const PREVIOUS_ALIAS = '__thc_previous';
 
 export interface PrecomputeContext {

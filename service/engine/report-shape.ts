@@ -5,64 +5,45 @@
  */
 import { createHash } from 'node:crypto';
 import { exportTable, type ExportTable } from '../../catalog/export-contract.ts';
-import { columnById, filterConstants } from '../../catalog/index.ts';
-import type { ReportDefinition } from '../../catalog/schema.ts';
+import { columnById, columns, filterConstants } from '../../catalog/index.ts';
+import type { CatalogColumn, ReportDefinition } from '../../catalog/schema.ts';
 import { expandFilter, parseFilter } from '../catalog/filter.ts';
 import { and, ident, raw, sql, tableRef, type SqlFragment } from './sql.ts';
-
-/** Bumped whenever precomputed tables change shape or meaning, so older crawls fall back to live queries. */
-export const PRECOMPUTE_VERSION = 3;
 
 export type MetricFamily = 'search_console' | 'analytics';
 export type SubRowKind = NonNullable<ReportDefinition['subRow']>;
 
-interface MetricDef {
+interface Metric {
   family: MetricFamily;
-  /** Aggregate over the source rows of one URL; null for a metric of its own relation (`gsc_top_query`). */
-  aggregate: string | null;
-  /** The DuckDB type of the aggregate, for the empty relation of a crawl without that source. */
+  /** The catalogue's aggregate over the source rows of one URL; undefined for `gsc_top_query`, joined on its own. */
+  aggregate: string | undefined;
+  /** The DuckDB type of the value, for the cast and for the empty relation of a crawl without that source. */
   type: string;
 }
 
-const sumOf = (family: MetricFamily, column: string, type = 'BIGINT'): MetricDef => ({
-  family,
-  aggregate: `CAST(sum(${ident(column).sql}) AS ${type})`,
-  type,
-});
-
-/** Joined metrics (guide §5.1): search console and analytics aggregated per URL over the date range. */
-export const METRICS: Readonly<Record<string, MetricDef>> = {
-  gsc_exists: { family: 'search_console', aggregate: 'TRUE', type: 'BOOLEAN' },
-  gsc_clicks: sumOf('search_console', 'clicks'),
-  gsc_impressions: sumOf('search_console', 'impressions'),
-  gsc_ctr: {
-    family: 'search_console',
-    aggregate: 'CAST(sum("clicks") AS DOUBLE) / NULLIF(sum("impressions"), 0)',
-    type: 'DOUBLE',
-  },
-  gsc_weighted_position: {
-    family: 'search_console',
-    aggregate: 'sum("position" * "impressions") / NULLIF(sum("impressions"), 0)',
-    type: 'DOUBLE',
-  },
-  gsc_top_query: { family: 'search_console', aggregate: null, type: 'VARCHAR' },
-  ga_exists: { family: 'analytics', aggregate: 'COALESCE(sum("sessions"), 0) > 0', type: 'BOOLEAN' },
-  ga_sessions: sumOf('analytics', 'sessions'),
-  ga_users: sumOf('analytics', 'users'),
-  ga_new_users: sumOf('analytics', 'new_users'),
-  ga_page_views: sumOf('analytics', 'page_views'),
-  ga_conversions: sumOf('analytics', 'conversions'),
-  ga_transactions: sumOf('analytics', 'transactions'),
-  ga_revenue: sumOf('analytics', 'revenue', 'DOUBLE'),
+const METRIC_TYPES: Partial<Record<CatalogColumn['type'], string>> = {
+  integer: 'BIGINT',
+  number: 'DOUBLE',
+  boolean: 'BOOLEAN',
+  string: 'VARCHAR',
 };
 
-const metricIdsOf = (family: MetricFamily): string[] =>
-  Object.entries(METRICS)
-    .filter(([, m]) => m.family === family)
-    .map(([id]) => id);
+const isMetricFamily = (join: CatalogColumn['joinedFrom']): join is MetricFamily =>
+  join === 'search_console' || join === 'analytics';
 
-/** The `_exists` metric of each family is FALSE, not NULL, for URLs the source does not know. */
-const EXISTS_METRIC: Record<MetricFamily, string> = { search_console: 'gsc_exists', analytics: 'ga_exists' };
+/** Joined metrics (guide §5.1): the catalogue's columns joined from search console and analytics, by id. */
+const METRICS: ReadonlyMap<string, Metric> = new Map(
+  columns.flatMap((column) => {
+    const family = column.joinedFrom;
+    if (!isMetricFamily(family)) return [];
+    const type = METRIC_TYPES[column.type];
+    if (!type) throw new Error(`column ${column.id}: a joined metric cannot have type ${column.type}`);
+    return [[column.id, { family, aggregate: column.aggregate, type }] as const];
+  }),
+);
+
+const metricIdsOf = (family: MetricFamily): string[] =>
+  [...METRICS].filter(([, m]) => m.family === family).map(([id]) => id);
 
 export interface RowColumn {
   id: string;
@@ -126,7 +107,7 @@ function buildShape(report: ReportDefinition): ReportShape {
 
   const toRowColumn = (id: string): RowColumn | undefined => {
     if (tableColumns.has(id)) return { id, kind: 'table' };
-    const metric = METRICS[id];
+    const metric = METRICS.get(id);
     if (metric) {
       families.add(metric.family);
       return { id, kind: 'metric' };
@@ -146,8 +127,8 @@ function buildShape(report: ReportDefinition): ReportShape {
     if (!tableColumns.has(key)) throw new ReportShapeError(report.id, `key column "${key}" is not in ${table.id}`);
 
   const filter = expandFilter(report.filter, filterConstants);
-  const filterMetrics = parseFilter(report.filter).columns.filter((c) => METRICS[c] !== undefined);
-  for (const id of filterMetrics) families.add(METRICS[id]!.family);
+  const filterMetrics = parseFilter(report.filter).columns.filter((c) => METRICS.has(c));
+  for (const id of filterMetrics) families.add(METRICS.get(id)!.family);
 
   const storedColumns = [...columns];
   let duplicateOf: string | undefined;
@@ -180,7 +161,6 @@ function buildShape(report: ReportDefinition): ReportShape {
   const fingerprint = createHash('sha256')
     .update(
       JSON.stringify({
-        v: PRECOMPUTE_VERSION,
         table: table.id,
         scope,
         filter,
@@ -188,6 +168,10 @@ function buildShape(report: ReportDefinition): ReportShape {
         stored: storedColumns.map((c) => c.id),
         ranked: rankedColumns,
         urlColumn,
+        // The catalogue's SQL of the metrics joined to the rows, so editing a metric's aggregate is a change too.
+        metrics: [...families]
+          .sort()
+          .flatMap((f) => metricIdsOf(f).map((id) => [id, METRICS.get(id)!.aggregate ?? null])),
         subRow: report.subRow ?? null,
         duplicateOf: duplicateOf ?? null,
       }),
@@ -246,11 +230,17 @@ export function metricRelation(
 ): SqlFragment {
   const ids = metricIdsOf(family);
   if (!tables.has(family)) {
-    const cols = ids.map((id) => `NULL::${METRICS[id]!.type} AS ${ident(id).sql}`).join(', ');
+    const cols = ids.map((id) => `NULL::${METRICS.get(id)!.type} AS ${ident(id).sql}`).join(', ');
     return raw(`SELECT NULL::VARCHAR AS "_m_url", ${cols} WHERE FALSE`);
   }
-  const aggregated = ids.filter((id) => METRICS[id]!.aggregate !== null);
-  const aggregates = raw(aggregated.map((id) => `${METRICS[id]!.aggregate} AS ${ident(id).sql}`).join(', '));
+  const aggregates = raw(
+    ids
+      .flatMap((id) => {
+        const { aggregate, type } = METRICS.get(id)!;
+        return aggregate === undefined ? [] : [`CAST(${aggregate} AS ${type}) AS ${ident(id).sql}`];
+      })
+      .join(', '),
+  );
   const channel = family === 'analytics' && scope.channel !== undefined ? sql`"channel" = ${scope.channel}` : undefined;
   const inRange = sql`"date" BETWEEN CAST(${scope.range.start} AS DATE) AND CAST(${scope.range.end} AS DATE)`;
   const where = and([inRange, channel]);
@@ -286,7 +276,8 @@ export function sourceRelation(shape: ReportShape, options: SourceOptions): SqlF
     const m = `"m${n++}"`;
     for (const id of metricIdsOf(family)) {
       const col = ident(id).sql;
-      selects.push(id === EXISTS_METRIC[family] ? `COALESCE(${m}.${col}, FALSE) AS ${col}` : `${m}.${col}`);
+      // A boolean metric (`gsc_exists`, `ga_exists`) is FALSE, not NULL, for URLs the source does not know.
+      selects.push(METRICS.get(id)!.type === 'BOOLEAN' ? `COALESCE(${m}.${col}, FALSE) AS ${col}` : `${m}.${col}`);
     }
     const relation =
       options.metricRelations?.[family] ?? metricRelation(options.alias, family, options.metrics, options.tables);

@@ -1,7 +1,8 @@
-import { tableFromIPC } from 'apache-arrow';
+import { Table, tableFromIPC } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import { openDatabase, withConnection } from '../db/duckdb.ts';
-import { query } from './execute.ts';
+import { arrowColumns } from './arrow-columns.ts';
+import { queryChunks } from './execute.ts';
 import { ARROW_TOTAL_METADATA, rowsOf, toArrowStream, type RowsResult } from './result.ts';
 import { raw } from './sql.ts';
 
@@ -9,8 +10,8 @@ describe('results', () => {
   it('convert DuckDB values to plain JSON and round-trip through Arrow IPC', async () => {
     const db = await openDatabase();
     try {
-      const { columns, values } = await withConnection(db, (conn) =>
-        query(
+      const chunks = await withConnection(db, (conn) =>
+        queryChunks(
           conn,
           raw(`SELECT * FROM (VALUES
             (1::INTEGER, 9007199254740000::BIGINT, 2.5::DOUBLE, 'a', TRUE, ['x', 'y'],
@@ -19,7 +20,7 @@ describe('results', () => {
           ) v(i, big, d, s, b, list, hops, day, money)`),
         ),
       );
-      const result: RowsResult = { columns, values, total: 1234 };
+      const result: RowsResult = { table: new Table(arrowColumns(chunks, () => true)), total: 1234 };
       const rows = rowsOf(result);
       expect(rows[0]).toEqual({
         i: 1,
@@ -52,15 +53,18 @@ describe('results', () => {
     }
   });
 
-  it('write every batch of a large result, not only the first', () => {
+  it('write every batch of a large result, not only the first', async () => {
     const n = 5000;
-    const result: RowsResult = {
-      columns: [{ id: 'n', type: { kind: 'float64' } }],
-      values: [Array.from({ length: n }, (_, i) => i)],
-      total: n,
-    };
-    const table = tableFromIPC(toArrowStream(result));
-    expect(table.numRows).toBe(n);
-    expect(table.getChild('n')?.get(n - 1)).toBe(n - 1);
+    const db = await openDatabase();
+    try {
+      const chunks = await withConnection(db, (conn) => queryChunks(conn, raw(`SELECT range AS n FROM range(${n})`)));
+      expect(chunks.chunks.length).toBeGreaterThan(1);
+      const result: RowsResult = { table: new Table(arrowColumns(chunks, () => true)), total: n };
+      const table = tableFromIPC(toArrowStream(result));
+      expect(table.numRows).toBe(n);
+      expect(table.getChild('n')?.get(n - 1)).toBe(n - 1);
+    } finally {
+      db.closeSync();
+    }
   });
 });

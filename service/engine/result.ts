@@ -1,6 +1,7 @@
 /**
- * Query results in a neutral columnar form, and their two encodings: JSON rows keyed by column id, and an Arrow
- * IPC stream with explicit vector types (BIGINT and DOUBLE as Float64, so the browser reads plain numbers).
+ * A page of rows as an Arrow table (built from DuckDB's column vectors by arrow-columns.ts) and its two encodings:
+ * the Arrow IPC stream as it is, and JSON rows keyed by column id read from the same vectors. Vector types are
+ * explicit (BIGINT and DOUBLE as Float64, so the browser reads plain numbers).
  */
 import { DuckDBTypeId, type DuckDBType } from '@duckdb/node-api';
 import {
@@ -16,7 +17,8 @@ import {
   Table,
   Utf8,
   vectorFromArray,
-  type DataType,
+  DataType,
+  type Vector,
 } from 'apache-arrow';
 
 /** A scalar as text; anything else as JSON. */
@@ -40,9 +42,8 @@ export interface ResultColumn {
 }
 
 export interface RowsResult {
-  columns: readonly ResultColumn[];
-  /** One array of values per column. */
-  values: readonly (readonly unknown[])[];
+  /** The page's columns in order, one Arrow vector each. */
+  table: Table;
   /** Rows of the whole tab, not of this page. */
   total: number;
   /** When the page is full: the `after` that continues in key order (key values, then an ordinal hint). */
@@ -104,18 +105,54 @@ export function toPlainValue(value: unknown, type: ValueType): unknown {
   }
 }
 
+/** A vector's value at a row as JSON-safe data: lists as arrays, structs as objects. */
+export function jsonValue(vector: Vector, row: number): unknown {
+  const value: unknown = vector.get(row);
+  return value !== null && typeof value === 'object' ? plainJson((value as { toJSON(): unknown }).toJSON()) : value;
+}
+
+function plainJson(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value ?? null;
+  if (Array.isArray(value)) return value.map(plainJson);
+  const nested = value as { toJSON?: () => unknown };
+  if (typeof nested.toJSON === 'function') return plainJson(nested.toJSON());
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plainJson(v)]));
+}
+
+/** JSON rows (for API callers who ask for JSON), read column by column from the page's vectors. */
 export function rowsOf(result: RowsResult): Record<string, unknown>[] {
-  const length = result.values[0]?.length ?? 0;
-  const rows: Record<string, unknown>[] = [];
-  for (let i = 0; i < length; i++) {
-    const row: Record<string, unknown> = {};
-    result.columns.forEach((c, j) => (row[c.id] = result.values[j]![i]));
-    rows.push(row);
+  const { table } = result;
+  const rows: Record<string, unknown>[] = Array.from({ length: table.numRows }, () => ({}));
+  for (const field of table.schema.fields) {
+    const vector = table.getChild(field.name)!;
+    const isNested = DataType.isList(field.type) || DataType.isStruct(field.type);
+    for (let i = 0; i < rows.length; i++) rows[i]![field.name] = isNested ? jsonValue(vector, i) : vector.get(i);
   }
   return rows;
 }
 
-function arrowTypeOf(type: ValueType): DataType {
+/** An empty page with these columns. */
+export function emptyTable(columns: readonly ResultColumn[]): Table {
+  return new Table(Object.fromEntries(columns.map((c) => [c.id, vectorFromArray([], arrowTypeOf(c.type))])));
+}
+
+/** Approximate bytes a page holds (its Arrow buffers), for the result cache. */
+export function byteSizeOf(table: Table): number {
+  interface Buffers {
+    values?: ArrayBufferView | undefined;
+    valueOffsets?: ArrayBufferView | undefined;
+    nullBitmap?: ArrayBufferView | undefined;
+    children?: readonly Buffers[];
+  }
+  const sizeOf = (data: Buffers): number =>
+    (data.values?.byteLength ?? 0) +
+    (data.valueOffsets?.byteLength ?? 0) +
+    (data.nullBitmap?.byteLength ?? 0) +
+    (data.children ?? []).reduce((n, child) => n + sizeOf(child), 0);
+  return table.batches.reduce((n, batch) => n + sizeOf(batch.data as unknown as Buffers), 0);
+}
+
+export function arrowTypeOf(type: ValueType): DataType {
   switch (type.kind) {
     case 'boolean':
       return new Bool();
@@ -139,10 +176,7 @@ export const ARROW_TOTAL_METADATA = 'total';
  * stream finished once: `writer.write(table)` would end the stream after the first batch.
  */
 export function toArrowStream(result: RowsResult, metadata: Record<string, string> = {}): Uint8Array {
-  const vectors = Object.fromEntries(
-    result.columns.map((c, j) => [c.id, vectorFromArray(result.values[j] as unknown[], arrowTypeOf(c.type))]),
-  );
-  const table = new Table(vectors);
+  const { table } = result;
   const schema = new Schema(
     table.schema.fields,
     new Map([[ARROW_TOTAL_METADATA, String(result.total)], ...Object.entries(metadata)]),

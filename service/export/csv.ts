@@ -1,7 +1,7 @@
 /**
  * The streaming CSV export of a whole report tab (spec §9): one query over a fresh connection, read chunk by
  * chunk, each chunk encoded to CSV text as it arrives. Cells are written exactly as the browser export writes
- * them (the same display formats and the same CSV cell encoder from web/src/lib), so both exports are
+ * them (the same display formats and the same CSV cell encoder from catalog/), so both exports are
  * byte-identical for the same rows and columns.
  */
 import {
@@ -14,8 +14,8 @@ import {
 import { CSV_BOM, CSV_SEPARATOR } from '../../catalog/constants.ts';
 import { columnById } from '../../catalog/index.ts';
 import type { CatalogColumn, ReportDefinition } from '../../catalog/schema.ts';
-import { cellText } from '../../web/src/lib/cell-format.ts';
-import { csvCell, csvFileName, csvLine } from '../../web/src/lib/csv.ts';
+import { cellText } from '../../catalog/cell-format.ts';
+import { csvCell, csvFileName, csvLine } from '../../catalog/csv.ts';
 import { compileExport, PACKED_COLUMN, type RowsRequest } from '../engine/compile.ts';
 import { bindingsOf } from '../engine/execute.ts';
 import { shapeOf } from '../engine/report-shape.ts';

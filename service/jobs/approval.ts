@@ -4,6 +4,8 @@
  * Mail goes through mail_log as an outbox: approving inserts one row per client in the same transaction, and
  * delivery marks rows sent. A crash or an SMTP failure leaves rows queued for the next delivery pass (after the
  * next approval, at start-up and every few minutes); the primary key (website, crawl, user) means once per crawl.
+ * Before sending, a process claims the row for a while (claimed_until), so replicas delivering at the same time
+ * send each message once.
  */
 import type { AppDb, Sql } from '../app-db/db.ts';
 import type { CrawlState, CrawlStates } from '../app-db/crawls.ts';
@@ -14,6 +16,8 @@ import type { MailSettings, Mailer } from './mailer.ts';
 export type ApprovalKind = 'manual' | 'automatic';
 export const AUTO_APPROVER = 'auto-approval';
 const MAX_ATTEMPTS = 5;
+/** Longer than an SMTP send may take; a claim left by a process that died lapses after it. */
+const MAIL_CLAIM_MS = 5 * 60 * 1000;
 
 export interface Approval {
   websiteId: string;
@@ -82,7 +86,8 @@ export class Approvals {
   /**
    * Approves every crawl still pending that was loaded by `scheduledFor` and is still in the store (`isLive`), and
    * records the run, in one transaction. Resolves with the approved crawls, or undefined when that scheduled run
-   * has happened already.
+   * has happened already. The run's job_runs row is claimed first: a replica running the same job at the same time
+   * waits on that row until this transaction ends, then finds the run taken.
    */
   async approveScheduled(
     job: string,
@@ -91,8 +96,11 @@ export class Approvals {
   ): Promise<{ websiteId: string; crawlId: number }[] | undefined> {
     const now = this.clock();
     const approved = await this.appDb.transaction(async (tx) => {
-      const done = await tx.all('SELECT 1 FROM job_runs WHERE job = ? AND scheduled_for = ?', [job, scheduledFor]);
-      if (done.length > 0) return undefined;
+      const claimed = await tx.all(
+        'INSERT INTO job_runs VALUES (?, ?, ?, 0) ON CONFLICT (job, scheduled_for) DO NOTHING RETURNING job',
+        [job, scheduledFor, now],
+      );
+      if (claimed.length === 0) return undefined;
       const pending = await tx.all<{ website_id: string; crawl_id: number }>(
         `SELECT website_id, crawl_id FROM crawl_registry
          WHERE module_state = 'PENDING' AND loaded_at <= ? ORDER BY website_id, crawl_id`,
@@ -101,7 +109,11 @@ export class Approvals {
       const live = pending.filter((c) => isLive(c.website_id, c.crawl_id));
       for (const c of live)
         await approveInTransaction(tx, c.website_id, c.crawl_id, 'automatic', AUTO_APPROVER, now, true);
-      await tx.run('INSERT INTO job_runs VALUES (?, ?, ?, ?)', [job, scheduledFor, now, live.length]);
+      await tx.run('UPDATE job_runs SET approved_count = ? WHERE job = ? AND scheduled_for = ?', [
+        live.length,
+        job,
+        scheduledFor,
+      ]);
       return live.map((c) => ({ websiteId: c.website_id, crawlId: c.crawl_id }));
     });
     if (!approved) return undefined;
@@ -154,6 +166,15 @@ export class Approvals {
       [MAX_ATTEMPTS],
     );
     for (const q of queued) {
+      const key = [q.website_id, q.crawl_id, q.user_id];
+      const now = this.clock();
+      const claimed = await this.appDb.all(
+        `UPDATE mail_log SET claimed_until = ?
+         WHERE website_id = ? AND crawl_id = ? AND user_id = ? AND sent_at IS NULL
+           AND (claimed_until IS NULL OR claimed_until < ?) RETURNING 1`,
+        [new Date(now.getTime() + MAIL_CLAIM_MS), ...key, now],
+      );
+      if (claimed.length === 0) continue;
       const link = overviewLink(this.mail.publicUrl, q.website_id, q.crawl_id);
       try {
         await this.mailer.send({
@@ -162,15 +183,15 @@ export class Approvals {
           fileStem: `${this.clock().toISOString()}-${q.website_id}-${q.crawl_id}-${q.user_id}`,
         });
         await this.appDb.run(
-          'UPDATE mail_log SET sent_at = ?, attempts = attempts + 1, last_error = NULL WHERE website_id = ? AND crawl_id = ? AND user_id = ?',
-          [this.clock(), q.website_id, q.crawl_id, q.user_id],
+          'UPDATE mail_log SET sent_at = ?, attempts = attempts + 1, last_error = NULL, claimed_until = NULL WHERE website_id = ? AND crawl_id = ? AND user_id = ?',
+          [this.clock(), ...key],
         );
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         this.logger.error(`mail to ${q.email} about ${q.website_id} crawl ${q.crawl_id} failed: ${message}`);
         await this.appDb.run(
-          'UPDATE mail_log SET attempts = attempts + 1, last_error = ? WHERE website_id = ? AND crawl_id = ? AND user_id = ?',
-          [message.slice(0, 500), q.website_id, q.crawl_id, q.user_id],
+          'UPDATE mail_log SET attempts = attempts + 1, last_error = ?, claimed_until = NULL WHERE website_id = ? AND crawl_id = ? AND user_id = ?',
+          [message.slice(0, 500), ...key],
         );
       }
     }

@@ -32,7 +32,7 @@ import {
   readCrawlMeta,
 } from '../store/layout.ts';
 import { LoadError, firstLine } from './load-error.ts';
-import { acquireLoadLock, type LoadLock } from './load-lock.ts';
+import { acquireLoadLock, acquireSharedLoadLock, type LoadLock, type SharedLoadLock } from './load-lock.ts';
 import {
   cleanupLeftovers,
   findPreviousCrawl,
@@ -59,6 +59,8 @@ export interface LoadOptions {
   signal?: AbortSignal;
   /** DuckDB memory_limit while validating and loading. */
   memoryLimit?: string;
+  /** The app database's PostgreSQL server, whose advisory lock keeps loads on other hosts out (DATABASE_URL). */
+  databaseUrl?: string;
 }
 
 export type LoadPhase = 'validate' | 'load' | 'precompute' | 'commit' | 'done';
@@ -112,7 +114,7 @@ export async function loadCrawl(options: LoadOptions): Promise<LoadResult> {
       throw error;
     }
     if (replaced) afterCommit(() => fs.rmSync(replaced.dir, { recursive: true, force: true }));
-    const websiteRegistration = await registerLoadedWebsite(dataDir, manifest.websiteId);
+    const websiteRegistration = await registerLoadedWebsite(dataDir, manifest.websiteId, options.databaseUrl);
     progress.step('done', `loaded crawl ${manifest.crawlId} of ${manifest.websiteId}`);
     return { ...result, refreshedCrawlId, websiteRegistration, seconds: (performance.now() - started) / 1000 };
   } finally {
@@ -121,14 +123,20 @@ export async function loadCrawl(options: LoadOptions): Promise<LoadResult> {
 }
 
 /**
- * The crawl is published whatever happens here: a website the app database cannot take now is registered by the
- * service when it next starts or scans the store.
+ * A website's first crawl registers it (opening the embedded app database takes a second or two, so later loads,
+ * whose website is known, skip it). The crawl is published whatever happens here: a website the app database cannot
+ * take now is registered by the service when it next starts or scans the store.
  */
-async function registerLoadedWebsite(dataDir: string, websiteId: string): Promise<WebsiteRegistration> {
+async function registerLoadedWebsite(
+  dataDir: string,
+  websiteId: string,
+  databaseUrl: string | undefined,
+): Promise<WebsiteRegistration | undefined> {
+  if (listLiveCrawls(dataDir).filter((crawl) => crawl.websiteId === websiteId).length > 1) return undefined;
   const website = listWebsites(dataDir).find((w) => w.id === websiteId);
   if (!website) return 'left to the service';
   try {
-    return await registerWebsite(dataDir, website);
+    return await registerWebsite(dataDir, website, databaseUrl);
   } catch {
     return 'left to the service';
   }
@@ -212,6 +220,7 @@ export async function refreshCrawl(options: RefreshOptions): Promise<LoadResult>
 
 interface ActiveLoad {
   lock: LoadLock | undefined;
+  sharedLock?: SharedLoadLock;
   /** The load directory being built: `<loadId>.partial`, or `<loadId>` between the rename and CURRENT. */
   buildDir: string | undefined;
   isCommitted: boolean;
@@ -344,6 +353,8 @@ async function writeCrawl(
     makeDir(storeDir(dataDir));
     makeDir(websitePath);
     active.lock = acquireLoadLock(websitePath, websiteId);
+    const databaseUrl = options.databaseUrl ?? process.env.DATABASE_URL;
+    if (databaseUrl) active.sharedLock = await acquireSharedLoadLock(databaseUrl, websitePath, websiteId);
 
     const existing = readCurrentLoad(dataDir, websiteId, crawlId);
     if (existing && !options.replace) refuseIfLoaded(dataDir, manifest);
@@ -460,6 +471,7 @@ async function writeCrawl(
     if (conn) interrupter.unwatch(conn);
     closeQuietly(conn, db);
     active.lock?.release();
+    await active.sharedLock?.release();
     activeLoads.delete(active);
     if (!active.isCommitted) {
       for (const dir of createdDirs.reverse()) removeIfEmpty(dir);

@@ -5,82 +5,10 @@
  * Queries match case-insensitively.
  */
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { AdsOneTotals, DateRange, MonthlyRecord, QueryReport } from '../../catalog/api.ts';
 import { quoteIdent, withConnection } from '../db/duckdb.ts';
 
 export const MAX_REPORT_ROWS = 100;
-
-export interface DateRange {
-  start: string;
-  end: string;
-}
-
-export interface SearchConsolePoint {
-  date: string;
-  clicks: number;
-  impressions: number;
-  ctr: number;
-  position: number | null;
-}
-
-export interface SearchConsoleUrl {
-  url: string;
-  clicks: number;
-  impressions: number;
-  ctr: number;
-  position: number | null;
-}
-
-export interface AdsOneTotals {
-  clicks: number;
-  conversions: number;
-  all_conversions: number;
-  costs: number;
-  ctr: number;
-  impressions: number;
-  revenue: number;
-  all_revenue: number;
-}
-
-export interface AdsOneSearchTerm extends AdsOneTotals {
-  search_term: string;
-}
-
-export interface AdsTwoTotals {
-  clicks: number;
-  conversions: number;
-  costs: number;
-  impressions: number;
-  revenue: number;
-}
-
-export interface MonthlyRecord {
-  year: number;
-  month: number;
-  search_volume: number;
-}
-
-export interface KeywordPlannerEntry {
-  average_search_volume: number | null;
-  total_search_volume: number | null;
-  monthly_records: MonthlyRecord[];
-  competition: string | null;
-  competition_index: number | null;
-  average_cpc: number | null;
-  network: string | null;
-  countries: string[];
-  language: string | null;
-}
-
-export interface QueryReport {
-  query: string;
-  dataDateRange: DateRange;
-  searchConsole: { overTime: SearchConsolePoint[]; byUrl: SearchConsoleUrl[] };
-  /** totals is null when the source has no rows for the query in the range. */
-  adsOne: { totals: AdsOneTotals | null; searchTerms: AdsOneSearchTerm[] };
-  adsTwo: { totals: AdsTwoTotals | null };
-  trends: { date: string; value: number }[];
-  keywordPlanner: KeywordPlannerEntry | null;
-}
 
 type Row = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 /**
  * The admin commands over HTTP (service/admin/commands.ts), both answering {output} or {error}:
- * POST /api/admin/cli {command}  the admin CLI's hand-over while the service holds app.duckdb: loopback
+ * POST /api/admin/cli {command}  the admin CLI's hand-over while the service holds the embedded app database: loopback
  *                                 connections only, authenticated by `x-admin-token` = DATA_DIR/admin.token.
  * POST /api/admin/run {command}  the same for a signed-in ADMIN (session + CSRF token).
  * Usage errors are 400, refusals their AppDataError status (404 unknown user/website, 409 duplicate).

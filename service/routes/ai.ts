@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { NoSuggestionError, type AiSuggestions } from '../ai/suggestions.ts';
 import { suggestionTypes } from '../ai/provider.ts';
 import type { CrawlRegistry } from '../store/registry.ts';
-import type { AccessCheck } from './access.ts';
+import type { AccessCheck } from '../auth/access.ts';
 import { CRAWL_NOT_FOUND, WEBSITE_NOT_FOUND } from './technical-health-check.ts';
 import { readBody } from './read-body.ts';
 

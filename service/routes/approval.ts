@@ -14,7 +14,7 @@ import { isCrawlId } from '../../catalog/export-contract.ts';
 import type { Accounts } from '../auth/accounts.ts';
 import { authOf, sendAppError } from '../auth/http.ts';
 import { readBody } from './read-body.ts';
-import type { AccessCheck } from './access.ts';
+import type { AccessCheck } from '../auth/access.ts';
 import { CRAWL_NOT_FOUND, WEBSITE_NOT_FOUND } from './technical-health-check.ts';
 
 export const INTERNAL_ONLY = { error: 'Only internal users can approve crawls' } as const;

@@ -8,6 +8,7 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
+import type { SessionAnswer, SessionUser } from '../../catalog/api.ts';
 import { findUserByEmail, type UserRow } from '../app-db/users.ts';
 import { listWebsites } from '../app-db/websites.ts';
 import type { Accounts } from '../auth/accounts.ts';
@@ -26,7 +27,9 @@ const loginSchema = z.object({
 
 export function registerAuthRoutes(app: FastifyInstance, accounts: Accounts): void {
   /** Everything a signed-in dashboard needs about its user: role and visible websites. */
-  const describe = async (auth: Pick<AuthContext, 'email' | 'role' | 'seesAllWebsites' | 'websites'>) => ({
+  const describe = async (
+    auth: Pick<AuthContext, 'email' | 'role' | 'seesAllWebsites' | 'websites'>,
+  ): Promise<SessionUser> => ({
     email: auth.email,
     role: auth.role,
     websites: auth.seesAllWebsites ? (await listWebsites(accounts.appDb)).map((w) => w.id) : [...auth.websites],
@@ -71,7 +74,7 @@ export function registerAuthRoutes(app: FastifyInstance, accounts: Accounts): vo
     return { ok: true };
   });
 
-  app.get('/api/auth/me', async (request) => {
+  app.get('/api/auth/me', async (request): Promise<SessionAnswer> => {
     const auth = authOf(request);
     return { user: await describe(auth), csrfToken: auth.csrfToken };
   });

@@ -20,7 +20,7 @@ import type { Accounts } from '../auth/accounts.ts';
 import { authOf } from '../auth/http.ts';
 import { readBody } from './read-body.ts';
 import type { CrawlRecord } from '../store/registry.ts';
-import type { AccessCheck } from './access.ts';
+import type { AccessCheck } from '../auth/access.ts';
 import { CRAWL_NOT_FOUND, REPORT_NOT_FOUND, WEBSITE_NOT_FOUND } from './technical-health-check.ts';
 
 const MAX_ITEMS_PER_SAVE = 5000;

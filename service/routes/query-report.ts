@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { crawlIdParamSchema } from './crawl-id.ts';
 import { queryReport } from '../query-report/query-report.ts';
 import type { CrawlRegistry } from '../store/registry.ts';
-import type { AccessCheck } from './access.ts';
+import type { AccessCheck } from '../auth/access.ts';
 import { CRAWL_NOT_FOUND, WEBSITE_NOT_FOUND } from './technical-health-check.ts';
 import { readBody } from './read-body.ts';
 

@@ -8,7 +8,7 @@ import { openDatabase } from '../db/duckdb.ts';
 import { CrawlRegistry } from '../store/registry.ts';
 import { makeTempDataDir, writeCrawlToStore } from '../test/helpers/make-store.ts';
 import { SITE, sampleCrawls } from '../test/helpers/sample-crawls.ts';
-import { allowAll, type AccessCheck } from './access.ts';
+import { allowAll, type AccessCheck } from '../auth/access.ts';
 import {
   ARROW_STREAM_TYPE,
   registerTechnicalHealthCheckRoutes,

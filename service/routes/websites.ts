@@ -7,12 +7,13 @@
  * the segment settings (hreflang, AI, goal type) and spec §2's 'module inactive' panel.
  */
 import type { FastifyInstance } from 'fastify';
+import type { Website } from '../../catalog/api.ts';
 import { listWebsites } from '../app-db/websites.ts';
 import type { Accounts } from '../auth/accounts.ts';
 import { authOf } from '../auth/http.ts';
 
 export function registerWebsiteRoutes(app: FastifyInstance, accounts: Accounts): void {
-  app.post('/api/websites/list', async (request) => {
+  app.post('/api/websites/list', async (request): Promise<{ websites: Website[] }> => {
     const auth = authOf(request);
     const websites = await listWebsites(accounts.appDb, auth.seesAllWebsites ? undefined : [...auth.websites]);
     return { websites };

@@ -47,7 +47,7 @@ async function handOverOf(service: ChildProcess, tokenFile: string, log: () => s
 }
 
 describe('admin CLI', () => {
-  it('works on app.duckdb directly when no service runs, with exit codes 0, 1 and 2', async () => {
+  it('works on the embedded app database directly when no service runs, with exit codes 0, 1 and 2', async () => {
     const dataDir = tempDir();
     const added = await admin(dataDir, [
       'website',
@@ -101,7 +101,7 @@ describe('admin CLI', () => {
       fs.rmSync(made.dir, { recursive: true, force: true });
     }
     expect(fs.existsSync(path.join(dataDir, 'admin.token'))).toBe(false);
-    expect(fs.statSync(path.join(dataDir, 'app.duckdb')).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(path.join(dataDir, 'app-db')).mode & 0o777).toBe(0o700);
 
     const list = await admin(dataDir, ['website', 'list']);
     expect(list).toMatchObject({ code: 0, stderr: '' });
@@ -165,7 +165,7 @@ describe('admin CLI', () => {
     });
   });
 
-  it('hands commands to the running service, which holds app.duckdb', async () => {
+  it('hands commands to the running service, which holds the embedded app database', async () => {
     const dataDir = tempDir();
     const service = node('service/main.ts', [], { DATA_DIR: dataDir, DEMO: '0', PORT: '0', HOST: '127.0.0.1' });
     started.push(service);

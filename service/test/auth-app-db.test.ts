@@ -1,12 +1,20 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AppDb, appDbFile } from '../app-db/db.ts';
+import { AppDb } from '../app-db/db.ts';
 import { migrations } from '../app-db/migrations.ts';
 import { listWebsites } from '../app-db/websites.ts';
 import { UsageError, parseAdminArgs, runAdminCommand } from '../admin/commands.ts';
 import { AppDataError } from '../app-db/errors.ts';
 import { findUserByEmail } from '../app-db/users.ts';
 import { verifyPassword } from '../auth/password.ts';
-import { CatchingMailer, TestClock, openStack, tempDir, writeCrawl, type Stack } from './auth-fixture.ts';
+import {
+  CatchingMailer,
+  TestClock,
+  openStack,
+  tempDir,
+  testAppDbLocation,
+  writeCrawl,
+  type Stack,
+} from './auth-fixture.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -21,7 +29,7 @@ async function openDb(file: string, options?: Parameters<typeof AppDb.open>[1]):
 
 describe('migrations', () => {
   it('upgrades a database written by an older version and keeps its data', async () => {
-    const file = appDbFile(tempDir());
+    const file = await testAppDbLocation(tempDir());
     const old = await AppDb.open(file, { migrations: migrations.slice(0, 1) });
     await old.run(
       `INSERT INTO users (email, password_hash, role, created_at) VALUES ('a@x.example', 'h', 'STAFF', ?)`,
@@ -29,7 +37,7 @@ describe('migrations', () => {
     );
     await old.run(`INSERT INTO websites VALUES ('site', 'Site', 'site.example', ?)`, [new Date()]);
     await expect(old.all('SELECT * FROM crawl_registry')).rejects.toThrow(/crawl_registry/);
-    old.close();
+    await old.close();
 
     const db = await openDb(file);
     const versions = await db.all<{ version: number; name: string }>(
@@ -42,9 +50,9 @@ describe('migrations', () => {
   });
 
   it('applies nothing twice and refuses an edited or unknown migration', async () => {
-    const file = appDbFile(tempDir());
-    (await AppDb.open(file)).close();
-    (await AppDb.open(file)).close();
+    const file = await testAppDbLocation(tempDir());
+    await (await AppDb.open(file)).close();
+    await (await AppDb.open(file)).close();
     const edited = migrations.map((m, i) => (i === 0 ? { ...m, sql: `${m.sql}\n-- edited` } : m));
     await expect(AppDb.open(file, { migrations: edited })).rejects.toThrow(/was changed after it was applied/);
     await expect(AppDb.open(file, { migrations: migrations.slice(0, 2) })).rejects.toThrow(/newer than this build/);
@@ -53,7 +61,7 @@ describe('migrations', () => {
   });
 
   it('rolls back a failing migration as a whole', async () => {
-    const file = appDbFile(tempDir());
+    const file = await testAppDbLocation(tempDir());
     const broken = [
       ...migrations,
       { version: migrations.length + 1, name: 'broken', sql: 'CREATE TABLE t (i INT); SELECT nope' },
@@ -190,7 +198,7 @@ describe('admin commands', () => {
   });
 
   it('manages users, websites, segments and modules', async () => {
-    const db = await openDb(appDbFile(tempDir()));
+    const db = await openDb(await testAppDbLocation(tempDir()));
     expect(await run(db, 'website add --id shop --name Shop --domain shop.example')).toMatch(/Added website shop/);
     await expect(run(db, 'website add --id shop --name Shop --domain shop.example')).rejects.toThrow(
       new AppDataError('Website shop already exists', 409),

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { DuckDBInstance } from '@duckdb/node-api';
-import { afterAll } from 'vitest';
+import { afterAll, inject } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { openDatabase } from '../db/duckdb.ts';
 import { CrawlRegistry } from '../store/registry.ts';
@@ -25,6 +25,8 @@ import { parseAdminArgs, runAdminCommand } from '../admin/commands.ts';
 import { loadCrawl } from '../load/load-crawl.ts';
 import { makeExport } from './helpers/make-export.ts';
 import { createCrawlTables } from './helpers/make-store.ts';
+import { databaseFor } from './helpers/postgres-server.ts';
+import { appDbDir } from '../app-db/db.ts';
 
 const tempDirs: string[] = [];
 afterAll(() => {
@@ -125,6 +127,15 @@ export interface Stack {
   close(): Promise<void>;
 }
 
+/**
+ * The app database of a test's `dataDir`: the embedded one in it, or in the `postgres` project a database of its
+ * own on the test run's PostgreSQL server (the same one each time the data dir is opened).
+ */
+export async function testAppDbLocation(dataDir: string): Promise<string> {
+  const serverUrl = inject('postgresUrl');
+  return serverUrl ? databaseFor(serverUrl, dataDir) : appDbDir(dataDir);
+}
+
 /** A registry over `dataDir` and accounts over its app database, as main.ts wires them. */
 export async function openStack(
   dataDir: string,
@@ -132,14 +143,15 @@ export async function openStack(
 ): Promise<Stack> {
   const db = await openDatabase();
   const registry = await CrawlRegistry.open(dataDir, db);
+  const serverUrl = inject('postgresUrl');
   const accounts = await Accounts.open({
     dataDir,
     registry,
     port: 8080,
-    env: {},
     logger: quietLogger,
     mailer: new CatchingMailer(),
     ...options,
+    env: { ...options.env, ...(serverUrl && { DATABASE_URL: await databaseFor(serverUrl, dataDir) }) },
   });
   return {
     dataDir,

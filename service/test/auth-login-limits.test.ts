@@ -1,5 +1,5 @@
 /**
- * Login limits (issue 12 §3): only failures count, per account-and-address pair with an increasing delay, under a
+ * Login limits: only failures count, per account-and-address pair with an increasing delay, under a
  * looser per-address ceiling; a success resets its pair; the state lives in the app database.
  */
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';

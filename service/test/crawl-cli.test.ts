@@ -220,6 +220,68 @@ describe('npm run crawl', () => {
     expect(fs.existsSync(out)).toBe(false);
   }, 240_000);
 
+  it('keeps 64 requests and politeness waits in flight without a listener warning', async () => {
+    const endless = endlessSite(() => undefined);
+    const endlessUrl = await listen(endless);
+    try {
+      const out = path.join(work, 'busy');
+      const args = [endlessUrl, '--out', out, '--concurrency', '64', '--delay', '1', '--max-urls', '400'];
+      const run = await runCrawl(args);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain('crawled 400 URLs');
+      expect(run.stderr).toBe('');
+    } finally {
+      endless.close();
+    }
+  }, 120_000);
+
+  it('follows a start URL that redirects to its twin as the site, and records one to another site and stops', async () => {
+    const origin = new URL(siteUrl);
+    // The same host on another port stands for the www or https twin; localhost for another website.
+    const redirecting = (target: string): http.Server =>
+      http.createServer((req, res) => res.writeHead(301, { location: `${target}${req.url ?? '/'}` }).end());
+    const twin = redirecting(`http://127.0.0.1:${origin.port}`);
+    const elsewhere = redirecting(`http://localhost:${origin.port}`);
+    const twinUrl = await listen(twin);
+    const elsewhereUrl = await listen(elsewhere);
+    try {
+      const out = path.join(work, 'twin');
+      const run = await runCrawl([twinUrl, '--out', out, '--skip-external']);
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      const urls = await query(
+        `SELECT url, http_status_code AS status, internal, level, redirected_to_url AS target
+         FROM read_parquet(${table(out, 'urls')}) ORDER BY url`,
+      );
+      expect(urls.find((u) => u.url === twinUrl)).toEqual({
+        url: twinUrl,
+        status: 301,
+        internal: true,
+        level: 0,
+        target: siteUrl,
+      });
+      expect(urls.find((u) => u.url === siteUrl)).toMatchObject({ status: 200, internal: true, level: 1 });
+      expect(urls.find((u) => u.url === new URL('/about/', siteUrl).href)).toMatchObject({ status: 200, level: 2 });
+      expect(urls.find((u) => u.url === new URL('/orphan.html', siteUrl).href)).toMatchObject({ status: 200 });
+
+      const away = path.join(work, 'elsewhere');
+      const target = `http://localhost:${origin.port}/`;
+      const stopped = await runCrawl([elsewhereUrl, '--out', away, '--skip-external']);
+      expect(stopped.code).toBe(0);
+      expect(stopped.stderr).toBe(
+        `crawl: start URL ${elsewhereUrl} redirects to ${target}, another website: the redirect is recorded, ` +
+          `that website is not crawled (start at ${target} to crawl it)\n`,
+      );
+      const recorded = await query(
+        `SELECT url, http_status_code AS status, redirected_to_url AS target FROM read_parquet(${table(away, 'urls')})`,
+      );
+      expect(recorded).toEqual([{ url: elsewhereUrl, status: 301, target }]);
+    } finally {
+      twin.close();
+      elsewhere.close();
+    }
+  }, 120_000);
+
   it('Ctrl-C once stops and writes a complete export with the frontier as crawl_limit; twice writes nothing', async () => {
     let requests = 0;
     const endless = endlessSite(() => requests++);

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AppDb, appDbFile } from '../app-db/db.ts';
+import { AppDb, appDbLocation } from '../app-db/db.ts';
 import { listWebsites } from '../app-db/websites.ts';
 import { seedDemo, type DemoProgress } from '../demo.ts';
 import { TestClock, openStack, tempDir, type Stack } from './auth-fixture.ts';
@@ -41,11 +41,11 @@ describe('first start with the demo', () => {
   });
 
   it('has registered both websites in the app database before the service starts', async () => {
-    const appDb = await AppDb.open(appDbFile(dataDir));
+    const appDb = await AppDb.open(appDbLocation(dataDir));
     try {
       expect((await listWebsites(appDb)).map((w) => w.id)).toEqual([...SITES].sort());
     } finally {
-      appDb.close();
+      await appDb.close();
     }
   });
 

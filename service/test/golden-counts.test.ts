@@ -1,8 +1,8 @@
 /**
- * Golden report counts (issue 3 §5): the default demo, generated and loaded with the real loader, must precompute
+ * Golden report counts: the default demo, generated and loaded with the real loader, must precompute
  * exactly the all/added/removed counts committed in fixtures/golden/report-counts.json, and those counts must match
  * two oracles that share no code with the engine: the catalogue's filters run straight over the raw Parquet
- * (helpers/report-oracle.ts) and the guide's own copy of the 55 filters (scripts/fixtures/guide-reports.ts).
+ * (helpers/report-oracle.ts) and the guide's own copy of its filters (scripts/fixtures/guide-reports.ts).
  * After a deliberate change, regenerate with `node --import tsx scripts/fixtures/write-golden.ts`.
  */
 import type { DuckDBInstance } from '@duckdb/node-api';

@@ -146,9 +146,7 @@ describe('loadCrawl: a valid export', () => {
     expect(tablesAtPrecompute).toBe(6);
 
     for (const table of exportTables) {
-      expect(await columnsOf(result.dbFile, table.id), table.id).toEqual(
-        await contractColumns(table.id as ExportTableId),
-      );
+      expect(await columnsOf(result.dbFile, table.id), table.id).toEqual(await contractColumns(table.id));
     }
 
     for (const table of [

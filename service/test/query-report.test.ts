@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSignedInApp, post, tempDir, type Session, type SignedInApp } from './auth-fixture.ts';
 import { writeCrawlToStore, type FixtureRow } from './helpers/make-store.ts';
-import type { QueryReport } from '../query-report/query-report.ts';
+import type { QueryReport } from '../../catalog/api.ts';
 
 const u = (p: string): string => `https://shop.example${p}`;
 const Q = 'walking boots';

@@ -1,6 +1,6 @@
 /**
- * Precomputed reports stay right when the store changes under them: an older crawl loaded after a newer one, and a
- * data dir precomputed by an older engine build. Real generated exports, the real loader, the CLI and the engine.
+ * Precomputed reports stay right when the store changes under them: an older crawl loaded after a newer one, a
+ * data dir precomputed by an older engine build, and a crawl precomputed under the previous PRECOMPUTE_VERSION. Real generated exports, the real loader, the CLI and the engine.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -174,6 +174,38 @@ describe('a data dir precomputed by an older engine build', () => {
     });
     expect([again.status, again.stdout.trim()]).toEqual([0, 'load-crawl: every crawl is up to date']);
   });
+});
+
+describe('a crawl precomputed under the previous PRECOMPUTE_VERSION', () => {
+  it('is stale by that version alone, and served live until refreshed', async () => {
+    const dataDir = copyOf(inOrder);
+    // Everything else as this build writes it: only the recorded version differs.
+    const db = await openDatabase(readCurrentLoad(dataDir, SITE, 3)!.dbFile);
+    const conn = await db.connect();
+    try {
+      await conn.run(`UPDATE ${PRECOMPUTE_INFO_TABLE} SET version = ${PRECOMPUTE_VERSION - 1}`);
+    } finally {
+      conn.closeSync();
+      db.closeSync();
+    }
+    expect(await findStaleCrawls(dataDir)).toEqual([
+      {
+        websiteId: SITE,
+        crawlId: 3,
+        reason: `precomputed by engine version ${PRECOMPUTE_VERSION - 1}, this build uses ${PRECOMPUTE_VERSION}`,
+      },
+    ]);
+    const engineDb = await openDatabase();
+    const registry = await CrawlRegistry.open(dataDir, engineDb);
+    const engine = new ReportEngine(engineDb, registry);
+    try {
+      expect((await engine.target(registry.crawl(SITE, 3)!)).precomputed.size).toBe(0);
+      expect((await engine.target(registry.crawl(SITE, 2)!)).precomputed.size).toBe(catalog.reports.length);
+    } finally {
+      engine.dispose();
+      engineDb.closeSync();
+    }
+  }, 120_000);
 });
 
 describe('a refresh after report definitions changed', () => {

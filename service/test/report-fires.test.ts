@@ -1,5 +1,5 @@
 /**
- * Issue 3 §5, ARCHITECTURE habit 9: for every catalogue report, a row that fires and a near miss that does not.
+ * ARCHITECTURE habit 9: for every catalogue report, a row that fires and a near miss that does not.
  * Each near miss sits just across the decisive boundary of its report's filter (a threshold, an excluded status, a
  * COALESCE default, a date-range edge), so a wrong comparison operator or a dropped clause fails here.
  *
@@ -11,8 +11,9 @@ import fs from 'node:fs';
 import type { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExportTableId } from '../../catalog/export-contract.ts';
-import { reports } from '../../catalog/index.ts';
+import { catalog, reports } from '../../catalog/index.ts';
 import type { ReportDefinition } from '../../catalog/schema.ts';
+import { validateCatalog } from '../catalog/validate.ts';
 import { openDatabase } from '../db/duckdb.ts';
 import type { CrawlTarget } from '../engine/compile.ts';
 import { ReportEngine } from '../engine/engine.ts';
@@ -519,14 +520,17 @@ const sideRows = (c: Case): Record<SideName, readonly Side[]> => ({
 });
 
 /** The cases' URLs by report id, and every row of every case in one set of tables. */
-function buildCrawl(): { tables: FixtureTables; urls: Map<string, Names> } {
+function buildCrawl(
+  reportsToPlant: readonly ReportDefinition[],
+  casesById: Readonly<Record<string, Case>>,
+): { tables: FixtureTables; urls: Map<string, Names> } {
   const rows = new Map<ExportTableId, FixtureRow[]>();
   const add = (table: ExportTableId, row: FixtureRow): void => {
     rows.set(table, [...(rows.get(table) ?? []), row]);
   };
   const urls = new Map<string, Names>();
-  for (const report of reports) {
-    const c = cases[report.id];
+  for (const report of reportsToPlant) {
+    const c = casesById[report.id];
     if (!c) continue;
     const specs = sideRows(c);
     const nameOf = (side: SideName, i: number): string =>
@@ -556,51 +560,103 @@ function buildCrawl(): { tables: FixtureTables; urls: Map<string, Names> } {
   return { tables: Object.fromEntries(rows), urls };
 }
 
-describe('every report has a row that fires and a near miss that does not', () => {
-  const { tables, urls } = buildCrawl();
-  let dataDir: string;
-  let db: DuckDBInstance;
-  let engine: ReportEngine;
-  let precomputed: CrawlTarget;
-  let live: CrawlTarget;
+/**
+ * Plants the cases of `reportsToCheck` in one crawl, precomputes exactly those reports, and asks each for its own
+ * URLs from the precomputed rows and from the live relation.
+ */
+function describeFiresAndNearMisses(
+  title: string,
+  reportsToCheck: readonly ReportDefinition[],
+  casesById: Readonly<Record<string, Case>>,
+): void {
+  describe(title, () => {
+    const { tables, urls } = buildCrawl(reportsToCheck, casesById);
+    let dataDir: string;
+    let db: DuckDBInstance;
+    let engine: ReportEngine;
+    let precomputed: CrawlTarget;
+    let live: CrawlTarget;
 
-  beforeAll(async () => {
-    dataDir = makeTempDataDir('thc-fires-');
-    await writeCrawlToStore(dataDir, { websiteId: SITE, crawlId: 1, dataStart: DATA_START, dataEnd: DATA_END, tables });
-    db = await openDatabase();
-    const registry = await CrawlRegistry.open(dataDir, db);
-    engine = new ReportEngine(db, registry);
-    precomputed = await engine.target(registry.crawls(SITE)[0]!);
-    // The same crawl without its precomputed state: rows come from the live relation.
-    live = { ...precomputed, precomputed: new Map() };
-  });
-
-  afterAll(() => {
-    engine?.dispose();
-    db?.closeSync();
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-  });
-
-  it('has a case for exactly the catalogue reports', () => {
-    expect(Object.keys(cases).sort()).toEqual(reports.map((r) => r.id).sort());
-    expect(reports).toHaveLength(55);
-  });
-
-  it('precomputed every report from the current definition', () => {
-    for (const report of reports)
-      expect(precomputed.precomputed.get(report.id)?.fingerprint, report.id).toBe(shapeOf(report).fingerprint);
-  });
-
-  for (const [mode, pick] of [
-    ['precomputed rows', () => precomputed],
-    ['live rows', () => live],
-  ] as const)
-    describe(mode, () => {
-      it.each(reports.map((r) => [r.id, r] as const))('%s', async (id, report) => {
-        const found = await reportRowUrls(engine, report, pick());
-        const { fires, nearMiss } = urls.get(id)!;
-        for (const url of fires) expect(found, `${id}: ${url} fires`).toContain(url);
-        for (const url of nearMiss) expect(found, `${id}: ${url} is a near miss`).not.toContain(url);
-      });
+    beforeAll(async () => {
+      dataDir = makeTempDataDir('thc-fires-');
+      const crawl = { websiteId: SITE, crawlId: 1, dataStart: DATA_START, dataEnd: DATA_END, tables };
+      await writeCrawlToStore(dataDir, crawl, { reports: reportsToCheck });
+      db = await openDatabase();
+      const registry = await CrawlRegistry.open(dataDir, db);
+      engine = new ReportEngine(db, registry);
+      precomputed = await engine.target(registry.crawls(SITE)[0]!);
+      // The same crawl without its precomputed state: rows come from the live relation.
+      live = { ...precomputed, precomputed: new Map() };
     });
+
+    afterAll(() => {
+      engine?.dispose();
+      db?.closeSync();
+      if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    it('has a case for exactly these reports', () => {
+      expect(Object.keys(casesById).sort()).toEqual(reportsToCheck.map((r) => r.id).sort());
+    });
+
+    it('precomputed every report from the current definition', () => {
+      for (const report of reportsToCheck)
+        expect(precomputed.precomputed.get(report.id)?.fingerprint, report.id).toBe(shapeOf(report).fingerprint);
+    });
+
+    for (const [mode, pick] of [
+      ['precomputed rows', () => precomputed],
+      ['live rows', () => live],
+    ] as const)
+      describe(mode, () => {
+        it.each(reportsToCheck.map((r) => [r.id, r] as const))('%s', async (id, report) => {
+          const found = await reportRowUrls(engine, report, pick());
+          const { fires, nearMiss } = urls.get(id)!;
+          for (const url of fires) expect(found, `${id}: ${url} fires`).toContain(url);
+          for (const url of nearMiss) expect(found, `${id}: ${url} is a near miss`).not.toContain(url);
+        });
+      });
+  });
+}
+
+describeFiresAndNearMisses('every report has a row that fires and a near miss that does not', reports, cases);
+
+/**
+ * A report only this test defines, to show what adding a report takes: its definition and its case, nothing else.
+ * Its filter reads a threshold constant and a joined metric, and it shows a joined metric, so the catalogue's
+ * column entries supply the metric SQL without any other file knowing the report.
+ */
+const testOnlyReport: ReportDefinition = {
+  id: 'content/test-only-long-h1-with-clicks',
+  category: 'content',
+  title: 'Content: Long H1 with clicks (test only)',
+  description: 'Indexable pages with search clicks whose first H1 is longer than a title may be.',
+  severity: 'LOW',
+  tableId: 'urls',
+  contentType: 'html',
+  internalType: 'internal',
+  filter: 'indexable AND h1_length > {TITLE_LENGTH_MAX} AND COALESCE(gsc_clicks, 0) > 0',
+  keyColumns: ['url'],
+  subKeyColumns: [],
+  datatableColumns: ['url', 'h1_length', 'gsc_clicks', 'ga_sessions'],
+  includeTrends: true,
+  includeTable: true,
+};
+
+describe('a test-only report definition', () => {
+  it('passes the catalogue validation beside the real reports', () => {
+    expect(() => validateCatalog({ ...catalog, reports: [...catalog.reports, testOnlyReport] })).not.toThrow();
+  });
+});
+
+describeFiresAndNearMisses('a test-only report has a row that fires and a near miss that does not', [testOnlyReport], {
+  [testOnlyReport.id]: {
+    fires: { row: { h1_length: 66 }, searchConsole: [sc(DATA_START)] },
+    nearMiss: { row: { h1_length: 65 }, searchConsole: [sc(DATA_START)] },
+    moreNearMisses: [
+      { row: { h1_length: 66 } },
+      { row: { h1_length: 66 }, searchConsole: [sc(DATA_START, { clicks: 0 })] },
+      { row: { h1_length: 66 }, searchConsole: [sc(DAY_AFTER_END)] },
+    ],
+  },
 });

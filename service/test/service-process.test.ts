@@ -8,7 +8,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppDb, appDbFile } from '../app-db/db.ts';
+import { AppDb, appDbDir } from '../app-db/db.ts';
 import { websiteExists } from '../app-db/websites.ts';
 import { ADMIN_TOKEN_FILE } from '../app-db/db.ts';
 import { tempDir } from './auth-fixture.ts';
@@ -115,11 +115,13 @@ describe('npm start', () => {
   });
 
   it('keeps the data directory private: folders 0700, files 0600', () => {
-    // The test above wrote through the running service, so the app database has its write-ahead log too.
+    // The test above wrote through the running service, so the embedded app database has its files and lock.
     expect((fs.statSync(dataDir).mode & 0o777).toString(8)).toBe('700');
     const modes = modesBelow(dataDir);
-    expect(Object.keys(modes)).toEqual(expect.arrayContaining([ADMIN_TOKEN_FILE, 'app.duckdb', 'app.duckdb.wal']));
-    for (const [name, mode] of Object.entries(modes))
+    expect(Object.keys(modes)).toEqual(expect.arrayContaining([ADMIN_TOKEN_FILE, 'app-db.lock', 'app-db/PG_VERSION']));
+    // The embedded database's files are PGlite's to create (0666, whatever the umask): its folder keeps them private.
+    expect(modes['app-db']).toBe('700');
+    for (const [name, mode] of Object.entries(modes).filter(([n]) => !n.startsWith('app-db/')))
       expect({ name, mode }).toEqual({
         name,
         mode: fs.statSync(path.join(dataDir, name)).isDirectory() ? '700' : '600',
@@ -153,11 +155,11 @@ describe('npm start', () => {
     expect(Date.now() - started).toBeLessThan(5000);
     expect(await exited).toBe(0);
     expect(fs.existsSync(path.join(dataDir, ADMIN_TOKEN_FILE))).toBe(false);
-    const appDb = await AppDb.open(appDbFile(dataDir));
+    const appDb = await AppDb.open(appDbDir(dataDir));
     try {
       expect(await websiteExists(appDb, 'shop')).toBe(true);
     } finally {
-      appDb.close();
+      await appDb.close();
     }
   });
 });

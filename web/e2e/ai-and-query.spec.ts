@@ -5,8 +5,8 @@
 import fs from 'node:fs';
 import { tableFromIPC } from 'apache-arrow';
 import { expect, test, type Page } from '@playwright/test';
-import type { QueryReport } from '../../service/query-report/query-report.ts';
-import { formatCurrency, formatNumber, formatPercent } from '../src/lib/format.ts';
+import type { QueryReport } from '../../catalog/api.ts';
+import { formatCurrency, formatNumber, formatPercent } from '../../catalog/format.ts';
 import { SECTION, api, authFile, open, query, waitForOverview, watchProblems, websites } from './helpers.ts';
 
 const AI_NOTE = 'Note: This content is AI generated and requires human verification';
@@ -191,7 +191,12 @@ test('the query-report dialog shows what the query call returns, in pounds, with
   await expect(stat(page, 'sc-ctr')).toHaveText(formatPercent(impressions ? clicks / impressions : 0));
   const urlRows = page.getByTestId('query-search-console-urls').locator('tbody tr');
   await expect(urlRows).toHaveCount(byUrl.length);
-  await expect(urlRows.first().locator('[data-column="url"]')).toHaveText(byUrl[0]!.url);
+  // A landing page of the website itself shows as its path, with the full URL as tooltip, link and copy text.
+  const landing = urlRows.first().locator('[data-column="url"] [data-url]');
+  const landingUrl = new URL(byUrl[0]!.url);
+  await expect(landing).toHaveText(`${landingUrl.pathname}${landingUrl.search}`);
+  await expect(landing).toHaveAttribute('title', byUrl[0]!.url);
+  await expect(landing).toHaveAttribute('href', byUrl[0]!.url);
   await expect(urlRows.first().locator('[data-column="clicks"]')).toHaveText(formatNumber(byUrl[0]!.clicks));
   await expect(page.getByTestId('query-source-search-console').locator('svg').first()).toBeVisible();
 

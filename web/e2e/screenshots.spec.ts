@@ -1,9 +1,9 @@
-/** Review screenshots (not assertions of pixels): written to /tmp/shots, outside the repository. */
+/** Review screenshots (not assertions of pixels): written to test-results/shots (git-ignored) or SHOTS_DIR. */
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { SECTION, authFile, choose, crawlsOf, extra, open, waitForOverview, websites } from './helpers.ts';
+import { SECTION, authFile, choose, crawlsOf, extra, open, sidebar, waitForOverview, websites } from './helpers.ts';
 
-const DIR = process.env.SHOTS_DIR ?? '/tmp/shots';
+const DIR = process.env.SHOTS_DIR ?? 'test-results/shots';
 const sizes = [
   { name: '1280', width: 1280, height: 800 },
   { name: '768', width: 768, height: 1024 },
@@ -89,6 +89,59 @@ for (const size of sizes) {
       await page.getByRole('navigation', { name: 'Table pages' }).scrollIntoViewIfNeeded();
       await page.mouse.move(0, size.height - 1);
       await shot(page, size.name, 'report-empty');
+    });
+
+    test('the report page scrolled sideways under its frozen columns, with the sidebar open', async ({ browser }) => {
+      const context = await browser.newContext({ storageState: authFile('staff'), viewport: size });
+      const page = await context.newPage();
+      await open(page, `${SECTION}/links/internal-http?website=${websites.northwind.id}`);
+      await expect(page.getByTestId('row-range')).toHaveText(/^1–\d+ of [\d,]+ rows$/, { timeout: 20_000 });
+      await openSidebarIfCollapsed(page);
+      await sidebar(page).getByText('Category', { exact: true }).click();
+      await shot(page, size.name, 'report-sidebar');
+      const close = page.getByRole('button', { name: 'Close the report menu' });
+      if (await close.isVisible()) await close.click();
+      const table = page.getByTestId('report-table');
+      await table.scrollIntoViewIfNeeded();
+      await table.evaluate((el) => (el.scrollLeft = 173));
+      await shot(page, size.name, 'report-frozen-columns');
+    });
+
+    const failures = [
+      { name: 'summary', call: 'report/get-summary', target: `/links/internal-broken` },
+      { name: 'rows', call: 'report/get-rows', target: `/links/internal-broken` },
+      { name: 'overview', call: 'overview/get-overview', target: '' },
+      { name: 'overview-on-report', call: 'overview/get-overview', target: `/links/internal-broken` },
+      { name: 'crawls', call: 'crawl/get-redux', target: '' },
+    ];
+    for (const failure of failures) {
+      test(`error state: ${failure.name}`, async ({ browser }) => {
+        const context = await browser.newContext({ storageState: authFile('staff'), viewport: size });
+        const page = await context.newPage();
+        await page.route(`**/api/technical-health-check/${failure.call}`, (route) =>
+          route.fulfill({ status: 500, json: { error: 'boom' } }),
+        );
+        await open(page, `${SECTION}${failure.target}?website=${websites.northwind.id}`);
+        if (failure.name === 'overview-on-report') {
+          await expect(page.getByTestId('report-table').locator('tbody tr[data-index]').first()).toBeVisible({
+            timeout: 30_000,
+          });
+          await openSidebarIfCollapsed(page);
+          await expect(sidebar(page).getByTestId('sidebar-error')).toBeVisible();
+        } else {
+          await expect(page.getByTestId('fetch-error').first()).toBeVisible({ timeout: 30_000 });
+          if (failure.target) await page.getByTestId('fetch-error').first().scrollIntoViewIfNeeded();
+        }
+        await shot(page, size.name, `error-${failure.name}`);
+      });
+    }
+
+    test('unknown report', async ({ browser }) => {
+      const context = await browser.newContext({ storageState: authFile('staff'), viewport: size });
+      const page = await context.newPage();
+      await open(page, `${SECTION}/links/no-such-report?website=${websites.northwind.id}`);
+      await expect(page.getByTestId('report-not-found')).toBeVisible();
+      await shot(page, size.name, 'unknown-report');
     });
 
     test('pending crawl for staff', async ({ browser }) => {

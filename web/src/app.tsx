@@ -21,7 +21,7 @@ export function App() {
   if (status === 'error') {
     return (
       <main style={{ maxWidth: 560, margin: '15vh auto', padding: 16 }}>
-        <FetchErrorPanel onRetry={() => void load()} />
+        <FetchErrorPanel area="session" onRetry={() => void load()} />
       </main>
     );
   }

@@ -20,6 +20,7 @@ export const debianPackages = {
   linkchecker: { name: 'linkchecker', provides: '/usr/bin/linkchecker' },
   wget: { name: 'wget', provides: '/usr/bin/wget' },
   xmllint: { name: 'libxml2-utils', provides: '/usr/bin/xmllint' },
+  postgresql: { name: 'postgresql', provides: '/usr/lib/postgresql' },
 } as const satisfies Record<string, DebianPackage>;
 
 let updated = false;

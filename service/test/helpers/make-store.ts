@@ -65,7 +65,7 @@ export async function createCrawlTables(conn: DuckDBConnection, tables: FixtureT
   for (const table of exportTables) {
     const name = quoteIdent(table.id);
     await conn.run(`CREATE TABLE ${name} (${table.columns.map((c) => `${quoteIdent(c.name)} ${c.type}`).join(', ')})`);
-    const rows = tables[table.id as ExportTableId] ?? [];
+    const rows = tables[table.id] ?? [];
     if (rows.length === 0) continue;
     const known = new Set(table.columns.map((c) => c.name));
     for (const row of rows)
@@ -123,7 +123,7 @@ export async function writeCrawlToStore(
   const counts: Record<string, number> = {};
   try {
     await createCrawlTables(conn, fixture.tables);
-    for (const table of exportTables) counts[table.id] = fixture.tables[table.id as ExportTableId]?.length ?? 0;
+    for (const table of exportTables) counts[table.id] = fixture.tables[table.id]?.length ?? 0;
     if (fixture.isPrecomputed !== false)
       await precomputeCrawl(
         conn,

@@ -20,7 +20,7 @@ export async function reportRowUrls(engine: ReportEngine, report: ReportDefiniti
     limit: 1000,
     offset: 0,
   });
-  const index = result.columns.findIndex((c) => c.id === shapeOf(report).urlColumn);
-  if (index < 0) throw new Error(`${report.id} does not return its URL column ${shapeOf(report).urlColumn}`);
-  return (result.values[index] ?? []).map(textOf);
+  const urls = result.table.getChild(shapeOf(report).urlColumn);
+  if (!urls) throw new Error(`${report.id} does not return its URL column ${shapeOf(report).urlColumn}`);
+  return [...urls].map(textOf);
 }

@@ -1,5 +1,5 @@
 /** POST /api/technical-health-check/query/get-report: everything the data sources know about one search query. */
-import type { QueryReport } from '../../../service/query-report/query-report.ts';
+import type { QueryReport } from '../../../catalog/api.ts';
 import { postJson } from './client.ts';
 import type { DateRange } from './types.ts';
 
@@ -12,7 +12,7 @@ export type {
   QueryReport,
   SearchConsolePoint,
   SearchConsoleUrl,
-} from '../../../service/query-report/query-report.ts';
+} from '../../../catalog/api.ts';
 
 export interface QueryReportInput {
   websiteId: string;

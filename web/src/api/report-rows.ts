@@ -1,77 +1,99 @@
 /**
- * get-rows (spec §7): one server-sorted page, requested as an Arrow IPC stream (total in x-total-count) and
- * decoded here. A JSON answer ({rows, total}) is accepted as well.
+ * get-rows (spec §7): one server-sorted page as an Arrow IPC stream (total in x-total-count). The decoded table is
+ * kept as it is; a row is an index into its vectors, and a cell reads its column's vector at that index.
  */
-import { tableFromIPC, type Table } from 'apache-arrow';
+import { DataType, tableFromIPC, type Table, type Vector } from 'apache-arrow';
 import { request } from './client.ts';
-import type { ReportQuery } from './technical-health-check.ts';
-import type { SortOrder } from './types.ts';
+import type { RowsRequest } from '../../../catalog/api.ts';
+
+export type { RowsRequest };
 
 export const ARROW_STREAM = 'application/vnd.apache.arrow.stream';
 
-export type ReportRow = Record<string, unknown>;
+/** One row of a page: its values read by column id. */
+export interface ReportRow {
+  get(columnId: string): unknown;
+}
 
 export interface RowsPage {
-  rows: ReportRow[];
+  rows: RowsTable;
   total: number;
 }
 
-export interface RowsRequest extends ReportQuery {
-  limit: number;
-  offset: number;
-  orderBy: SortOrder[];
-}
-
-/** Arrow values as plain JS: bigint → number, lists → arrays, structs → objects. Timestamps stay epoch ms. */
-export function plainValue(value: unknown): unknown {
+/** A nested Arrow value (list or struct) as plain arrays and objects. */
+function plainNested(value: unknown): unknown {
   if (value === null || value === undefined) return null;
-  if (typeof value === 'bigint') return Number(value);
   if (typeof value !== 'object') return value;
-  if (value instanceof Date) return value.getTime();
-  if (ArrayBuffer.isView(value)) return Array.from(value as unknown as ArrayLike<number>, plainValue);
-  const candidate = value as { toArray?: () => unknown; toJSON?: () => unknown; [Symbol.iterator]?: unknown };
-  if (typeof candidate.toJSON === 'function' && typeof candidate.toArray === 'function' && !Array.isArray(value)) {
-    const json = candidate.toJSON();
-    if (Array.isArray(json)) return json.map(plainValue);
-    if (json && typeof json === 'object') return plainObject(json as Record<string, unknown>);
-  }
-  if (Array.isArray(value)) return value.map(plainValue);
-  return plainObject(value as Record<string, unknown>);
+  if (Array.isArray(value)) return value.map(plainNested);
+  const nested = value as { toJSON?: () => unknown };
+  if (typeof nested.toJSON === 'function') return plainNested(nested.toJSON());
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plainNested(v)]));
 }
 
-function plainObject(value: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, inner] of Object.entries(value)) out[key] = plainValue(inner);
-  return out;
+export type ColumnReader = (index: number) => unknown;
+
+/** Reads a column by row index: scalars straight from the vector, lists and structs made plain when read. */
+function readerOf(vector: Vector): ColumnReader {
+  const isNested = DataType.isList(vector.type) || DataType.isStruct(vector.type);
+  return isNested ? (index) => plainNested(vector.get(index)) : (index) => vector.get(index) as unknown;
 }
 
-/** Reads a decoded table column by column (the columnar layout), building one object per row. */
-export function rowsOfTable(table: Table): ReportRow[] {
-  const names = table.schema.fields.map((f) => f.name);
-  const vectors = names.map((name) => table.getChild(name));
-  const rows: ReportRow[] = new Array<ReportRow>(table.numRows);
-  for (let i = 0; i < table.numRows; i++) {
-    const row: ReportRow = {};
-    for (let c = 0; c < names.length; c++) row[names[c]!] = plainValue(vectors[c]?.get(i));
-    rows[i] = row;
+const absent: ColumnReader = () => undefined;
+
+/** A decoded page: its rows as indexes into the Arrow table's vectors. */
+export class RowsTable {
+  readonly length: number;
+  readonly #readers = new Map<string, ColumnReader>();
+  #rows: readonly ReportRow[] | undefined;
+
+  constructor(readonly table: Table | null) {
+    for (const field of table?.schema.fields ?? [])
+      this.#readers.set(field.name, readerOf(table!.getChild(field.name)!));
+    this.length = table?.numRows ?? 0;
   }
-  return rows;
+
+  /** The rows as handles for the table's row model (made on first use: a CSV chunk reads by column instead). */
+  get rows(): readonly ReportRow[] {
+    return (this.#rows ??= Array.from({ length: this.length }, (_, index) => new TableRow(this, index)));
+  }
+
+  value(index: number, columnId: string): unknown {
+    return this.column(columnId)(index);
+  }
+
+  /** A column's reader by row index (undefined for every row of a column the page lacks). */
+  column(columnId: string): ColumnReader {
+    return this.#readers.get(columnId) ?? absent;
+  }
 }
+
+class TableRow implements ReportRow {
+  constructor(
+    readonly page: RowsTable,
+    readonly index: number,
+  ) {}
+
+  get(columnId: string): unknown {
+    return this.page.value(this.index, columnId);
+  }
+}
+
+/** A row from plain values (tests, and rows made outside a page). */
+export function plainRow(values: Record<string, unknown>): ReportRow {
+  return { get: (columnId) => values[columnId] };
+}
+
+export const NO_ROWS = new RowsTable(null);
 
 export async function fetchRows(body: RowsRequest, signal?: AbortSignal): Promise<RowsPage> {
   const response = await request('POST', '/api/technical-health-check/report/get-rows', body, {
     signal,
-    accept: `${ARROW_STREAM}, application/json;q=0.5`,
+    accept: ARROW_STREAM,
   });
-  const type = response.headers.get('content-type') ?? '';
-  if (type.includes('json')) {
-    const json = (await response.json()) as { rows: ReportRow[]; total: number };
-    return { rows: json.rows.map((r) => plainObject(r)), total: Number(json.total) };
-  }
   const buffer = new Uint8Array(await response.arrayBuffer());
   const header = response.headers.get('x-total-count');
-  if (buffer.byteLength === 0) return { rows: [], total: header === null ? 0 : Number(header) || 0 };
+  if (buffer.byteLength === 0) return { rows: NO_ROWS, total: header === null ? 0 : Number(header) || 0 };
   const table = tableFromIPC(buffer);
   const total = header === null ? table.numRows : Number(header);
-  return { rows: rowsOfTable(table), total: Number.isFinite(total) ? total : table.numRows };
+  return { rows: new RowsTable(table), total: Number.isFinite(total) ? total : table.numRows };
 }

@@ -1,6 +1,9 @@
 /** Calls of spec §7 under /api/technical-health-check. */
 import { ApiError, postJson } from './client.ts';
-import type { Crawl, DateRange, DifferenceType, Overview, ReportSummary } from './types.ts';
+import type { ReportQuery } from '../../../catalog/api.ts';
+import type { Crawl, Overview, ReportSummary } from './types.ts';
+
+export type { ReportQuery };
 
 const BASE = '/api/technical-health-check';
 
@@ -36,21 +39,6 @@ export function fetchOverview(
     },
     { signal },
   );
-}
-
-/** The payload shared by get-summary and get-rows (spec §7). */
-export interface ReportQuery {
-  websiteId: string;
-  segmentId: string | null;
-  currentId: number;
-  comparisonId: number | null;
-  dataDateRange: DateRange;
-  differenceType: DifferenceType;
-  reportId: string;
-  tableId: string;
-  showChecked: boolean;
-  userFilter: string;
-  channel: string | null;
 }
 
 export function fetchSummary(

@@ -1,5 +1,5 @@
 import { Group, Text } from '@mantine/core';
-import { formatChange, formatNumber } from '../lib/format.ts';
+import { formatChange, formatNumber } from '../../../catalog/format.ts';
 import { Icon } from './icon.tsx';
 
 export interface ChangeIndicatorProps {

@@ -4,8 +4,11 @@ import { Icon } from './icon.tsx';
 export const FETCH_ERROR_TITLE = 'An error occurred fetching the data';
 export const FETCH_ERROR_BODY = 'An unexpected error occurred when fetching the data, please try again later.';
 
-/** Spec §8 data-fetch failure, with a retry. */
-export function FetchErrorPanel({ onRetry }: { onRetry?: () => void }) {
+/**
+ * Spec §8 data-fetch failure, with a retry: one per area whose request failed (crawls, overview, chart, table…),
+ * named by `area` (data-area) so a page never shows two for the same request.
+ */
+export function FetchErrorPanel({ area, onRetry }: { area: string; onRetry?: () => void }) {
   return (
     <Alert
       color="red"
@@ -14,6 +17,7 @@ export function FetchErrorPanel({ onRetry }: { onRetry?: () => void }) {
       icon={<Icon name="alert-triangle" size={18} />}
       role="alert"
       data-testid="fetch-error"
+      data-area={area}
     >
       <Group justify="space-between" gap="sm" wrap="wrap">
         <Text size="sm">{FETCH_ERROR_BODY}</Text>

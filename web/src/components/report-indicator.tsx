@@ -1,6 +1,6 @@
 import { Loader, ThemeIcon, Tooltip } from '@mantine/core';
 import type { ReportIndicatorKind } from '../lib/rank.ts';
-import { formatNumber } from '../lib/format.ts';
+import { formatNumber } from '../../../catalog/format.ts';
 import { Icon } from './icon.tsx';
 import { RankRing } from './rank-ring.tsx';
 
@@ -11,25 +11,46 @@ export interface ReportIndicatorProps {
   size?: number;
 }
 
-/** Spec §2 per-report indicator: spinner, lock (NONE), green tick (rank 0, no rows) or rank ring. */
+/** A light grey round icon: the lock of NONE reports, or the dash of a count that failed to load. */
+function GrayIndicator({
+  kind,
+  label,
+  icon,
+  size,
+  ...props
+}: {
+  kind: ReportIndicatorKind;
+  label: string;
+  icon: string;
+  size: number;
+}) {
+  return (
+    <ThemeIcon
+      size={size}
+      radius="xl"
+      variant="light"
+      color="gray"
+      role="img"
+      aria-label={label}
+      data-indicator={kind}
+      {...props}
+    >
+      <Icon name={icon} size={size * 0.62} />
+    </ThemeIcon>
+  );
+}
+
+/** Spec §2 per-report indicator: spinner, lock (NONE), green tick (rank 0, no rows) or rank ring; a dash on error. */
 export function ReportIndicator({ kind, rank = 0, rows = 0, size = 22 }: ReportIndicatorProps) {
   switch (kind) {
     case 'loading':
       return <Loader size={size - 6} type="oval" aria-label="Loading" data-indicator="loading" m={3} />;
+    case 'unavailable':
+      return <GrayIndicator kind={kind} label="Count not available" icon="minus" size={size} />;
     case 'locked':
       return (
         <Tooltip label="Reference listing: no severity" withArrow openDelay={300}>
-          <ThemeIcon
-            size={size}
-            radius="xl"
-            variant="light"
-            color="gray"
-            role="img"
-            aria-label="Reference listing, no severity"
-            data-indicator="locked"
-          >
-            <Icon name="lock" size={size * 0.62} />
-          </ThemeIcon>
+          <GrayIndicator kind={kind} label="Reference listing, no severity" icon="lock" size={size} />
         </Tooltip>
       );
     case 'clean':

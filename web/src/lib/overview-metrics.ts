@@ -1,7 +1,7 @@
 /** Per-report figures from an overview answer, keyed by catalogue report id (`category/report`). */
 import type { Severity } from '../../../catalog/schema.ts';
 import type { Overview, OverviewReport } from '../api/types.ts';
-import { toNumber } from './format.ts';
+import { toNumber } from '../../../catalog/format.ts';
 
 export interface ReportMetric {
   reportId: string;

@@ -31,6 +31,8 @@ describe('report indicator', () => {
   });
   it('is a lock for NONE severity', () => {
     expect(reportIndicatorKind({ ...base, severity: 'NONE' })).toBe('locked');
+    expect(reportIndicatorKind({ ...base, isUnavailable: true, rank: 0, rows: 0 })).toBe('unavailable');
+    expect(reportIndicatorKind({ ...base, isUnavailable: true, severity: 'NONE' })).toBe('unavailable');
   });
   it('is a green tick at rank 0 with 0 rows', () => {
     expect(reportIndicatorKind({ ...base, rank: 0, rows: 0 })).toBe('clean');

@@ -40,16 +40,21 @@ export function bandColor(colour: BandColour): string {
   return SHADES[colour];
 }
 
-export type ReportIndicatorKind = 'loading' | 'locked' | 'clean' | 'rank';
+export type ReportIndicatorKind = 'loading' | 'unavailable' | 'locked' | 'clean' | 'rank';
 
-/** Spec §2: spinner while loading; lock for NONE; green tick at rank 0 and 0 rows; otherwise a rank ring. */
+/**
+ * Spec §2: spinner while loading; lock for NONE; green tick at rank 0 and 0 rows; otherwise a rank ring. When the
+ * counts failed to load the spinner ends in 'unavailable': no tick or ring claims what is not known.
+ */
 export function reportIndicatorKind(input: {
   isLoading: boolean;
+  isUnavailable?: boolean;
   severity: string;
   rank: number | undefined;
   rows: number | undefined;
 }): ReportIndicatorKind {
   if (input.isLoading) return 'loading';
+  if (input.isUnavailable) return 'unavailable';
   if (input.severity === 'NONE') return 'locked';
   if ((input.rank ?? 0) === 0 && (input.rows ?? 0) === 0) return 'clean';
   return 'rank';

@@ -9,13 +9,18 @@ import { PendingNotice } from '../crawl-state/pending-notice.tsx';
 import { NoCrawlsPanel } from '../crawl-state/no-crawls-panel.tsx';
 import { FetchErrorPanel } from '../../components/fetch-error-panel.tsx';
 import { OverviewPage } from '../overview/overview-page.tsx';
-import { ReportRoute } from '../report/report-route.tsx';
+import { ReportNotFound, ReportRoute } from '../report/report-route.tsx';
+import { findVisibleReport } from '../../lib/catalog.ts';
 
 /** The section layout (spec §2): title and intro, the crawl controls, crawl-state notices, then the page. */
 export function DashboardBody({ isModuleActive }: { isModuleActive: boolean }) {
-  const { page, crawlsState, crawls, current, isInternal, isCurrentPending, isUnknownCrawl, reloadCrawls } =
+  const { page, segment, crawlsState, crawls, current, isInternal, isCurrentPending, isUnknownCrawl, reloadCrawls } =
     useDashboard();
-  useDocumentTitle(page.kind === 'overview' ? 'Overview' : undefined);
+  const report =
+    page.kind === 'report'
+      ? findVisibleReport(page.category, page.report, { isHreflang: segment?.isHreflang === true })
+      : undefined;
+  useDocumentTitle(page.kind === 'overview' ? 'Overview' : report ? undefined : 'Report not found');
 
   if (!isModuleActive) {
     return (
@@ -26,9 +31,18 @@ export function DashboardBody({ isModuleActive }: { isModuleActive: boolean }) {
     );
   }
 
+  if (page.kind !== 'overview' && !report) {
+    return (
+      <Stack gap="md" maw={1600}>
+        <SectionHeader />
+        <ReportNotFound />
+      </Stack>
+    );
+  }
+
   let content: React.ReactNode;
   if (crawlsState.status === 'error') {
-    content = <FetchErrorPanel onRetry={reloadCrawls} />;
+    content = <FetchErrorPanel area="crawls" onRetry={reloadCrawls} />;
   } else if (crawlsState.status !== 'success' && crawls.length === 0) {
     content = (
       <Stack gap="sm" aria-busy="true" aria-label="Loading crawls">
@@ -49,7 +63,7 @@ export function DashboardBody({ isModuleActive }: { isModuleActive: boolean }) {
           </Alert>
         ) : null}
         {isInternal && isCurrentPending ? <PendingNotice crawl={current} /> : null}
-        {page.kind === 'overview' ? <OverviewPage /> : <ReportRoute />}
+        {report ? <ReportRoute report={report} /> : <OverviewPage />}
       </>
     );
   }

@@ -39,3 +39,8 @@ export function useDashboard(): DashboardState {
   if (!value) throw new Error('useDashboard outside the dashboard');
   return value;
 }
+
+/** The selected website's domain, or undefined outside the dashboard (component tests, the login page). */
+export function useWebsiteDomain(): string | undefined {
+  return useContext(DashboardContext)?.website.domain;
+}

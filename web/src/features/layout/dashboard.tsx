@@ -141,6 +141,8 @@ export function Dashboard() {
         reloadCrawls: () => void useCrawlsStore.getState().load(website.id, { isRefresh: true }),
         reloadOverview: () => {
           if (currentId !== null) void loadOverview(website.id, currentId, { refresh: true, comparisonId });
+          // The comparison's overview loads again only if it failed too (a loaded one is kept).
+          if (comparisonId !== null) void loadOverview(website.id, comparisonId);
         },
       }
     : null;
@@ -178,7 +180,7 @@ export function Dashboard() {
       ) : null}
       <AppShell.Main id="main-content" tabIndex={-1}>
         {websitesState.status === 'error' ? (
-          <FetchErrorPanel onRetry={() => void loadWebsites()} />
+          <FetchErrorPanel area="websites" onRetry={() => void loadWebsites()} />
         ) : state ? (
           <DashboardContext.Provider value={state}>
             <DashboardBody isModuleActive={isActive} />

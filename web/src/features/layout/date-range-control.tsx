@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Group, Input, Popover, Stack, Text, TextInput } from '@mantine/core';
 import { useDashboard } from './dashboard-context.ts';
-import { formatDate } from '../../lib/format.ts';
+import { formatDate } from '../../../../catalog/format.ts';
 import { Icon } from '../../components/icon.tsx';
 
 /** The data date range for search-console and analytics figures; defaults to the crawl's data start and end. */

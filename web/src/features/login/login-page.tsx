@@ -4,7 +4,7 @@ import { ApiError } from '../../api/client.ts';
 import { useSessionStore } from '../../stores/session-store.ts';
 import { BrandMark } from '../../components/brand-mark.tsx';
 import { Icon } from '../../components/icon.tsx';
-import { formatWait } from '../../lib/format.ts';
+import { formatWait } from '../../../../catalog/format.ts';
 
 function loginErrorText(error: unknown): string {
   if (error instanceof ApiError) {

@@ -1,6 +1,6 @@
 import { Group, Paper, RingProgress, SimpleGrid, Text, Tooltip } from '@mantine/core';
 import type { Crawl } from '../../api/types.ts';
-import { formatNumber } from '../../lib/format.ts';
+import { formatNumber } from '../../../../catalog/format.ts';
 import { ChangeIndicator } from '../../components/change-indicator.tsx';
 import { Icon } from '../../components/icon.tsx';
 import { rankBand } from '../../lib/rank.ts';

@@ -5,15 +5,21 @@ import { visibleReports } from '../../lib/catalog.ts';
 import { overviewMetrics } from '../../lib/overview-metrics.ts';
 import { formatUrlState, sectionState } from '../../lib/url-state.ts';
 import { FetchErrorPanel } from '../../components/fetch-error-panel.tsx';
+import { useOverviewStore } from '../../stores/overview-store.ts';
 import { SIDEBAR_SEVERITIES } from '../../lib/sidebar-model.ts';
 import { headline, overviewRows, rowsOfSeverity } from './overview-model.ts';
 import { HeadlineStats } from './headline-stats.tsx';
 import { SeverityCard } from './severity-card.tsx';
 import { ReferenceCard } from './reference-card.tsx';
 
+const retryComparison = (websiteId: string, crawlId: number) =>
+  useOverviewStore.getState().load(websiteId, crawlId, { refresh: true });
+
 /** The severity map of the current crawl against its comparison: what an account manager opens first. */
 export function OverviewPage() {
-  const { overview, comparisonOverview, comparison, segment, url, reloadOverview } = useDashboard();
+  const { overview, comparisonOverview, segment, url, reloadOverview, website, ...selection } = useDashboard();
+  // A comparison whose overview failed is left out (no change shown) rather than waited for forever.
+  const comparison = comparisonOverview.status === 'error' ? undefined : selection.comparison;
   const reports = useMemo(() => visibleReports({ isHreflang: segment?.isHreflang === true }), [segment]);
   const data = overview.status === 'success' ? overview.data : undefined;
   const comparisonData = comparisonOverview.status === 'success' ? comparisonOverview.data : undefined;
@@ -27,7 +33,7 @@ export function OverviewPage() {
   const search = formatUrlState(sectionState(url));
   const isComparing = comparison !== undefined && comparisonOverview.status !== 'success';
 
-  if (overview.status === 'error') return <FetchErrorPanel onRetry={reloadOverview} />;
+  if (overview.status === 'error') return <FetchErrorPanel area="overview" onRetry={reloadOverview} />;
   if (!data) {
     return (
       <Stack gap="md" aria-busy="true" aria-label="Loading the overview" data-testid="overview-loading">
@@ -47,6 +53,12 @@ export function OverviewPage() {
 
   return (
     <Stack gap="md" data-testid="overview">
+      {selection.comparison && comparisonOverview.status === 'error' ? (
+        <FetchErrorPanel
+          area="comparison"
+          onRetry={() => void retryComparison(website.id, selection.comparison!.crawlId)}
+        />
+      ) : null}
       <HeadlineStats totals={totals} comparison={comparison} isComparing={isComparing} />
       <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md" verticalSpacing="md">
         {SIDEBAR_SEVERITIES.map((severity) => (

@@ -1,6 +1,6 @@
 import { Group, Paper, SimpleGrid, Text } from '@mantine/core';
 import { categoryLabel } from '../../lib/catalog.ts';
-import { formatNumber } from '../../lib/format.ts';
+import { formatNumber } from '../../../../catalog/format.ts';
 import { ReportIndicator } from '../../components/report-indicator.tsx';
 import { ReportTitleLink } from './report-title-link.tsx';
 import type { OverviewRow } from './overview-model.ts';

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button, Group, Paper, Table, Text } from '@mantine/core';
 import type { Severity } from '../../../../catalog/schema.ts';
 import { categoryLabel } from '../../lib/catalog.ts';
-import { formatNumber } from '../../lib/format.ts';
+import { formatNumber } from '../../../../catalog/format.ts';
 import { reportIndicatorKind } from '../../lib/rank.ts';
 import { SEVERITY_COLOURS, SEVERITY_LABELS } from '../../lib/severity.ts';
 import { ChangeIndicator } from '../../components/change-indicator.tsx';

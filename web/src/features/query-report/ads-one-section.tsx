@@ -1,5 +1,5 @@
 import type { AdsOneSearchTerm, QueryReport } from '../../api/query-report.ts';
-import { formatCurrency, formatNumber, formatPercent } from '../../lib/format.ts';
+import { formatCurrency, formatNumber, formatPercent } from '../../../../catalog/format.ts';
 import { CompactTable, type CompactColumn } from './compact-table.tsx';
 import { SourceCard } from './source-card.tsx';
 import { StatGrid } from './stat-grid.tsx';

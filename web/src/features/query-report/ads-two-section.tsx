@@ -1,5 +1,5 @@
 import type { QueryReport } from '../../api/query-report.ts';
-import { formatCurrency, formatNumber } from '../../lib/format.ts';
+import { formatCurrency, formatNumber } from '../../../../catalog/format.ts';
 import { SourceCard } from './source-card.tsx';
 import { StatGrid } from './stat-grid.tsx';
 

@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { Text } from '@mantine/core';
 import * as Plot from '@observablehq/plot';
 import { format as formatDateFns } from 'date-fns';
-import { formatDate } from '../../lib/format.ts';
+import { formatDate } from '../../../../catalog/format.ts';
 import type { DatedValue } from './query-report-model.ts';
 import { useElementWidth } from '../../lib/use-element-width.ts';
 

@@ -5,7 +5,7 @@ import { BREAKPOINTS } from '../../../../catalog/constants.ts';
 import { fetchQueryReport, type QueryReport } from '../../api/query-report.ts';
 import { isAbortError } from '../../api/client.ts';
 import { FetchErrorPanel } from '../../components/fetch-error-panel.tsx';
-import { formatDate } from '../../lib/format.ts';
+import { formatDate } from '../../../../catalog/format.ts';
 import { errorText, type LoadState } from '../../lib/load-state.ts';
 import { useDashboard } from '../layout/dashboard-context.ts';
 import { AdsOneSection } from './ads-one-section.tsx';
@@ -71,7 +71,7 @@ export function QueryReportDialog({ query, isOpen, onClose }: { query: string; i
       data-testid="query-report-dialog"
     >
       {state.status === 'error' ? (
-        <FetchErrorPanel onRetry={retry} />
+        <FetchErrorPanel area="query-report" onRetry={retry} />
       ) : report ? (
         <Stack gap="sm" data-testid="query-report">
           <SearchConsoleSection report={report} />

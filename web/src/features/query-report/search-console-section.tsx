@@ -1,7 +1,8 @@
 import { useMemo } from 'react';
-import { Anchor, SimpleGrid } from '@mantine/core';
+import { SimpleGrid } from '@mantine/core';
 import type { QueryReport, SearchConsoleUrl } from '../../api/query-report.ts';
-import { formatNumber, formatPercent } from '../../lib/format.ts';
+import { formatNumber, formatPercent } from '../../../../catalog/format.ts';
+import { UrlText } from '../../components/url-text.tsx';
 import { CompactTable, type CompactColumn } from './compact-table.tsx';
 import { MiniChart } from './mini-chart.tsx';
 import { datedValues, searchConsoleTotals } from './query-report-model.ts';
@@ -15,11 +16,7 @@ const urlColumns: CompactColumn<SearchConsoleUrl>[] = [
   {
     id: 'url',
     label: 'Landing URL',
-    render: (r) => (
-      <Anchor href={r.url} target="_blank" rel="noopener noreferrer" fz="xs" c="brand.8" title={r.url}>
-        {r.url}
-      </Anchor>
-    ),
+    render: (r) => <UrlText url={r.url} size="xs" />,
   },
   { id: 'clicks', label: 'Clicks', isNumeric: true, render: (r) => formatNumber(r.clicks) },
   { id: 'impressions', label: 'Impressions', isNumeric: true, render: (r) => formatNumber(r.impressions) },

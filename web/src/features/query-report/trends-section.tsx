@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import type { QueryReport } from '../../api/query-report.ts';
-import { formatNumber } from '../../lib/format.ts';
+import { formatNumber } from '../../../../catalog/format.ts';
 import { MiniChart } from './mini-chart.tsx';
 import { datedValues } from './query-report-model.ts';
 import { SourceCard } from './source-card.tsx';

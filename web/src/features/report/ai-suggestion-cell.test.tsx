@@ -5,6 +5,7 @@ import { columnById } from '../../../../catalog/index.ts';
 import { renderWithTheme } from '../../test/render.tsx';
 import { DashboardContext, type DashboardState } from '../layout/dashboard-context.ts';
 import { AiSuggestionCell } from './ai-suggestion-cell.tsx';
+import { plainRow } from '../../api/report-rows.ts';
 
 afterEach(cleanup);
 
@@ -15,7 +16,7 @@ const dashboard = {
 function renderCell(row: Record<string, unknown>) {
   return renderWithTheme(
     <DashboardContext.Provider value={dashboard}>
-      <AiSuggestionCell column={columnById('ai_title')!} row={row} />
+      <AiSuggestionCell column={columnById('ai_title')!} row={plainRow(row)} />
     </DashboardContext.Provider>,
   );
 }

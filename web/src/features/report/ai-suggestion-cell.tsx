@@ -3,7 +3,7 @@ import { Button, Loader, Stack, Text } from '@mantine/core';
 import type { CatalogColumn } from '../../../../catalog/schema.ts';
 import { request } from '../../api/client.ts';
 import type { ReportRow } from '../../api/report-rows.ts';
-import { toNumber } from '../../lib/format.ts';
+import { toNumber } from '../../../../catalog/format.ts';
 import { useDashboard } from '../layout/dashboard-context.ts';
 
 export const AI_NOTE = 'Note: This content is AI generated and requires human verification';
@@ -15,8 +15,9 @@ type AiState = { status: 'idle' } | { status: 'pending' } | { status: 'success';
 export function AiSuggestionCell({ column, row }: { column: CatalogColumn; row: ReportRow }) {
   const { website } = useDashboard();
   const [state, setState] = useState<AiState>({ status: 'idle' });
-  const url = typeof row.url === 'string' ? row.url : null;
-  if (toNumber(row.http_status_code) !== 200 || !url) {
+  const rowUrl = row.get('url');
+  const url = typeof rowUrl === 'string' ? rowUrl : null;
+  if (toNumber(row.get('http_status_code')) !== 200 || !url) {
     return (
       <Text span size="sm" c="dark.3">
         –

@@ -1,7 +1,7 @@
 import { createContext, useContext } from 'react';
 import type { ReportDefinition } from '../../../../catalog/schema.ts';
 import type { ReportRow } from '../../api/report-rows.ts';
-import { asText } from '../../lib/format.ts';
+import { asText } from '../../../../catalog/format.ts';
 
 export interface ChecklistItem {
   url: string;
@@ -36,8 +36,8 @@ export function checklistItemOf(
   row: ReportRow,
 ): ChecklistItem {
   return {
-    url: asText(row[report.keyColumns[0] ?? 'url']),
-    subKeys: report.subKeyColumns.map((c) => asText(row[c])),
+    url: asText(row.get(report.keyColumns[0] ?? 'url')),
+    subKeys: report.subKeyColumns.map((c) => asText(row.get(c))),
   };
 }
 

@@ -1,5 +1,6 @@
 import { Button, Group, List, Modal, Stack, Text } from '@mantine/core';
-import { formatNumber } from '../../lib/format.ts';
+import { formatNumber } from '../../../../catalog/format.ts';
+import { UrlText } from '../../components/url-text.tsx';
 import type { ChecklistEdit } from './checklist-context.ts';
 
 export interface ChecklistSaveDialogProps {
@@ -17,10 +18,12 @@ function Items({ edits }: { edits: readonly ChecklistEdit[] }) {
     <List size="sm" spacing={2} listStyleType="disc">
       {edits.slice(0, PREVIEW).map((e) => (
         <List.Item key={`${e.item.url}${e.item.subKeys.join('|')}`}>
-          <Text span size="sm" style={{ wordBreak: 'break-all' }}>
-            {e.item.url}
-            {e.item.subKeys.length ? ` — ${e.item.subKeys.join(', ')}` : ''}
-          </Text>
+          <UrlText url={e.item.url} isLink={false} />
+          {e.item.subKeys.length ? (
+            <Text span size="xs" c="dark.4" display="block" truncate="end">
+              {e.item.subKeys.join(', ')}
+            </Text>
+          ) : null}
         </List.Item>
       ))}
       {edits.length > PREVIEW ? <List.Item>and {formatNumber(edits.length - PREVIEW)} more</List.Item> : null}

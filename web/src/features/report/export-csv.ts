@@ -4,8 +4,8 @@ import type { CatalogColumn } from '../../../../catalog/schema.ts';
 import { fetchRows } from '../../api/report-rows.ts';
 import type { ReportQuery } from '../../api/technical-health-check.ts';
 import type { SortOrder } from '../../api/types.ts';
-import { cellText } from '../../lib/cell-format.ts';
-import { csvLine } from '../../lib/csv.ts';
+import { cellText } from '../../../../catalog/cell-format.ts';
+import { csvLine } from '../../../../catalog/csv.ts';
 import { CSV_BOM } from '../../../../catalog/constants.ts';
 
 export interface ExportProgress {
@@ -29,7 +29,10 @@ export async function exportReportCsv(input: {
   while (offset < total) {
     const page = await fetchRows({ ...query, limit: CSV_CHUNK_SIZE, offset, orderBy }, signal);
     total = page.total;
-    const lines = page.rows.map((row) => csvLine(columns.map((c) => cellText(row[c.id], c.format))));
+    const readers = columns.map((c) => page.rows.column(c.id));
+    const lines = Array.from({ length: page.rows.length }, (_, i) =>
+      csvLine(columns.map((c, j) => cellText(readers[j]!(i), c.format))),
+    );
     if (lines.length) parts.push(new Blob([`${lines.join('\r\n')}\r\n`]));
     offset += CSV_CHUNK_SIZE;
     onProgress({ done: Math.min(offset, total), total });

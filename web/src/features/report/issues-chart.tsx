@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Button, Group, Paper, Text, Title, VisuallyHidden } from '@mantine/core';
 import * as Plot from '@observablehq/plot';
 import { format as formatDateFns } from 'date-fns';
@@ -6,10 +6,12 @@ import { CHART_HEIGHT } from '../../../../catalog/constants.ts';
 import { keyDates } from '../../../../catalog/index.ts';
 import type { KeyDate as KeyDateEntry } from '../../../../catalog/schema.ts';
 import type { TrendPoint } from '../../api/types.ts';
-import { formatDate, formatNumber, toDate } from '../../lib/format.ts';
+import { formatDate, formatNumber, pluralise, toDate } from '../../../../catalog/format.ts';
 import { Icon } from '../../components/icon.tsx';
-import { downloadCsv, toCsv } from '../../lib/csv.ts';
+import { toCsv } from '../../../../catalog/csv.ts';
+import { downloadCsv } from '../../lib/csv.ts';
 import { useElementWidth } from '../../lib/use-element-width.ts';
+import { crawlTicks } from './chart-ticks.ts';
 
 interface Point {
   date: Date;
@@ -23,6 +25,9 @@ interface KeyDate {
 }
 
 const BRAND = 'var(--mantine-color-brand-7)';
+const MARGIN_LEFT = 52;
+// Room for half of the newest crawl's date label, which sits at the right end.
+const MARGIN_RIGHT = 30;
 
 function pointsOf(trends: readonly TrendPoint[]): Point[] {
   return trends
@@ -62,15 +67,18 @@ function keyDateMarks(visible: readonly KeyDate[]): Plot.Markish[] {
   });
 }
 
-/** 'Issues over time': a 250px line of issues per crawl, drag to zoom, weekly gridlines and key dates (spec §2). */
+/** 'Issues over time': a 250px line of issues per crawl, ticked at the crawl dates, drag to zoom, key dates (spec §2). */
 export function IssuesChart({
   trends,
   fileStem,
   isLoading,
+  error,
 }: {
   trends: TrendPoint[];
   fileStem: string;
   isLoading: boolean;
+  /** The failed summary's error state, shown in place of the chart. */
+  error: ReactNode;
 }) {
   const frameRef = useRef<HTMLDivElement>(null);
   const width = useElementWidth(frameRef);
@@ -90,11 +98,16 @@ export function IssuesChart({
     const maxIssues = Math.max(...points.map((p) => p.issues), 0);
     // Small counts get one tick per whole issue; d3's defaults would repeat rounded labels (0, 0.5 → '1', '1').
     const yTicks = maxIssues <= 6 ? Array.from({ length: Math.max(maxIssues, 1) + 1 }, (_, i) => i) : 5;
+    const ticks = crawlTicks(
+      points.map((p) => p.date),
+      domain,
+      width - MARGIN_LEFT - MARGIN_RIGHT,
+    );
     const plot = Plot.plot({
       width,
       height: CHART_HEIGHT,
-      marginLeft: 52,
-      marginRight: 16,
+      marginLeft: MARGIN_LEFT,
+      marginRight: MARGIN_RIGHT,
       marginTop: 22,
       marginBottom: 28,
       style: { fontSize: '11px', fontFamily: 'inherit', color: 'var(--mantine-color-dark-4)', overflow: 'visible' },
@@ -103,8 +116,8 @@ export function IssuesChart({
         domain,
         inset: 14,
         label: null,
-        ticks: 'week',
-        tickFormat: (d: Date) => formatDateFns(d, 'd MMM'),
+        ticks,
+        tickFormat: (d: Date) => formatDate(d),
       },
       y: {
         label: 'Issues',
@@ -115,7 +128,7 @@ export function IssuesChart({
         tickFormat: (n: number) => (Number.isInteger(n) ? formatNumber(n) : ''),
       },
       marks: [
-        Plot.gridX({ ticks: 'week', stroke: 'var(--mantine-color-gray-3)', strokeOpacity: 1 }),
+        Plot.gridX(ticks, { stroke: 'var(--mantine-color-gray-3)', strokeOpacity: 1 }),
         ...keyDateMarks(visibleKeyDates),
         Plot.ruleY([0], { stroke: 'var(--mantine-color-gray-5)' }),
         Plot.lineY(points, { x: 'date', y: 'issues', stroke: BRAND, strokeWidth: 2.25, clip: true }),
@@ -181,9 +194,11 @@ export function IssuesChart({
           <Title order={3} fz="md" id="issues-over-time">
             Issues over time
           </Title>
-          <Text size="xs" c="dark.3">
-            Issues found by each of the last {points.length} crawls · drag across the chart to zoom
-          </Text>
+          {points.length > 0 ? (
+            <Text size="xs" c="dark.3">
+              Issues found by each of the last {pluralise(points.length, 'crawl')} · drag across the chart to zoom
+            </Text>
+          ) : null}
         </div>
         <Group gap="xs">
           {zoom ? (
@@ -207,9 +222,16 @@ export function IssuesChart({
           </Button>
         </Group>
       </Group>
+      {error}
       <div
         ref={frameRef}
-        style={{ position: 'relative', height: CHART_HEIGHT, cursor: 'crosshair', userSelect: 'none' }}
+        style={{
+          position: 'relative',
+          height: CHART_HEIGHT,
+          cursor: 'crosshair',
+          userSelect: 'none',
+          display: error ? 'none' : undefined,
+        }}
         data-testid="issues-chart"
       >
         {points.length === 0 ? (

@@ -1,12 +1,12 @@
-import { Anchor, Group, Progress, Text } from '@mantine/core';
+import { Group, Progress, Text } from '@mantine/core';
 import type { CatalogColumn, ReportDefinition } from '../../../../catalog/schema.ts';
 import { ChecklistCell } from './checklist-cell.tsx';
-import { cellText, hopKind, listItems, redirectHops, splitUrlForDisplay, statusColour } from '../../lib/cell-format.ts';
-import classes from './report-table.module.css';
-import { asText, toNumber } from '../../lib/format.ts';
+import { cellText, hopKind, listItems, redirectHops, statusColour } from '../../../../catalog/cell-format.ts';
+import { asText, toNumber } from '../../../../catalog/format.ts';
 import { clampRank, rankBand, bandColor } from '../../lib/rank.ts';
 import { Icon } from '../../components/icon.tsx';
 import { ToneBadge } from '../../components/tone-badge.tsx';
+import { UrlText } from '../../components/url-text.tsx';
 import { AiSuggestionCell } from './ai-suggestion-cell.tsx';
 import { QueryReportButton } from '../query-report/query-report-button.tsx';
 import type { ReportRow } from '../../api/report-rows.ts';
@@ -16,17 +16,6 @@ function Empty() {
     <Text span c="dark.3" size="sm" aria-label="No value">
       –
     </Text>
-  );
-}
-
-/** A URL that, when too wide, loses characters from its middle: the scheme and host start, the tail stays. */
-function UrlText({ url }: { url: string }) {
-  const [head, tail] = splitUrlForDisplay(url);
-  return (
-    <>
-      <span className={classes.urlHead}>{head}</span>
-      <span className={classes.urlTail}>{tail}</span>
-    </>
   );
 }
 
@@ -73,27 +62,8 @@ export function ReportCell({
           {cellText(value, format)}
         </ToneBadge>
       );
-    case 'url': {
-      const href = asText(value);
-      const isHttp = /^https?:\/\//i.test(href);
-      return isHttp ? (
-        <Anchor
-          href={href}
-          target="_blank"
-          rel="noopener noreferrer"
-          size="sm"
-          c="brand.8"
-          title={href}
-          className={classes.url}
-        >
-          <UrlText url={href} />
-        </Anchor>
-      ) : (
-        <Text span size="sm" title={href} className={classes.url}>
-          <UrlText url={href} />
-        </Text>
-      );
-    }
+    case 'url':
+      return <UrlText url={asText(value)} />;
     case 'rank-bar': {
       const rank = clampRank(toNumber(value) ?? 0);
       return (

@@ -6,7 +6,7 @@ import type { ReportQuery } from '../../api/technical-health-check.ts';
 import type { DifferenceType } from '../../api/types.ts';
 import { columnById, reportHeading } from '../../lib/catalog.ts';
 import { downloadCsv } from '../../lib/csv.ts';
-import { formatNumber } from '../../lib/format.ts';
+import { formatNumber } from '../../../../catalog/format.ts';
 import { SEVERITY_LABELS, SEVERITY_TONES } from '../../lib/severity.ts';
 import { ToneBadge } from '../../components/tone-badge.tsx';
 import { isAbortError } from '../../api/client.ts';
@@ -146,7 +146,7 @@ export function ReportPage({ report }: { report: ReportDefinition }) {
           const item = checklistItemOf(report, row);
           const key = checklistKey(item);
           const next = new Map(current);
-          if (current.has(key) || Boolean(row.checked) === checked) next.delete(key);
+          if (current.has(key) || Boolean(row.get('checked')) === checked) next.delete(key);
           else next.set(key, { item, checked });
           return next;
         }),
@@ -187,6 +187,9 @@ export function ReportPage({ report }: { report: ReportDefinition }) {
     if (summaryQuery) void loadSummary(summaryQuery, { skipCache: true });
     if (query && report.includeTable) void loadRows(query, page, { force: true });
   };
+  const retrySummary = () => {
+    if (summaryQuery) void loadSummary(summaryQuery);
+  };
   const refreshTable = () => {
     if (query) void loadRows(query, page, { force: true });
   };
@@ -195,6 +198,8 @@ export function ReportPage({ report }: { report: ReportDefinition }) {
     [setUrl],
   );
 
+  // The summary's one error state: in the chart when the report has one, else above the tabs it counts.
+  const summaryError = summary.status === 'error' ? <FetchErrorPanel area="summary" onRetry={retrySummary} /> : null;
   const differences =
     summary.status === 'success' || summary.status === 'pending' ? summary.data?.differences : undefined;
   const trends = summary.status === 'success' || summary.status === 'pending' ? (summary.data?.trends ?? []) : [];
@@ -205,6 +210,8 @@ export function ReportPage({ report }: { report: ReportDefinition }) {
         ? (rowsState.data?.total ?? 0)
         : 0;
   const fileStem = report.title;
+  const tabCount = (value: DifferenceType): string =>
+    differences ? formatNumber(differences[value]) : summary.status === 'error' ? '–' : '…';
 
   const startExport = async () => {
     if (!query) return;
@@ -257,10 +264,13 @@ export function ReportPage({ report }: { report: ReportDefinition }) {
         </Group>
       </Paper>
 
-      {summary.status === 'error' ? <FetchErrorPanel onRetry={refresh} /> : null}
-
       {report.includeTrends ? (
-        <IssuesChart trends={trends} fileStem={fileStem} isLoading={summary.status !== 'success'} />
+        <IssuesChart
+          trends={trends}
+          fileStem={fileStem}
+          isLoading={summary.status === 'pending' || summary.status === 'idle'}
+          error={summaryError}
+        />
       ) : null}
 
       {report.includeTable ? (
@@ -325,6 +335,11 @@ export function ReportPage({ report }: { report: ReportDefinition }) {
               </Button>
             </Group>
           ) : null}
+          {report.includeTrends || !summaryError ? null : (
+            <Stack px="md" pb="xs">
+              {summaryError}
+            </Stack>
+          )}
           <Tabs
             value={tab}
             onChange={(value) => {
@@ -342,11 +357,11 @@ export function ReportPage({ report }: { report: ReportDefinition }) {
                   rightSection={
                     tab === t.value ? (
                       <Badge size="sm" variant="filled" color="brand.7" radius="sm" tt="none">
-                        {differences ? formatNumber(differences[t.value]) : '…'}
+                        {tabCount(t.value)}
                       </Badge>
                     ) : (
                       <ToneBadge tone="gray" size="sm">
-                        {differences ? formatNumber(differences[t.value]) : '…'}
+                        {tabCount(t.value)}
                       </ToneBadge>
                     )
                   }

@@ -1,8 +1,8 @@
 import { lazy, Suspense } from 'react';
 import { Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'wouter';
+import type { ReportDefinition } from '../../../../catalog/schema.ts';
 import { useDashboard } from '../layout/dashboard-context.ts';
-import { findVisibleReport } from '../../lib/catalog.ts';
 import { SECTION_PATH } from '../../lib/routes.ts';
 import { formatUrlState, sectionState } from '../../lib/url-state.ts';
 
@@ -11,30 +11,27 @@ const ReportPage = lazy(() => import('./report-page.tsx').then((m) => ({ default
 
 export const REPORT_NOT_FOUND = 'report could not be found.';
 
-export function ReportRoute() {
-  const { page, segment, url } = useDashboard();
-  const report =
-    page.kind === 'report'
-      ? findVisibleReport(page.category, page.report, { isHreflang: segment?.isHreflang === true })
-      : undefined;
+/** An unknown report or path: the message alone, without the crawl controls, filters or notices. */
+export function ReportNotFound() {
+  const { url } = useDashboard();
+  return (
+    <Paper withBorder radius="md" p="xl" data-testid="report-not-found">
+      <Stack gap="xs">
+        <Title order={2} fz="h3">
+          Report not found
+        </Title>
+        <Text size="sm" c="dark.5">
+          This {REPORT_NOT_FOUND}
+        </Text>
+        <Text size="sm">
+          <Link href={`${SECTION_PATH}${formatUrlState(sectionState(url))}`}>Back to the overview</Link>
+        </Text>
+      </Stack>
+    </Paper>
+  );
+}
 
-  if (!report) {
-    return (
-      <Paper withBorder radius="md" p="xl" data-testid="report-not-found">
-        <Stack gap="xs">
-          <Title order={2} fz="h3">
-            Report not found
-          </Title>
-          <Text size="sm" c="dark.5">
-            This {REPORT_NOT_FOUND}
-          </Text>
-          <Text size="sm">
-            <Link href={`${SECTION_PATH}${formatUrlState(sectionState(url))}`}>Back to the overview</Link>
-          </Text>
-        </Stack>
-      </Paper>
-    );
-  }
+export function ReportRoute({ report }: { report: ReportDefinition }) {
   return (
     <Suspense
       fallback={

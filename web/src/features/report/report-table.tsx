@@ -1,5 +1,5 @@
 import { Fragment, useMemo, useRef } from 'react';
-import { ActionIcon, Button, Loader, Text } from '@mantine/core';
+import { ActionIcon, Loader, Text } from '@mantine/core';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import {
   columnOrderingFeature,
@@ -20,12 +20,12 @@ import {
 import type { CatalogColumn, ReportDefinition } from '../../../../catalog/schema.ts';
 import type { ReportRow, RowsPage } from '../../api/report-rows.ts';
 import type { LoadState } from '../../lib/load-state.ts';
-import { isNumericFormat } from '../../lib/cell-format.ts';
+import { isNumericFormat } from '../../../../catalog/cell-format.ts';
 import { Icon } from '../../components/icon.tsx';
-import { FETCH_ERROR_TITLE } from '../../components/fetch-error-panel.tsx';
+import { FetchErrorPanel } from '../../components/fetch-error-panel.tsx';
 import { ReportCell } from './report-cell.tsx';
 import { RowDetail } from './row-detail.tsx';
-import { pinnedOffsets } from './table-model.ts';
+import { groupSegments, pinnedOffsets } from './table-model.ts';
 import { expanderLabel, hasSubRow } from './sub-row.ts';
 import type { TablePreferences } from './use-table-preferences.ts';
 import classes from './report-table.module.css';
@@ -45,7 +45,7 @@ const features = tableFeatures({
 });
 export type ReportTableFeatures = typeof features;
 const helper = createColumnHelper<typeof features, ReportRow>();
-const EMPTY_ROWS: ReportRow[] = [];
+const EMPTY_ROWS: readonly ReportRow[] = [];
 
 function catalogColumnOf(meta: unknown): CatalogColumn | undefined {
   return (meta as { column?: CatalogColumn } | undefined)?.column;
@@ -87,7 +87,7 @@ function buildColumns(
 ): ColumnDef<typeof features, ReportRow, unknown>[] {
   const groups: { group: string; leaves: ColumnDef<typeof features, ReportRow, unknown>[] }[] = [];
   for (const column of columns) {
-    const leaf = helper.accessor((row: ReportRow) => row[column.id], {
+    const leaf = helper.accessor((row: ReportRow) => row.get(column.id), {
       id: column.id,
       header: column.title,
       size: defaultSize(column),
@@ -117,10 +117,7 @@ export interface ReportTableProps {
   preferences: TablePreferences;
   onPreferencesChange: (update: (current: TablePreferences) => TablePreferences) => void;
   onRetry: () => void;
-  children?: (table: ReportTableInstance) => React.ReactNode;
 }
-
-export type ReportTableInstance = ReturnType<typeof useReportTable>;
 
 function resolve<T>(updater: Updater<T>, current: T): T {
   return typeof updater === 'function' ? (updater as (old: T) => T)(current) : updater;
@@ -132,7 +129,7 @@ function useReportTable(props: ReportTableProps) {
   const columnDefs = useMemo(() => buildColumns(report, columns), [report, columns]);
   const rows =
     rowsState.status === 'success' || rowsState.status === 'pending'
-      ? (rowsState.data?.rows ?? EMPTY_ROWS)
+      ? (rowsState.data?.rows.rows ?? EMPTY_ROWS)
       : EMPTY_ROWS;
   const total =
     rowsState.status === 'success'
@@ -174,7 +171,7 @@ function useReportTable(props: ReportTableProps) {
 
 /** The server-paged, server-sorted report table with a virtualised body (spec §2 'The table'). */
 export function ReportTable(props: ReportTableProps) {
-  const { rowsState, sorting, onSortColumn, onRetry, children } = props;
+  const { rowsState, sorting, onSortColumn, onRetry } = props;
   const table = useReportTable(props);
   const scrollRef = useRef<HTMLDivElement>(null);
   const rows = table.getRowModel().rows;
@@ -197,12 +194,10 @@ export function ReportTable(props: ReportTableProps) {
   );
   const lastPinned = [...pinned.keys()].at(-1);
   const pinnedWidth = lastPinned === undefined ? 0 : pinned.get(lastPinned)! + table.getColumn(lastPinned)!.getSize();
-  // A group's label stays in view above its first frozen column, or just right of the frozen columns.
-  const groupLabelLeft = (group: { getLeafColumns: () => { id: string }[] }): number =>
-    (group
-      .getLeafColumns()
-      .map((c) => pinned.get(c.id))
-      .find((left) => left !== undefined) ?? pinnedWidth) + GROUP_LABEL_INSET;
+  const segments = groupSegments(
+    leaves.map((c) => ({ id: c.id, size: c.getSize(), group: catalogColumnOf(c.columnDef.meta)?.group ?? '' })),
+    pinned,
+  );
   const pinStyle = (columnId: string): React.CSSProperties | undefined =>
     pinned.has(columnId) ? { left: pinned.get(columnId) } : undefined;
   const pinClass = (columnId: string): string =>
@@ -210,7 +205,6 @@ export function ReportTable(props: ReportTableProps) {
 
   return (
     <div>
-      {children?.(table)}
       <div className={classes.scroller} ref={scrollRef} data-testid="report-table">
         <table
           className={classes.table}
@@ -221,29 +215,44 @@ export function ReportTable(props: ReportTableProps) {
           aria-label="Report rows"
         >
           <thead className={classes.thead} role="rowgroup">
-            {headerGroups.map((group, depth) => (
-              <tr key={group.id} className={classes.tr} role="row" aria-rowindex={depth + 1}>
+            {headerGroups.length > 1 ? (
+              <tr className={classes.tr} role="row" aria-rowindex={1}>
+                {segments.map((segment, index) => {
+                  const isFrozen = segment.left !== undefined;
+                  const isEdge = isFrozen && segment.columnIds.includes(lastPinned ?? '');
+                  return (
+                    <th
+                      key={`${index}-${segment.columnIds[0]}`}
+                      colSpan={segment.columnIds.length}
+                      className={`${classes.groupTh} ${isFrozen ? classes.pinned : ''} ${isEdge ? classes.pinnedEdge : ''}`}
+                      style={{
+                        width: segment.width,
+                        flex: index === segments.length - 1 ? '1 0 auto' : 'none',
+                        left: segment.left,
+                      }}
+                      role="columnheader"
+                      scope="colgroup"
+                      data-pinned={isFrozen ? '' : undefined}
+                    >
+                      {segment.hasLabel ? (
+                        // A scrolling group's label stays in view just right of the frozen columns.
+                        <span
+                          className={classes.groupLabel}
+                          style={{ left: isFrozen ? undefined : pinnedWidth + GROUP_LABEL_INSET }}
+                        >
+                          {segment.group}
+                        </span>
+                      ) : null}
+                    </th>
+                  );
+                })}
+              </tr>
+            ) : null}
+            {headerGroups.slice(-1).map((group) => (
+              <tr key={group.id} className={classes.tr} role="row" aria-rowindex={headerGroups.length}>
                 {group.headers.map((header, index) => {
                   const isLast = index === group.headers.length - 1;
                   const style = { width: header.getSize(), flex: isLast ? '1 0 auto' : 'none' };
-                  if (depth < headerGroups.length - 1) {
-                    return (
-                      <th
-                        key={header.id}
-                        colSpan={header.colSpan}
-                        className={classes.groupTh}
-                        style={style}
-                        role="columnheader"
-                        scope="colgroup"
-                      >
-                        {header.isPlaceholder ? null : (
-                          <span className={classes.groupLabel} style={{ left: groupLabelLeft(header.column) }}>
-                            <table.FlexRender header={header} />
-                          </span>
-                        )}
-                      </th>
-                    );
-                  }
                   const column = header.column;
                   const sorted = sorting.find((s) => s.id === column.id);
                   const meta = catalogColumnOf(column.columnDef.meta);
@@ -259,6 +268,7 @@ export function ReportTable(props: ReportTableProps) {
                         sorted ? (sorted.desc ? 'descending' : 'ascending') : column.getCanSort() ? 'none' : undefined
                       }
                       data-column={column.id}
+                      data-pinned={pinned.has(column.id) ? '' : undefined}
                       title={meta?.tooltip}
                     >
                       {column.getCanSort() ? (
@@ -307,14 +317,7 @@ export function ReportTable(props: ReportTableProps) {
                   {isPending ? (
                     <Loader size="sm" aria-label="Loading rows" />
                   ) : isError ? (
-                    <span style={{ display: 'flex', gap: 12, alignItems: 'center' }}>
-                      <Text size="sm" c="red.9" fw={500}>
-                        {FETCH_ERROR_TITLE}
-                      </Text>
-                      <Button size="compact-sm" variant="default" onClick={onRetry}>
-                        Try again
-                      </Button>
-                    </span>
+                    <FetchErrorPanel area="rows" onRetry={onRetry} />
                   ) : (
                     <Text size="sm" c="dark.4" data-testid="no-results">
                       {NO_RESULTS}
@@ -363,6 +366,7 @@ export function ReportTable(props: ReportTableProps) {
                           }}
                           role="cell"
                           data-column={cell.column.id}
+                          data-pinned={pinned.has(cell.column.id) ? '' : undefined}
                         >
                           {isExpanderCell && props.report.subRow && row.getCanExpand() ? (
                             <Fragment>

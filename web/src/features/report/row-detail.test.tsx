@@ -1,12 +1,14 @@
 // @vitest-environment happy-dom
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { Field, List, Table, tableFromIPC, tableToIPC, Utf8, vectorFromArray } from 'apache-arrow';
 import { columnById, reportById } from '../../../../catalog/index.ts';
 import type { ReportDefinition } from '../../../../catalog/schema.ts';
 import { renderWithTheme } from '../../test/render.tsx';
 import { ReportTable } from './report-table.tsx';
 import { RowDetail } from './row-detail.tsx';
 import { reportColumns } from './table-model.ts';
+import { plainRow, RowsTable } from '../../api/report-rows.ts';
 import { expanderLabel, hasSubRow } from './sub-row.ts';
 
 afterEach(cleanup);
@@ -22,7 +24,9 @@ describe('sub-rows', () => {
   it('lists the other members of a duplicate set as links', () => {
     const duplicates = report('content/duplicate');
     expect(duplicates.subRow).toBe('duplicate-set');
-    renderWithTheme(<RowDetail report={duplicates} row={{ url: u('/dup2'), subRows: [u('/dup1'), u('/dup3')] }} />);
+    renderWithTheme(
+      <RowDetail report={duplicates} row={plainRow({ url: u('/dup2'), subRows: [u('/dup1'), u('/dup3')] })} />,
+    );
     const list = screen.getByLabelText('Duplicate set members');
     const links = within(list).getAllByRole('link');
     expect(links.map((a) => a.getAttribute('href'))).toEqual([u('/dup1'), u('/dup3')]);
@@ -33,7 +37,7 @@ describe('sub-rows', () => {
     const links = report('links/internal-http');
     expect(links.subRow).toBe('link-sources');
     renderWithTheme(
-      <RowDetail report={links} row={{ url_to: 'http://shop.example/c', subRows: [u('/b'), u('/d')] }} />,
+      <RowDetail report={links} row={plainRow({ url_to: 'http://shop.example/c', subRows: [u('/b'), u('/d')] })} />,
     );
     const list = screen.getByLabelText('Source pages');
     expect(
@@ -49,11 +53,11 @@ describe('sub-rows', () => {
     renderWithTheme(
       <RowDetail
         report={redirects}
-        row={{
+        row={plainRow({
           redirect_chain: [
             { url: u('/r'), status_code: 301, redirects_to: u('/'), is_js_redirect: false, is_meta_redirect: false },
           ],
-        }}
+        })}
       />,
     );
     expect(within(screen.getByLabelText('Redirect hops')).getByText('301')).toBeTruthy();
@@ -61,12 +65,12 @@ describe('sub-rows', () => {
 
   it('expands only rows with something to list', () => {
     const duplicates = report('content/duplicate');
-    expect(hasSubRow(duplicates, { subRows: [u('/dup1')] })).toBe(true);
-    expect(hasSubRow(duplicates, { subRows: [] })).toBe(false);
-    expect(hasSubRow(duplicates, { subRows: null })).toBe(false);
-    expect(hasSubRow(report('links/internal-http'), { subRows: [u('/b')] })).toBe(true);
-    expect(hasSubRow({ subRow: 'redirect-chain' }, { redirect_chain: [] })).toBe(false);
-    expect(hasSubRow({ subRow: undefined }, { subRows: [u('/b')] })).toBe(false);
+    expect(hasSubRow(duplicates, plainRow({ subRows: [u('/dup1')] }))).toBe(true);
+    expect(hasSubRow(duplicates, plainRow({ subRows: [] }))).toBe(false);
+    expect(hasSubRow(duplicates, plainRow({ subRows: null }))).toBe(false);
+    expect(hasSubRow(report('links/internal-http'), plainRow({ subRows: [u('/b')] }))).toBe(true);
+    expect(hasSubRow({ subRow: 'redirect-chain' }, plainRow({ redirect_chain: [] }))).toBe(false);
+    expect(hasSubRow({ subRow: undefined }, plainRow({ subRows: [u('/b')] }))).toBe(false);
     expect(expanderLabel('duplicate-set', false)).toBe('Show the duplicate set members');
     expect(expanderLabel('link-sources', true)).toBe('Hide the source pages');
     expect(expanderLabel('redirect-chain', false)).toBe('Show the redirect hops');
@@ -93,10 +97,17 @@ describe('ReportTable sub-rows', () => {
       isLatestCrawl: false,
       differenceType: 'all',
     });
-    const rows = [
-      { url: u('/dup2'), subRows: [u('/dup1'), u('/dup3')] },
-      { url: u('/alone'), subRows: [] },
-    ];
+    // A real Arrow table, decoded from IPC as the browser receives it.
+    const rows = new RowsTable(
+      tableFromIPC(
+        tableToIPC(
+          new Table({
+            url: vectorFromArray([u('/dup2'), u('/alone')], new Utf8()),
+            subRows: vectorFromArray([[u('/dup1'), u('/dup3')], []], new List(new Field('item', new Utf8(), true))),
+          }),
+        ),
+      ),
+    );
     renderWithTheme(
       <ReportTable
         report={duplicates}

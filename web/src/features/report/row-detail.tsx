@@ -1,9 +1,10 @@
-import { Anchor, Group, Stack, Text } from '@mantine/core';
+import { Group, Stack, Text } from '@mantine/core';
 import type { ReportDefinition } from '../../../../catalog/schema.ts';
 import type { ReportRow } from '../../api/report-rows.ts';
-import { hopKind, redirectHops, statusColour } from '../../lib/cell-format.ts';
+import { hopKind, redirectHops, statusColour } from '../../../../catalog/cell-format.ts';
 import { Icon } from '../../components/icon.tsx';
 import { ToneBadge } from '../../components/tone-badge.tsx';
+import { UrlText } from '../../components/url-text.tsx';
 import { SUB_ROW_TITLES, subRowUrls } from './sub-row.ts';
 
 /**
@@ -27,22 +28,13 @@ export function RowDetail({ report, row }: { report: ReportDefinition; row: Repo
             <Text size="xs" c="dark.3" w={18} ta="right">
               {index + 1}.
             </Text>
-            <Anchor
-              href={url}
-              target="_blank"
-              rel="noopener noreferrer"
-              size="sm"
-              truncate="end"
-              style={{ minWidth: 0 }}
-            >
-              {url}
-            </Anchor>
+            <UrlText url={url} />
           </Group>
         ))}
       </Stack>
     );
   }
-  const hops = redirectHops(row.redirect_chain);
+  const hops = redirectHops(row.get('redirect_chain'));
   return (
     <Stack gap={6} role="group" aria-label={title}>
       {heading}
@@ -58,22 +50,11 @@ export function RowDetail({ report, row }: { report: ReportDefinition; row: Repo
           >
             {hopKind(hop)}
           </ToneBadge>
-          <Text size="sm" truncate="end" style={{ minWidth: 0 }}>
-            {hop.url ?? '–'}
-          </Text>
+          {hop.url ? <UrlText url={hop.url} isLink={false} /> : <Text size="sm">–</Text>}
           {hop.redirects_to ? (
             <>
               <Icon name="arrow-right" size={14} color="var(--mantine-color-gray-6)" />
-              <Anchor
-                href={hop.redirects_to}
-                target="_blank"
-                rel="noopener noreferrer"
-                size="sm"
-                truncate="end"
-                style={{ minWidth: 0 }}
-              >
-                {hop.redirects_to}
-              </Anchor>
+              <UrlText url={hop.redirects_to} />
             </>
           ) : null}
         </Group>

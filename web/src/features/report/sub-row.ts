@@ -1,7 +1,7 @@
 /** The expandable sub-row of a report row (spec §4): redirect chain hops, duplicate set members, a link's sources. */
 import type { ReportDefinition } from '../../../../catalog/schema.ts';
 import type { ReportRow } from '../../api/report-rows.ts';
-import { redirectHops } from '../../lib/cell-format.ts';
+import { redirectHops } from '../../../../catalog/cell-format.ts';
 
 export type SubRowKind = NonNullable<ReportDefinition['subRow']>;
 
@@ -16,7 +16,7 @@ export const SUB_ROW_TITLES: Record<SubRowKind, string> = {
 
 /** The URLs a duplicate-set or link-sources sub-row lists: the other members of the set, or the linking pages. */
 export function subRowUrls(row: ReportRow): string[] {
-  const value = row[SUB_ROWS_FIELD];
+  const value = row.get(SUB_ROWS_FIELD);
   return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string' && item !== '') : [];
 }
 
@@ -24,7 +24,7 @@ export function subRowUrls(row: ReportRow): string[] {
 export function hasSubRow(report: Pick<ReportDefinition, 'subRow'>, row: ReportRow): boolean {
   switch (report.subRow) {
     case 'redirect-chain':
-      return redirectHops(row.redirect_chain).length > 0;
+      return redirectHops(row.get('redirect_chain')).length > 0;
     case 'duplicate-set':
     case 'link-sources':
       return subRowUrls(row).length > 0;

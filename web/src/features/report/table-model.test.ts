@@ -6,6 +6,7 @@ import {
   nextSort,
   pageCountOf,
   pageIndexFromInput,
+  groupSegments,
   pinnedOffsets,
   reportColumns,
 } from './table-model.ts';
@@ -129,5 +130,37 @@ describe('pinnedOffsets', () => {
       ]).size,
     ).toBe(0);
     expect(pinnedOffsets([]).size).toBe(0);
+  });
+});
+
+describe('groupSegments', () => {
+  const leaves = [
+    { id: 'checked', size: 104, group: 'Checklist' },
+    { id: 'url', size: 320, group: 'Crawl' },
+    { id: 'title', size: 240, group: 'Crawl' },
+    { id: 'links', size: 120, group: 'Crawl' },
+    { id: 'clicks', size: 124, group: 'Google Search Console' },
+  ];
+
+  it('splits a group at the frozen edge, freezing the part over frozen columns and naming the group once', () => {
+    const pinned = new Map([
+      ['checked', 0],
+      ['url', 104],
+    ]);
+    expect(groupSegments(leaves, pinned)).toEqual([
+      { group: 'Checklist', columnIds: ['checked'], width: 104, left: 0, hasLabel: true },
+      { group: 'Crawl', columnIds: ['url'], width: 320, left: 104, hasLabel: true },
+      { group: 'Crawl', columnIds: ['title', 'links'], width: 360, left: undefined, hasLabel: false },
+      { group: 'Google Search Console', columnIds: ['clicks'], width: 124, left: undefined, hasLabel: true },
+    ]);
+  });
+
+  it('keeps one segment per run of a group when nothing is frozen, and a group that returns is named again', () => {
+    const reordered = [leaves[1]!, leaves[4]!, leaves[2]!];
+    expect(groupSegments(reordered, new Map()).map((s) => [s.group, s.columnIds, s.hasLabel])).toEqual([
+      ['Crawl', ['url'], true],
+      ['Google Search Console', ['clicks'], true],
+      ['Crawl', ['title'], true],
+    ]);
   });
 });

@@ -87,3 +87,41 @@ export function pinnedOffsets(leaves: readonly { id: string; size: number; forma
   }
   return offsets;
 }
+
+export interface GroupSegment {
+  group: string;
+  columnIds: string[];
+  width: number;
+  /** The frozen offset of a segment over frozen columns; undefined when it scrolls. */
+  left: number | undefined;
+  /** Only a group's first segment names it: the rest of a group split by the frozen edge stays blank. */
+  hasLabel: boolean;
+}
+
+/**
+ * The group heading row (Checklist, Crawl, …) as runs of consecutive visible columns of one group, split where the
+ * frozen columns end, so the part over frozen columns freezes with them and nothing scrolls beneath it.
+ */
+export function groupSegments(
+  leaves: readonly { id: string; size: number; group: string }[],
+  pinned: ReadonlyMap<string, number>,
+): GroupSegment[] {
+  const segments: GroupSegment[] = [];
+  for (const leaf of leaves) {
+    const left = pinned.get(leaf.id);
+    const last = segments.at(-1);
+    if (last && last.group === leaf.group && (last.left === undefined) === (left === undefined)) {
+      last.columnIds.push(leaf.id);
+      last.width += leaf.size;
+    } else {
+      segments.push({
+        group: leaf.group,
+        columnIds: [leaf.id],
+        width: leaf.size,
+        left,
+        hasLabel: last?.group !== leaf.group,
+      });
+    }
+  }
+  return segments;
+}

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { ActionIcon, Group, NumberInput, Select, Text, Tooltip } from '@mantine/core';
 import { PAGE_SIZES } from '../../../../catalog/constants.ts';
-import { formatNumber } from '../../lib/format.ts';
+import { formatNumber } from '../../../../catalog/format.ts';
 import { Icon } from '../../components/icon.tsx';
 import { pageCountOf, pageIndexFromInput } from './table-model.ts';
 

@@ -4,7 +4,7 @@ import type { ReportDefinition } from '../../../../catalog/schema.ts';
 import type { ReportMetric } from '../../lib/overview-metrics.ts';
 import type { SidebarGroup as SidebarGroupModel } from '../../lib/sidebar-model.ts';
 import { reportIndicatorKind } from '../../lib/rank.ts';
-import { formatCompactNumber, formatNumber } from '../../lib/format.ts';
+import { formatCompactNumber, formatNumber } from '../../../../catalog/format.ts';
 import { reportPath } from '../../lib/routes.ts';
 import { Icon } from '../../components/icon.tsx';
 import { ToneBadge } from '../../components/tone-badge.tsx';
@@ -19,6 +19,7 @@ export interface SidebarGroupProps {
   onToggle: () => void;
   metrics: ReadonlyMap<string, ReportMetric>;
   isLoading: boolean;
+  isUnavailable: boolean;
   currentReportId: string | undefined;
   search: string;
   onNavigate: () => void;
@@ -31,6 +32,7 @@ export function SidebarGroup({
   onToggle,
   metrics,
   isLoading,
+  isUnavailable,
   currentReportId,
   search,
   onNavigate,
@@ -71,6 +73,7 @@ export function SidebarGroup({
             const metric = metrics.get(report.id);
             const kind = reportIndicatorKind({
               isLoading,
+              isUnavailable,
               severity: report.severity,
               rank: metric?.rank,
               rows: metric?.rows,

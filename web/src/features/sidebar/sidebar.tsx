@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { SegmentedControl } from '@mantine/core';
+import { Button, SegmentedControl, Stack, Text } from '@mantine/core';
 import { Link } from 'wouter';
 import { useDashboard } from '../layout/dashboard-context.ts';
 import { categories, visibleReports } from '../../lib/catalog.ts';
@@ -24,7 +24,7 @@ function readView(): SidebarView {
 
 /** The 250px sidebar: Overview link, Severity/Category switch and collapsible report groups (spec §2). */
 export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
-  const { page, segment, overview, url } = useDashboard();
+  const { page, segment, overview, url, reloadOverview } = useDashboard();
   const [view, setView] = useState<SidebarView>(readView);
   const [openGroups, setOpenGroups] = useState<Record<string, boolean>>({});
   const currentReportId = page.kind === 'report' ? `${page.category}/${page.report}` : undefined;
@@ -33,6 +33,7 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
   const overviewData = overview.status === 'success' || overview.status === 'pending' ? overview.data : undefined;
   const metrics = useMemo(() => overviewMetrics(overviewData), [overviewData]);
   const isLoading = overview.status === 'pending' || overview.status === 'idle';
+  const isUnavailable = overview.status === 'error';
   const groups = useMemo(
     () => (view === 'severity' ? severityGroups(reports, metrics) : categoryGroups(reports, categories, metrics)),
     [view, reports, metrics],
@@ -81,6 +82,19 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
           aria-label="Group reports by"
           data-testid="sidebar-view"
         />
+        {isUnavailable ? (
+          // On the overview its own error panel offers the retry of the same request.
+          <Stack gap={4} mt={8} align="flex-start" role="status" data-testid="sidebar-error">
+            <Text size="xs" c="red.9">
+              Issue counts could not be loaded.
+            </Text>
+            {page.kind === 'overview' ? null : (
+              <Button size="compact-xs" variant="default" onClick={reloadOverview}>
+                Try again
+              </Button>
+            )}
+          </Stack>
+        ) : null}
       </div>
       <div className={classes.groups} data-testid={`sidebar-${view}`}>
         {groups.map((group) => {
@@ -94,6 +108,7 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
               onToggle={() => setOpenGroups((o) => ({ ...o, [key]: !o[key] }))}
               metrics={metrics}
               isLoading={isLoading}
+              isUnavailable={isUnavailable}
               currentReportId={currentReportId}
               search={search}
               onNavigate={onNavigate}

@@ -1,6 +1,6 @@
 /** British display formats used across the dashboard: numbers en-GB, money in pounds, dates 'd MMM yyyy'. */
 import { format as formatDateFns, isValid, parseISO } from 'date-fns';
-import { CURRENCY, DATE_FORMAT, NUMBER_LOCALE } from '../../../catalog/constants.ts';
+import { CURRENCY, DATE_FORMAT, NUMBER_LOCALE } from './constants.ts';
 
 export { DATE_FORMAT };
 

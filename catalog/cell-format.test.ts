@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cellText, listItems, redirectHops, splitUrlForDisplay, statusColour } from './cell-format.ts';
+import { cellText, listItems, redirectHops, statusColour } from './cell-format.ts';
 
 describe('status badge colours (spec §9)', () => {
   it.each([
@@ -65,27 +65,5 @@ describe('cell text per display format', () => {
     expect(cellText(chain, 'redirect-chain')).toBe('http://a.example/ (301) → https://a.example/ (JavaScript)');
     expect(listItems([{ imgSrc: '/a.jpg', imgSize: 320 }])).toEqual(['/a.jpg (320 kB)']);
     expect(cellText(['Intro', 'Prices'], 'heading-list')).toBe('Intro | Prices');
-  });
-});
-
-describe('splitUrlForDisplay', () => {
-  it('keeps the last path segment, with its query or trailing slash, whole', () => {
-    expect(splitUrlForDisplay('https://www.example.co.uk/products/ghyll-merino-softshell')).toEqual([
-      'https://www.example.co.uk/products',
-      '/ghyll-merino-softshell',
-    ]);
-    expect(splitUrlForDisplay('https://www.example.co.uk/blog/walks/')).toEqual([
-      'https://www.example.co.uk/blog',
-      '/walks/',
-    ]);
-    expect(splitUrlForDisplay('https://example.com/p?id=7')).toEqual(['https://example.com', '/p?id=7']);
-  });
-
-  it('keeps the last characters of a long segment, and a bare host whole in the tail', () => {
-    const long = `https://example.com/${'a'.repeat(60)}`;
-    const [head, tail] = splitUrlForDisplay(long);
-    expect(head + tail).toBe(long);
-    expect(tail).toBe('a'.repeat(24));
-    expect(splitUrlForDisplay('https://example.com/')).toEqual(['', 'https://example.com/']);
   });
 });

@@ -1,6 +1,6 @@
 /** Display formats of catalogue columns (spec §3) as text, for cells, tooltips and CSV. */
-import { STATUS_COLOURS, type BandColour } from '../../../catalog/constants.ts';
-import type { DisplayFormat } from '../../../catalog/schema.ts';
+import { STATUS_COLOURS, type BandColour } from './constants.ts';
+import type { DisplayFormat } from './schema.ts';
 import {
   capitalise,
   formatCompactNumber,
@@ -125,19 +125,4 @@ export function isNumericFormat(format: DisplayFormat): boolean {
     'percent',
     'rank-bar',
   ].includes(format);
-}
-
-/** Longest tail kept whole when a URL is shortened in a narrow cell. */
-const URL_TAIL_MAX = 40;
-
-/**
- * A URL as the part that may be cut with an ellipsis and the tail that always shows: its last path segment (with
- * any query), or its last URL_TAIL_MAX characters. URLs of one site share their start, so the end tells rows apart.
- */
-export function splitUrlForDisplay(url: string): [head: string, tail: string] {
-  const body = url.replace(/\/+$/, '');
-  const cut = body.lastIndexOf('/');
-  const isPath = cut > url.indexOf('//') + 1;
-  const start = isPath && url.length - cut <= URL_TAIL_MAX ? cut : Math.max(0, url.length - Math.min(URL_TAIL_MAX, 24));
-  return [url.slice(0, start), url.slice(start)];
 }

@@ -1,0 +1,194 @@
+/**
+ * The service's HTTP API as both sides see it: the payloads the dashboard sends and the JSON answers it reads.
+ * Types only, so the service's routes and the dashboard's api/ client import the same declarations. Row pages travel as Arrow and are not described here.
+ */
+import type { Severity } from './schema.ts';
+
+export type Role = 'CLIENT' | 'STAFF' | 'ADMIN';
+
+export type ModuleName = 'technical-health-check' | 'additional-health-check' | 'uptime-report' | 'carbon-footprint';
+export type GoalType = 'conversion' | 'ecommerce';
+
+export interface Segment {
+  id: string;
+  name: string;
+  urlScope: string | null;
+  isHreflang: boolean;
+  isAi: boolean;
+  goalType: GoalType | null;
+  isDefault: boolean;
+}
+
+export interface ModuleStatus {
+  module: ModuleName;
+  isActive: boolean;
+  reason?: 'missing-module' | 'missing-setup-id';
+}
+
+/** One entry of POST /api/websites/list. */
+export interface Website {
+  id: string;
+  name: string;
+  domain: string;
+  segments: Segment[];
+  modules: ModuleStatus[];
+}
+
+export interface SessionUser {
+  email: string;
+  role: Role;
+  websites?: string[];
+}
+
+/** POST /api/auth/login and GET /api/auth/me. */
+export interface SessionAnswer {
+  user: SessionUser;
+  csrfToken: string;
+}
+
+export type ModuleState = 'PENDING' | 'APPROVED';
+
+/** One entry of crawl/get-redux, newest first. */
+export interface Crawl {
+  id: string | number;
+  crawlId: number;
+  crawledAt: string;
+  crawledFriendly: string;
+  dataStart: string;
+  dataEnd: string;
+  moduleState: ModuleState;
+}
+
+export interface OverviewReport {
+  tableId: string;
+  reportId: string;
+  ems_rank: number;
+  ems_lumar_row_count: number;
+  added?: number;
+  removed?: number;
+  title?: string;
+  [key: string]: unknown;
+}
+
+/** overview/get-overview. */
+export interface Overview {
+  moduleId: string | number;
+  severityMap: Partial<Record<Severity, { reports: OverviewReport[] }>>;
+}
+
+export type DifferenceType = 'all' | 'added' | 'removed';
+
+export interface DateRange {
+  start: string;
+  end: string;
+}
+
+export interface SortOrder {
+  id: string;
+  desc: boolean;
+}
+
+/** The payload report/get-summary, get-rows and export-csv share (spec §7). */
+export interface ReportQuery {
+  websiteId: string;
+  segmentId: string | null;
+  currentId: number;
+  comparisonId: number | null;
+  dataDateRange: DateRange;
+  differenceType: DifferenceType;
+  reportId: string;
+  /** Sent as the spec's dashboard sends it, accepted and never read: the report names its own source table. */
+  tableId: string;
+  showChecked: boolean;
+  userFilter: string;
+  channel: string | null;
+}
+
+/** report/get-rows: one server-sorted page. */
+export interface RowsRequest extends ReportQuery {
+  limit: number;
+  offset: number;
+  orderBy: SortOrder[];
+}
+
+export interface TrendPoint {
+  crawlId: number;
+  crawledAt: string;
+  issues: number;
+}
+
+/** report/get-summary. */
+export interface ReportSummary {
+  trends: TrendPoint[];
+  differences: { all: number; added: number; removed: number };
+}
+
+// query/get-report: everything the data sources know about one search query.
+
+export interface SearchConsolePoint {
+  date: string;
+  clicks: number;
+  impressions: number;
+  ctr: number;
+  position: number | null;
+}
+
+export interface SearchConsoleUrl {
+  url: string;
+  clicks: number;
+  impressions: number;
+  ctr: number;
+  position: number | null;
+}
+
+export interface AdsOneTotals {
+  clicks: number;
+  conversions: number;
+  all_conversions: number;
+  costs: number;
+  ctr: number;
+  impressions: number;
+  revenue: number;
+  all_revenue: number;
+}
+
+export interface AdsOneSearchTerm extends AdsOneTotals {
+  search_term: string;
+}
+
+export interface AdsTwoTotals {
+  clicks: number;
+  conversions: number;
+  costs: number;
+  impressions: number;
+  revenue: number;
+}
+
+export interface MonthlyRecord {
+  year: number;
+  month: number;
+  search_volume: number;
+}
+
+export interface KeywordPlannerEntry {
+  average_search_volume: number | null;
+  total_search_volume: number | null;
+  monthly_records: MonthlyRecord[];
+  competition: string | null;
+  competition_index: number | null;
+  average_cpc: number | null;
+  network: string | null;
+  countries: string[];
+  language: string | null;
+}
+
+export interface QueryReport {
+  query: string;
+  dataDateRange: DateRange;
+  searchConsole: { overTime: SearchConsolePoint[]; byUrl: SearchConsoleUrl[] };
+  /** totals is null when the source has no rows for the query in the range. */
+  adsOne: { totals: AdsOneTotals | null; searchTerms: AdsOneSearchTerm[] };
+  adsTwo: { totals: AdsTwoTotals | null };
+  trends: { date: string; value: number }[];
+  keywordPlanner: KeywordPlannerEntry | null;
+}

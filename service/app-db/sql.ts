@@ -1,0 +1,16 @@
+/** What app-state code needs from the app database, whichever PostgreSQL holds it (service/app-db/db.ts). */
+
+/** Values a statement can bind. Dates bind as TIMESTAMP (UTC), string arrays as VARCHAR[]. */
+export type SqlParam = string | number | boolean | null | Date | readonly string[];
+
+/** Statements take `?` placeholders, bound in order. */
+export interface Sql {
+  all<T>(sql: string, params?: readonly SqlParam[]): Promise<T[]>;
+  run(sql: string, params?: readonly SqlParam[]): Promise<void>;
+  /**
+   * A read whose answer depends on nothing but the database and `params` (no clock, no randomness): answered from
+   * memory until the next write, by this process or, over a PostgreSQL server, any other. Callers must not modify
+   * the rows.
+   */
+  cached<T>(sql: string, params?: readonly SqlParam[]): Promise<readonly T[]>;
+}

@@ -1,0 +1,119 @@
+/**
+ * The page query: the report's row columns (with the checklist flag, sub-rows and the ordinal the next cursor needs)
+ * of the rows a page holds. Over precomputed rows in the default order a page is a range of row ids; otherwise the
+ * sort columns and row ids are sorted first and the page's rows read by row id, and the far half of a tab is read
+ * backwards.
+ */
+import { subRowExpression, type ReportShape } from './report-shape.ts';
+import { orderSql, afterKey, type OrderTerm } from './row-order.ts';
+import { withOrdinal, type RowSource } from './row-source.ts';
+import {
+  CHECKED_COLUMN,
+  ORDINAL_COLUMN,
+  PACKED_COLUMN,
+  SUB_ROWS_COLUMN,
+  TOTAL_COLUMN,
+  type RowsRequest,
+} from './rows-request.ts';
+import { and, ident, int, joinSql, raw, sql, type SqlFragment } from './sql.ts';
+
+/** What a page query is built from: the request, its rows' source, filters and order, and the selected columns. */
+export interface PagePlan {
+  req: RowsRequest;
+  shape: ReportShape;
+  source: RowSource;
+  /** The user filter, segment scope and checklist conditions on "r". */
+  filters: readonly SqlFragment[];
+  order: readonly OrderTerm[];
+  isDefaultOrder: boolean;
+  /** The select list (selectList). */
+  output: SqlFragment;
+}
+
+/** The returned columns: row columns, the checklist flag, sub-rows, the ordinal and the packed export text. */
+export function selectList(
+  shape: ReportShape,
+  source: RowSource,
+  isChecked: SqlFragment,
+  packedColumns: readonly string[],
+): SqlFragment {
+  const sub = !shape.subRow
+    ? undefined
+    : source.isPrecomputed
+      ? raw('"r"."_sub"')
+      : subRowExpression(shape, source.alias);
+  for (const id of packedColumns)
+    if (!shape.columns.some((c) => c.id === id)) throw new Error(`${id} is not a row column of ${shape.report.id}`);
+  const packed = packedColumns.map((id) => sql`coalesce(CAST("r".${ident(id)} AS VARCHAR), '')`);
+  return joinSql(
+    [
+      ...shape.columns.map((c) => sql`"r".${ident(c.id)}`),
+      sql`${isChecked} AS ${ident(CHECKED_COLUMN)}`,
+      ...(sub ? [sql`${sub} AS ${ident(SUB_ROWS_COLUMN)}`] : []),
+      ...(source.stored ? [sql`"r"."_ord" AS ${ident(ORDINAL_COLUMN)}`] : []),
+      ...(packed.length > 0 ? [sql`concat(${joinSql(packed, ', chr(0), ')}) AS ${ident(PACKED_COLUMN)}`] : []),
+    ],
+    ', ',
+  );
+}
+
+/**
+ * The page for a given total (and the cursor's ordinal when a cursor lookup found one); undefined when the page
+ * is empty.
+ */
+export function pageQuery(plan: PagePlan, total: number, cursorOrdinal?: number): SqlFragment | undefined {
+  const { req, shape, source, filters, order, isDefaultOrder, output } = plan;
+  const stored = source.stored;
+  const hasFilters = filters.length > 0;
+  const select = (from: SqlFragment, orderBy: SqlFragment): SqlFragment =>
+    sql`SELECT ${output} FROM ${from} ORDER BY ${orderBy}`;
+  const after = req.after?.slice(0, shape.keyColumns.length);
+  const hasCursor = req.after !== undefined;
+  if (!hasCursor && req.offset >= total) return undefined;
+  const limit = req.limit;
+  if (stored && isDefaultOrder && (!hasCursor || cursorOrdinal !== undefined)) {
+    const table = withOrdinal(stored.table);
+    // Without filters, ordinals of a whole row table are contiguous: a default-order page is a range read.
+    if (!hasFilters && stored.isContiguous) {
+      const first = hasCursor ? cursorOrdinal! + 1 : req.offset;
+      return select(
+        sql`${table} "r" WHERE "r"."_ord" >= ${int(first)} AND "r"."_ord" < ${int(first + limit)}`,
+        raw('"r"."_ord"'),
+      );
+    }
+    if (hasCursor) {
+      const ids = sql`SELECT "r"."_ord" AS "_rid" FROM ${table} "r" WHERE ${stored.where} AND "r"."_ord" > ${int(cursorOrdinal!)} AND ${and(filters)} ORDER BY "r"."_ord" LIMIT ${int(limit)}`;
+      return select(sql`${table} "r" SEMI JOIN (${ids}) "p" ON "r"."_ord" = "p"."_rid"`, raw('"r"."_ord"'));
+    }
+  }
+  const where = and([...filters, after ? afterKey(shape, after) : undefined]);
+  // The far half of the rows is read backwards, so a page never skips more than half the rows.
+  const reverse = !hasCursor && req.offset + limit / 2 > total / 2;
+  const take = reverse ? Math.min(limit, total - req.offset) : limit;
+  const skip = reverse ? total - req.offset - take : hasCursor ? 0 : req.offset;
+  const sorted = (reversed: boolean): SqlFragment => orderSql(order, 'r', reversed);
+  if (stored) {
+    // Sort only the sort columns and row ids, then read the page's rows by row id.
+    const table = withOrdinal(stored.table);
+    const ids = sql`SELECT "r"."_ord" AS "_rid" FROM ${table} "r" WHERE ${stored.where} AND ${where} ORDER BY ${sorted(reverse)} LIMIT ${int(take)} OFFSET ${int(skip)}`;
+    return select(sql`${table} "r" SEMI JOIN (${ids}) "p" ON "r"."_ord" = "p"."_rid"`, sorted(false));
+  }
+  const inner = sql`SELECT * FROM (${source.relation}) "r" WHERE ${where} ORDER BY ${sorted(reverse)} LIMIT ${int(take)} OFFSET ${int(skip)}`;
+  return select(sql`(${inner}) "r"`, sorted(false));
+}
+
+/**
+ * The page and the total in one statement (each row carries TOTAL_COLUMN): a filtered default-order page of
+ * precomputed rows, where counting and paging would otherwise scan the filtered column twice. Undefined elsewhere.
+ */
+export function combinedQuery(plan: PagePlan): SqlFragment | undefined {
+  const { req, source, filters, isDefaultOrder, output } = plan;
+  const stored = source.stored;
+  if (!stored || !isDefaultOrder || filters.length === 0 || req.after) return undefined;
+  const table = withOrdinal(stored.table);
+  const matches = sql`SELECT "r"."_ord" FROM ${table} "r" WHERE ${stored.where} AND ${and(filters)}`;
+  return sql`WITH "m" AS MATERIALIZED (${matches}),
+      "p" AS (SELECT "_ord" FROM "m" ORDER BY "_ord" LIMIT ${int(req.limit)} OFFSET ${int(req.offset)})
+      SELECT ${output}, (SELECT count(*) FROM "m") AS ${ident(TOTAL_COLUMN)}
+      FROM ${table} "r" SEMI JOIN "p" ON "r"."_ord" = "p"."_ord" ORDER BY "r"."_ord"`;
+}

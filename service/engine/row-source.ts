@@ -1,0 +1,105 @@
+/**
+ * Where a request's rows come from: the precomputed row table of the crawl (`rr_*`, see precompute.ts) when it
+ * matches the definition and the request's metrics scope is the crawl's default (its own date range, all channels),
+ * otherwise the live relation (the report filter over the base table with joined metric aggregates). Added and
+ * Removed use the precomputed parts when the comparison is the crawl the rows were diffed against, and an anti-join
+ * by key columns otherwise; the comparison side is always evaluated over its own default range.
+ */
+import { reportRowsLive, usesMetrics, type DateRange, type MetricScope, type ReportShape } from './report-shape.ts';
+import type { CrawlTarget, PrecomputedReport, RowsRequest } from './rows-request.ts';
+import { ident, raw, sql, tableRef, type SqlFragment } from './sql.ts';
+
+const sameRange = (a: DateRange, b: DateRange): boolean => a.start === b.start && a.end === b.end;
+
+/** The crawl's precomputed rows for this report, when they can answer a request with this metrics scope. */
+function usableCopy(target: CrawlTarget, shape: ReportShape, scope: MetricScope): PrecomputedReport | undefined {
+  const stored = target.precomputed.get(shape.report.id);
+  if (!stored || stored.fingerprint !== shape.fingerprint) return undefined;
+  if (!target.tables.has(stored.rowTable) || !target.tables.has(stored.removedTable)) return undefined;
+  if (usesMetrics(shape) && (scope.channel !== undefined || !sameRange(scope.range, target.defaultRange)))
+    return undefined;
+  return stored;
+}
+
+/** A relation of report rows: the stored columns, `_sub` when precomputed, and a key-order tiebreak. */
+export interface RowSource {
+  relation: SqlFragment;
+  /** The crawl the rows come from (sub-rows are computed there when not precomputed). */
+  alias: string;
+  isPrecomputed: boolean;
+  /** Columns that order rows like the key columns: `_ord` (the rowid) in a row table, else the keys themselves. */
+  tiebreak: readonly string[];
+  /**
+   * Set when the relation is the rows of a precomputed row table matching `where`: pages then sort row ids only,
+   * and when every row matches (`isContiguous`), `_ord` numbers them in key order from 0, so a default-order page
+   * is a range read.
+   */
+  stored?: { table: SqlFragment; where: SqlFragment; isContiguous: boolean };
+  knownTotal?: number;
+}
+
+/** A precomputed row table with its rowid, the key ordinal, as `_ord`. */
+export const withOrdinal = (table: SqlFragment): SqlFragment => sql`(SELECT rowid AS "_ord", * FROM ${table})`;
+
+function storedSource(
+  table: SqlFragment,
+  where: SqlFragment | undefined,
+  alias: string,
+  knownTotal: number,
+): RowSource {
+  return {
+    relation: sql`SELECT * FROM ${withOrdinal(table)} "r" WHERE ${where ?? raw('TRUE')}`,
+    alias,
+    isPrecomputed: true,
+    tiebreak: ['_ord'],
+    stored: { table, where: where ?? raw('TRUE'), isContiguous: where === undefined },
+    knownTotal,
+  };
+}
+
+function crawlRows(target: CrawlTarget, shape: ReportShape, scope: MetricScope): RowSource {
+  const copy = usableCopy(target, shape, scope);
+  if (copy) return storedSource(tableRef(target.alias, copy.rowTable), undefined, target.alias, copy.rowCount);
+  const relation = reportRowsLive(shape, { alias: target.alias, metrics: scope, tables: target.tables });
+  return { relation, alias: target.alias, isPrecomputed: false, tiebreak: shape.keyColumns };
+}
+
+export const keyMatch = (shape: ReportShape, a: string, b: string): SqlFragment =>
+  raw(
+    shape.keyColumns
+      .map((k) => `${ident(a).sql}.${ident(k).sql} IS NOT DISTINCT FROM ${ident(b).sql}.${ident(k).sql}`)
+      .join(' AND '),
+  );
+
+export const EMPTY: unique symbol = Symbol('empty');
+
+/** The rows of the request's tab, before the user filter, checklist, order and page. */
+export function tabRows(req: RowsRequest, shape: ReportShape): RowSource | typeof EMPTY {
+  const scope: MetricScope = { range: req.dataDateRange, channel: req.channel };
+  const current = crawlRows(req.current, shape, scope);
+  if (req.differenceType === 'all') return current;
+  const comparison = req.comparison;
+  if (!comparison) return EMPTY;
+
+  const copy = usableCopy(req.current, shape, scope);
+  if (copy && copy.previousCrawlId === comparison.crawlId && copy.previousDataId === comparison.dataId) {
+    return req.differenceType === 'added'
+      ? storedSource(
+          tableRef(req.current.alias, copy.rowTable),
+          raw('"r"."_added"'),
+          req.current.alias,
+          copy.added ?? 0,
+        )
+      : storedSource(tableRef(req.current.alias, copy.removedTable), undefined, comparison.alias, copy.removed ?? 0);
+  }
+
+  const other = crawlRows(comparison, shape, { range: comparison.defaultRange });
+  const [kept, against] = req.differenceType === 'added' ? [current, other] : [other, current];
+  const keys = raw(shape.keyColumns.map((k) => ident(k).sql).join(', '));
+  return {
+    relation: sql`SELECT "x".* FROM (${kept.relation}) "x" WHERE NOT EXISTS (SELECT 1 FROM (SELECT ${keys} FROM (${against.relation})) "y" WHERE ${keyMatch(shape, 'x', 'y')})`,
+    alias: kept.alias,
+    isPrecomputed: kept.isPrecomputed,
+    tiebreak: kept.tiebreak,
+  };
+}

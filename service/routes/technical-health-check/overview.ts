@@ -1,0 +1,57 @@
+/**
+ * overview/get-overview {websiteId, currentId, comparisonId?, refresh?} → {moduleId, module, severityMap}: every
+ * shown report's rank, rows and Added/Removed, by severity (spec §7).
+ */
+import type { FastifyInstance } from 'fastify';
+import { catalog, categoryById } from '../../../catalog/index.ts';
+import { severities } from '../../../catalog/schema.ts';
+import { readBody } from '../read-body.ts';
+import { MODULE_ID, overviewSchema, type OverviewEntry } from './payloads.ts';
+import { moduleIdOf, type CallResolver } from './report-call.ts';
+
+export function registerOverviewCalls(app: FastifyInstance, calls: CallResolver): void {
+  const { engine } = calls;
+  app.post('/api/technical-health-check/overview/get-overview', async (request, reply) => {
+    const body = readBody(overviewSchema, request, reply);
+    if (!body) return reply;
+    if (body.refresh) await calls.deps.registry.refresh();
+    const resolved = calls.resolveCrawls(request, reply, body);
+    if (!resolved) return reply;
+    const { current, comparison } = resolved;
+    const currentTarget = await engine.target(current);
+    const comparisonTarget = comparison ? await engine.target(comparison) : undefined;
+    const shown = catalog.reports.filter((r) => !categoryById(r.category)?.isHidden);
+    const entries: OverviewEntry[] = [];
+    for (const report of shown) {
+      const stats = await engine.stats(report, currentTarget, comparisonTarget, { bypassCache: body.refresh });
+      entries.push({
+        tableId: report.tableId,
+        reportId: report.id,
+        ems_rank: stats.emsRank,
+        ems_lumar_row_count: stats.rowCount,
+        added: stats.added,
+        removed: stats.removed,
+        title: report.title,
+        category: report.category,
+        severity: report.severity,
+      });
+    }
+    const severityMap = Object.fromEntries(
+      severities.map((severity) => [
+        severity,
+        {
+          reports: entries
+            .filter((e) => e.severity === severity)
+            .sort((a, b) => b.ems_rank - a.ems_rank || b.ems_lumar_row_count - a.ems_lumar_row_count),
+        },
+      ]),
+    );
+    return {
+      moduleId: moduleIdOf(current.websiteId, current.crawlId),
+      module: MODULE_ID,
+      crawlId: current.crawlId,
+      comparisonId: comparison?.crawlId ?? null,
+      severityMap,
+    };
+  });
+}

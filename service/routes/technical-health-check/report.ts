@@ -1,0 +1,131 @@
+/**
+ * The report calls (spec §7), each resolved by report-call.ts first:
+ *
+ *   report/get-summary  → {trends, differences}
+ *   report/get-rows     → an Arrow IPC stream of the page when Accept names application/vnd.apache.arrow.stream
+ *                         (the total in x-total-count and the schema metadata), else {rows, total, nextCursor} as JSON
+ *   report/export-csv   get-rows' payload without limit, offset and after → the whole tab as a streamed text/csv
+ *                       attachment
+ */
+import { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { MAX_TREND_CRAWLS } from '../../../catalog/constants.ts';
+import { tabRequest } from '../../engine/engine.ts';
+import { rowsOf, toArrowStream } from '../../engine/result.ts';
+import type { RowsRequest } from '../../engine/rows-request.ts';
+import { csvFileName, exportCsv } from '../../export/csv.ts';
+import { readBody } from '../read-body.ts';
+import {
+  ARROW_STREAM_TYPE,
+  CSV_TYPE,
+  TOTAL_COUNT_HEADER,
+  exportSchema,
+  rowsSchema,
+  summarySchema,
+} from './payloads.ts';
+import { sendRequestError, type CallResolver } from './report-call.ts';
+
+export function registerReportCalls(app: FastifyInstance, calls: CallResolver): void {
+  const { engine } = calls;
+
+  app.post('/api/technical-health-check/report/get-summary', async (request, reply) => {
+    const body = readBody(summarySchema, request, reply);
+    if (!body) return reply;
+    const call = await calls.resolve(request, reply, body);
+    if (!call) return reply;
+    const { report, crawls, current, base } = call;
+    const options = { bypassCache: body.skipCache };
+    try {
+      const count = (differenceType: RowsRequest['differenceType']): Promise<number> =>
+        engine.count({ ...base, differenceType }, options);
+      const differences = {
+        all: await count('all'),
+        added: call.comparisonTarget ? await count('added') : 0,
+        removed: call.comparisonTarget ? await count('removed') : 0,
+      };
+      const trends = [];
+      if (report.includeTrends) {
+        const wanted = body.trendCrawlIds
+          ? crawls.filter((c) => body.trendCrawlIds!.includes(c.crawlId))
+          : crawls.filter((c) => c.crawlId <= current.crawlId);
+        for (const record of wanted.slice(0, MAX_TREND_CRAWLS).reverse()) {
+          const target = await engine.target(record);
+          const stats = await engine.stats(report, target, undefined, options);
+          // A segment's trend counts its own URLs; the rank stays the whole site's.
+          const issues = base.urlScope
+            ? await engine.count({ ...tabRequest(report, target, undefined, 'all'), urlScope: base.urlScope }, options)
+            : stats.rowCount;
+          trends.push({
+            crawlId: record.crawlId,
+            crawledAt: record.meta.manifest.crawledAt,
+            crawledFriendly: record.meta.crawledFriendly,
+            issues,
+            ems_rank: stats.emsRank,
+          });
+        }
+      }
+      return { trends, differences };
+    } catch (error) {
+      return sendRequestError(reply, error);
+    }
+  });
+
+  app.post('/api/technical-health-check/report/get-rows', async (request, reply) => {
+    const body = readBody(rowsSchema, request, reply);
+    if (!body) return reply;
+    const call = await calls.resolve(request, reply, body);
+    if (!call) return reply;
+    const req: RowsRequest = {
+      ...call.base,
+      orderBy: body.orderBy,
+      limit: body.limit,
+      offset: body.offset,
+      after: body.after ?? undefined,
+    };
+    try {
+      const result = await engine.rows(req, { bypassCache: body.skipCache });
+      const nextCursor = result.nextCursor ?? null;
+      void reply.header(TOTAL_COUNT_HEADER, String(result.total));
+      if (request.headers.accept?.includes(ARROW_STREAM_TYPE)) {
+        const metadata: Record<string, string> = { reportId: call.report.id };
+        if (nextCursor) metadata.nextCursor = JSON.stringify(nextCursor);
+        return reply.type(ARROW_STREAM_TYPE).send(Buffer.from(toArrowStream(result, metadata)));
+      }
+      return { rows: rowsOf(result), total: result.total, nextCursor };
+    } catch (error) {
+      return sendRequestError(reply, error);
+    }
+  });
+
+  app.post('/api/technical-health-check/report/export-csv', async (request, reply) => {
+    const body = readBody(exportSchema, request, reply);
+    if (!body) return reply;
+    const call = await calls.resolve(request, reply, body);
+    if (!call) return reply;
+    const req: RowsRequest = { ...call.base, orderBy: body.orderBy };
+    try {
+      const total = await engine.count(req, { bypassCache: body.skipCache });
+      // Compiled before streaming starts, so a bad sort column still answers 400.
+      const pieces = exportCsv(calls.deps.db, req, total);
+      const first = await pieces.next();
+      const fileName = csvFileName(call.report.title);
+      return reply
+        .header(TOTAL_COUNT_HEADER, String(total))
+        .header(
+          'content-disposition',
+          `attachment; filename="${fileName.replace(/["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
+        )
+        .type(CSV_TYPE)
+        .send(Readable.from(prepend(first, pieces)));
+    } catch (error) {
+      return sendRequestError(reply, error);
+    }
+  });
+}
+
+/** The iterator's first result (already taken) followed by the rest. */
+async function* prepend<T>(first: IteratorResult<T>, rest: AsyncGenerator<T>): AsyncGenerator<T> {
+  if (first.done) return;
+  yield first.value;
+  yield* rest;
+}

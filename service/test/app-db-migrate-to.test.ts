@@ -1,0 +1,112 @@
+/**
+ * `npm run admin -- app-db migrate-to postgres://…` on the demo's app state: everything in the embedded database
+ * arrives in a real PostgreSQL server, row for row, and the service runs on it as before.
+ */
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppDb, appDbDir } from '../app-db/db.ts';
+import { APP_TABLES } from '../app-db/copy.ts';
+import { saveChecklist } from '../app-db/checklist.ts';
+import { demoLogins } from '../app-db/demo-seed.ts';
+import { TestClock, openStack, tempDir, writeCrawl } from './auth-fixture.ts';
+import { databaseFor, startPostgres, type PostgresServer } from './helpers/postgres-server.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const run = promisify(execFile);
+
+let server: PostgresServer;
+beforeAll(async () => {
+  server = await startPostgres();
+});
+afterAll(() => server?.stop());
+
+const migrateTo = (dataDir: string, url: string) =>
+  run(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', 'app-db', 'migrate-to', url], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: dataDir },
+  }).then(
+    (done) => ({ code: 0, stdout: done.stdout, stderr: done.stderr }),
+    (failed: { code: number; stdout: string; stderr: string }) => failed,
+  );
+
+async function tableRows(db: AppDb): Promise<Record<string, unknown[]>> {
+  const tables: Record<string, unknown[]> = {};
+  for (const table of [...APP_TABLES, 'schema_migrations']) {
+    const rows = await db.all(`SELECT * FROM ${table}`);
+    tables[table] = rows.map((r) => JSON.stringify(r)).sort();
+  }
+  return tables;
+}
+
+describe('app-db migrate-to', () => {
+  it('moves the demo app state into PostgreSQL with nothing lost, once', async () => {
+    const dataDir = tempDir('thc-migrate-');
+    for (const crawlId of [1, 2, 3, 4]) await writeCrawl(dataDir, { websiteId: 'northwind-outfitters', crawlId });
+    for (const crawlId of [1, 2]) await writeCrawl(dataDir, { websiteId: 'alpine-travel', crawlId });
+    const clock = new TestClock(new Date('2025-03-03T09:00:00.000Z'));
+    const demo = await openStack(dataDir, { clock: clock.fn, isDemo: true });
+    const limiter = await demo.accounts.loginLimiter.begin('client@alpine-travel.example', '127.0.0.1');
+    if (limiter.isAllowed) await limiter.finish(false);
+    await demo.accounts.appDb.transaction((tx) =>
+      saveChecklist(tx, {
+        websiteId: 'northwind-outfitters',
+        reportId: 'content/thin',
+        crawlId: 4,
+        setChecked: [{ url: 'https://northwind-outfitters.co.uk/a', subKeys: [] }],
+        setUnchecked: [],
+        by: 'staff@northwind-outfitters.example',
+        now: clock.now,
+      }),
+    );
+    clock.set('2025-03-04T11:00:00.000Z');
+    expect((await demo.accounts.autoApproval.runDue())?.approved.length).toBeGreaterThan(0);
+    await demo.accounts.approvals.deliverQueued();
+    await demo.close();
+
+    const url = await databaseFor(server.url, 'migrate-demo');
+    const moved = await migrateTo(dataDir, url);
+    expect(moved.stderr).toBe('');
+    expect(moved.code).toBe(0);
+    expect(moved.stdout).toMatch(/^Copied \d+ rows from .*app-db to 127\.0\.0\.1:\d+\/thc_\w+ \(users 5, websites 2, /);
+
+    const from = await AppDb.open(appDbDir(dataDir));
+    const to = await AppDb.open(url);
+    try {
+      const before = await tableRows(from);
+      expect(before.users).toHaveLength(demoLogins.length);
+      for (const table of ['approval_log', 'mail_log', 'job_runs', 'checklist_items', 'login_failures'])
+        expect({ table, rows: before[table]!.length }).not.toEqual({ table, rows: 0 });
+      expect(await tableRows(to)).toEqual(before);
+      // New rows take ids after the copied ones.
+      const [next] = await to.all<{ id: number }>(
+        `INSERT INTO users (email, password_hash, role, created_at) VALUES ('new@x.example', 'h', 'ADMIN', ?) RETURNING id`,
+        [clock.now],
+      );
+      expect(next!.id).toBe(demoLogins.length + 1);
+      await to.run(`DELETE FROM users WHERE email = 'new@x.example'`);
+    } finally {
+      await from.close();
+      await to.close();
+    }
+
+    const again = await migrateTo(dataDir, url);
+    expect(again.code).toBe(1);
+    expect(again.stderr.trim()).toBe('admin: The target already holds app state (users has rows)');
+
+    const onServer = await openStack(dataDir, { clock: clock.fn, env: { DATABASE_URL: url } });
+    try {
+      expect((await onServer.accounts.demoLoginsInUse()).map((l) => l.email)).toEqual(demoLogins.map((l) => l.email));
+      expect(onServer.accounts.moduleStateOf('alpine-travel', 2)).toBe('APPROVED');
+    } finally {
+      await onServer.close();
+    }
+  });
+
+  it('refuses bad usage with exit code 2 and one line', async () => {
+    const refused = await migrateTo(tempDir('thc-migrate-'), 'mysql://nope');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.trim()).toBe('admin: app-db: expected migrate-to postgres://… (got migrate-to mysql://nope)');
+  });
+});
