@@ -64,6 +64,11 @@ describe('cell text per display format', () => {
     expect(redirectHops(chain)).toHaveLength(2);
     expect(cellText(chain, 'redirect-chain')).toBe('http://a.example/ (301) → https://a.example/ (JavaScript)');
     expect(listItems([{ imgSrc: '/a.jpg', imgSize: 320 }])).toEqual(['/a.jpg (320 kB)']);
+    const shorten = (url: string) => url.replace('https://shop.example', '');
+    expect(
+      listItems([{ imgSrc: 'https://shop.example/img/a.jpg', imgSize: 320 }, 'https://shop.example/b.png'], shorten),
+    ).toEqual(['/img/a.jpg (320 kB)', '/b.png']);
+    expect(listItems(['Intro', 'Prices'], shorten)).toEqual(['Intro', 'Prices']);
     expect(cellText(['Intro', 'Prices'], 'heading-list')).toBe('Intro | Prices');
   });
 });

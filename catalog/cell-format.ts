@@ -47,7 +47,8 @@ export function hopKind(hop: RedirectHop): string {
 }
 
 /** Image lists hold URLs or {imgSrc, imgSize} objects (custom extraction 1). */
-export function listItems(value: unknown): string[] {
+/** A list cell's items as text; `showUrl` shortens the URLs among them (an image's source, a URL item). */
+export function listItems(value: unknown, showUrl: (url: string) => string = (url) => url): string[] {
   if (value === null || value === undefined) return [];
   const list = Array.isArray(value) ? value : [value];
   return list
@@ -57,10 +58,11 @@ export function listItems(value: unknown): string[] {
         const record = item as Record<string, unknown>;
         const src = record.imgSrc ?? record.url ?? record.src;
         const size = toNumber(record.imgSize);
-        if (typeof src === 'string') return size === null ? src : `${src} (${formatNumber(size)} kB)`;
+        if (typeof src === 'string') return size === null ? showUrl(src) : `${showUrl(src)} (${formatNumber(size)} kB)`;
         return JSON.stringify(item);
       }
-      return String(item as string | number | boolean);
+      const text = String(item as string | number | boolean);
+      return /^https?:\/\//i.test(text) ? showUrl(text) : text;
     })
     .filter((s) => s !== '');
 }

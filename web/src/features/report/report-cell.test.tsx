@@ -5,6 +5,7 @@ import { columnById, reportById } from '../../../../catalog/index.ts';
 import { renderWithTheme } from '../../test/render.tsx';
 import { ReportCell } from './report-cell.tsx';
 import { plainRow } from '../../api/report-rows.ts';
+import { DashboardContext, type DashboardState } from '../layout/dashboard-context.ts';
 
 afterEach(cleanup);
 
@@ -24,5 +25,30 @@ describe('URL cell', () => {
     expect(link.getAttribute('title')).toBe(url);
     expect(link.textContent).toBe(url);
     expect(link.querySelectorAll('span')).toHaveLength(0);
+  });
+});
+
+describe('image list cell', () => {
+  it("shows the website's own image URLs as paths through the URL formatter, the full list on hover", () => {
+    const value = [
+      { imgSrc: 'https://www.shop.example/img/hero.jpg', imgSize: 320 },
+      { imgSrc: 'https://cdn.example.net/a.png', imgSize: 12 },
+    ];
+    const dashboard = { website: { domain: 'shop.example' } } as unknown as DashboardState;
+    renderWithTheme(
+      <DashboardContext.Provider value={dashboard}>
+        <ReportCell
+          report={reportById('internal/all')!}
+          column={{ ...columnById('url')!, format: 'image-list' }}
+          value={value}
+          row={plainRow({ url: 'https://www.shop.example/' })}
+        />
+      </DashboardContext.Provider>,
+    );
+    const cell = screen.getByTitle(/hero\.jpg/);
+    expect(cell.textContent).toBe('2×/img/hero.jpg (320 kB) · https://cdn.example.net/a.png (12 kB)');
+    expect(cell.getAttribute('title')).toBe(
+      'https://www.shop.example/img/hero.jpg (320 kB)\nhttps://cdn.example.net/a.png (12 kB)',
+    );
   });
 });

@@ -7,6 +7,8 @@ import { clampRank, rankBand, bandColor } from '../../lib/rank.ts';
 import { Icon } from '../../components/icon.tsx';
 import { ToneBadge } from '../../components/tone-badge.tsx';
 import { UrlText } from '../../components/url-text.tsx';
+import { displayUrl } from '../../lib/url-display.ts';
+import { useWebsiteDomain } from '../layout/dashboard-context.ts';
 import { AiSuggestionCell } from './ai-suggestion-cell.tsx';
 import { QueryReportButton } from '../query-report/query-report-button.tsx';
 import type { ReportRow } from '../../api/report-rows.ts';
@@ -15,6 +17,23 @@ function Empty() {
   return (
     <Text span c="dark.3" size="sm" aria-label="No value">
       –
+    </Text>
+  );
+}
+
+/** Images and headings: the count, then the items on one line; image URLs through the one URL formatter. */
+function ListCell({ value }: { value: unknown }) {
+  const domain = useWebsiteDomain();
+  const items = listItems(value);
+  if (items.length === 0) return <Empty />;
+  return (
+    <Text span size="sm" title={items.join('\n')} truncate="end" display="block">
+      {items.length > 1 ? (
+        <Text span size="xs" c="dark.4" fw={600} mr={4}>
+          {items.length}×
+        </Text>
+      ) : null}
+      {listItems(value, (url) => displayUrl(url, domain).text).join(' · ')}
     </Text>
   );
 }
@@ -103,20 +122,8 @@ export function ReportCell({
       );
     }
     case 'image-list':
-    case 'heading-list': {
-      const items = listItems(value);
-      if (items.length === 0) return <Empty />;
-      return (
-        <Text span size="sm" title={items.join('\n')} truncate="end" display="block">
-          {items.length > 1 ? (
-            <Text span size="xs" c="dark.4" fw={600} mr={4}>
-              {items.length}×
-            </Text>
-          ) : null}
-          {items.join(' · ')}
-        </Text>
-      );
-    }
+    case 'heading-list':
+      return <ListCell value={value} />;
     default: {
       const text = cellText(value, format);
       return (
