@@ -28,6 +28,8 @@ export const APP_DB_DIR = 'app-db';
 export const DUCKDB_APP_DB_FILE = 'app.duckdb';
 export const IN_MEMORY = ':memory:';
 const WRITES_CHANNEL = 'thc_app_state';
+/** The payload a load's notice carries on the writes channel (a write's payload is its process's instance id). */
+const STORE_CHANGED = 'store';
 const LISTEN_RETRY_MS = 1000;
 
 export const appDbDir = (dataDir: string): string => path.join(dataDir, APP_DB_DIR);
@@ -80,6 +82,7 @@ export class AppDb implements Sql {
   readonly #reads = new Map<string, { generation: number; rows: Promise<readonly unknown[]> }>();
   readonly #instanceId = randomBytes(12).toString('base64url');
   readonly #remoteWriteListeners = new Set<() => void>();
+  readonly #storeChangeListeners = new Set<() => void>();
 
   private constructor(
     readonly location: string,
@@ -171,6 +174,15 @@ export class AppDb implements Sql {
     return () => this.#remoteWriteListeners.delete(listener);
   }
 
+  /**
+   * Calls `listener` when a load on any host announced a published crawl (announceStoreChange), and after listening
+   * again, when an announcement may have been missed. Only over a server; the store poll covers the rest.
+   */
+  onStoreChange(listener: () => void): () => void {
+    this.#storeChangeListeners.add(listener);
+    return () => this.#storeChangeListeners.delete(listener);
+  }
+
   async close(): Promise<void> {
     if (this.#isClosed) return;
     this.#isClosed = true;
@@ -204,9 +216,13 @@ export class AppDb implements Sql {
       this.#generation++;
       for (const listener of this.#remoteWriteListeners) listener();
     };
+    const storeChanged = (): void => {
+      for (const listener of this.#storeChangeListeners) listener();
+    };
     await this.conn.listen!(WRITES_CHANNEL, {
       onNotify: (payload) => {
-        if (payload !== this.#instanceId) remoteWrite();
+        if (payload === STORE_CHANGED) storeChanged();
+        else if (payload !== this.#instanceId) remoteWrite();
       },
       onLost: () => {
         // Whatever is written meanwhile would go unnoticed: stop answering from memory.
@@ -216,9 +232,15 @@ export class AppDb implements Sql {
       onListening: () => {
         this.#isCaching = true;
         remoteWrite();
+        storeChanged();
       },
     });
   }
+}
+
+/** Tells every process listening on the server (AppDb.onStoreChange) that a crawl was published in the store. */
+export async function announceStoreChange(client: pg.Client): Promise<void> {
+  await client.query('SELECT pg_notify($1, $2)', [WRITES_CHANNEL, STORE_CHANGED]);
 }
 
 const isWrite = (sql: string): boolean => !/^\s*SELECT\b/i.test(sql);
