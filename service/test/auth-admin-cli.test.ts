@@ -1,8 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import { appDbDir } from '../app-db/db.ts';
 import { tempDir } from './auth-fixture.ts';
+import { databaseFor } from './helpers/postgres-server.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -20,8 +22,15 @@ function node(script: string, args: string[], env: NodeJS.ProcessEnv): ChildProc
   });
 }
 
-function admin(dataDir: string, args: string[]): Promise<Run> {
-  const child = node('scripts/admin.ts', args, { DATA_DIR: dataDir });
+/** In the `postgres` project the CLI works on a database of the data dir's own on the run's server. */
+const serverUrl = inject('postgresUrl');
+
+async function admin(dataDir: string, args: string[]): Promise<Run> {
+  const databaseUrl = serverUrl ? await databaseFor(serverUrl, dataDir) : undefined;
+  const child = node('scripts/admin.ts', args, {
+    DATA_DIR: dataDir,
+    ...(databaseUrl && { DATABASE_URL: databaseUrl }),
+  });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -46,7 +55,7 @@ async function handOverOf(service: ChildProcess, tokenFile: string, log: () => s
 }
 
 describe('admin CLI', () => {
-  it('works on the embedded app database directly when no service runs, with exit codes 0, 1 and 2', async () => {
+  it('works on the app database directly when no service runs, with exit codes 0, 1 and 2', async () => {
     const dataDir = tempDir();
     const added = await admin(dataDir, [
       'website',
@@ -84,9 +93,12 @@ describe('admin CLI', () => {
     const help = await admin(dataDir, ['help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('segment add --website ID --id SEG --name N');
+    // The embedded database exactly when there is no server.
+    expect(fs.existsSync(appDbDir(dataDir))).toBe(!serverUrl);
   });
 
-  it('hands commands to the running service, which holds the embedded app database', async () => {
+  // Over a server every process opens the database itself: there is nothing to hand over.
+  it.skipIf(serverUrl)('hands commands to the running service, which holds the embedded app database', async () => {
     const dataDir = tempDir();
     const service = node('service/main.ts', [], { DATA_DIR: dataDir, DEMO: '0', PORT: '0', HOST: '127.0.0.1' });
     started.push(service);
