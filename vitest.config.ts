@@ -2,7 +2,9 @@ import { defineConfig } from 'vitest/config';
 
 /** The route suite: run once more with the app state on a real PostgreSQL server (the `postgres` project). */
 const routeSuite = [
+  'service/test/ai.test.ts',
   'service/test/app-db-duckdb-import.test.ts',
+  'service/test/auth-admin-cli.test.ts',
   'service/test/auth-app-db.test.ts',
   'service/test/auth-approval.test.ts',
   'service/test/auth-checklist.test.ts',
@@ -12,6 +14,7 @@ const routeSuite = [
   'service/test/export-csv.test.ts',
   'service/test/query-report.test.ts',
   'service/test/security-headers.test.ts',
+  'service/test/store-robustness.test.ts',
 ];
 
 export default defineConfig({

@@ -8,6 +8,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { openDatabase, withConnection } from '../service/db/duckdb.ts';
@@ -17,6 +18,7 @@ import type { ReportDefinition } from '../catalog/schema.ts';
 import { parquetFileOf } from '../catalog/export-contract.ts';
 import { exportColumns } from '../service/export/csv.ts';
 import { freePort } from '../service/test/helpers/free-port.ts';
+import { databaseFor, startPostgres } from '../service/test/helpers/postgres-server.ts';
 import { benchCrawl, CRAWL_HEADING, crawlTable, type CrawlBenchResult } from './bench-crawl.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -99,6 +101,14 @@ class Client {
   csrf = '';
   constructor(readonly base: string) {}
 
+  /** The same session sent to another replica. */
+  on(base: string): Client {
+    const other = new Client(base);
+    other.cookie = this.cookie;
+    other.csrf = this.csrf;
+    return other;
+  }
+
   async login(): Promise<void> {
     const response = await fetch(`${this.base}/api/auth/login`, {
       method: 'POST',
@@ -141,10 +151,10 @@ class Client {
   }
 }
 
-async function startService(port: number): Promise<ChildProcess> {
+async function startService(port: number, env: NodeJS.ProcessEnv = {}): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'service/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), DEMO: '0', HOST: '127.0.0.1' },
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), DEMO: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(chunk));
@@ -240,6 +250,8 @@ function prepareStore(results: Record<string, unknown>): unknown {
   return loads;
 }
 
+type Session = Awaited<ReturnType<typeof openSession>>;
+
 /** Signs in and picks the benchmark's reports: the largest URL and links reports the generator fills. */
 async function openSession(port: number) {
   const client = new Client(`http://127.0.0.1:${port}`);
@@ -319,6 +331,49 @@ async function openSession(port: number) {
   };
 }
 
+/** The measured cases: the dashboard's calls on the benchmark's reports. */
+function httpCasesOf(session: Session): { httpCases: HttpCase[]; lastOffset: number; middleOffset: number } {
+  const { current, previous, urlReport, linkReport, sortColumn, linkSort, urlRows, summaryOf, rowsOf } = session;
+  const lastOffset = Math.max(0, Math.floor((urlRows - 1) / 10) * 10);
+  const middleOffset = Math.floor(urlRows / 20) * 10;
+  const httpCases: HttpCase[] = [
+    [
+      'overview',
+      '/overview/get-overview',
+      { websiteId: SITE, currentId: current.crawlId, comparisonId: previous.crawlId, refresh: true },
+      20,
+    ],
+    ['summary', '/report/get-summary', summaryOf(urlReport), 30],
+    ['rows: first page, default sort', '/report/get-rows', rowsOf(urlReport, {}), 100],
+    [ROWS_PAGE_100, '/report/get-rows', rowsOf(urlReport, { limit: 100 }), 100],
+    [
+      `rows: first page, sort ${sortColumn} desc`,
+      '/report/get-rows',
+      rowsOf(urlReport, { orderBy: [{ id: sortColumn, desc: true }] }),
+      100,
+    ],
+    ['rows: last page, default sort', '/report/get-rows', rowsOf(urlReport, { offset: lastOffset }), 250],
+    [
+      `rows: middle page, sort ${sortColumn}`,
+      '/report/get-rows',
+      rowsOf(urlReport, { offset: middleOffset, orderBy: [{ id: sortColumn, desc: false }] }),
+      600,
+    ],
+    ['rows: Added tab', '/report/get-rows', rowsOf(urlReport, { differenceType: 'added' }), 100],
+    ['rows: Removed tab', '/report/get-rows', rowsOf(urlReport, { differenceType: 'removed' }), 100],
+    ['links report: first page', '/report/get-rows', rowsOf(linkReport, {}), 250],
+    [
+      `links report: sort ${linkSort}`,
+      '/report/get-rows',
+      rowsOf(linkReport, { orderBy: [{ id: linkSort, desc: true }] }),
+      250,
+    ],
+    ["rows: 'URLs containing' filter", '/report/get-rows', rowsOf(urlReport, { userFilter: 'product' }), 100],
+    [CSV_CHUNK_1000, '/report/get-rows', rowsOf(urlReport, { limit: 1000 }), undefined],
+  ];
+  return { httpCases, lastOffset, middleOffset };
+}
+
 async function main(): Promise<void> {
   fs.mkdirSync(BENCH_DIR, { recursive: true });
   const results: Record<string, unknown> = {
@@ -337,46 +392,9 @@ async function main(): Promise<void> {
   const cases: CaseResult[] = [];
   try {
     const session = await openSession(port);
-    const { client, current, previous, urlReport, linkReport, sortColumn, linkSort, urlRows, base, summaryOf, rowsOf } =
-      session;
+    const { client, urlReport, linkReport, sortColumn, linkSort, urlRows, base, rowsOf } = session;
     results.reports = session.reports;
-    const lastOffset = Math.max(0, Math.floor((urlRows - 1) / 10) * 10);
-    const middleOffset = Math.floor(urlRows / 20) * 10;
-    const httpCases: HttpCase[] = [
-      [
-        'overview',
-        '/overview/get-overview',
-        { websiteId: SITE, currentId: current.crawlId, comparisonId: previous.crawlId, refresh: true },
-        20,
-      ],
-      ['summary', '/report/get-summary', summaryOf(urlReport), 30],
-      ['rows: first page, default sort', '/report/get-rows', rowsOf(urlReport, {}), 100],
-      [ROWS_PAGE_100, '/report/get-rows', rowsOf(urlReport, { limit: 100 }), 100],
-      [
-        `rows: first page, sort ${sortColumn} desc`,
-        '/report/get-rows',
-        rowsOf(urlReport, { orderBy: [{ id: sortColumn, desc: true }] }),
-        100,
-      ],
-      ['rows: last page, default sort', '/report/get-rows', rowsOf(urlReport, { offset: lastOffset }), 250],
-      [
-        `rows: middle page, sort ${sortColumn}`,
-        '/report/get-rows',
-        rowsOf(urlReport, { offset: middleOffset, orderBy: [{ id: sortColumn, desc: false }] }),
-        600,
-      ],
-      ['rows: Added tab', '/report/get-rows', rowsOf(urlReport, { differenceType: 'added' }), 100],
-      ['rows: Removed tab', '/report/get-rows', rowsOf(urlReport, { differenceType: 'removed' }), 100],
-      ['links report: first page', '/report/get-rows', rowsOf(linkReport, {}), 250],
-      [
-        `links report: sort ${linkSort}`,
-        '/report/get-rows',
-        rowsOf(linkReport, { orderBy: [{ id: linkSort, desc: true }] }),
-        250,
-      ],
-      ["rows: 'URLs containing' filter", '/report/get-rows', rowsOf(urlReport, { userFilter: 'product' }), 100],
-      [CSV_CHUNK_1000, '/report/get-rows', rowsOf(urlReport, { limit: 1000 }), undefined],
-    ];
+    const { httpCases, lastOffset, middleOffset } = httpCasesOf(session);
     const timings = new Map<string, Stats>();
     for (const [name, url, body, target] of httpCases) {
       const service = await measure(
@@ -411,6 +429,222 @@ async function main(): Promise<void> {
   printTable(cases, results);
 }
 
+/** Ends a service and waits for its exit, so that the embedded app database it held is free again. */
+async function stopService(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+interface AppStateCall {
+  name: string;
+  client: Stats;
+}
+
+/**
+ * The calls that write app state, each RUNS times after one warm-up: a sign-in, a checklist save (two new items
+ * each time) and an approval of the current crawl (idempotent after the first: a read and a no-op).
+ */
+async function appStateCalls(session: Session): Promise<AppStateCall[]> {
+  const { client, current } = session;
+  // Rows of reports of severity NONE cannot be checked.
+  const checkable = catalog.reports.find((r) => r.tableId === 'urls' && r.severity !== 'NONE');
+  if (!checkable) throw new Error('no report whose rows can be checked');
+  let saved = 0;
+  const calls: [string, () => Promise<unknown>][] = [
+    ['login', () => new Client(client.base).login()],
+    [
+      'checklist save',
+      () => {
+        const urls = [0, 1].map((n) => `https://${SITE}.example/bench-${process.pid}-${saved}-${n}`);
+        saved++;
+        return client.post('/api/technical-health-check/checklist/save', {
+          websiteId: SITE,
+          setChecked: urls.map((url) => ({ url, subKeys: [] })),
+          setUnchecked: [],
+          start: current.crawlId,
+          submodule: checkable.id,
+          module: 'technical-health-check',
+          end: null,
+          differenceType: 'all',
+        });
+      },
+    ],
+    [
+      'approve',
+      () =>
+        client.post('/api/technical-health-check/crawl/approve', {
+          websiteId: SITE,
+          moduleId: `${SITE}:${current.crawlId}`,
+        }),
+    ],
+  ];
+  const out: AppStateCall[] = [];
+  for (const [name, once] of calls)
+    out.push({
+      name,
+      client: await measure(RUNS, async () => {
+        const started = performance.now();
+        await once();
+        return performance.now() - started;
+      }),
+    });
+  return out;
+}
+
+/**
+ * `npm run bench -- --only replicas`: the app state on the embedded default against a real PostgreSQL server
+ * (Debian's, started as the tests start it), then eight analysts against one replica and against two replicas over
+ * that server and the same store, round robin as a load balancer sends them. Its figures replace that part of the
+ * results.
+ */
+async function replicasOnly(): Promise<void> {
+  fs.mkdirSync(BENCH_DIR, { recursive: true });
+  const file = path.join(ROOT, 'bench/results.json');
+  const results = (fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : {}) as Record<string, unknown>;
+  prepareStore({});
+  const loadAverageBefore = os.loadavg().map(round);
+  const started = performance.now();
+
+  /** One analyst (each case three times, with pauses), then the app-state calls. */
+  const alone = async (port: number) => {
+    const session = await openSession(port);
+    const { httpCases } = httpCasesOf(session);
+    const analyst = await workload([session.client], httpCases, 1, 3 * httpCases.length, THINK_MS);
+    return { session, httpCases, analyst, appState: await appStateCalls(session) };
+  };
+
+  const embeddedPort = await freePort();
+  const embeddedService = await startService(embeddedPort);
+  const embedded = await alone(embeddedPort).finally(() => stopService(embeddedService));
+  console.log(`embedded: one analyst and app-state calls done`);
+
+  const postgres = await startPostgres();
+  const services: ChildProcess[] = [];
+  try {
+    const databaseUrl = await databaseFor(postgres.url, 'bench');
+    run(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', 'app-db', 'migrate-to', databaseUrl], {
+      DATA_DIR: dataDir,
+    });
+    const env = { DATABASE_URL: databaseUrl };
+    const portA = await freePort();
+    services.push(await startService(portA, env));
+    const onPostgres = await alone(portA);
+    console.log(`PostgreSQL: one analyst and app-state calls done`);
+    const { session, httpCases } = onPostgres;
+    const eight = async (clients: Client[]) => ({
+      replicas: clients.length,
+      analysts: await workload(clients, httpCases, 8, 2 * httpCases.length, THINK_MS),
+      withoutPauses: await workload(clients, httpCases, 8, httpCases.length, [0, 0]),
+    });
+    const oneReplica = await eight([session.client]);
+    const portB = await freePort();
+    services.push(await startService(portB, env));
+    const twoReplicas = await eight([session.client, session.client.on(`http://127.0.0.1:${portB}`)]);
+
+    const p95Of = (w: { perCase: LoadCase[] }, name: string): number | undefined =>
+      w.perCase.find((c) => c.name === name)?.client.p95;
+    const singleAnalyst = httpCases.map(([name]) => {
+      const e = p95Of(embedded.analyst, name);
+      const p = p95Of(onPostgres.analyst, name);
+      return { name, embeddedP95: e, postgresP95: p, ratio: e && p ? round(p / e) : null };
+    });
+    const appState = embedded.appState.map((c) => {
+      const p = onPostgres.appState.find((o) => o.name === c.name)!;
+      return { name: c.name, embedded: c.client, postgres: p.client, ratio: round(p.client.p95 / c.client.p95) };
+    });
+    const eightAnalysts = httpCases.map(([name]) => ({
+      name,
+      oneReplicaP95: p95Of(oneReplica.analysts, name),
+      twoReplicasP95: p95Of(twoReplicas.analysts, name),
+      withoutPausesOneReplicaP95: p95Of(oneReplica.withoutPauses, name),
+      withoutPausesTwoReplicasP95: p95Of(twoReplicas.withoutPauses, name),
+    }));
+    const summary = (w: { requests: number; errors: number; requestsPerSecond: number; all: Stats }) => ({
+      requests: w.requests,
+      errors: w.errors,
+      requestsPerSecond: w.requestsPerSecond,
+      p95: w.all.p95,
+    });
+    results.replicas = {
+      urls: URLS,
+      crawls: CRAWLS,
+      runs: RUNS,
+      at: new Date().toISOString(),
+      cores: os.cpus().length,
+      loadAverage: { before: loadAverageBefore, after: os.loadavg().map(round) },
+      seconds: round((performance.now() - started) / 1000),
+      thinkMs: THINK_MS,
+      singleAnalyst: {
+        embedded: summary(embedded.analyst),
+        postgres: summary(onPostgres.analyst),
+        allRequestsRatio: round(onPostgres.analyst.all.p95 / embedded.analyst.all.p95),
+        worstRatio: Math.max(...singleAnalyst.map((c) => c.ratio ?? 0)),
+        perCase: singleAnalyst,
+      },
+      appState,
+      eightAnalysts: {
+        oneReplica: { analysts: summary(oneReplica.analysts), withoutPauses: summary(oneReplica.withoutPauses) },
+        twoReplicas: { analysts: summary(twoReplicas.analysts), withoutPauses: summary(twoReplicas.withoutPauses) },
+        perCase: eightAnalysts,
+      },
+    };
+    fs.writeFileSync(file, JSON.stringify(results, null, 2) + '\n');
+    console.log(replicasTable(results.replicas as ReplicasResult));
+  } finally {
+    for (const service of services) await stopService(service);
+    postgres.stop();
+  }
+}
+
+type Throughput = { requestsPerSecond: number; errors: number; p95: number };
+
+type ReplicasResult = {
+  loadAverage: { before: number[]; after: number[] };
+  singleAnalyst: {
+    embedded: { p95: number };
+    postgres: { p95: number };
+    allRequestsRatio: number;
+    worstRatio: number;
+    perCase: { name: string; embeddedP95?: number; postgresP95?: number; ratio: number | null }[];
+  };
+  appState: { name: string; embedded: Stats; postgres: Stats; ratio: number }[];
+  eightAnalysts: {
+    oneReplica: Record<'analysts' | 'withoutPauses', Throughput>;
+    twoReplicas: Record<'analysts' | 'withoutPauses', Throughput>;
+    perCase: {
+      name: string;
+      oneReplicaP95?: number;
+      twoReplicasP95?: number;
+      withoutPausesOneReplicaP95?: number;
+      withoutPausesTwoReplicasP95?: number;
+    }[];
+  };
+};
+
+function replicasTable(r: ReplicasResult): string {
+  const dash = (n: number | null | undefined): string => (n === undefined || n === null ? '–' : String(n));
+  const single = new Map(r.singleAnalyst.perCase.map((c) => [c.name, c]));
+  const { oneReplica, twoReplicas } = r.eightAnalysts;
+  return [
+    '| case | 1 analyst, embedded p95 ms | 1 analyst, PostgreSQL p95 ms | PostgreSQL ÷ embedded | 8 analysts, 1 replica p95 ms | 8 analysts, 2 replicas p95 ms | 8 without pauses, 1 replica p95 ms | 8 without pauses, 2 replicas p95 ms |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...r.eightAnalysts.perCase.map((c) => {
+      const s = single.get(c.name);
+      return `| ${c.name} | ${dash(s?.embeddedP95)} | ${dash(s?.postgresP95)} | ${dash(s?.ratio)} | ${dash(c.oneReplicaP95)} | ${dash(c.twoReplicasP95)} | ${dash(c.withoutPausesOneReplicaP95)} | ${dash(c.withoutPausesTwoReplicasP95)} |`;
+    }),
+    `| all requests | ${r.singleAnalyst.embedded.p95} | ${r.singleAnalyst.postgres.p95} | ${r.singleAnalyst.allRequestsRatio} (worst case ${r.singleAnalyst.worstRatio}) | ${oneReplica.analysts.p95} | ${twoReplicas.analysts.p95} | ${oneReplica.withoutPauses.p95} | ${twoReplicas.withoutPauses.p95} |`,
+    `| requests/s (errors) | | | | ${oneReplica.analysts.requestsPerSecond} (${oneReplica.analysts.errors}) | ${twoReplicas.analysts.requestsPerSecond} (${twoReplicas.analysts.errors}) | ${oneReplica.withoutPauses.requestsPerSecond} (${oneReplica.withoutPauses.errors}) | ${twoReplicas.withoutPauses.requestsPerSecond} (${twoReplicas.withoutPauses.errors}) |`,
+    '',
+    '| app-state call | embedded p95 ms | PostgreSQL p95 ms | PostgreSQL ÷ embedded |',
+    '| --- | ---: | ---: | ---: |',
+    ...r.appState.map((c) => `| ${c.name} | ${c.embedded.p95} | ${c.postgres.p95} | ${c.ratio} |`),
+    '',
+    `load average before ${r.loadAverage.before.join(', ')}, after ${r.loadAverage.after.join(', ')}`,
+  ].join('\n');
+}
+
 interface ColumnarCase {
   name: string;
   accept: string;
@@ -427,7 +661,7 @@ interface ColumnarCase {
  * fresh query (skipCache) and from the engine's result cache, where only encoding the answer remains.
  */
 async function columnarRows(
-  session: Awaited<ReturnType<typeof openSession>>,
+  session: Session,
 ): Promise<{ urls: number; crawls: number; runs: number; at: string; cases: ColumnarCase[] }> {
   const { client, urlReport, rowsOf } = session;
   const out: ColumnarCase[] = [];
@@ -560,12 +794,22 @@ interface LoadCase {
  * the same millisecond.
  */
 async function workload(
-  client: Client,
+  clients: readonly Client[],
   httpCases: readonly HttpCase[],
   users: number,
   perUser: number,
   think: readonly [number, number],
-): Promise<{ users: number; requests: number; errors: number; perCase: LoadCase[] }> {
+): Promise<{
+  users: number;
+  requests: number;
+  errors: number;
+  requestsPerSecond: number;
+  /** Every request's time as the client waits it, over all cases. */
+  all: Stats;
+  perCase: LoadCase[];
+}> {
+  const started = performance.now();
+  let sent = 0;
   const samples = new Map<string, { client: number[]; server: number[] }>();
   let errors = 0;
   let seed = 20261121;
@@ -578,6 +822,8 @@ async function workload(
       await sleep(random() * think[1]);
       for (let i = 0; i < perUser; i++) {
         const [name, url, body] = httpCases[(user + i) % httpCases.length]!;
+        // Round robin over the replicas, as a load balancer sends them.
+        const client = clients[sent++ % clients.length]!;
         try {
           const { ms, serverMs } = await client.post(`/api/technical-health-check${url}`, body, acceptOf(url));
           const into = samples.get(name) ?? { client: [], server: [] };
@@ -595,7 +841,15 @@ async function workload(
     const s = samples.get(name);
     return s ? [{ name, client: stats(s.client), server: stats(s.server) }] : [];
   });
-  return { users, requests: users * perUser, errors, perCase };
+  const requests = users * perUser;
+  return {
+    users,
+    requests,
+    errors,
+    requestsPerSecond: round(requests / ((performance.now() - started) / 1000)),
+    all: stats([...samples.values()].flatMap((s) => s.client)),
+    perCase,
+  };
 }
 
 /**
@@ -610,9 +864,9 @@ async function concurrent(
   httpCases: readonly HttpCase[],
   backToBack: Map<string, Stats>,
 ): Promise<object> {
-  const one = await workload(client, httpCases, 1, RUNS * httpCases.length, THINK_MS);
-  const eight = await workload(client, httpCases, 8, Math.ceil((2 * RUNS * httpCases.length) / 8), THINK_MS);
-  const saturated = await workload(client, httpCases, 8, Math.max(12, Math.ceil(RUNS / 2)), [0, 0]);
+  const one = await workload([client], httpCases, 1, RUNS * httpCases.length, THINK_MS);
+  const eight = await workload([client], httpCases, 8, Math.ceil((2 * RUNS * httpCases.length) / 8), THINK_MS);
+  const saturated = await workload([client], httpCases, 8, Math.max(12, Math.ceil(RUNS / 2)), [0, 0]);
   const perCase = eight.perCase.map((c) => {
     const alone = one.perCase.find((o) => o.name === c.name);
     const loop = backToBack.get(c.name);
@@ -785,7 +1039,7 @@ function printTable(cases: CaseResult[], results: Record<string, unknown>): void
 }
 
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
-const sections: Record<string, () => Promise<void>> = { crawl: crawlOnly, rows: rowsOnly };
+const sections: Record<string, () => Promise<void>> = { crawl: crawlOnly, rows: rowsOnly, replicas: replicasOnly };
 if (only !== undefined && !sections[only]) {
   console.error(`--only takes one section: ${Object.keys(sections).join(' or ')} (got ${only ?? 'nothing'})`);
   process.exit(2);

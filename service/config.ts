@@ -18,3 +18,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     isDemo: env.DEMO !== '0',
   };
 }
+
+/** How often the service rescans the store for loads no announcement told it of (STORE_POLL_SECONDS, default 2). */
+export function readStorePollMs(env: NodeJS.ProcessEnv = process.env): number {
+  const seconds = Number(env.STORE_POLL_SECONDS ?? 2);
+  if (!(seconds > 0)) throw new Error(`STORE_POLL_SECONDS must be a positive number, got ${env.STORE_POLL_SECONDS}`);
+  return seconds * 1000;
+}

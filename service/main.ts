@@ -1,4 +1,4 @@
-import { readConfig } from './config.ts';
+import { readConfig, readStorePollMs } from './config.ts';
 import { makeDataDirPrivate } from './data-dir.ts';
 import { openDatabase } from './db/duckdb.ts';
 import { lowerWorkerThreads } from './db/thread-priority.ts';
@@ -13,11 +13,11 @@ import { explainCatalog } from './engine/explain-catalog.ts';
 import { findStaleCrawls } from './load/refresh.ts';
 import { ensureWebBuild } from './web-build.ts';
 
-const STORE_POLL_MS = 2000;
 const SHUTDOWN_GRACE_MS = 10_000;
 
 async function main(): Promise<void> {
   const config = readConfig();
+  const storePollMs = readStorePollMs();
   loadCatalog();
   ensureWebBuild();
   // After the build: the umask it sets is for DATA_DIR, not for web/dist.
@@ -44,10 +44,15 @@ async function main(): Promise<void> {
   const accounts = await Accounts.open({ dataDir: config.dataDir, registry, port: config.port, isDemo: config.isDemo });
   const app = await buildApp({ config, db, registry, accounts, isLogging: process.env.LOG === '1' });
   await accounts.startJobs();
-  const timer = setInterval(() => {
+  const refreshStore = (): void => {
     registry.refresh().catch((error: unknown) => console.error('store refresh failed:', error));
+  };
+  // Over a PostgreSQL server a load announces its crawl, and every replica serves it at once; the poll remains.
+  accounts.appDb.onStoreChange(refreshStore);
+  const timer = setInterval(() => {
+    refreshStore();
     lowerWorkerThreads();
-  }, STORE_POLL_MS);
+  }, storePollMs);
   timer.unref();
 
   const shutdown = (): void => {

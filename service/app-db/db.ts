@@ -32,6 +32,8 @@ export const ADMIN_TOKEN_FILE = 'admin.token';
 /** How long to wait for the embedded database while another short-lived process (an admin CLI run) holds it. */
 const OPEN_WAIT_MS = 10_000;
 const WRITES_CHANNEL = 'thc_app_state';
+/** The payload a load's notice carries on the writes channel (a write's payload is its process's instance id). */
+const STORE_CHANGED = 'store';
 const LISTEN_RETRY_MS = 1000;
 
 export const appDbDir = (dataDir: string): string => path.join(dataDir, APP_DB_DIR);
@@ -86,6 +88,7 @@ export class AppDb implements Sql {
   readonly #reads = new Map<string, { generation: number; rows: Promise<readonly unknown[]> }>();
   readonly #instanceId = randomBytes(12).toString('base64url');
   readonly #remoteWriteListeners = new Set<() => void>();
+  readonly #storeChangeListeners = new Set<() => void>();
 
   private constructor(
     readonly location: string,
@@ -196,6 +199,15 @@ export class AppDb implements Sql {
     return () => this.#remoteWriteListeners.delete(listener);
   }
 
+  /**
+   * Calls `listener` when a load on any host announced a published crawl (announceStoreChange), and after listening
+   * again, when an announcement may have been missed. Only over a server; the store poll covers the rest.
+   */
+  onStoreChange(listener: () => void): () => void {
+    this.#storeChangeListeners.add(listener);
+    return () => this.#storeChangeListeners.delete(listener);
+  }
+
   async close(): Promise<void> {
     if (this.#isClosed) return;
     this.#isClosed = true;
@@ -230,9 +242,13 @@ export class AppDb implements Sql {
       this.#generation++;
       for (const listener of this.#remoteWriteListeners) listener();
     };
+    const storeChanged = (): void => {
+      for (const listener of this.#storeChangeListeners) listener();
+    };
     await this.conn.listen!(WRITES_CHANNEL, {
       onNotify: (payload) => {
-        if (payload !== this.#instanceId) remoteWrite();
+        if (payload === STORE_CHANGED) storeChanged();
+        else if (payload !== this.#instanceId) remoteWrite();
       },
       onLost: () => {
         // Whatever is written meanwhile would go unnoticed: stop answering from memory.
@@ -242,9 +258,15 @@ export class AppDb implements Sql {
       onListening: () => {
         this.#isCaching = true;
         remoteWrite();
+        storeChanged();
       },
     });
   }
+}
+
+/** Tells every process listening on the server (AppDb.onStoreChange) that a crawl was published in the store. */
+export async function announceStoreChange(client: pg.Client): Promise<void> {
+  await client.query('SELECT pg_notify($1, $2)', [WRITES_CHANNEL, STORE_CHANGED]);
 }
 
 const isWrite = (sql: string): boolean => !/^\s*SELECT\b/i.test(sql);

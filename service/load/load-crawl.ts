@@ -471,6 +471,7 @@ async function writeCrawl(
     if (conn) interrupter.unwatch(conn);
     closeQuietly(conn, db);
     active.lock?.release();
+    if (active.isCommitted) await active.sharedLock?.announce();
     await active.sharedLock?.release();
     activeLoads.delete(active);
     if (!active.isCommitted) {

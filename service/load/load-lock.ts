@@ -8,6 +8,7 @@ import pg from 'pg';
 import { LOCK_FILE } from '../store/layout.ts';
 import { acquirePidLock, type PidLock } from '../pid-lock.ts';
 import { LoadError } from './load-error.ts';
+import { announceStoreChange } from '../app-db/db.ts';
 
 export { isPidAlive } from '../pid-lock.ts';
 export type LoadLock = PidLock;
@@ -18,6 +19,8 @@ export function acquireLoadLock(websiteDirPath: string, websiteId: string): Load
 }
 
 export interface SharedLoadLock {
+  /** Tells the replicas listening on the server that this load is published, so they rescan the store now. */
+  announce(): Promise<void>;
   release(): Promise<void>;
 }
 
@@ -45,7 +48,11 @@ export async function acquireSharedLoadLock(
     await client.end().catch(() => undefined);
     throw error;
   }
-  return { release: () => client.end().catch(() => undefined) };
+  return {
+    // A lost announcement only delays the new crawl until the replicas' store poll.
+    announce: () => announceStoreChange(client).catch(() => undefined),
+    release: () => client.end().catch(() => undefined),
+  };
 }
 
 const busy = (file: string, websiteId: string, pid: number | undefined): LoadError =>

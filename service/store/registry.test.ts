@@ -66,4 +66,27 @@ describe('CrawlRegistry.refresh', () => {
       db.closeSync();
     }
   });
+
+  it('follows a call made during a pass with one more pass, so a load published meanwhile is not missed', async () => {
+    const dataDir = makeTempDataDir();
+    dirs.push(dataDir);
+    await writeCrawlToStore(dataDir, crawl(1));
+    await writeCrawlToStore(dataDir, crawl(2));
+    const current = path.join(crawlDir(dataDir, 'shop', 2), CURRENT_FILE);
+    fs.rmSync(current);
+    const db = await openDatabase();
+    try {
+      const registry = await CrawlRegistry.open(dataDir, db);
+      const during = registry.refresh();
+      // Published after that pass read the store, before it ended (its reading is synchronous).
+      writeFileAtomic(current, 'load-2');
+      const after = registry.refresh();
+      expect(registry.refresh()).toBe(after);
+      expect(await during).toBe(false);
+      expect(await after).toBe(true);
+      expect(registry.crawls('shop').map((c) => c.crawlId)).toEqual([2, 1]);
+    } finally {
+      db.closeSync();
+    }
+  });
 });

@@ -40,6 +40,7 @@ export class CrawlRegistry {
   #warned = new Set<string>();
   #listeners = new Set<ChangeListener>();
   #refreshing: Promise<boolean> | undefined;
+  #refreshingAgain: Promise<boolean> | undefined;
   readonly #warn: (line: string) => void;
 
   constructor(
@@ -88,9 +89,16 @@ export class CrawlRegistry {
     return () => this.#listeners.delete(listener);
   }
 
-  /** Re-reads the store; concurrent callers share one pass. Resolves true when anything changed. */
+  /**
+   * Re-reads the store; concurrent callers share one pass. A call during a pass may be about a change that pass
+   * has read past, so it waits for the one pass after it (shared too). Resolves true when anything changed.
+   */
   refresh(): Promise<boolean> {
-    this.#refreshing ??= this.#scan().finally(() => (this.#refreshing = undefined));
+    if (this.#refreshing)
+      return (this.#refreshingAgain ??= this.#refreshing.then(
+        () => ((this.#refreshingAgain = undefined), this.refresh()),
+      ));
+    this.#refreshing = this.#scan().finally(() => (this.#refreshing = undefined));
     return this.#refreshing;
   }
 

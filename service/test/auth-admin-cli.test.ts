@@ -1,9 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import { appDbDir } from '../app-db/db.ts';
 import { tempDir } from './auth-fixture.ts';
 import { makeExport } from './helpers/make-export.ts';
+import { databaseFor } from './helpers/postgres-server.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -21,8 +23,15 @@ function node(script: string, args: string[], env: NodeJS.ProcessEnv): ChildProc
   });
 }
 
-function admin(dataDir: string, args: string[]): Promise<Run> {
-  const child = node('scripts/admin.ts', args, { DATA_DIR: dataDir });
+/** In the `postgres` project the CLI works on a database of the data dir's own on the run's server. */
+const serverUrl = inject('postgresUrl');
+
+async function admin(dataDir: string, args: string[]): Promise<Run> {
+  const databaseUrl = serverUrl ? await databaseFor(serverUrl, dataDir) : undefined;
+  const child = node('scripts/admin.ts', args, {
+    DATA_DIR: dataDir,
+    ...(databaseUrl && { DATABASE_URL: databaseUrl }),
+  });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -47,7 +56,7 @@ async function handOverOf(service: ChildProcess, tokenFile: string, log: () => s
 }
 
 describe('admin CLI', () => {
-  it('works on the embedded app database directly when no service runs, with exit codes 0, 1 and 2', async () => {
+  it('works on the app database directly when no service runs, with exit codes 0, 1 and 2', async () => {
     const dataDir = tempDir();
     const added = await admin(dataDir, [
       'website',
@@ -85,13 +94,18 @@ describe('admin CLI', () => {
     const help = await admin(dataDir, ['help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('segment add --website ID --id SEG --name N');
+    // The embedded database exactly when there is no server.
+    expect(fs.existsSync(appDbDir(dataDir))).toBe(!serverUrl);
   });
 
   it('knows the website of a loaded crawl before the service has ever started', async () => {
     const dataDir = tempDir();
     const made = await makeExport();
     try {
-      const load = node('scripts/load-crawl.ts', [made.dir, '--data-dir', dataDir], {});
+      const databaseUrl = serverUrl ? await databaseFor(serverUrl, dataDir) : undefined;
+      const load = node('scripts/load-crawl.ts', [made.dir, '--data-dir', dataDir], {
+        ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      });
       let out = '';
       load.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
       load.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -101,7 +115,7 @@ describe('admin CLI', () => {
       fs.rmSync(made.dir, { recursive: true, force: true });
     }
     expect(fs.existsSync(path.join(dataDir, 'admin.token'))).toBe(false);
-    expect(fs.statSync(path.join(dataDir, 'app-db')).mode & 0o777).toBe(0o700);
+    if (!serverUrl) expect(fs.statSync(appDbDir(dataDir)).mode & 0o777).toBe(0o700);
 
     const list = await admin(dataDir, ['website', 'list']);
     expect(list).toMatchObject({ code: 0, stderr: '' });
@@ -165,7 +179,8 @@ describe('admin CLI', () => {
     });
   });
 
-  it('hands commands to the running service, which holds the embedded app database', async () => {
+  // Over a server every process opens the database itself: there is nothing to hand over.
+  it.skipIf(serverUrl)('hands commands to the running service, which holds the embedded app database', async () => {
     const dataDir = tempDir();
     const service = node('service/main.ts', [], { DATA_DIR: dataDir, DEMO: '0', PORT: '0', HOST: '127.0.0.1' });
     started.push(service);
