@@ -186,11 +186,21 @@ test('Issues over time: ticks at the crawl dates, each point on its tick, thinne
 
   // Narrow: fewer labels, all of them crawl dates, the newest kept, none overlapping.
   await page.setViewportSize({ width: 420, height: 900 });
-  await expect.poll(async () => (await xTicks(page)).length).toBeLessThan(expected.length);
-  const thinned = await xTicks(page);
-  expect(thinned.every((t) => expected.includes(t.text))).toBe(true);
-  expect(thinned.at(-1)!.text).toBe(expected.at(-1));
-  for (let i = 1; i < thinned.length; i++) expect(thinned[i]!.left).toBeGreaterThan(thinned[i - 1]!.right);
+  // Polled as a whole: the chart redraws as its width settles, and labels read mid-redraw measure 0 × 0.
+  await expect
+    .poll(async () => {
+      const thinned = await xTicks(page);
+      return {
+        isFewer: thinned.length > 0 && thinned.length < expected.length,
+        areCrawlDates: thinned.every((t) => expected.includes(t.text)),
+        newest: thinned.at(-1)?.text,
+        overlaps: thinned
+          .slice(1)
+          .filter((t, i) => t.left <= thinned[i]!.right)
+          .map((t) => t.text),
+      };
+    })
+    .toEqual({ isFewer: true, areCrawlDates: true, newest: expected.at(-1), overlaps: [] });
 });
 
 for (const width of [1280, 768]) {
