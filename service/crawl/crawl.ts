@@ -6,6 +6,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import type { CrawlOptions, CrawlProgress, CrawlResult, PageVitals } from './crawl-options.ts';
 import { exportCrawl, LinkKind, type CrawlRows } from './export-crawl.ts';
 import { Fetcher, headerValue, type FetchResponse } from './fetcher.ts';
@@ -197,6 +199,7 @@ class Crawler {
     this.parser = null;
 
     const stoppedEarly = this.signal.aborted;
+    collectGarbage();
     await Promise.all([this.pages.close(), this.edges.close(), this.images.close(), this.sitemaps.close()]);
     const rows: CrawlRows = {
       workDir: this.workDir,
@@ -770,4 +773,13 @@ function pageColumns(page: ParsedPage): Record<string, unknown> {
     hib: page.headTagsInBody,
     bih: page.bodyTagsInHead,
   };
+}
+
+/**
+ * One full collection before the export: the crawl's garbage would otherwise still hold its pages while DuckDB takes
+ * its share, and that sum is the crawl's peak RSS (measured on rust-doc: about 560 MB with it, 595–620 MB without).
+ */
+function collectGarbage(): void {
+  v8.setFlagsFromString('--expose-gc');
+  (vm.runInNewContext('gc') as () => void)();
 }
