@@ -44,26 +44,5 @@ export interface User {
   websites: string[];
 }
 
-export interface Segment {
-  id: string;
-  name: string;
-  urlScope: string | null;
-  isHreflang: boolean;
-  isAi: boolean;
-  goalType: GoalType | null;
-  isDefault: boolean;
-}
-
-export interface ModuleStatus {
-  module: ModuleName;
-  isActive: boolean;
-  reason?: 'missing-module' | 'missing-setup-id';
-}
-
-export interface Website {
-  id: string;
-  name: string;
-  domain: string;
-  segments: Segment[];
-  modules: ModuleStatus[];
-}
+/** The shapes the API answers with are declared once, in the API types both the service and the dashboard read. */
+export type { ModuleStatus, Segment, Website } from '../../catalog/api.ts';

@@ -116,14 +116,7 @@ export async function getSegment(sql: Sql, websiteId: string, segmentId: string)
   return row && toSegment(row);
 }
 
-export interface SegmentInput {
-  id: string;
-  name: string;
-  urlScope: string | null;
-  isHreflang: boolean;
-  isAi: boolean;
-  goalType: GoalType | null;
-}
+export type SegmentInput = Omit<Segment, 'isDefault'>;
 
 /** Adds a segment; an id the website already has is refused (`segment set` changes it). */
 export async function addSegment(tx: Sql, websiteId: string, segment: SegmentInput): Promise<void> {
