@@ -12,7 +12,8 @@ import { freePort } from './helpers/free-port.ts';
 import { startChainSite, type ChainSite } from './helpers/chain-site.ts';
 import { loadTestCrawl, openSignedInApp, post, tempDir, type SignedInApp } from './auth-fixture.ts';
 
-let signedIn: SignedInApp<'client' | 'staff'>;
+type Who = 'client' | 'staff' | 'admin';
+let signedIn: SignedInApp<Who>;
 let dataDir: string;
 let quick: ChainSite;
 let slow: ChainSite;
@@ -20,7 +21,8 @@ let slow: ChainSite;
 beforeAll(async () => {
   dataDir = tempDir('thc-crawl-runs-');
   await loadTestCrawl(dataDir, 'shop', 1, '2026-03-01T09:00:00Z');
-  signedIn = await openSignedInApp(dataDir, '2026-03-25T10:00:00Z', ['client', 'staff'], (stack) =>
+  await loadTestCrawl(dataDir, 'blog', 1, '2026-03-01T09:00:00Z');
+  signedIn = await openSignedInApp(dataDir, '2026-03-25T10:00:00Z', ['client', 'staff', 'admin'], (stack) =>
     stack.accounts.approvals.approve('shop', 1, 'staff@agency.example', { isMailed: false }).then(() => undefined),
   );
   await signedIn.stack.accounts.startJobs();
@@ -33,13 +35,12 @@ afterAll(async () => {
   await slow?.stop();
 });
 
-const call = (url: string, who: 'client' | 'staff', payload: object) =>
-  post(signedIn.app, url, signedIn.sessions[who], payload);
+const call = (url: string, who: Who, payload: object) => post(signedIn.app, url, signedIn.sessions[who], payload);
 
-async function crawlWith(startUrl: string): Promise<CrawlRun> {
+async function crawlWith(startUrl: string, websiteId = 'shop'): Promise<CrawlRun> {
   const settings = { ...defaultCrawlSettings('shop.example'), startUrl, concurrency: 1, schedule: null };
-  expect((await call('/api/crawl-runs/save-settings', 'staff', { websiteId: 'shop', settings })).statusCode).toBe(200);
-  const started = await call('/api/crawl-runs/start', 'staff', { websiteId: 'shop' });
+  expect((await call('/api/crawl-runs/save-settings', 'admin', { websiteId, settings })).statusCode).toBe(200);
+  const started = await call('/api/crawl-runs/start', websiteId === 'shop' ? 'staff' : 'admin', { websiteId });
   expect(started.statusCode).toBe(200);
   return started.json<{ run: CrawlRun }>().run;
 }
@@ -49,10 +50,11 @@ async function waitForRun(
   what: string,
   until: (run: CrawlRun) => boolean,
   seconds = 60,
+  websiteId = 'shop',
 ): Promise<CrawlRun> {
   const deadline = Date.now() + seconds * 1000;
   for (;;) {
-    const runs = (await call('/api/crawl-runs/list', 'staff', { websiteId: 'shop' })).json<CrawlRunsAnswer>().runs;
+    const runs = (await call('/api/crawl-runs/list', 'admin', { websiteId })).json<CrawlRunsAnswer>().runs;
     const run = runs.find((r) => r.id === id);
     if (run && until(run)) return run;
     if (Date.now() > deadline) throw new Error(`run ${id} ${what} within ${seconds} s: ${JSON.stringify(run)}`);
@@ -142,6 +144,20 @@ describe('a crawl run', () => {
     expect(Number(kept![1])).toBeLessThan(400);
     expect((await crawlsOf('staff')).map((c) => c.crawlId)).toEqual([3, 2, 1]);
     expect(runDirs()).toEqual([]);
+  });
+
+  it('runs one at a time with CRAWL_WORKERS=1: a run of another website waits, queued, until the first ends', async () => {
+    const first = await crawlWith(slow.url);
+    await waitForRun(first.id, 'running', (r) => r.status === 'running' && r.progress.pagesDone >= 1);
+    const second = await crawlWith(quick.url, 'blog');
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect((await waitForRun(second.id, 'listed', () => true, 1, 'blog')).status).toBe('queued');
+    expect(signedIn.stack.accounts.crawlRunner.runningIds).toEqual([first.id]);
+    await call('/api/crawl-runs/cancel', 'staff', { websiteId: 'shop', runId: first.id, keepCrawled: false });
+    const done = await waitForRun(second.id, 'ended', ended, 60, 'blog');
+    expect(done).toMatchObject({ status: 'loaded', crawlId: 2 });
+    expect(Date.parse(done.startedAt!)).toBeGreaterThanOrEqual(Date.parse(done.queuedAt));
+    expect((await waitForRun(first.id, 'ended', ended)).status).toBe('cancelled');
   });
 
   it('fails with the reason in one line when nothing answers at the start URL', async () => {
