@@ -146,6 +146,24 @@ describe('a crawl run', () => {
     expect(runDirs()).toEqual([]);
   });
 
+  it('cancelled while loading without keeping, interrupts the load and leaves the store as it was', async () => {
+    const queued = await crawlWith(quick.url);
+    await waitForRun(queued.id, 'loading', (r) => r.status === 'loading' || ended(r));
+    const cancel = await call('/api/crawl-runs/cancel', 'staff', {
+      websiteId: 'shop',
+      runId: queued.id,
+      keepCrawled: false,
+    });
+    expect(cancel.statusCode).toBe(200);
+    const run = await waitForRun(queued.id, 'ended', ended);
+    expect(run).toMatchObject({ status: 'cancelled', crawlId: null });
+    expect(signedIn.stack.registry.crawls('shop').map((c) => c.crawlId)).toEqual([3, 2, 1]);
+    await signedIn.stack.registry.refresh();
+    expect(signedIn.stack.registry.crawls('shop').map((c) => c.crawlId)).toEqual([3, 2, 1]);
+    expect(fs.readdirSync(path.join(dataDir, 'store', 'shop')).sort()).toEqual(expect.not.arrayContaining(['4']));
+    expect(runDirs()).toEqual([]);
+  });
+
   it('runs one at a time with CRAWL_WORKERS=1: a run of another website waits, queued, until the first ends', async () => {
     const first = await crawlWith(slow.url);
     await waitForRun(first.id, 'running', (r) => r.status === 'running' && r.progress.pagesDone >= 1);
