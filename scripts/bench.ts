@@ -815,6 +815,8 @@ async function crawlLoadOnly(): Promise<void> {
   try {
     const session = await openSession(port);
     const { client } = session;
+    // Before the idle samples: a build without crawl runs is told at once.
+    await crawlRunsCall(client, 'get-settings', { websiteId: CRAWL_LOAD_WEBSITE });
     const wanted = new Set(['overview', 'rows: first page, default sort']);
     const cases: PairedCase[] = httpCasesOf(session)
       .httpCases.filter(([name]) => wanted.has(name))
