@@ -837,7 +837,13 @@ async function crawlLoadOnly(): Promise<void> {
     };
     await crawlRunsCall(client, 'save-settings', { websiteId: CRAWL_LOAD_WEBSITE, settings });
     const { run } = await crawlRunsCall<{ run: CrawlRun }>(client, 'start', { websiteId: CRAWL_LOAD_WEBSITE });
-    const running = await waitForRun(client, run.id, (r) => r.status !== 'queued', 'started');
+    // From its first page on: the worker's start (a child process, at the lowest priority) is not the crawl yet.
+    const running = await waitForRun(
+      client,
+      run.id,
+      (r) => r.status !== 'queued' && (r.status !== 'running' || r.progress.pagesDone > 0),
+      'crawling',
+    );
     if (running.status !== 'running')
       throw new Error(`crawl run ${run.id} went ${running.status} before any sample: ${running.reason ?? ''}`);
     const windowStarted = performance.now();
@@ -872,7 +878,13 @@ async function crawlLoadOnly(): Promise<void> {
       thinkMs: PAIRED_THINK_MS,
       goal: CRAWL_LOAD_GOAL,
       loadAverage: { idle: loadIdle, duringCrawl: loadDuringCrawl, after: loadAfter },
-      window: { seconds: windowSeconds, pagesCrawled, statusAtEnd: statusAtWindowEnd, runOutcome: ended.status },
+      window: {
+        seconds: windowSeconds,
+        pagesCrawled,
+        pagesPerSecond: round(pagesCrawled / windowSeconds),
+        statusAtEnd: statusAtWindowEnd,
+        runOutcome: ended.status,
+      },
       perCase: cases.map((c, i) => {
         return {
           name: c.name,
@@ -896,7 +908,7 @@ type CrawlLoadResult = {
   goal: number;
   thinkMs: readonly number[];
   loadAverage: Record<'idle' | 'duringCrawl' | 'after', number[]>;
-  window: { seconds: number; pagesCrawled: number; statusAtEnd: string; runOutcome: string };
+  window: { seconds: number; pagesCrawled: number; pagesPerSecond: number; statusAtEnd: string; runOutcome: string };
   perCase: ({ name: string; idle: Stats; duringCrawl: Stats; idleAfter: Stats } & Comparison)[];
 };
 
@@ -911,7 +923,7 @@ function crawlLoadTable(r: CrawlLoadResult): string {
         `| ${c.name} | ${c.idle.p50} | ${c.idle.p95} | ${c.duringCrawl.p50} | ${c.duringCrawl.p95} | ${ratios(c)} | ${c.idleAfter.p95} |`,
     ),
     '',
-    `${r.window.pagesCrawled} pages crawled in the ${r.window.seconds} s window (run ${r.window.statusAtEnd} at its end, then ${r.window.runOutcome}); ${r.seconds} s in all`,
+    `${r.window.pagesCrawled} pages crawled in the ${r.window.seconds} s window, ${r.window.pagesPerSecond} pages/s (run ${r.window.statusAtEnd} at its end, then ${r.window.runOutcome}); ${r.seconds} s in all`,
     `load average idle ${r.loadAverage.idle.join(', ')}, during the crawl ${r.loadAverage.duringCrawl.join(', ')}, after ${r.loadAverage.after.join(', ')}`,
   ].join('\n');
 }
