@@ -858,8 +858,13 @@ async function crawlLoadOnly(): Promise<void> {
     const loadDuringCrawl = os.loadavg().map(round);
     const pagesCrawled = last.progress.pagesDone - running.progress.pagesDone;
     const statusAtWindowEnd = last.status;
-    if (ACTIVE_RUN_STATUSES.includes(last.status))
-      await crawlRunsCall(client, 'cancel', { websiteId: CRAWL_LOAD_WEBSITE, runId: run.id, keepCrawled: false });
+    if (ACTIVE_RUN_STATUSES.includes(last.status)) {
+      const cancel = { websiteId: CRAWL_LOAD_WEBSITE, runId: run.id, keepCrawled: false };
+      // 409: the run ended (loaded) since the last look.
+      const response = await client.send('/api/crawl-runs/cancel', cancel);
+      if (!response.ok && response.status !== 409)
+        throw new Error(`/api/crawl-runs/cancel → ${response.status}: ${await response.text()}`);
+    }
     const ended = await waitForRun(client, run.id, (r) => !ACTIVE_RUN_STATUSES.includes(r.status), 'ended');
     console.log(
       `during the crawl: ${during[0]!.length} requests per case in ${windowSeconds} s, ${pagesCrawled} pages crawled; run ${ended.status}`,
