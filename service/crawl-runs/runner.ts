@@ -21,6 +21,7 @@ import {
   beat,
   claimQueuedRun,
   endRun,
+  hasQueuedRuns,
   markLoading,
   runSettings,
   type RunEnd,
@@ -115,7 +116,7 @@ export class CrawlRunner {
     const { appDb, clock } = this.options;
     await this.#failAbandoned();
     await queueDueRuns(appDb, clock());
-    while (!this.#isStopped && this.#active.size < this.options.workers) {
+    while (!this.#isStopped && this.#active.size < this.options.workers && (await hasQueuedRuns(appDb))) {
       const row = await claimQueuedRun(appDb, this.owner, clock());
       if (!row) break;
       this.#launch(row);
@@ -189,14 +190,23 @@ export class CrawlRunner {
         );
       else run.outcome = message;
     });
-    child.once('exit', (code, signal) => {
-      this.#finish(run, code ?? signal ?? 'unknown')
+    let hasEnded = false;
+    const end = (exit: number | string): void => {
+      if (hasEnded) return;
+      hasEnded = true;
+      this.#finish(run, exit)
         .catch((error: unknown) => this.options.logger.error(`crawl run ${run.id} did not end: ${messageOf(error)}`))
         .finally(() => {
           this.#active.delete(run.id);
           exited();
           this.kick();
         });
+    };
+    child.once('exit', (code, signal) => end(code ?? signal ?? 'unknown'));
+    // A worker that could not be started has no exit to wait for.
+    child.on('error', (error) => {
+      run.stderr += `\n${error.message}`;
+      if (child.pid === undefined) end('not started');
     });
     const job: WorkerJob = {
       runId: row.id,

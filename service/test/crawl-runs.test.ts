@@ -12,7 +12,8 @@ import { freePort } from './helpers/free-port.ts';
 import { startChainSite, type ChainSite } from './helpers/chain-site.ts';
 import { loadTestCrawl, openSignedInApp, post, tempDir, type SignedInApp } from './auth-fixture.ts';
 
-let signedIn: SignedInApp<'client' | 'staff'>;
+type Who = 'client' | 'staff' | 'admin';
+let signedIn: SignedInApp<Who>;
 let dataDir: string;
 let quick: ChainSite;
 let slow: ChainSite;
@@ -20,7 +21,8 @@ let slow: ChainSite;
 beforeAll(async () => {
   dataDir = tempDir('thc-crawl-runs-');
   await loadTestCrawl(dataDir, 'shop', 1, '2026-03-01T09:00:00Z');
-  signedIn = await openSignedInApp(dataDir, '2026-03-25T10:00:00Z', ['client', 'staff'], (stack) =>
+  await loadTestCrawl(dataDir, 'blog', 1, '2026-03-01T09:00:00Z');
+  signedIn = await openSignedInApp(dataDir, '2026-03-25T10:00:00Z', ['client', 'staff', 'admin'], (stack) =>
     stack.accounts.approvals.approve('shop', 1, 'staff@agency.example', { isMailed: false }).then(() => undefined),
   );
   await signedIn.stack.accounts.startJobs();
@@ -33,13 +35,12 @@ afterAll(async () => {
   await slow?.stop();
 });
 
-const call = (url: string, who: 'client' | 'staff', payload: object) =>
-  post(signedIn.app, url, signedIn.sessions[who], payload);
+const call = (url: string, who: Who, payload: object) => post(signedIn.app, url, signedIn.sessions[who], payload);
 
-async function crawlWith(startUrl: string): Promise<CrawlRun> {
+async function crawlWith(startUrl: string, websiteId = 'shop'): Promise<CrawlRun> {
   const settings = { ...defaultCrawlSettings('shop.example'), startUrl, concurrency: 1, schedule: null };
-  expect((await call('/api/crawl-runs/save-settings', 'staff', { websiteId: 'shop', settings })).statusCode).toBe(200);
-  const started = await call('/api/crawl-runs/start', 'staff', { websiteId: 'shop' });
+  expect((await call('/api/crawl-runs/save-settings', 'admin', { websiteId, settings })).statusCode).toBe(200);
+  const started = await call('/api/crawl-runs/start', websiteId === 'shop' ? 'staff' : 'admin', { websiteId });
   expect(started.statusCode).toBe(200);
   return started.json<{ run: CrawlRun }>().run;
 }
@@ -49,15 +50,23 @@ async function waitForRun(
   what: string,
   until: (run: CrawlRun) => boolean,
   seconds = 60,
+  websiteId = 'shop',
 ): Promise<CrawlRun> {
   const deadline = Date.now() + seconds * 1000;
   for (;;) {
-    const runs = (await call('/api/crawl-runs/list', 'staff', { websiteId: 'shop' })).json<CrawlRunsAnswer>().runs;
+    const runs = (await call('/api/crawl-runs/list', 'admin', { websiteId })).json<CrawlRunsAnswer>().runs;
     const run = runs.find((r) => r.id === id);
     if (run && until(run)) return run;
     if (Date.now() > deadline) throw new Error(`run ${id} ${what} within ${seconds} s: ${JSON.stringify(run)}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+}
+
+/** Cancels a run of shop as its staff; the answer must be 200. */
+async function cancelRun(runId: number, keepCrawled: boolean): Promise<CrawlRun> {
+  const response = await call('/api/crawl-runs/cancel', 'staff', { websiteId: 'shop', runId, keepCrawled });
+  expect(response.statusCode).toBe(200);
+  return response.json<{ run: CrawlRun }>().run;
 }
 
 const ended = (run: CrawlRun): boolean => !['queued', 'running', 'loading'].includes(run.status);
@@ -107,13 +116,8 @@ describe('a crawl run', () => {
     const queued = await crawlWith(slow.url);
     await waitForRun(queued.id, 'crawled a few pages', (r) => r.status === 'running' && r.progress.pagesDone >= 3);
     expect(signedIn.stack.accounts.crawlRunner.runningIds).toEqual([queued.id]);
-    const cancel = await call('/api/crawl-runs/cancel', 'staff', {
-      websiteId: 'shop',
-      runId: queued.id,
-      keepCrawled: false,
-    });
-    expect(cancel.statusCode).toBe(200);
-    expect(cancel.json<{ run: CrawlRun }>().run.isCancelRequested).toBe(true);
+    const cancel = await cancelRun(queued.id, false);
+    expect(cancel.isCancelRequested).toBe(true);
     const run = await waitForRun(queued.id, 'ended', ended, 20);
     expect(run).toMatchObject({ status: 'cancelled', crawlId: null, reason: null });
     const servedAtEnd = slow.served;
@@ -127,12 +131,7 @@ describe('a crawl run', () => {
   it('cancelled keeping what was crawled, loads the partial crawl', async () => {
     const queued = await crawlWith(slow.url);
     await waitForRun(queued.id, 'crawled a few pages', (r) => r.status === 'running' && r.progress.pagesDone >= 5);
-    const cancel = await call('/api/crawl-runs/cancel', 'staff', {
-      websiteId: 'shop',
-      runId: queued.id,
-      keepCrawled: true,
-    });
-    expect(cancel.statusCode).toBe(200);
+    await cancelRun(queued.id, true);
     const run = await waitForRun(queued.id, 'ended', ended);
     expect(run.status).toBe('loaded');
     expect(run.crawlId).toBe(3);
@@ -142,6 +141,33 @@ describe('a crawl run', () => {
     expect(Number(kept![1])).toBeLessThan(400);
     expect((await crawlsOf('staff')).map((c) => c.crawlId)).toEqual([3, 2, 1]);
     expect(runDirs()).toEqual([]);
+  });
+
+  it('cancelled while loading without keeping, interrupts the load and leaves the store as it was', async () => {
+    const queued = await crawlWith(quick.url);
+    await waitForRun(queued.id, 'loading', (r) => r.status === 'loading' || ended(r));
+    await cancelRun(queued.id, false);
+    const run = await waitForRun(queued.id, 'ended', ended);
+    expect(run).toMatchObject({ status: 'cancelled', crawlId: null });
+    expect(signedIn.stack.registry.crawls('shop').map((c) => c.crawlId)).toEqual([3, 2, 1]);
+    await signedIn.stack.registry.refresh();
+    expect(signedIn.stack.registry.crawls('shop').map((c) => c.crawlId)).toEqual([3, 2, 1]);
+    expect(fs.readdirSync(path.join(dataDir, 'store', 'shop')).sort()).toEqual(expect.not.arrayContaining(['4']));
+    expect(runDirs()).toEqual([]);
+  });
+
+  it('runs one at a time with CRAWL_WORKERS=1: a run of another website waits, queued, until the first ends', async () => {
+    const first = await crawlWith(slow.url);
+    await waitForRun(first.id, 'running', (r) => r.status === 'running' && r.progress.pagesDone >= 1);
+    const second = await crawlWith(quick.url, 'blog');
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect((await waitForRun(second.id, 'listed', () => true, 1, 'blog')).status).toBe('queued');
+    expect(signedIn.stack.accounts.crawlRunner.runningIds).toEqual([first.id]);
+    await cancelRun(first.id, false);
+    const done = await waitForRun(second.id, 'ended', ended, 60, 'blog');
+    expect(done).toMatchObject({ status: 'loaded', crawlId: 2 });
+    expect(Date.parse(done.startedAt!)).toBeGreaterThanOrEqual(Date.parse(done.queuedAt));
+    expect((await waitForRun(first.id, 'ended', ended)).status).toBe('cancelled');
   });
 
   it('fails with the reason in one line when nothing answers at the start URL', async () => {
