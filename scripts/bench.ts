@@ -19,7 +19,16 @@ import { parquetFileOf } from '../catalog/export-contract.ts';
 import { exportColumns } from '../service/export/csv.ts';
 import { freePort } from '../service/test/helpers/free-port.ts';
 import { databaseFor, startPostgres } from '../service/test/helpers/postgres-server.ts';
+import { debianPackages, ensureDebianPackages } from '../service/test/helpers/debian-packages.ts';
+import { RUST_DOC_ROOT, startNginx } from '../service/test/helpers/real-site.ts';
+import {
+  ACTIVE_RUN_STATUSES,
+  defaultCrawlSettings,
+  type CrawlRun,
+  type CrawlRunsAnswer,
+} from '../catalog/crawl-runs.ts';
 import { benchCrawl, CRAWL_HEADING, crawlTable, type CrawlBenchResult } from './bench-crawl.ts';
+import { compare, geometricMean, round, seededRandom, stats, type Comparison, type Stats } from './bench-stats.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const BENCH_DIR = path.resolve(process.env.BENCH_DIR ?? path.join(ROOT, 'bench/out'));
@@ -40,13 +49,6 @@ const CSV_CHUNK_1000 = 'CSV chunk: 1000 rows';
 const exportsDir = path.join(BENCH_DIR, `exports-${URLS}-${CRAWLS}`);
 const dataDir = path.join(BENCH_DIR, `data-${URLS}-${CRAWLS}`);
 
-interface Stats {
-  runs: number;
-  p50: number;
-  p95: number;
-  mean: number;
-}
-
 interface CaseResult {
   name: string;
   service: Stats;
@@ -55,18 +57,6 @@ interface CaseResult {
   target?: number;
   note?: string;
 }
-
-const stats = (samples: number[]): Stats => {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? NaN;
-  return {
-    runs: sorted.length,
-    p50: round(at(0.5)),
-    p95: round(at(0.95)),
-    mean: round(sorted.reduce((a, b) => a + b, 0) / sorted.length),
-  };
-};
-const round = (n: number): number => Math.round(n * 10) / 10;
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}): { stdout: string; ms: number } {
   const started = performance.now();
@@ -437,67 +427,146 @@ async function stopService(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-interface AppStateCall {
-  name: string;
-  client: Stats;
+/** One timed request: as the client waits it, and inside the service (Server-Timing; NaN where not sent). */
+interface Timing {
+  ms: number;
+  serverMs: number;
 }
 
+/** A request made the same way on each backend: `on[i]` sends it to backend i. */
+interface PairedCase {
+  name: string;
+  on: (() => Promise<Timing>)[];
+}
+
+interface PairedResult extends Comparison {
+  name: string;
+  /** Per backend, in the order of `on`. */
+  client: Stats[];
+  server: Stats[];
+}
+
+/** The single analyst's rounds: each case this many times on each backend, after the warm-up rounds. */
+const PAIRED_ROUNDS = Number(process.env.BENCH_PAIRED_ROUNDS ?? 40);
+const PAIRED_WARM_UP_ROUNDS = 3;
 /**
- * The calls that write app state, each RUNS times after one warm-up: a sign-in, a checklist save (two new items
- * each time) and an approval of the current crawl (idempotent after the first: a read and a no-op).
+ * The single analyst's pause before each request in the paired comparison, ms (uniform): shorter than THINK_MS so
+ * that 40 rounds on two backends take about three minutes, long enough for the machine to go idle between requests
+ * as it does between an analyst's clicks.
  */
-async function appStateCalls(session: Session): Promise<AppStateCall[]> {
-  const { client, current } = session;
+const PAIRED_THINK_MS = [25, 175] as const;
+
+type Samples = { client: number[]; server: number[] };
+
+/**
+ * Times every case on every backend, `rounds` times after `warmUpRounds` not counted, until `isDone` (asked after
+ * each round) says so. Within a round each case goes to every backend in turn, the backends' order alternating from
+ * round to round, each request after a PAIRED_THINK_MS pause: load from the rest of the machine and a request's start
+ * from idle then hit every backend alike, which measuring one backend after the other does not give. Answers the
+ * samples per case, per backend.
+ */
+async function timeRounds(
+  cases: readonly PairedCase[],
+  rounds: number,
+  warmUpRounds: number,
+  isDone: () => Promise<boolean> = () => Promise.resolve(false),
+): Promise<Samples[][]> {
+  const random = seededRandom(20261123);
+  const samples = cases.map((c) => c.on.map((): Samples => ({ client: [], server: [] })));
+  for (let pass = 0; pass < warmUpRounds + rounds && !(await isDone()); pass++)
+    for (const [i, c] of cases.entries()) {
+      const order = c.on.map((_, b) => b);
+      if (pass % 2 === 1) order.reverse();
+      for (const b of order) {
+        await sleep(PAIRED_THINK_MS[0] + random() * (PAIRED_THINK_MS[1] - PAIRED_THINK_MS[0]));
+        const { ms, serverMs } = await c.on[b]!();
+        if (pass < warmUpRounds) continue;
+        samples[i]![b]!.client.push(ms);
+        if (Number.isFinite(serverMs)) samples[i]![b]!.server.push(serverMs);
+      }
+    }
+  return samples;
+}
+
+/** Two backends compared on the same cases (`timeRounds`): the second ÷ the first, per case and over all requests. */
+async function paired(cases: readonly PairedCase[]): Promise<{ perCase: PairedResult[]; all: Comparison }> {
+  const samples = await timeRounds(cases, PAIRED_ROUNDS, PAIRED_WARM_UP_ROUNDS);
+  const perCase = cases.map((c, i) => ({
+    name: c.name,
+    client: samples[i]!.map((s) => stats(s.client)),
+    server: samples[i]!.map((s) => stats(s.server)),
+    ...compare(samples[i]![0]!.client, samples[i]![1]!.client),
+  }));
+  const allOf = (b: number): number[] => samples.flatMap((s) => s[b]!.client);
+  return { perCase, all: compare(allOf(0), allOf(1)) };
+}
+
+const timedPost = (client: Client, url: string, body: unknown, accept?: string) => async (): Promise<Timing> => {
+  const { ms, serverMs } = await client.post(url, body, accept);
+  return { ms, serverMs };
+};
+
+/** The dashboard's calls (`httpCasesOf`), one per backend's session. */
+const pairedHttpCases = (sessions: readonly Session[]): PairedCase[] =>
+  httpCasesOf(sessions[0]!).httpCases.map(([name, url], i) => ({
+    name,
+    on: sessions.map((s) => {
+      const body = httpCasesOf(s).httpCases[i]![2];
+      return timedPost(s.client, `/api/technical-health-check${url}`, body, acceptOf(url));
+    }),
+  }));
+
+/**
+ * The calls that write app state: a sign-in, a checklist save (two new items each time) and an approval of the
+ * current crawl (idempotent after the first: a read and a no-op), one per backend's session.
+ */
+function pairedAppStateCalls(sessions: readonly Session[]): PairedCase[] {
   // Rows of reports of severity NONE cannot be checked.
   const checkable = catalog.reports.find((r) => r.tableId === 'urls' && r.severity !== 'NONE');
   if (!checkable) throw new Error('no report whose rows can be checked');
   let saved = 0;
-  const calls: [string, () => Promise<unknown>][] = [
-    ['login', () => new Client(client.base).login()],
-    [
-      'checklist save',
-      () => {
-        const urls = [0, 1].map((n) => `https://${SITE}.example/bench-${process.pid}-${saved}-${n}`);
-        saved++;
-        return client.post('/api/technical-health-check/checklist/save', {
+  const login = (client: Client) => async (): Promise<Timing> => {
+    const started = performance.now();
+    await new Client(client.base).login();
+    return { ms: performance.now() - started, serverMs: NaN };
+  };
+  const save = (client: Client, crawlId: number) => (): Promise<Timing> => {
+    const urls = [0, 1].map((n) => `https://${SITE}.example/bench-${process.pid}-${saved}-${n}`);
+    saved++;
+    return timedPost(client, '/api/technical-health-check/checklist/save', {
+      websiteId: SITE,
+      setChecked: urls.map((url) => ({ url, subKeys: [] })),
+      setUnchecked: [],
+      start: crawlId,
+      submodule: checkable.id,
+      module: 'technical-health-check',
+      end: null,
+      differenceType: 'all',
+    })();
+  };
+  return [
+    { name: 'login', on: sessions.map((s) => login(s.client)) },
+    { name: 'checklist save', on: sessions.map((s) => save(s.client, s.current.crawlId)) },
+    {
+      name: 'approve',
+      on: sessions.map((s) =>
+        timedPost(s.client, '/api/technical-health-check/crawl/approve', {
           websiteId: SITE,
-          setChecked: urls.map((url) => ({ url, subKeys: [] })),
-          setUnchecked: [],
-          start: current.crawlId,
-          submodule: checkable.id,
-          module: 'technical-health-check',
-          end: null,
-          differenceType: 'all',
-        });
-      },
-    ],
-    [
-      'approve',
-      () =>
-        client.post('/api/technical-health-check/crawl/approve', {
-          websiteId: SITE,
-          moduleId: `${SITE}:${current.crawlId}`,
+          moduleId: `${SITE}:${s.current.crawlId}`,
         }),
-    ],
+      ),
+    },
   ];
-  const out: AppStateCall[] = [];
-  for (const [name, once] of calls)
-    out.push({
-      name,
-      client: await measure(RUNS, async () => {
-        const started = performance.now();
-        await once();
-        return performance.now() - started;
-      }),
-    });
-  return out;
 }
+
+/** How far over the embedded default a case may be for one analyst on PostgreSQL (issue 16). */
+const SINGLE_ANALYST_LIMIT = 1.2;
 
 /**
  * `npm run bench -- --only replicas`: the app state on the embedded default against a real PostgreSQL server
- * (Debian's, started as the tests start it), then eight analysts against one replica and against two replicas over
- * that server and the same store, round robin as a load balancer sends them. Its figures replace that part of the
- * results.
+ * (Debian's, started as the tests start it), one analyst's calls sent to both in turn (`paired`); then eight analysts
+ * against one replica and against two replicas over that server and the same store, round robin as a load balancer
+ * sends them. Its figures replace that part of the results.
  */
 async function replicasOnly(): Promise<void> {
   fs.mkdirSync(BENCH_DIR, { recursive: true });
@@ -507,32 +576,28 @@ async function replicasOnly(): Promise<void> {
   const loadAverageBefore = os.loadavg().map(round);
   const started = performance.now();
 
-  /** One analyst (each case three times, with pauses), then the app-state calls. */
-  const alone = async (port: number) => {
-    const session = await openSession(port);
-    const { httpCases } = httpCasesOf(session);
-    const analyst = await workload([session.client], httpCases, 1, 3 * httpCases.length, THINK_MS);
-    return { session, httpCases, analyst, appState: await appStateCalls(session) };
-  };
-
-  const embeddedPort = await freePort();
-  const embeddedService = await startService(embeddedPort);
-  const embedded = await alone(embeddedPort).finally(() => stopService(embeddedService));
-  console.log(`embedded: one analyst and app-state calls done`);
-
   const postgres = await startPostgres();
   const services: ChildProcess[] = [];
   try {
     const databaseUrl = await databaseFor(postgres.url, 'bench');
+    // While no service holds the embedded app database: the copy leaves it as it is, for the embedded service.
     run(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', 'app-db', 'migrate-to', databaseUrl], {
       DATA_DIR: dataDir,
     });
     const env = { DATABASE_URL: databaseUrl };
+    const embeddedPort = await freePort();
+    const embeddedService = await startService(embeddedPort);
+    services.push(embeddedService);
     const portA = await freePort();
     services.push(await startService(portA, env));
-    const onPostgres = await alone(portA);
-    console.log(`PostgreSQL: one analyst and app-state calls done`);
-    const { session, httpCases } = onPostgres;
+    const sessions = [await openSession(embeddedPort), await openSession(portA)];
+    const singleAnalyst = await paired(pairedHttpCases(sessions));
+    const appState = await paired(pairedAppStateCalls(sessions));
+    console.log(`one analyst, embedded and PostgreSQL in turn: ${PAIRED_ROUNDS} rounds done`);
+    await stopService(embeddedService);
+
+    const session = sessions[1]!;
+    const { httpCases } = httpCasesOf(session);
     const eight = async (clients: Client[]) => ({
       replicas: clients.length,
       analysts: await workload(clients, httpCases, 8, 2 * httpCases.length, THINK_MS),
@@ -545,15 +610,6 @@ async function replicasOnly(): Promise<void> {
 
     const p95Of = (w: { perCase: LoadCase[] }, name: string): number | undefined =>
       w.perCase.find((c) => c.name === name)?.client.p95;
-    const singleAnalyst = httpCases.map(([name]) => {
-      const e = p95Of(embedded.analyst, name);
-      const p = p95Of(onPostgres.analyst, name);
-      return { name, embeddedP95: e, postgresP95: p, ratio: e && p ? round(p / e) : null };
-    });
-    const appState = embedded.appState.map((c) => {
-      const p = onPostgres.appState.find((o) => o.name === c.name)!;
-      return { name: c.name, embedded: c.client, postgres: p.client, ratio: round(p.client.p95 / c.client.p95) };
-    });
     const eightAnalysts = httpCases.map(([name]) => ({
       name,
       oneReplicaP95: p95Of(oneReplica.analysts, name),
@@ -567,6 +623,15 @@ async function replicasOnly(): Promise<void> {
       requestsPerSecond: w.requestsPerSecond,
       p95: w.all.p95,
     });
+    const byBackend = ({ name, client, server, ...ratios }: PairedResult): BackendComparison => ({
+      name,
+      embedded: { client: client[0]!, server: server[0]! },
+      postgres: { client: client[1]!, server: server[1]! },
+      ...ratios,
+    });
+    const slower = singleAnalyst.perCase.filter(
+      (c) => Math.max(c.p50RatioInterval[0], c.p95RatioInterval[0]) > SINGLE_ANALYST_LIMIT,
+    );
     results.replicas = {
       urls: URLS,
       crawls: CRAWLS,
@@ -577,13 +642,17 @@ async function replicasOnly(): Promise<void> {
       seconds: round((performance.now() - started) / 1000),
       thinkMs: THINK_MS,
       singleAnalyst: {
-        embedded: summary(embedded.analyst),
-        postgres: summary(onPostgres.analyst),
-        allRequestsRatio: round(onPostgres.analyst.all.p95 / embedded.analyst.all.p95),
-        worstRatio: Math.max(...singleAnalyst.map((c) => c.ratio ?? 0)),
-        perCase: singleAnalyst,
+        rounds: PAIRED_ROUNDS,
+        warmUpRounds: PAIRED_WARM_UP_ROUNDS,
+        thinkMs: PAIRED_THINK_MS,
+        all: singleAnalyst.all,
+        geometricMeanP50Ratio: geometricMean(singleAnalyst.perCase.map((c) => c.p50Ratio)),
+        geometricMeanP95Ratio: geometricMean(singleAnalyst.perCase.map((c) => c.p95Ratio)),
+        worstP95Ratio: Math.max(...singleAnalyst.perCase.map((c) => c.p95Ratio)),
+        slowerThanLimit: { limit: SINGLE_ANALYST_LIMIT, cases: slower.map((c) => c.name) },
+        perCase: singleAnalyst.perCase.map(byBackend),
       },
-      appState,
+      appState: appState.perCase.map(byBackend),
       eightAnalysts: {
         oneReplica: { analysts: summary(oneReplica.analysts), withoutPauses: summary(oneReplica.withoutPauses) },
         twoReplicas: { analysts: summary(twoReplicas.analysts), withoutPauses: summary(twoReplicas.withoutPauses) },
@@ -600,16 +669,25 @@ async function replicasOnly(): Promise<void> {
 
 type Throughput = { requestsPerSecond: number; errors: number; p95: number };
 
+interface BackendComparison extends Comparison {
+  name: string;
+  embedded: { client: Stats; server: Stats };
+  postgres: { client: Stats; server: Stats };
+}
+
 type ReplicasResult = {
   loadAverage: { before: number[]; after: number[] };
+  seconds: number;
   singleAnalyst: {
-    embedded: { p95: number };
-    postgres: { p95: number };
-    allRequestsRatio: number;
-    worstRatio: number;
-    perCase: { name: string; embeddedP95?: number; postgresP95?: number; ratio: number | null }[];
+    rounds: number;
+    thinkMs: readonly number[];
+    all: Comparison;
+    geometricMeanP50Ratio: number;
+    geometricMeanP95Ratio: number;
+    slowerThanLimit: { limit: number; cases: string[] };
+    perCase: BackendComparison[];
   };
-  appState: { name: string; embedded: Stats; postgres: Stats; ratio: number }[];
+  appState: BackendComparison[];
   eightAnalysts: {
     oneReplica: Record<'analysts' | 'withoutPauses', Throughput>;
     twoReplicas: Record<'analysts' | 'withoutPauses', Throughput>;
@@ -623,25 +701,251 @@ type ReplicasResult = {
   };
 };
 
+/** A comparison's two ratios as table cells, each with its interval. */
+const ratios = (c: Comparison): string =>
+  `${c.p50Ratio} (${c.p50RatioInterval.join('–')}) | ${c.p95Ratio} (${c.p95RatioInterval.join('–')})`;
+
 function replicasTable(r: ReplicasResult): string {
   const dash = (n: number | null | undefined): string => (n === undefined || n === null ? '–' : String(n));
-  const single = new Map(r.singleAnalyst.perCase.map((c) => [c.name, c]));
   const { oneReplica, twoReplicas } = r.eightAnalysts;
+  const { singleAnalyst: single } = r;
+  const compared = (c: BackendComparison): string =>
+    `| ${c.name} | ${c.embedded.client.p50} | ${c.embedded.client.p95} | ${c.postgres.client.p50} | ${c.postgres.client.p95} | ${ratios(c)} |`;
+  const head = [
+    '| embedded p50 ms | embedded p95 ms | PostgreSQL p50 ms | PostgreSQL p95 ms | PostgreSQL ÷ embedded, p50 (95% interval) | p95 (95% interval) |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: |',
+  ];
   return [
-    '| case | 1 analyst, embedded p95 ms | 1 analyst, PostgreSQL p95 ms | PostgreSQL ÷ embedded | 8 analysts, 1 replica p95 ms | 8 analysts, 2 replicas p95 ms | 8 without pauses, 1 replica p95 ms | 8 without pauses, 2 replicas p95 ms |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
-    ...r.eightAnalysts.perCase.map((c) => {
-      const s = single.get(c.name);
-      return `| ${c.name} | ${dash(s?.embeddedP95)} | ${dash(s?.postgresP95)} | ${dash(s?.ratio)} | ${dash(c.oneReplicaP95)} | ${dash(c.twoReplicasP95)} | ${dash(c.withoutPausesOneReplicaP95)} | ${dash(c.withoutPausesTwoReplicasP95)} |`;
-    }),
-    `| all requests | ${r.singleAnalyst.embedded.p95} | ${r.singleAnalyst.postgres.p95} | ${r.singleAnalyst.allRequestsRatio} (worst case ${r.singleAnalyst.worstRatio}) | ${oneReplica.analysts.p95} | ${twoReplicas.analysts.p95} | ${oneReplica.withoutPauses.p95} | ${twoReplicas.withoutPauses.p95} |`,
-    `| requests/s (errors) | | | | ${oneReplica.analysts.requestsPerSecond} (${oneReplica.analysts.errors}) | ${twoReplicas.analysts.requestsPerSecond} (${twoReplicas.analysts.errors}) | ${oneReplica.withoutPauses.requestsPerSecond} (${oneReplica.withoutPauses.errors}) | ${twoReplicas.withoutPauses.requestsPerSecond} (${twoReplicas.withoutPauses.errors}) |`,
+    `One analyst, embedded and PostgreSQL in turn, ${single.rounds} requests per case on each (pauses ${single.thinkMs.join('–')} ms):`,
     '',
-    '| app-state call | embedded p95 ms | PostgreSQL p95 ms | PostgreSQL ÷ embedded |',
-    '| --- | ---: | ---: | ---: |',
-    ...r.appState.map((c) => `| ${c.name} | ${c.embedded.p95} | ${c.postgres.p95} | ${c.ratio} |`),
+    `| case ${head[0]}`,
+    `| --- ${head[1]}`,
+    ...single.perCase.map(compared),
+    `| all requests | | | | | ${ratios(single.all)} |`,
+    `| geometric mean of the cases | | | | | ${single.geometricMeanP50Ratio} | ${single.geometricMeanP95Ratio} |`,
     '',
-    `load average before ${r.loadAverage.before.join(', ')}, after ${r.loadAverage.after.join(', ')}`,
+    `Cases whose whole interval is over ${single.slowerThanLimit.limit}×: ${single.slowerThanLimit.cases.join(', ') || 'none'}`,
+    '',
+    `| app-state call ${head[0]}`,
+    `| --- ${head[1]}`,
+    ...r.appState.map(compared),
+    '',
+    '| case | 8 analysts, 1 replica p95 ms | 8 analysts, 2 replicas p95 ms | 8 without pauses, 1 replica p95 ms | 8 without pauses, 2 replicas p95 ms |',
+    '| --- | ---: | ---: | ---: | ---: |',
+    ...r.eightAnalysts.perCase.map(
+      (c) =>
+        `| ${c.name} | ${dash(c.oneReplicaP95)} | ${dash(c.twoReplicasP95)} | ${dash(c.withoutPausesOneReplicaP95)} | ${dash(c.withoutPausesTwoReplicasP95)} |`,
+    ),
+    `| all requests | ${oneReplica.analysts.p95} | ${twoReplicas.analysts.p95} | ${oneReplica.withoutPauses.p95} | ${twoReplicas.withoutPauses.p95} |`,
+    `| requests/s (errors) | ${oneReplica.analysts.requestsPerSecond} (${oneReplica.analysts.errors}) | ${twoReplicas.analysts.requestsPerSecond} (${twoReplicas.analysts.errors}) | ${oneReplica.withoutPauses.requestsPerSecond} (${oneReplica.withoutPauses.errors}) | ${twoReplicas.withoutPauses.requestsPerSecond} (${twoReplicas.withoutPauses.errors}) |`,
+    '',
+    `${r.seconds} s; load average before ${r.loadAverage.before.join(', ')}, after ${r.loadAverage.after.join(', ')}`,
+  ].join('\n');
+}
+
+/** The website the crawl-load section crawls rust-doc into: its own, so the benchmark site's crawls stay as they are. */
+const CRAWL_LOAD_WEBSITE = 'bench-rust-doc';
+/** Requests per dashboard case, idle and during the crawl. */
+const CRAWL_LOAD_SAMPLES = Number(process.env.BENCH_CRAWL_LOAD_SAMPLES ?? 60);
+/** The dashboard's p95 during a crawl, at most this many times idle (issue 17). */
+const CRAWL_LOAD_GOAL = 2;
+const RUN_POLL_MS = 200;
+/**
+ * How often the sampling looks at the run: every app-database read drops the service's cached session reads, so a
+ * look before every round would make the next request slower by more than the crawl does.
+ */
+const RUN_LOOK_MS = 2000;
+
+/** A crawl-runs call (catalog/crawl-runs.ts); a route this build lacks is named as such. */
+async function crawlRunsCall<T>(client: Client, call: string, body: object): Promise<T> {
+  const response = await client.send(`/api/crawl-runs/${call}`, body);
+  const text = await response.text();
+  if (response.status === 404 && text.includes(`/api/crawl-runs/${call} does not exist`))
+    throw new Error(
+      `the service has no POST /api/crawl-runs/${call}: this build does not run crawls (issue 17's crawl runs are missing)`,
+    );
+  if (!response.ok) throw new Error(`/api/crawl-runs/${call} → ${response.status}: ${text}`);
+  return JSON.parse(text) as T;
+}
+
+async function runOf(client: Client, runId: number): Promise<CrawlRun> {
+  const { runs } = await crawlRunsCall<CrawlRunsAnswer>(client, 'list', { websiteId: CRAWL_LOAD_WEBSITE });
+  const run = runs.find((r) => r.id === runId);
+  if (!run) throw new Error(`crawl run ${runId} is not in the list of ${CRAWL_LOAD_WEBSITE}`);
+  return run;
+}
+
+async function waitForRun(
+  client: Client,
+  runId: number,
+  isWanted: (run: CrawlRun) => boolean,
+  what: string,
+  timeoutMs = 120_000,
+): Promise<CrawlRun> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const run = await runOf(client, runId);
+    if (isWanted(run)) return run;
+    if (Date.now() > deadline)
+      throw new Error(`crawl run ${runId} was not ${what} within ${timeoutMs / 1000} s (status ${run.status})`);
+    await sleep(RUN_POLL_MS);
+  }
+}
+
+/**
+ * `npm run bench -- --only crawl-load`: the dashboard while the service crawls (issue 17). The overview and a
+ * report's first page (caches bypassed) are timed idle, then while a crawl of rust-doc (Debian's, served by nginx on
+ * 127.0.0.1) started through the service's crawl-runs calls is `running`, then idle again; the run is cancelled
+ * without keeping its pages once enough samples are in. Its figures go to `crawlLoad` in bench/results.json.
+ */
+async function crawlLoadOnly(): Promise<void> {
+  fs.mkdirSync(BENCH_DIR, { recursive: true });
+  const file = path.join(ROOT, 'bench/results.json');
+  const results = (fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : {}) as Record<string, unknown>;
+  ensureDebianPackages([debianPackages.nginx, debianPackages.rustDoc]);
+  prepareStore({});
+  const added = spawnSync(
+    process.execPath,
+    [
+      ...['--import', 'tsx', 'scripts/admin.ts', 'website', 'add'],
+      ...['--id', CRAWL_LOAD_WEBSITE, '--name', 'rust-doc (benchmark)', '--domain', '127.0.0.1'],
+    ],
+    { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir }, encoding: 'utf8' },
+  );
+  if (added.status !== 0 && !/exists/i.test(added.stderr)) throw new Error(`admin website add failed: ${added.stderr}`);
+  const started = performance.now();
+  const site = await startNginx({ root: RUST_DOC_ROOT });
+  const port = await freePort();
+  const service = await startService(port);
+  try {
+    const session = await openSession(port);
+    const { client } = session;
+    // Before the idle samples: a build without crawl runs is told at once.
+    await crawlRunsCall(client, 'get-settings', { websiteId: CRAWL_LOAD_WEBSITE });
+    const wanted = new Set(['overview', 'rows: first page, default sort']);
+    const cases: PairedCase[] = httpCasesOf(session)
+      .httpCases.filter(([name]) => wanted.has(name))
+      .map(([name, url, body]) => ({
+        name,
+        on: [timedPost(client, `/api/technical-health-check${url}`, body, acceptOf(url))],
+      }));
+    // One backend: each case's samples.
+    const samplesOf = (samples: Samples[][]): Samples[] => samples.map((perBackend) => perBackend[0]!);
+
+    const loadIdle = os.loadavg().map(round);
+    const idle = samplesOf(await timeRounds(cases, CRAWL_LOAD_SAMPLES, PAIRED_WARM_UP_ROUNDS));
+    console.log(`idle: ${CRAWL_LOAD_SAMPLES} requests per case done`);
+
+    const settings = {
+      ...defaultCrawlSettings('127.0.0.1'),
+      startUrl: `${site.url}index.html`,
+      schedule: null,
+    };
+    await crawlRunsCall(client, 'save-settings', { websiteId: CRAWL_LOAD_WEBSITE, settings });
+    const { run } = await crawlRunsCall<{ run: CrawlRun }>(client, 'start', { websiteId: CRAWL_LOAD_WEBSITE });
+    // From its first page on: the worker's start (a child process, at the lowest priority) is not the crawl yet.
+    const running = await waitForRun(
+      client,
+      run.id,
+      (r) => r.status !== 'queued' && (r.status !== 'running' || r.progress.pagesDone > 0),
+      'crawling',
+    );
+    if (running.status !== 'running')
+      throw new Error(`crawl run ${run.id} went ${running.status} before any sample: ${running.reason ?? ''}`);
+    const windowStarted = performance.now();
+    let lastLook = windowStarted;
+    const during = samplesOf(
+      await timeRounds(cases, CRAWL_LOAD_SAMPLES, 0, async () => {
+        if (performance.now() - lastLook < RUN_LOOK_MS) return false;
+        lastLook = performance.now();
+        return (await runOf(client, run.id)).status !== 'running';
+      }),
+    );
+    const windowSeconds = round((performance.now() - windowStarted) / 1000);
+    const last = await runOf(client, run.id);
+    const loadDuringCrawl = os.loadavg().map(round);
+    const pagesCrawled = last.progress.pagesDone - running.progress.pagesDone;
+    const statusAtWindowEnd = last.status;
+    if (ACTIVE_RUN_STATUSES.includes(last.status)) {
+      const cancel = { websiteId: CRAWL_LOAD_WEBSITE, runId: run.id, keepCrawled: false };
+      // 409: the run ended (loaded) since the last look.
+      const response = await client.send('/api/crawl-runs/cancel', cancel);
+      if (!response.ok && response.status !== 409)
+        throw new Error(`/api/crawl-runs/cancel → ${response.status}: ${await response.text()}`);
+    }
+    const ended = await waitForRun(client, run.id, (r) => !ACTIVE_RUN_STATUSES.includes(r.status), 'ended');
+    console.log(
+      `during the crawl: ${during[0]!.client.length} requests per case in ${windowSeconds} s, ${pagesCrawled} pages crawled; run ${ended.status}`,
+    );
+
+    const loadAfter = os.loadavg().map(round);
+    const after = samplesOf(await timeRounds(cases, Math.ceil(CRAWL_LOAD_SAMPLES / 2), 0));
+    results.crawlLoad = {
+      urls: URLS,
+      crawls: CRAWLS,
+      at: new Date().toISOString(),
+      cores: os.cpus().length,
+      seconds: round((performance.now() - started) / 1000),
+      site: 'rust-doc',
+      settings: { startUrl: settings.startUrl, concurrency: settings.concurrency, delayMs: settings.delayMs },
+      thinkMs: PAIRED_THINK_MS,
+      goal: CRAWL_LOAD_GOAL,
+      loadAverage: { idle: loadIdle, duringCrawl: loadDuringCrawl, after: loadAfter },
+      window: {
+        seconds: windowSeconds,
+        pagesCrawled,
+        pagesPerSecond: round(pagesCrawled / windowSeconds),
+        statusAtEnd: statusAtWindowEnd,
+        runOutcome: ended.status,
+      },
+      perCase: cases.map((c, i) => {
+        return {
+          name: c.name,
+          idle: stats(idle[i]!.client),
+          duringCrawl: stats(during[i]!.client),
+          idleAfter: stats(after[i]!.client),
+          ...compare(idle[i]!.client, during[i]!.client),
+          /** Inside the service, to the first byte (Server-Timing). */
+          server: { idle: stats(idle[i]!.server), duringCrawl: stats(during[i]!.server) },
+        };
+      }),
+    };
+    fs.writeFileSync(file, JSON.stringify(results, null, 2) + '\n');
+    console.log(crawlLoadTable(results.crawlLoad as CrawlLoadResult));
+  } finally {
+    await stopService(service);
+    await site.stop();
+  }
+}
+
+type CrawlLoadResult = {
+  seconds: number;
+  goal: number;
+  thinkMs: readonly number[];
+  loadAverage: Record<'idle' | 'duringCrawl' | 'after', number[]>;
+  window: { seconds: number; pagesCrawled: number; pagesPerSecond: number; statusAtEnd: string; runOutcome: string };
+  perCase: ({
+    name: string;
+    idle: Stats;
+    duringCrawl: Stats;
+    idleAfter: Stats;
+    server: Record<'idle' | 'duringCrawl', Stats>;
+  } & Comparison)[];
+};
+
+function crawlLoadTable(r: CrawlLoadResult): string {
+  return [
+    `The dashboard during a crawl of rust-doc by the service (pauses ${r.thinkMs.join('–')} ms; goal p95 ≤ ${r.goal}× idle):`,
+    '',
+    '| case | idle p50 ms | idle p95 ms | during crawl p50 ms | during crawl p95 ms | during ÷ idle, p50 (95% interval) | p95 (95% interval) | idle again p95 ms | in service p95 ms, idle → during |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...r.perCase.map(
+      (c) =>
+        `| ${c.name} | ${c.idle.p50} | ${c.idle.p95} | ${c.duringCrawl.p50} | ${c.duringCrawl.p95} | ${ratios(c)} | ${c.idleAfter.p95} | ${c.server.idle.p95} → ${c.server.duringCrawl.p95} |`,
+    ),
+    '',
+    `${r.window.pagesCrawled} pages crawled in the ${r.window.seconds} s window, ${r.window.pagesPerSecond} pages/s (run ${r.window.statusAtEnd} at its end, then ${r.window.runOutcome}); ${r.seconds} s in all`,
+    `load average idle ${r.loadAverage.idle.join(', ')}, during the crawl ${r.loadAverage.duringCrawl.join(', ')}, after ${r.loadAverage.after.join(', ')}`,
   ].join('\n');
 }
 
@@ -812,11 +1116,7 @@ async function workload(
   let sent = 0;
   const samples = new Map<string, { client: number[]; server: number[] }>();
   let errors = 0;
-  let seed = 20261121;
-  const random = (): number => {
-    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-    return seed / 2 ** 32;
-  };
+  const random = seededRandom(20261121);
   await Promise.all(
     Array.from({ length: users }, async (_, user) => {
       await sleep(random() * think[1]);
@@ -1039,7 +1339,12 @@ function printTable(cases: CaseResult[], results: Record<string, unknown>): void
 }
 
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
-const sections: Record<string, () => Promise<void>> = { crawl: crawlOnly, rows: rowsOnly, replicas: replicasOnly };
+const sections: Record<string, () => Promise<void>> = {
+  crawl: crawlOnly,
+  rows: rowsOnly,
+  replicas: replicasOnly,
+  'crawl-load': crawlLoadOnly,
+};
 if (only !== undefined && !sections[only]) {
   console.error(`--only takes one section: ${Object.keys(sections).join(' or ')} (got ${only ?? 'nothing'})`);
   process.exit(2);
