@@ -28,6 +28,13 @@ describe('AppDb.cached', () => {
     expect(await read()).toEqual([{ v: 'd' }]);
   });
 
+  it('keeps a cached answer across plain reads, which change nothing', async () => {
+    const first = read();
+    await db.all('SELECT count(*) AS n FROM t');
+    await db.run('SELECT 1');
+    expect(read()).toBe(first);
+  });
+
   it('sees a write queued before it, and a rolled-back transaction leaves the rows as they were', async () => {
     const write = db.run(`UPDATE t SET v = 'e'`);
     expect(await read()).toEqual([{ v: 'e' }]);

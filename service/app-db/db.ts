@@ -77,8 +77,8 @@ export class AppDb implements Sql {
   #queue: Promise<unknown> = Promise.resolve();
   #isClosed = false;
   /**
-   * Bumped by every statement that is not a cached read and by every other replica's write, so a cached answer is
-   * never older than the last write. Every request reads its session (and often its checklist) here: from memory.
+   * Bumped by every write statement, every transaction and every other replica's write, so a cached answer is never
+   * older than the last write; plain reads leave it, so they do not empty the cache. Every request reads its session (and often its checklist) here: from memory.
    */
   #generation = 0;
   /** Over a server, cached answers are kept only while the notifications of other replicas' writes arrive. */
@@ -224,12 +224,12 @@ export class AppDb implements Sql {
   }
 
   async #query<T>(query: Query, sql: string, params: readonly SqlParam[]): Promise<T[]> {
-    this.#generation++;
+    if (isWrite(sql)) this.#generation++;
     return (await query(toPositional(sql), bind(params))) as T[];
   }
 
   async #run(query: Query, sql: string, params: readonly SqlParam[]): Promise<void> {
-    this.#generation++;
+    if (isWrite(sql)) this.#generation++;
     await query(params.length === 0 ? sql : toPositional(sql), bind(params));
   }
 
