@@ -11,6 +11,7 @@ const routeSuite = [
   'service/test/auth-http.test.ts',
   'service/test/auth-login-limits.test.ts',
   'service/test/auth-matrix.test.ts',
+  'service/test/crawl-runs-routes.test.ts',
   'service/test/export-csv.test.ts',
   'service/test/query-report.test.ts',
   'service/test/security-headers.test.ts',

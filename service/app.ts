@@ -13,6 +13,7 @@ import { registerAdminRoutes } from './routes/admin.ts';
 import { registerApprovalRoutes } from './routes/approval.ts';
 import { registerAuthRoutes } from './routes/auth.ts';
 import { registerChecklistRoutes } from './routes/checklist.ts';
+import { registerCrawlRunRoutes } from './routes/crawl-runs.ts';
 import { registerWebsiteRoutes } from './routes/websites.ts';
 import { registerServerTiming } from './server-timing.ts';
 import { registerErrorReplies } from './routes/error-replies.ts';
@@ -59,6 +60,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerWebsiteRoutes(app, accounts);
     registerApprovalRoutes(app, accounts, access);
     registerChecklistRoutes(app, accounts, access);
+    registerCrawlRunRoutes(app, accounts, access);
     registerAdminRoutes(app, accounts);
   }
 

@@ -1,4 +1,4 @@
-import { readConfig, readStorePollMs } from './config.ts';
+import { readClock, readConfig, readCrawlWorkers, readStorePollMs } from './config.ts';
 import { makeDataDirPrivate } from './data-dir.ts';
 import { openDatabase } from './db/duckdb.ts';
 import { lowerWorkerThreads } from './db/thread-priority.ts';
@@ -18,6 +18,10 @@ const SHUTDOWN_GRACE_MS = 10_000;
 async function main(): Promise<void> {
   const config = readConfig();
   const storePollMs = readStorePollMs();
+  readCrawlWorkers();
+  const { clock, start: clockStart } = readClock();
+  if (clockStart)
+    console.log(`CLOCK_START: the service's clock started at ${clockStart.toISOString()} and runs at normal speed`);
   loadCatalog();
   ensureWebBuild();
   // After the build: the umask it sets is for DATA_DIR, not for web/dist.
@@ -41,7 +45,13 @@ async function main(): Promise<void> {
     const newest = registry.crawls(website.id)[0];
     if (newest) await explainCatalog(db, newest.alias);
   }
-  const accounts = await Accounts.open({ dataDir: config.dataDir, registry, port: config.port, isDemo: config.isDemo });
+  const accounts = await Accounts.open({
+    dataDir: config.dataDir,
+    registry,
+    port: config.port,
+    isDemo: config.isDemo,
+    clock,
+  });
   const app = await buildApp({ config, db, registry, accounts, isLogging: process.env.LOG === '1' });
   await accounts.startJobs();
   const refreshStore = (): void => {

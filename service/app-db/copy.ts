@@ -22,8 +22,10 @@ export const APP_TABLES = [
   'job_runs',
   'checklist_items',
   'login_failures',
+  'crawl_settings',
+  'crawl_runs',
 ] as const;
-const GENERATED_IDS = ['users', 'approval_log', 'checklist_items'];
+const GENERATED_IDS = ['users', 'approval_log', 'checklist_items', 'crawl_runs'];
 const COPY_LOCK = 1_600_002;
 
 export type CopyCounts = Record<(typeof APP_TABLES)[number], number>;

@@ -19,6 +19,8 @@ import { AutoApproval } from '../jobs/auto-approval.ts';
 import { createMailer, readMailSettings, type MailSettings, type Mailer } from '../jobs/mailer.ts';
 import { LOGIN_LIMITS, LoginLimiter, type LoginLimits } from './login-limiter.ts';
 import { SESSION_TTL_MS } from './sessions.ts';
+import { CrawlRunner } from '../crawl-runs/runner.ts';
+import { readCrawlWorkers } from '../config.ts';
 
 const MAIL_RETRY_MS = 5 * 60 * 1000;
 
@@ -43,6 +45,8 @@ export interface AccountSettings {
   /** Trust X-Forwarded-* from a reverse proxy (TRUST_PROXY=1), e.g. to mark cookies Secure behind https. */
   trustProxy: boolean;
   mail: MailSettings;
+  /** Crawl runs at once in this process (CRAWL_WORKERS). */
+  crawlWorkers: number;
 }
 
 const DEMO_PUBLISHED_WEBSITE = 'northwind-outfitters';
@@ -57,6 +61,8 @@ export class Accounts {
   #mailTimer: NodeJS.Timeout | undefined;
   #adminTokenFile: string | undefined;
   readonly loginLimiter: LoginLimiter;
+  /** Crawl runs (service/crawl-runs/): started with the other jobs. */
+  readonly crawlRunner: CrawlRunner;
 
   private constructor(
     readonly appDb: AppDb,
@@ -71,6 +77,17 @@ export class Accounts {
     private readonly logger: NonNullable<AccountsOptions['logger']>,
   ) {
     this.loginLimiter = new LoginLimiter(appDb, settings.loginLimits, clock);
+    this.crawlRunner = new CrawlRunner({
+      appDb,
+      dataDir,
+      clock,
+      workers: settings.crawlWorkers,
+      onLoaded: async () => {
+        await registry.refresh();
+        await this.sync();
+      },
+      logger,
+    });
   }
 
   static async open(options: AccountsOptions): Promise<Accounts> {
@@ -97,6 +114,7 @@ export class Accounts {
       loginLimits: options.loginLimits ?? LOGIN_LIMITS,
       trustProxy: env.TRUST_PROXY === '1',
       mail,
+      crawlWorkers: readCrawlWorkers(env),
     };
     const accounts = new Accounts(
       appDb,
@@ -170,9 +188,13 @@ export class Accounts {
     return demoLoginsInUse(this.appDb);
   }
 
-  /** Makes up a missed auto-approval, keeps the schedule, and retries queued mail now and every few minutes. */
+  /**
+   * Makes up a missed auto-approval, keeps the schedule, retries queued mail now and every few minutes, and runs
+   * crawl runs (failing those a dead process left, queuing scheduled ones).
+   */
   async startJobs(): Promise<void> {
     await this.autoApproval.start();
+    await this.crawlRunner.start();
     this.approvals.deliverSoon();
     this.#mailTimer = setInterval(() => this.approvals.deliverSoon(), MAIL_RETRY_MS);
     this.#mailTimer.unref();
@@ -205,6 +227,7 @@ export class Accounts {
   }
 
   async close(): Promise<void> {
+    await this.crawlRunner.stop();
     this.#unsubscribe();
     this.#unsubscribeRemote();
     await this.#statesReload;

@@ -10,6 +10,8 @@ import { AppDb, appDbDir } from '../app-db/db.ts';
 import { APP_TABLES } from '../app-db/copy.ts';
 import { saveChecklist } from '../app-db/checklist.ts';
 import { demoLogins } from '../app-db/demo-seed.ts';
+import { defaultCrawlSettings } from '../../catalog/crawl-runs.ts';
+import { queueRun, saveSettings } from '../crawl-runs/runs.ts';
 import { TestClock, openStack, tempDir, writeCrawl } from './auth-fixture.ts';
 import { databaseFor, startPostgres, type PostgresServer } from './helpers/postgres-server.ts';
 
@@ -60,6 +62,23 @@ describe('app-db migrate-to', () => {
         now: clock.now,
       }),
     );
+    await demo.accounts.appDb.transaction((tx) =>
+      saveSettings(
+        tx,
+        'alpine-travel',
+        defaultCrawlSettings('alpine-travel.example'),
+        'staff@alpine.example',
+        clock.now,
+      ),
+    );
+    await queueRun(demo.accounts.appDb, {
+      websiteId: 'alpine-travel',
+      trigger: 'manual',
+      startedBy: 'staff@alpine.example',
+      scheduledFor: null,
+      settings: defaultCrawlSettings('alpine-travel.example'),
+      now: clock.now,
+    });
     clock.set('2025-03-04T11:00:00.000Z');
     expect((await demo.accounts.autoApproval.runDue())?.approved.length).toBeGreaterThan(0);
     await demo.accounts.approvals.deliverQueued();
@@ -76,7 +95,15 @@ describe('app-db migrate-to', () => {
     try {
       const before = await tableRows(from);
       expect(before.users).toHaveLength(demoLogins.length);
-      for (const table of ['approval_log', 'mail_log', 'job_runs', 'checklist_items', 'login_failures'])
+      for (const table of [
+        'approval_log',
+        'mail_log',
+        'job_runs',
+        'checklist_items',
+        'login_failures',
+        'crawl_settings',
+        'crawl_runs',
+      ])
         expect({ table, rows: before[table]!.length }).not.toEqual({ table, rows: 0 });
       expect(await tableRows(to)).toEqual(before);
       // New rows take ids after the copied ones.
@@ -86,6 +113,16 @@ describe('app-db migrate-to', () => {
       );
       expect(next!.id).toBe(demoLogins.length + 1);
       await to.run(`DELETE FROM users WHERE email = 'new@x.example'`);
+      const run = await queueRun(to, {
+        websiteId: 'northwind-outfitters',
+        trigger: 'manual',
+        startedBy: null,
+        scheduledFor: null,
+        settings: defaultCrawlSettings('northwind-outfitters.example'),
+        now: clock.now,
+      });
+      expect(run?.id).toBe(2);
+      await to.run('DELETE FROM crawl_runs WHERE id = 2');
     } finally {
       await from.close();
       await to.close();

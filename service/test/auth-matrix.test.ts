@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultCrawlSettings } from '../../catalog/crawl-runs.ts';
 import { loadTestCrawl, openSignedInApp, post, tempDir, type Session, type SignedInApp } from './auth-fixture.ts';
 
 const APPROVED = 1;
@@ -139,6 +140,17 @@ const readCells: Cell[] = [
     payload: (crawlId) => ({ websiteId: 'shop', reportId: REPORT, crawlId }),
     expected: { ...refusals, client: hidden, staff: same(status(200)), admin: same(status(200)) },
   },
+  ...(['get-settings', 'list'] as const).map((name): Cell => ({
+    call: `crawl-runs/${name}`,
+    url: `/api/crawl-runs/${name}`,
+    payload: () => ({ websiteId: 'shop' }),
+    expected: {
+      ...refusals,
+      client: same(status(404, WEBSITE_NOT_FOUND)),
+      staff: same(status(200)),
+      admin: same(status(200)),
+    },
+  })),
   {
     call: 'websites/list',
     url: '/api/websites/list',
@@ -206,8 +218,42 @@ const writeCells: Cell[] = [
   },
 ];
 
+const staffOnly = { ...refusals, client: same(status(404, WEBSITE_NOT_FOUND)) };
+const ALREADY_ACTIVE = { error: 'A crawl of this website is already queued or running' };
+const ENDED = { error: 'The crawl run has already ended (cancelled)' };
+
+/** Crawl runs: staff's start queues run 1 (nothing runs it here), then the first cancel ends it. */
+const crawlRunCells: Cell[] = [
+  {
+    call: 'crawl-runs/save-settings',
+    url: '/api/crawl-runs/save-settings',
+    payload: () => ({ websiteId: 'shop', settings: { ...defaultCrawlSettings('shop.example'), schedule: null } }),
+    expected: { ...staffOnly, staff: same(status(200)), admin: same(status(200)) },
+  },
+  {
+    call: 'crawl-runs/start',
+    url: '/api/crawl-runs/start',
+    payload: () => ({ websiteId: 'shop' }),
+    expected: {
+      ...staffOnly,
+      staff: { [APPROVED]: status(200), [PENDING]: status(409, ALREADY_ACTIVE) },
+      admin: same(status(409, ALREADY_ACTIVE)),
+    },
+  },
+  {
+    call: 'crawl-runs/cancel',
+    url: '/api/crawl-runs/cancel',
+    payload: () => ({ websiteId: 'shop', runId: 1, keepCrawled: false }),
+    expected: {
+      ...staffOnly,
+      staff: { [APPROVED]: status(200), [PENDING]: status(409, ENDED) },
+      admin: same(status(409, ENDED)),
+    },
+  },
+];
+
 describe('authorization matrix', () => {
-  for (const cell of [...readCells, ...writeCells])
+  for (const cell of [...readCells, ...writeCells, ...crawlRunCells])
     for (const crawl of [APPROVED, PENDING] as const)
       it(`${cell.call} on the ${crawl === APPROVED ? 'approved' : 'pending'} crawl`, async () => {
         for (const who of everyone) {

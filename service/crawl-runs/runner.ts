@@ -1,0 +1,266 @@
+/**
+ * Runs queued crawl runs, each in a child process (worker.ts) at the lowest priority, never in a request.
+ *
+ * Every couple of seconds, and at once after a local start, the runner queues the schedules' due runs, fails the
+ * runs a dead process left behind, and claims queued runs (oldest first) while it runs fewer than CRAWL_WORKERS.
+ * About once a second it writes each of its runs' progress and heartbeat and reads their cancel requests, so a
+ * cancel sent to any replica reaches the owner within a second or so. Stopping (SIGTERM) stops the children and
+ * fails their runs as interrupted; each run's export directory goes whatever the outcome.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { CrawlRunProgress } from '../../catalog/crawl-runs.ts';
+import { isServerLocation, type AppDb } from '../app-db/db.ts';
+import { isPidAlive } from '../pid-lock.ts';
+import { queueDueRuns } from './schedule.ts';
+import {
+  activeRuns,
+  beat,
+  claimQueuedRun,
+  endRun,
+  markLoading,
+  runSettings,
+  type RunEnd,
+  type RunRow,
+} from './runs.ts';
+import type { FromWorker, ToWorker, WorkerJob } from './worker.ts';
+
+export const INTERRUPTED = 'Interrupted by a restart of the service';
+export const RUNS_DIR = 'crawl-runs';
+const POLL_MS = 2000;
+const BEAT_MS = 1000;
+/** A run whose owner has not written for this long is taken for dead (its host may be another machine). */
+export const STALE_HEARTBEAT_MS = 60_000;
+/** How long a stopped child may take to exit before it is killed. */
+const KILL_GRACE_MS = 5000;
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const WORKER = path.join(import.meta.dirname, 'worker.ts');
+
+export const runExportDir = (dataDir: string, runId: number): string => path.join(dataDir, RUNS_DIR, String(runId));
+
+export interface CrawlRunnerOptions {
+  appDb: AppDb;
+  dataDir: string;
+  clock: () => Date;
+  /** Runs at once in this process (CRAWL_WORKERS). */
+  workers: number;
+  /** Called after a load, before the run is marked loaded, so this process serves the crawl at once. */
+  onLoaded: () => Promise<void>;
+  logger: { info(message: string): void; error(message: string): void };
+}
+
+interface ActiveRun {
+  id: number;
+  child: ChildProcess;
+  exportDir: string;
+  progress: CrawlRunProgress;
+  cancel?: { keep: boolean };
+  outcome?: Extract<FromWorker, { type: 'loaded' | 'failed' }>;
+  stderr: string;
+  finished: Promise<void>;
+}
+
+const NO_PROGRESS: CrawlRunProgress = { pagesDone: 0, queued: 0, errors: 0, pagesPerSecond: 0, elapsedMs: 0 };
+
+export class CrawlRunner {
+  /** host:pid of this process, and which runner of it (tests run several in one process). */
+  readonly owner = `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  readonly #active = new Map<number, ActiveRun>();
+  #isStopped = true;
+  #pollTimer: NodeJS.Timeout | undefined;
+  #beatTimer: NodeJS.Timeout | undefined;
+  #polling: Promise<void> = Promise.resolve();
+  #isPollQueued = false;
+  #beating: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: CrawlRunnerOptions) {}
+
+  /** Fails what a dead process left, then keeps polling until `stop()`. */
+  async start(): Promise<void> {
+    this.#isStopped = false;
+    this.kick();
+    await this.#polling;
+    this.#pollTimer = setInterval(() => this.kick(), POLL_MS);
+    this.#pollTimer.unref();
+    this.#beatTimer = setInterval(() => void this.#beatAll(), BEAT_MS);
+    this.#beatTimer.unref();
+  }
+
+  /** Polls now (after a local start); polls never overlap. */
+  kick(): void {
+    if (this.#isStopped || this.#isPollQueued) return;
+    this.#isPollQueued = true;
+    this.#polling = this.#polling
+      .then(() => {
+        this.#isPollQueued = false;
+        return this.poll();
+      })
+      .catch((error: unknown) => this.options.logger.error(`crawl runs poll failed: ${messageOf(error)}`));
+  }
+
+  /** A cancel was just requested: acts on it now if the run is this runner's. */
+  heed(runId: number): void {
+    if (this.#active.has(runId)) void this.#beatAll();
+  }
+
+  /** Runs in progress here, by id. */
+  get runningIds(): number[] {
+    return [...this.#active.keys()];
+  }
+
+  async poll(): Promise<void> {
+    const { appDb, clock } = this.options;
+    await this.#failAbandoned();
+    await queueDueRuns(appDb, clock());
+    while (!this.#isStopped && this.#active.size < this.options.workers) {
+      const row = await claimQueuedRun(appDb, this.owner, clock());
+      if (!row) break;
+      this.#launch(row);
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.#isStopped = true;
+    clearInterval(this.#pollTimer);
+    clearInterval(this.#beatTimer);
+    await this.#polling;
+    await this.#beating;
+    const runs = [...this.#active.values()];
+    for (const run of runs) this.#stopChild(run, { keep: false });
+    await Promise.all(runs.map((run) => run.finished));
+  }
+
+  /** Fails running runs whose owner is gone: a dead pid on this host, or silent for STALE_HEARTBEAT_MS. */
+  async #failAbandoned(): Promise<void> {
+    const { appDb, clock, dataDir } = this.options;
+    const now = clock();
+    for (const run of await activeRuns(appDb)) {
+      if (this.#active.has(run.id) || run.owner === this.owner) continue;
+      const [host, pid] = (run.owner ?? '').split(':');
+      const isDead =
+        (host === os.hostname() && Number(pid) !== process.pid && !isPidAlive(Number(pid))) ||
+        !run.heartbeat_at ||
+        now.getTime() - run.heartbeat_at.getTime() > STALE_HEARTBEAT_MS;
+      if (!isDead) continue;
+      await appDb.run(
+        `UPDATE crawl_runs SET status = 'failed', reason = ?, ended_at = ?
+         WHERE id = ? AND owner = ? AND status IN ('running', 'loading')`,
+        [INTERRUPTED, now, run.id, run.owner],
+      );
+      fs.rmSync(runExportDir(dataDir, run.id), { recursive: true, force: true });
+      this.options.logger.info(`crawl run ${run.id} of ${run.owner}: ${INTERRUPTED}`);
+    }
+  }
+
+  #launch(row: RunRow): void {
+    const { appDb, dataDir } = this.options;
+    const exportDir = runExportDir(dataDir, row.id);
+    fs.rmSync(exportDir, { recursive: true, force: true });
+    fs.mkdirSync(path.dirname(exportDir), { recursive: true, mode: 0o700 });
+    const child = fork(WORKER, [], {
+      cwd: ROOT,
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
+    try {
+      if (child.pid !== undefined) os.setPriority(child.pid, 19);
+    } catch {
+      // Not permitted here: the crawl runs at normal priority.
+    }
+    let exited!: () => void;
+    const run: ActiveRun = {
+      id: row.id,
+      child,
+      exportDir,
+      progress: NO_PROGRESS,
+      stderr: '',
+      finished: new Promise<void>((resolve) => (exited = resolve)),
+    };
+    this.#active.set(row.id, run);
+    child.stderr?.on('data', (chunk: Buffer) => (run.stderr = (run.stderr + chunk.toString()).slice(-2000)));
+    child.on('message', (message: FromWorker) => {
+      if (message.type === 'progress') run.progress = message.progress;
+      else if (message.type === 'loading')
+        void markLoading(appDb, run.id, this.owner).catch((error: unknown) =>
+          this.options.logger.error(`crawl run ${run.id}: ${messageOf(error)}`),
+        );
+      else run.outcome = message;
+    });
+    child.once('exit', (code, signal) => {
+      this.#finish(run, code ?? signal ?? 'unknown')
+        .catch((error: unknown) => this.options.logger.error(`crawl run ${run.id} did not end: ${messageOf(error)}`))
+        .finally(() => {
+          this.#active.delete(run.id);
+          exited();
+          this.kick();
+        });
+    });
+    const job: WorkerJob = {
+      runId: row.id,
+      websiteId: row.website_id,
+      dataDir,
+      exportDir,
+      settings: runSettings(row),
+      ...(isServerLocation(appDb.location) && { databaseUrl: appDb.location }),
+    };
+    child.send({ type: 'job', job } satisfies ToWorker);
+  }
+
+  #stopChild(run: ActiveRun, cancel: { keep: boolean }): void {
+    if (run.cancel && !this.#isStopped) return;
+    run.cancel ??= cancel;
+    if (run.child.connected) run.child.send({ type: 'stop', keep: cancel.keep } satisfies ToWorker);
+    if (!cancel.keep) setTimeout(() => run.child.kill('SIGKILL'), KILL_GRACE_MS).unref();
+  }
+
+  #beatAll(): Promise<void> {
+    this.#beating = this.#beating.then(async () => {
+      for (const run of this.#active.values()) {
+        try {
+          const state = await beat(this.options.appDb, run.id, this.owner, run.progress, this.options.clock());
+          if (state?.cancelRequestedAt && !run.cancel) this.#stopChild(run, { keep: state.keepCrawled });
+        } catch (error) {
+          this.options.logger.error(`crawl run ${run.id} heartbeat failed: ${messageOf(error)}`);
+        }
+      }
+    });
+    return this.#beating;
+  }
+
+  async #finish(run: ActiveRun, exit: number | string): Promise<void> {
+    const { appDb, clock } = this.options;
+    const { outcome } = run;
+    let end: RunEnd;
+    if (outcome?.type === 'loaded') {
+      await this.options.onLoaded();
+      const kept = outcome.stoppedEarly && run.cancel?.keep;
+      end = {
+        status: 'loaded',
+        crawlId: outcome.crawlId,
+        reason: kept
+          ? `Cancelled; the ${outcome.fetched.toLocaleString('en-GB')} pages crawled so far were kept`
+          : null,
+      };
+    } else if (this.#isStopped) {
+      end = { status: 'failed', reason: INTERRUPTED };
+    } else if (run.cancel && !run.cancel.keep) {
+      end = { status: 'cancelled' };
+    } else if (outcome?.type === 'failed') {
+      end = { status: 'failed', reason: outcome.reason };
+    } else {
+      const lastLine = run.stderr.trim().split('\n').at(-1)?.trim();
+      end = {
+        status: 'failed',
+        reason: `The crawl worker stopped unexpectedly (${exit})${lastLine ? `: ${lastLine}` : ''}`,
+      };
+    }
+    fs.rmSync(run.exportDir, { recursive: true, force: true });
+    await beat(appDb, run.id, this.owner, run.progress, clock());
+    await endRun(appDb, run.id, this.owner, end, clock());
+  }
+}
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));

@@ -1,0 +1,264 @@
+/**
+ * Crawl runs and crawl settings in the app database: what the routes, the runner and the schedule read and write.
+ * A website has at most one run queued, running or loading (the partial unique index crawl_runs_one_active), and a
+ * scheduled time at most one run (crawl_runs_scheduled): both hold across replicas, whoever inserts first.
+ */
+import {
+  defaultCrawlSettings,
+  type CrawlRun,
+  type CrawlRunProgress,
+  type CrawlRunStatus,
+  type CrawlRunTrigger,
+  type CrawlSettings,
+} from '../../catalog/crawl-runs.ts';
+import type { Sql } from '../app-db/sql.ts';
+
+/** The history a list answers, newest first. */
+export const RUN_HISTORY_LIMIT = 200;
+export const ALREADY_ACTIVE = 'A crawl of this website is already queued or running';
+
+export interface StoredSettings {
+  settings: CrawlSettings;
+  isDefault: boolean;
+  /** When the current schedule was set; null for defaults, whose schedule waits until they are saved. */
+  scheduleFrom: Date | null;
+}
+
+interface SettingsRow {
+  website_id: string;
+  settings: string;
+  schedule_from: Date;
+}
+
+export interface RunRow {
+  id: number;
+  website_id: string;
+  trigger: CrawlRunTrigger;
+  started_by: string | null;
+  scheduled_for: Date | null;
+  queued_at: Date;
+  started_at: Date | null;
+  ended_at: Date | null;
+  status: CrawlRunStatus;
+  crawl_id: number | null;
+  reason: string | null;
+  keep_crawled: boolean;
+  cancel_requested_at: Date | null;
+  pages_done: number;
+  queued_urls: number;
+  errors: number;
+  pages_per_second: number;
+  elapsed_ms: number | string;
+  owner: string | null;
+  heartbeat_at: Date | null;
+  settings: string;
+}
+
+export const toCrawlRun = (r: RunRow): CrawlRun => ({
+  id: r.id,
+  websiteId: r.website_id,
+  trigger: r.trigger,
+  startedBy: r.started_by,
+  queuedAt: r.queued_at.toISOString(),
+  startedAt: r.started_at?.toISOString() ?? null,
+  endedAt: r.ended_at?.toISOString() ?? null,
+  status: r.status,
+  progress: {
+    pagesDone: r.pages_done,
+    queued: r.queued_urls,
+    errors: r.errors,
+    pagesPerSecond: r.pages_per_second,
+    elapsedMs: Number(r.elapsed_ms),
+  },
+  crawlId: r.crawl_id,
+  reason: r.reason,
+  isCancelRequested: r.cancel_requested_at !== null,
+});
+
+export const runSettings = (r: RunRow): CrawlSettings => JSON.parse(r.settings) as CrawlSettings;
+
+async function websiteDomain(sql: Sql, websiteId: string): Promise<string | undefined> {
+  const [row] = await sql.all<{ domain: string }>('SELECT domain FROM websites WHERE id = ?', [websiteId]);
+  return row?.domain;
+}
+
+/** The website's saved settings, else the defaults from its domain; undefined for an unknown website. */
+export async function readSettings(sql: Sql, websiteId: string): Promise<StoredSettings | undefined> {
+  const [row] = await sql.all<SettingsRow>('SELECT * FROM crawl_settings WHERE website_id = ?', [websiteId]);
+  if (row)
+    return { settings: JSON.parse(row.settings) as CrawlSettings, isDefault: false, scheduleFrom: row.schedule_from };
+  const domain = await websiteDomain(sql, websiteId);
+  return domain === undefined
+    ? undefined
+    : { settings: defaultCrawlSettings(domain), isDefault: true, scheduleFrom: null };
+}
+
+const sameSchedule = (a: CrawlSettings['schedule'], b: CrawlSettings['schedule']): boolean =>
+  a?.day === b?.day && a?.time === b?.time;
+
+/** Saves checked settings; a changed schedule counts from `now`, so saving one never fires a time already past. */
+export async function saveSettings(
+  tx: Sql,
+  websiteId: string,
+  settings: CrawlSettings,
+  by: string,
+  now: Date,
+): Promise<StoredSettings> {
+  const before = await readSettings(tx, websiteId);
+  const scheduleFrom =
+    before && !before.isDefault && before.scheduleFrom && sameSchedule(before.settings.schedule, settings.schedule)
+      ? before.scheduleFrom
+      : now;
+  await tx.run(
+    `INSERT INTO crawl_settings (website_id, settings, schedule_from, updated_at, updated_by) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (website_id) DO UPDATE SET settings = excluded.settings, schedule_from = excluded.schedule_from,
+       updated_at = excluded.updated_at, updated_by = excluded.updated_by`,
+    [websiteId, JSON.stringify(settings), scheduleFrom, now, by],
+  );
+  return { settings, isDefault: false, scheduleFrom };
+}
+
+/** Every website's saved settings with a schedule. */
+export async function scheduledSettings(
+  sql: Sql,
+): Promise<{ websiteId: string; settings: CrawlSettings; scheduleFrom: Date }[]> {
+  const rows = await sql.cached<SettingsRow>('SELECT * FROM crawl_settings ORDER BY website_id');
+  return rows
+    .map((r) => ({
+      websiteId: r.website_id,
+      settings: JSON.parse(r.settings) as CrawlSettings,
+      scheduleFrom: r.schedule_from,
+    }))
+    .filter((s) => s.settings.schedule !== null);
+}
+
+export async function listRuns(sql: Sql, websiteId: string): Promise<CrawlRun[]> {
+  const rows = await sql.all<RunRow>('SELECT * FROM crawl_runs WHERE website_id = ? ORDER BY id DESC LIMIT ?', [
+    websiteId,
+    RUN_HISTORY_LIMIT,
+  ]);
+  return rows.map(toCrawlRun);
+}
+
+export async function getRun(sql: Sql, websiteId: string, runId: number): Promise<RunRow | undefined> {
+  const [row] = await sql.all<RunRow>('SELECT * FROM crawl_runs WHERE website_id = ? AND id = ?', [websiteId, runId]);
+  return row;
+}
+
+export interface NewRun {
+  websiteId: string;
+  trigger: CrawlRunTrigger;
+  startedBy: string | null;
+  scheduledFor: Date | null;
+  settings: CrawlSettings;
+  now: Date;
+}
+
+/** Queues a run; undefined when the website has one queued or running already, or the scheduled time has its run. */
+export async function queueRun(sql: Sql, run: NewRun): Promise<RunRow | undefined> {
+  const [row] = await sql.all<RunRow>(
+    `INSERT INTO crawl_runs (website_id, trigger, started_by, scheduled_for, queued_at, status, settings)
+     VALUES (?, ?, ?, ?, ?, 'queued', ?) ON CONFLICT DO NOTHING RETURNING *`,
+    [run.websiteId, run.trigger, run.startedBy, run.scheduledFor, run.now, JSON.stringify(run.settings)],
+  );
+  return row;
+}
+
+/** Whether the website has a run for this scheduled time, whatever became of it. */
+export async function hasScheduledRun(sql: Sql, websiteId: string, scheduledFor: Date): Promise<boolean> {
+  const rows = await sql.all('SELECT 1 FROM crawl_runs WHERE website_id = ? AND scheduled_for = ?', [
+    websiteId,
+    scheduledFor,
+  ]);
+  return rows.length > 0;
+}
+
+/**
+ * Asks for a run to stop: a queued one is cancelled at once; a running or loading one is marked for its owner,
+ * which acts on it at its next heartbeat. Resolves with the run as it now is, or undefined when it had ended.
+ */
+export async function requestCancel(
+  tx: Sql,
+  runId: number,
+  keepCrawled: boolean,
+  now: Date,
+): Promise<RunRow | undefined> {
+  const [cancelled] = await tx.all<RunRow>(
+    `UPDATE crawl_runs SET status = 'cancelled', ended_at = ?, cancel_requested_at = ?, keep_crawled = ?
+     WHERE id = ? AND status = 'queued' RETURNING *`,
+    [now, now, keepCrawled, runId],
+  );
+  if (cancelled) return cancelled;
+  const [requested] = await tx.all<RunRow>(
+    `UPDATE crawl_runs SET cancel_requested_at = coalesce(cancel_requested_at, ?), keep_crawled = ?
+     WHERE id = ? AND status IN ('running', 'loading') RETURNING *`,
+    [now, keepCrawled, runId],
+  );
+  return requested;
+}
+
+/** Takes the oldest queued run for `owner`; two replicas never take the same one. */
+export async function claimQueuedRun(sql: Sql, owner: string, now: Date): Promise<RunRow | undefined> {
+  const [row] = await sql.all<RunRow>(
+    `UPDATE crawl_runs SET status = 'running', started_at = ?, owner = ?, heartbeat_at = ?
+     WHERE id = (SELECT id FROM crawl_runs WHERE status = 'queued' ORDER BY queued_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
+       AND status = 'queued'
+     RETURNING *`,
+    [now, owner, now],
+  );
+  return row;
+}
+
+/** Writes the progress and heartbeat of a run this owner runs; resolves with its cancel request (null: none). */
+export async function beat(
+  sql: Sql,
+  runId: number,
+  owner: string,
+  progress: CrawlRunProgress,
+  now: Date,
+): Promise<{ cancelRequestedAt: Date | null; keepCrawled: boolean } | undefined> {
+  const [row] = await sql.all<{ cancel_requested_at: Date | null; keep_crawled: boolean }>(
+    `UPDATE crawl_runs SET pages_done = ?, queued_urls = ?, errors = ?, pages_per_second = ?, elapsed_ms = ?,
+       heartbeat_at = ?
+     WHERE id = ? AND owner = ? AND status IN ('running', 'loading')
+     RETURNING cancel_requested_at, keep_crawled`,
+    [
+      progress.pagesDone,
+      progress.queued,
+      progress.errors,
+      progress.pagesPerSecond,
+      Math.round(progress.elapsedMs),
+      now,
+      runId,
+      owner,
+    ],
+  );
+  return row && { cancelRequestedAt: row.cancel_requested_at, keepCrawled: row.keep_crawled };
+}
+
+export async function markLoading(sql: Sql, runId: number, owner: string): Promise<void> {
+  await sql.run(`UPDATE crawl_runs SET status = 'loading' WHERE id = ? AND owner = ? AND status = 'running'`, [
+    runId,
+    owner,
+  ]);
+}
+
+export interface RunEnd {
+  status: Extract<CrawlRunStatus, 'loaded' | 'cancelled' | 'failed'>;
+  crawlId?: number | null;
+  reason?: string | null;
+}
+
+/** Ends a run its owner still holds. */
+export async function endRun(sql: Sql, runId: number, owner: string, end: RunEnd, now: Date): Promise<void> {
+  await sql.run(
+    `UPDATE crawl_runs SET status = ?, crawl_id = ?, reason = ?, ended_at = ?
+     WHERE id = ? AND owner = ? AND status IN ('running', 'loading')`,
+    [end.status, end.crawlId ?? null, end.reason ?? null, now, runId, owner],
+  );
+}
+
+/** Runs in progress on any host, for the restart check. */
+export async function activeRuns(sql: Sql): Promise<{ id: number; owner: string | null; heartbeat_at: Date | null }[]> {
+  return sql.all(`SELECT id, owner, heartbeat_at FROM crawl_runs WHERE status IN ('running', 'loading') ORDER BY id`);
+}

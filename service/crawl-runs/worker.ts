@@ -1,0 +1,108 @@
+/**
+ * The child process of one crawl run (forked by runner.ts under `--import tsx`): crawls the website into the run's
+ * export directory, then loads it with the loader of `npm run load-crawl`, telling the runner how it goes over IPC.
+ *
+ * stop {keep: true} ends fetching and still loads what was fetched; stop {keep: false} drops everything: while
+ * crawling by abandoning the crawl's files and exiting, while loading through the loader's signal (the store stays
+ * as it was). A lost parent (the service died) is a stop without keep.
+ */
+import { abandonCrawlsSync, crawlWebsite } from '../crawl/crawl.ts';
+import { defaultUserAgent, nextCrawlId } from '../crawl/crawl-command.ts';
+import type { CrawlProgress } from '../crawl/crawl-options.ts';
+import type { CrawlSettings } from '../../catalog/crawl-runs.ts';
+
+export interface WorkerJob {
+  runId: number;
+  websiteId: string;
+  dataDir: string;
+  exportDir: string;
+  settings: CrawlSettings;
+  databaseUrl?: string;
+}
+
+export type ToWorker = { type: 'job'; job: WorkerJob } | { type: 'stop'; keep: boolean };
+
+export type FromWorker =
+  | { type: 'progress'; progress: CrawlProgress }
+  | { type: 'loading'; fetched: number; stoppedEarly: boolean }
+  | { type: 'loaded'; crawlId: number; fetched: number; stoppedEarly: boolean }
+  | { type: 'failed'; reason: string; isInterrupted: boolean };
+
+const PROGRESS_EVERY_MS = 500;
+
+const crawlAbort = new AbortController();
+const loadAbort = new AbortController();
+let phase: 'crawling' | 'loading' = 'crawling';
+let loader: typeof import('../load/load-crawl.ts') | undefined;
+
+const send = (message: FromWorker): Promise<void> =>
+  new Promise((resolve) => {
+    if (!process.send || !process.connected) return resolve();
+    process.send(message, undefined, undefined, () => resolve());
+  });
+
+function dropEverything(): never {
+  abandonCrawlsSync();
+  loader?.abandonActiveLoadsSync();
+  process.exit(0);
+}
+
+const firstLine = (error: unknown): string =>
+  (error instanceof Error ? error.message : String(error)).split('\n')[0]!.trim() || 'unknown error';
+
+async function run(job: WorkerJob): Promise<void> {
+  const s = job.settings;
+  let lastProgress = 0;
+  const result = await crawlWebsite({
+    startUrl: s.startUrl,
+    outDir: job.exportDir,
+    websiteId: job.websiteId,
+    crawlId: nextCrawlId(job.dataDir, job.websiteId),
+    maxUrls: s.maxUrls,
+    maxDepth: s.maxDepth,
+    concurrency: s.concurrency,
+    delayMs: s.delayMs,
+    userAgent: s.userAgent || defaultUserAgent(),
+    respectRobots: s.respectRobots,
+    includeSubdomains: s.includeSubdomains,
+    include: s.include.map((p) => new RegExp(p)),
+    exclude: s.exclude.map((p) => new RegExp(p)),
+    sitemaps: s.sitemaps,
+    render: s.render,
+    signal: crawlAbort.signal,
+    onProgress: (progress) => {
+      if (Date.now() - lastProgress < PROGRESS_EVERY_MS) return;
+      lastProgress = Date.now();
+      void send({ type: 'progress', progress });
+    },
+  });
+  phase = 'loading';
+  await send({ type: 'loading', fetched: result.fetched, stoppedEarly: result.stoppedEarly });
+  loader = await import('../load/load-crawl.ts');
+  const loaded = await loader.loadCrawl({
+    dataDir: job.dataDir,
+    exportDir: job.exportDir,
+    signal: loadAbort.signal,
+    databaseUrl: job.databaseUrl,
+  });
+  await send({ type: 'loaded', crawlId: loaded.crawlId, fetched: result.fetched, stoppedEarly: result.stoppedEarly });
+}
+
+process.on('message', (message: ToWorker) => {
+  if (message.type === 'job') {
+    run(message.job).then(
+      () => process.exit(0),
+      async (error: unknown) => {
+        await send({ type: 'failed', reason: firstLine(error), isInterrupted: loadAbort.signal.aborted });
+        process.exit(1);
+      },
+    );
+  } else if (message.type === 'stop') {
+    if (message.keep) crawlAbort.abort();
+    else if (phase === 'loading') loadAbort.abort();
+    else dropEverything();
+  }
+});
+process.on('disconnect', dropEverything);
+process.on('SIGTERM', dropEverything);
+process.on('SIGINT', dropEverything);
