@@ -237,7 +237,7 @@ test.describe('a weekly schedule', () => {
     test.setTimeout(300_000);
     const context = await browser.newContext({ baseURL });
     const page = await context.newPage();
-    await signIn(page, staff, crawlsPage(website.id));
+    await signIn(page, staff, SECTION);
     await openCrawls(page, website.id);
     await saveCrawlSettings(page, {
       startUrl: site.url,
