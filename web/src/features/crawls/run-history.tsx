@@ -34,7 +34,7 @@ export function RunHistory({ websiteId, runs }: { websiteId: string; runs: Crawl
                 {runs.map((run) => (
                   <Table.Tr key={run.id} data-run={run.id} data-status={run.status}>
                     <Table.Td>{TRIGGER_LABELS[run.trigger]}</Table.Td>
-                    <Table.Td style={{ overflowWrap: 'anywhere' }}>{run.startedBy ?? 'Schedule'}</Table.Td>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{run.startedBy ?? 'Schedule'}</Table.Td>
                     <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatRunTime(run.startedAt ?? run.queuedAt)}</Table.Td>
                     <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatRunTime(run.endedAt)}</Table.Td>
                     <Table.Td ta="right" ff="monospace">

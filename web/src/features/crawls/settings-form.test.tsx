@@ -106,4 +106,16 @@ describe('SettingsForm', () => {
     expect(field('Time (London)').disabled).toBe(true);
     expect(screen.getByTestId('next-run').textContent).toBe('Next run: none scheduled');
   });
+
+  it('lets never-saved defaults be saved as they are, and says nothing runs until then', () => {
+    renderWithTheme(
+      <SettingsForm
+        answer={{ ...saved, isDefault: true, nextRunAt: null }}
+        save={() => Promise.reject(new Error())}
+        onSaved={() => {}}
+      />,
+    );
+    expect(screen.getByTestId('next-run').textContent).toBe('Next run: none until the settings are saved');
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Save' }).disabled).toBe(false);
+  });
 });

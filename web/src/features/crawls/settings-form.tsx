@@ -40,6 +40,8 @@ const DAY_OPTIONS = [
   ...WEEKDAYS.map((day) => ({ value: day, label: day[0]!.toUpperCase() + day.slice(1) })),
 ];
 
+const MONOSPACE_INPUT = { input: { fontFamily: 'var(--mantine-font-family-monospace)' } };
+
 type NumberField = 'maxUrls' | 'maxDepth' | 'concurrency' | 'delayMs' | 'render';
 
 const range = (field: NumberField) =>
@@ -135,13 +137,13 @@ export function SettingsForm({ answer, save, onSaved, onChangedState }: Settings
             <Textarea
               label="Include patterns"
               description="Regular expressions, one per line; a URL must match one. Empty: every URL in scope."
-              ff="monospace"
+              styles={MONOSPACE_INPUT}
               {...lines('include')}
             />
             <Textarea
               label="Exclude patterns"
               description="Regular expressions, one per line; a URL matching one is not crawled."
-              ff="monospace"
+              styles={MONOSPACE_INPUT}
               {...lines('exclude')}
             />
           </SimpleGrid>
@@ -205,8 +207,9 @@ export function SettingsForm({ answer, save, onSaved, onChangedState }: Settings
               />
               <TextInput
                 label="Time (London)"
-                description="24-hour clock"
-                type="time"
+                description="24-hour clock, HH:MM"
+                placeholder="06:00"
+                maxLength={5}
                 value={draft.scheduleTime}
                 onChange={(e) => set('scheduleTime', e.currentTarget.value)}
                 error={errorOf('schedule')}
@@ -241,7 +244,11 @@ function isScheduleEdited(draft: SettingsDraft, saved: CrawlSettings): boolean {
 }
 
 function NextRunLine({ answer, isScheduleChanged }: { answer: CrawlSettingsAnswer; isScheduleChanged: boolean }) {
-  const text = answer.nextRunAt ? `Next run: ${formatNextRun(answer.nextRunAt)}` : 'Next run: none scheduled';
+  const text = answer.nextRunAt
+    ? `Next run: ${formatNextRun(answer.nextRunAt)}`
+    : answer.isDefault
+      ? 'Next run: none until the settings are saved'
+      : 'Next run: none scheduled';
   return (
     <Text size="sm" c="dark.5" data-testid="next-run">
       <Icon name="clock" size={14} style={{ verticalAlign: '-2px', marginRight: 6 }} />
