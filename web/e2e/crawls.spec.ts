@@ -15,6 +15,7 @@ import {
   authFile,
   crawlsOf,
   crawlsPage,
+  expectAccessible,
   logins,
   open,
   openCrawls,
@@ -30,6 +31,26 @@ const sites = {
   loaded: { id: 'e2e-crawls-loopback', name: 'E2E Loopback Crawl', domain: '127.0.0.1' },
   cancelled: { id: 'e2e-crawls-slow', name: 'E2E Slow Loopback Crawl', domain: '127.0.0.1' },
 } as const;
+
+/** How many list calls the page has made since this was called. */
+function countListCalls(page: Page): () => number {
+  let calls = 0;
+  page.on('request', (request) => {
+    if (request.url().endsWith('/api/crawl-runs/list')) calls++;
+  });
+  return () => calls;
+}
+
+/** Tells the page it is hidden or shown, as switching browser tabs does. */
+async function setHidden(page: Page, isHidden: boolean): Promise<void> {
+  await page.evaluate((hidden) => {
+    Object.defineProperty(document, 'visibilityState', {
+      configurable: true,
+      get: () => (hidden ? 'hidden' : 'visible'),
+    });
+    document.dispatchEvent(new Event('visibilitychange'));
+  }, isHidden);
+}
 
 const historyRow = (page: Page) => page.getByTestId('crawl-history').locator('tbody tr').first();
 
@@ -61,6 +82,7 @@ test.describe('as the demo staff user', () => {
     await expect(page).toHaveURL(new RegExp(`/crawls\\?website=${sites.loaded.id}$`));
     await expect(page.getByRole('heading', { level: 1, name: 'Crawls' })).toBeVisible();
     await expect(page.getByTestId('history-empty')).toBeVisible({ timeout: 20_000 });
+    await expectAccessible(page, 'Crawls page');
 
     const form = page.getByTestId('crawl-settings');
     await form.getByRole('textbox', { name: /^Start URL/ }).fill('not a url');
@@ -86,6 +108,9 @@ test.describe('as the demo staff user', () => {
     const loaded = page.getByRole('link', { name: 'Loaded as crawl 1' });
     await expect(loaded).toBeVisible({ timeout: 180_000 });
     await expect(card).toBeHidden();
+    const listCalls = countListCalls(page);
+    await page.waitForTimeout(3000);
+    expect(listCalls(), 'no polling once no run is active').toBe(0);
     const row = historyRow(page);
     await expect(row.locator('td').nth(0)).toHaveText('Manual');
     await expect(row.locator('td').nth(1)).toHaveText(logins.staff.email);
@@ -117,10 +142,22 @@ test.describe('as the demo staff user', () => {
     await expect(card).toHaveAttribute('data-status', 'running', { timeout: 60_000 });
     await expect(card.locator('[data-stat="Pages done"]')).not.toHaveText('0', { timeout: 60_000 });
 
+    const listCalls = countListCalls(page);
+    await page.waitForTimeout(3000);
+    expect(listCalls(), 'polls about once a second while a run is active').toBeGreaterThanOrEqual(2);
+    await setHidden(page, true);
+    await page.waitForTimeout(1500);
+    const whenHidden = listCalls();
+    await page.waitForTimeout(3000);
+    expect(listCalls() - whenHidden, 'no polling while the page is hidden').toBe(0);
+    await setHidden(page, false);
+    await expect.poll(listCalls).toBeGreaterThan(whenHidden);
+
     await card.getByRole('button', { name: 'Cancel' }).click();
     const dialog = page.getByRole('dialog', { name: 'Cancel this crawl?' });
     const keep = dialog.getByRole('checkbox', { name: 'Keep the pages crawled so far and load them as a crawl' });
     await expect(keep).not.toBeChecked();
+    await expectAccessible(page, 'Cancel dialog');
     await dialog.getByRole('button', { name: 'Cancel crawl' }).click();
     await expect(dialog).toBeHidden();
 

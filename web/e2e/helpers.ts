@@ -1,6 +1,7 @@
 /** Shared steps of the dashboard's browser tests: demo logins, problem collection, admin commands, selects. */
 import os from 'node:os';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, request, type Page } from '@playwright/test';
 
 /** Where global-setup keeps each role's signed-in browser state (one directory per service port). */
@@ -170,4 +171,17 @@ export async function saveCrawlSettings(
   await form.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Crawl settings saved').first()).toBeVisible();
   await expect(form.getByRole('button', { name: 'Save' })).toBeDisabled();
+}
+
+/** Fails on serious or critical WCAG 2.1 A/AA violations axe finds on the page as it is now. */
+export async function expectAccessible(page: Page, name: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(
+    serious.map(
+      (v) =>
+        `${v.id}: ${v.help} (${v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`).join('; ')})`,
+    ),
+    `${name}: serious or critical axe violations`,
+  ).toEqual([]);
 }

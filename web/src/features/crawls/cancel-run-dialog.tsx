@@ -34,7 +34,7 @@ export function CancelRunDialog({ opened, isCancelling, onClose, onConfirm }: Ca
           <Button variant="default" onClick={onClose}>
             Keep crawling
           </Button>
-          <Button color="red" loading={isCancelling} onClick={() => onConfirm(keepCrawled)}>
+          <Button color="red.8" loading={isCancelling} onClick={() => onConfirm(keepCrawled)}>
             Cancel crawl
           </Button>
         </Group>

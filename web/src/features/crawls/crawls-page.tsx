@@ -32,7 +32,12 @@ export function CrawlsPage() {
         </Group>
         <Text size="sm" c="dark.4" mt={4} maw={820}>
           Crawl {website.name} from here, now or every week. Each finished crawl is loaded as a pending crawl of the{' '}
-          <Anchor component={Link} href={`${SECTION_PATH}${formatUrlState({ website: website.id })}`} size="sm">
+          <Anchor
+            component={Link}
+            href={`${SECTION_PATH}${formatUrlState({ website: website.id })}`}
+            size="sm"
+            underline="always"
+          >
             Technical Health Check
           </Anchor>
           , where it waits for approval.
