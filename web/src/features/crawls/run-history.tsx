@@ -58,7 +58,11 @@ function Outcome({ websiteId, run }: { websiteId: string; run: CrawlRun }) {
   const text = outcomeText(run);
   if (run.status === 'loaded' && run.crawlId !== null) {
     return (
-      <Anchor component={Link} href={`${SECTION_PATH}${formatUrlState({ website: websiteId, crawl: run.crawlId })}`}>
+      <Anchor
+        component={Link}
+        href={`${SECTION_PATH}${formatUrlState({ website: websiteId, crawl: run.crawlId })}`}
+        title={run.reason ?? undefined}
+      >
         {text}
       </Anchor>
     );
