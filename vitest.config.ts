@@ -12,6 +12,8 @@ const routeSuite = [
   'service/test/auth-login-limits.test.ts',
   'service/test/auth-matrix.test.ts',
   'service/test/crawl-runs-routes.test.ts',
+  'service/test/crawl-runs.test.ts',
+  'service/test/crawl-runs-schedule.test.ts',
   'service/test/export-csv.test.ts',
   'service/test/query-report.test.ts',
   'service/test/security-headers.test.ts',

@@ -21,6 +21,7 @@ import {
   beat,
   claimQueuedRun,
   endRun,
+  hasQueuedRuns,
   markLoading,
   runSettings,
   type RunEnd,
@@ -115,7 +116,7 @@ export class CrawlRunner {
     const { appDb, clock } = this.options;
     await this.#failAbandoned();
     await queueDueRuns(appDb, clock());
-    while (!this.#isStopped && this.#active.size < this.options.workers) {
+    while (!this.#isStopped && this.#active.size < this.options.workers && (await hasQueuedRuns(appDb))) {
       const row = await claimQueuedRun(appDb, this.owner, clock());
       if (!row) break;
       this.#launch(row);

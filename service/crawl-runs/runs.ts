@@ -166,7 +166,7 @@ export async function queueRun(sql: Sql, run: NewRun): Promise<RunRow | undefine
 
 /** Whether the website has a run for this scheduled time, whatever became of it. */
 export async function hasScheduledRun(sql: Sql, websiteId: string, scheduledFor: Date): Promise<boolean> {
-  const rows = await sql.all('SELECT 1 FROM crawl_runs WHERE website_id = ? AND scheduled_for = ?', [
+  const rows = await sql.cached('SELECT 1 FROM crawl_runs WHERE website_id = ? AND scheduled_for = ?', [
     websiteId,
     scheduledFor,
   ]);
@@ -195,6 +195,11 @@ export async function requestCancel(
     [now, keepCrawled, runId],
   );
   return requested;
+}
+
+/** Whether any run waits; a cached read, so an idle poll leaves every cache as it was. */
+export async function hasQueuedRuns(sql: Sql): Promise<boolean> {
+  return (await sql.cached(`SELECT 1 FROM crawl_runs WHERE status = 'queued' LIMIT 1`)).length > 0;
 }
 
 /** Takes the oldest queued run for `owner`; two replicas never take the same one. */
@@ -259,6 +264,10 @@ export async function endRun(sql: Sql, runId: number, owner: string, end: RunEnd
 }
 
 /** Runs in progress on any host, for the restart check. */
-export async function activeRuns(sql: Sql): Promise<{ id: number; owner: string | null; heartbeat_at: Date | null }[]> {
-  return sql.all(`SELECT id, owner, heartbeat_at FROM crawl_runs WHERE status IN ('running', 'loading') ORDER BY id`);
+export async function activeRuns(
+  sql: Sql,
+): Promise<readonly { id: number; owner: string | null; heartbeat_at: Date | null }[]> {
+  return sql.cached(
+    `SELECT id, owner, heartbeat_at FROM crawl_runs WHERE status IN ('running', 'loading') ORDER BY id`,
+  );
 }

@@ -28,8 +28,6 @@ export type FromWorker =
   | { type: 'loaded'; crawlId: number; fetched: number; stoppedEarly: boolean }
   | { type: 'failed'; reason: string; isInterrupted: boolean };
 
-const PROGRESS_EVERY_MS = 500;
-
 const crawlAbort = new AbortController();
 const loadAbort = new AbortController();
 let phase: 'crawling' | 'loading' = 'crawling';
@@ -52,7 +50,6 @@ const firstLine = (error: unknown): string =>
 
 async function run(job: WorkerJob): Promise<void> {
   const s = job.settings;
-  let lastProgress = 0;
   const result = await crawlWebsite({
     startUrl: s.startUrl,
     outDir: job.exportDir,
@@ -70,11 +67,8 @@ async function run(job: WorkerJob): Promise<void> {
     sitemaps: s.sitemaps,
     render: s.render,
     signal: crawlAbort.signal,
-    onProgress: (progress) => {
-      if (Date.now() - lastProgress < PROGRESS_EVERY_MS) return;
-      lastProgress = Date.now();
-      void send({ type: 'progress', progress });
-    },
+    // The crawler reports four times a second at most, and once more at the end.
+    onProgress: (progress) => void send({ type: 'progress', progress }),
   });
   phase = 'loading';
   await send({ type: 'loading', fetched: result.fetched, stoppedEarly: result.stoppedEarly });

@@ -1,0 +1,191 @@
+/**
+ * Crawl runs end to end in one service (app.inject, real app database, real child processes crawling real websites
+ * on 127.0.0.1, the real loader): a run is loaded as the website's next crawl and waits for approval; a cancel drops
+ * everything or keeps what was crawled; a start URL nothing answers on fails with one line.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultCrawlSettings, type CrawlRun, type CrawlRunsAnswer } from '../../catalog/crawl-runs.ts';
+import { RUNS_DIR } from '../crawl-runs/runner.ts';
+import { freePort } from './helpers/free-port.ts';
+import { startChainSite, type ChainSite } from './helpers/chain-site.ts';
+import { loadTestCrawl, openSignedInApp, post, tempDir, type SignedInApp } from './auth-fixture.ts';
+
+type Who = 'client' | 'staff' | 'admin';
+let signedIn: SignedInApp<Who>;
+let dataDir: string;
+let quick: ChainSite;
+let slow: ChainSite;
+
+beforeAll(async () => {
+  dataDir = tempDir('thc-crawl-runs-');
+  await loadTestCrawl(dataDir, 'shop', 1, '2026-03-01T09:00:00Z');
+  await loadTestCrawl(dataDir, 'blog', 1, '2026-03-01T09:00:00Z');
+  signedIn = await openSignedInApp(dataDir, '2026-03-25T10:00:00Z', ['client', 'staff', 'admin'], (stack) =>
+    stack.accounts.approvals.approve('shop', 1, 'staff@agency.example', { isMailed: false }).then(() => undefined),
+  );
+  await signedIn.stack.accounts.startJobs();
+  quick = await startChainSite({ pages: 30, delayMs: 0 });
+  slow = await startChainSite({ pages: 400, delayMs: 150 });
+});
+afterAll(async () => {
+  await signedIn?.close();
+  await quick?.stop();
+  await slow?.stop();
+});
+
+const call = (url: string, who: Who, payload: object) => post(signedIn.app, url, signedIn.sessions[who], payload);
+
+async function crawlWith(startUrl: string, websiteId = 'shop'): Promise<CrawlRun> {
+  const settings = { ...defaultCrawlSettings('shop.example'), startUrl, concurrency: 1, schedule: null };
+  expect((await call('/api/crawl-runs/save-settings', 'admin', { websiteId, settings })).statusCode).toBe(200);
+  const started = await call('/api/crawl-runs/start', websiteId === 'shop' ? 'staff' : 'admin', { websiteId });
+  expect(started.statusCode).toBe(200);
+  return started.json<{ run: CrawlRun }>().run;
+}
+
+async function waitForRun(
+  id: number,
+  what: string,
+  until: (run: CrawlRun) => boolean,
+  seconds = 60,
+  websiteId = 'shop',
+): Promise<CrawlRun> {
+  const deadline = Date.now() + seconds * 1000;
+  for (;;) {
+    const runs = (await call('/api/crawl-runs/list', 'admin', { websiteId })).json<CrawlRunsAnswer>().runs;
+    const run = runs.find((r) => r.id === id);
+    if (run && until(run)) return run;
+    if (Date.now() > deadline) throw new Error(`run ${id} ${what} within ${seconds} s: ${JSON.stringify(run)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+const ended = (run: CrawlRun): boolean => !['queued', 'running', 'loading'].includes(run.status);
+
+const crawlsOf = async (who: 'client' | 'staff') =>
+  (await call('/api/technical-health-check/crawl/get-redux', who, { websiteId: 'shop' })).json<
+    { crawlId: number; moduleState: string }[]
+  >();
+
+const urlCountOf = async (crawlId: number): Promise<number> => {
+  const response = await call('/api/technical-health-check/overview/get-overview', 'staff', {
+    websiteId: 'shop',
+    currentId: crawlId,
+  });
+  expect(response.statusCode).toBe(200);
+  const record = signedIn.stack.registry.crawl('shop', crawlId)!;
+  return record.meta.tables.urls ?? 0;
+};
+
+const runDirs = (): string[] =>
+  fs.existsSync(path.join(dataDir, RUNS_DIR)) ? fs.readdirSync(path.join(dataDir, RUNS_DIR)) : [];
+
+describe('a crawl run', () => {
+  it('crawls the site in a child process and loads it as the next crawl, pending for staff, unseen by clients', async () => {
+    const queued = await crawlWith(quick.url);
+    expect(queued.status).toBe('queued');
+    const run = await waitForRun(queued.id, 'ended', ended);
+    expect(run).toMatchObject({ status: 'loaded', crawlId: 2, reason: null, isCancelRequested: false });
+    expect(run.progress.pagesDone).toBeGreaterThanOrEqual(31);
+    expect(run.startedAt).not.toBeNull();
+    expect(run.endedAt).not.toBeNull();
+    expect(await urlCountOf(2)).toBeGreaterThanOrEqual(31);
+    expect(await crawlsOf('staff')).toMatchObject([
+      { crawlId: 2, moduleState: 'PENDING' },
+      { crawlId: 1, moduleState: 'APPROVED' },
+    ]);
+    expect((await crawlsOf('client')).map((c) => c.crawlId)).toEqual([1]);
+    const overview = await call('/api/technical-health-check/overview/get-overview', 'client', {
+      websiteId: 'shop',
+      currentId: 2,
+    });
+    expect([overview.statusCode, overview.json()]).toEqual([404, { error: 'crawl could not be found.' }]);
+    expect(runDirs()).toEqual([]);
+  });
+
+  it('cancelled without keeping, stops the crawl and loads nothing', async () => {
+    const queued = await crawlWith(slow.url);
+    await waitForRun(queued.id, 'crawled a few pages', (r) => r.status === 'running' && r.progress.pagesDone >= 3);
+    expect(signedIn.stack.accounts.crawlRunner.runningIds).toEqual([queued.id]);
+    const cancel = await call('/api/crawl-runs/cancel', 'staff', {
+      websiteId: 'shop',
+      runId: queued.id,
+      keepCrawled: false,
+    });
+    expect(cancel.statusCode).toBe(200);
+    expect(cancel.json<{ run: CrawlRun }>().run.isCancelRequested).toBe(true);
+    const run = await waitForRun(queued.id, 'ended', ended, 20);
+    expect(run).toMatchObject({ status: 'cancelled', crawlId: null, reason: null });
+    const servedAtEnd = slow.served;
+    expect(servedAtEnd).toBeLessThan(400);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(slow.served).toBe(servedAtEnd);
+    expect(signedIn.stack.registry.crawls('shop').map((c) => c.crawlId)).toEqual([2, 1]);
+    expect(runDirs()).toEqual([]);
+  });
+
+  it('cancelled keeping what was crawled, loads the partial crawl', async () => {
+    const queued = await crawlWith(slow.url);
+    await waitForRun(queued.id, 'crawled a few pages', (r) => r.status === 'running' && r.progress.pagesDone >= 5);
+    const cancel = await call('/api/crawl-runs/cancel', 'staff', {
+      websiteId: 'shop',
+      runId: queued.id,
+      keepCrawled: true,
+    });
+    expect(cancel.statusCode).toBe(200);
+    const run = await waitForRun(queued.id, 'ended', ended);
+    expect(run.status).toBe('loaded');
+    expect(run.crawlId).toBe(3);
+    const kept = /^Cancelled; the (\d+) pages crawled so far were kept$/.exec(run.reason ?? '');
+    expect(kept, run.reason ?? 'no reason').not.toBeNull();
+    expect(Number(kept![1])).toBeGreaterThanOrEqual(5);
+    expect(Number(kept![1])).toBeLessThan(400);
+    expect((await crawlsOf('staff')).map((c) => c.crawlId)).toEqual([3, 2, 1]);
+    expect(runDirs()).toEqual([]);
+  });
+
+  it('cancelled while loading without keeping, interrupts the load and leaves the store as it was', async () => {
+    const queued = await crawlWith(quick.url);
+    await waitForRun(queued.id, 'loading', (r) => r.status === 'loading' || ended(r));
+    const cancel = await call('/api/crawl-runs/cancel', 'staff', {
+      websiteId: 'shop',
+      runId: queued.id,
+      keepCrawled: false,
+    });
+    expect(cancel.statusCode).toBe(200);
+    const run = await waitForRun(queued.id, 'ended', ended);
+    expect(run).toMatchObject({ status: 'cancelled', crawlId: null });
+    expect(signedIn.stack.registry.crawls('shop').map((c) => c.crawlId)).toEqual([3, 2, 1]);
+    await signedIn.stack.registry.refresh();
+    expect(signedIn.stack.registry.crawls('shop').map((c) => c.crawlId)).toEqual([3, 2, 1]);
+    expect(fs.readdirSync(path.join(dataDir, 'store', 'shop')).sort()).toEqual(expect.not.arrayContaining(['4']));
+    expect(runDirs()).toEqual([]);
+  });
+
+  it('runs one at a time with CRAWL_WORKERS=1: a run of another website waits, queued, until the first ends', async () => {
+    const first = await crawlWith(slow.url);
+    await waitForRun(first.id, 'running', (r) => r.status === 'running' && r.progress.pagesDone >= 1);
+    const second = await crawlWith(quick.url, 'blog');
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect((await waitForRun(second.id, 'listed', () => true, 1, 'blog')).status).toBe('queued');
+    expect(signedIn.stack.accounts.crawlRunner.runningIds).toEqual([first.id]);
+    await call('/api/crawl-runs/cancel', 'staff', { websiteId: 'shop', runId: first.id, keepCrawled: false });
+    const done = await waitForRun(second.id, 'ended', ended, 60, 'blog');
+    expect(done).toMatchObject({ status: 'loaded', crawlId: 2 });
+    expect(Date.parse(done.startedAt!)).toBeGreaterThanOrEqual(Date.parse(done.queuedAt));
+    expect((await waitForRun(first.id, 'ended', ended)).status).toBe('cancelled');
+  });
+
+  it('fails with the reason in one line when nothing answers at the start URL', async () => {
+    const closed = await freePort();
+    const queued = await crawlWith(`http://127.0.0.1:${closed}/`);
+    const run = await waitForRun(queued.id, 'ended', ended);
+    expect(run.status).toBe('failed');
+    expect(run.reason).toMatch(new RegExp(`^start URL http://127\\.0\\.0\\.1:${closed}/ is unreachable \\(.+\\)$`));
+    expect(run.reason).not.toContain('\n');
+    expect(signedIn.stack.registry.crawls('shop').map((c) => c.crawlId)).toEqual([3, 2, 1]);
+    expect(runDirs()).toEqual([]);
+  });
+});
