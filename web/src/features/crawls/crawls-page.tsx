@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Anchor, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'wouter';
-import type { CrawlSettingsAnswer } from '../../../../catalog/crawl-runs.ts';
+import type { CrawlRunsAnswer, CrawlSettingsAnswer } from '../../../../catalog/crawl-runs.ts';
 import { fetchCrawlSettings, saveCrawlSettings } from '../../api/crawl-runs.ts';
 import { isAbortError } from '../../api/client.ts';
 import { errorText, type LoadState } from '../../lib/load-state.ts';
@@ -52,6 +52,7 @@ function CrawlsContent({ websiteId }: { websiteId: string }) {
   const [settings, setSettings] = useState<LoadState<CrawlSettingsAnswer>>({ status: 'pending' });
   const [settingsRequest, setSettingsRequest] = useState(0);
   const [hasUnsavedSettings, setUnsavedSettings] = useState(false);
+  const [listAtSave, setListAtSave] = useState<CrawlRunsAnswer | undefined>();
   const runs = useCrawlRuns(websiteId);
 
   useEffect(() => {
@@ -74,13 +75,14 @@ function CrawlsContent({ websiteId }: { websiteId: string }) {
   const allRuns = runs.answer?.runs ?? [];
   const active = allRuns.find(isActiveRun);
   const ended = allRuns.filter((run) => !isActiveRun(run));
-  // The list is read more often than the settings, so its next run time is the fresher one.
+  // The next run time comes from whichever answer is newer: a run list read after the last save, or that save.
+  const isListNewer = runs.answer !== undefined && runs.answer !== listAtSave;
   const settingsAnswer =
-    settings.status === 'success' && runs.answer
-      ? { ...settings.data, nextRunAt: runs.answer.nextRunAt }
-      : settings.status === 'success'
-        ? settings.data
-        : undefined;
+    settings.status !== 'success'
+      ? undefined
+      : isListNewer
+        ? { ...settings.data, nextRunAt: runs.answer!.nextRunAt }
+        : settings.data;
 
   return (
     <>
@@ -104,6 +106,7 @@ function CrawlsContent({ websiteId }: { websiteId: string }) {
           save={save}
           onSaved={(answer) => {
             setSettings({ status: 'success', data: answer });
+            setListAtSave(runs.answer);
             runs.reload();
           }}
           onChangedState={setUnsavedSettings}
