@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Anchor, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'wouter';
 import type { CrawlRunsAnswer, CrawlSettingsAnswer } from '../../../../catalog/crawl-runs.ts';
 import { fetchCrawlSettings, saveCrawlSettings } from '../../api/crawl-runs.ts';
@@ -116,9 +116,14 @@ function CrawlsContent({ websiteId }: { websiteId: string }) {
       )}
       {runs.answer ? <RunHistory websiteId={websiteId} runs={ended} /> : null}
       {runs.answer && runs.error ? (
-        <Text size="xs" c="red.8" role="status">
-          <Icon name="alert-triangle" size={12} /> The latest progress could not be read; trying again.
-        </Text>
+        <Group gap="xs" role="status">
+          <Text size="xs" c="red.8">
+            <Icon name="alert-triangle" size={12} /> The latest runs could not be read.
+          </Text>
+          <Button variant="subtle" size="compact-xs" onClick={runs.reload}>
+            Try again
+          </Button>
+        </Group>
       ) : null}
     </>
   );
