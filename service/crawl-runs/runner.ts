@@ -190,14 +190,23 @@ export class CrawlRunner {
         );
       else run.outcome = message;
     });
-    child.once('exit', (code, signal) => {
-      this.#finish(run, code ?? signal ?? 'unknown')
+    let hasEnded = false;
+    const end = (exit: number | string): void => {
+      if (hasEnded) return;
+      hasEnded = true;
+      this.#finish(run, exit)
         .catch((error: unknown) => this.options.logger.error(`crawl run ${run.id} did not end: ${messageOf(error)}`))
         .finally(() => {
           this.#active.delete(run.id);
           exited();
           this.kick();
         });
+    };
+    child.once('exit', (code, signal) => end(code ?? signal ?? 'unknown'));
+    // A worker that could not be started has no exit to wait for.
+    child.on('error', (error) => {
+      run.stderr += `\n${error.message}`;
+      if (child.pid === undefined) end('not started');
     });
     const job: WorkerJob = {
       runId: row.id,

@@ -62,6 +62,13 @@ async function waitForRun(
   }
 }
 
+/** Cancels a run of shop as its staff; the answer must be 200. */
+async function cancelRun(runId: number, keepCrawled: boolean): Promise<CrawlRun> {
+  const response = await call('/api/crawl-runs/cancel', 'staff', { websiteId: 'shop', runId, keepCrawled });
+  expect(response.statusCode).toBe(200);
+  return response.json<{ run: CrawlRun }>().run;
+}
+
 const ended = (run: CrawlRun): boolean => !['queued', 'running', 'loading'].includes(run.status);
 
 const crawlsOf = async (who: 'client' | 'staff') =>
@@ -109,13 +116,8 @@ describe('a crawl run', () => {
     const queued = await crawlWith(slow.url);
     await waitForRun(queued.id, 'crawled a few pages', (r) => r.status === 'running' && r.progress.pagesDone >= 3);
     expect(signedIn.stack.accounts.crawlRunner.runningIds).toEqual([queued.id]);
-    const cancel = await call('/api/crawl-runs/cancel', 'staff', {
-      websiteId: 'shop',
-      runId: queued.id,
-      keepCrawled: false,
-    });
-    expect(cancel.statusCode).toBe(200);
-    expect(cancel.json<{ run: CrawlRun }>().run.isCancelRequested).toBe(true);
+    const cancel = await cancelRun(queued.id, false);
+    expect(cancel.isCancelRequested).toBe(true);
     const run = await waitForRun(queued.id, 'ended', ended, 20);
     expect(run).toMatchObject({ status: 'cancelled', crawlId: null, reason: null });
     const servedAtEnd = slow.served;
@@ -129,12 +131,7 @@ describe('a crawl run', () => {
   it('cancelled keeping what was crawled, loads the partial crawl', async () => {
     const queued = await crawlWith(slow.url);
     await waitForRun(queued.id, 'crawled a few pages', (r) => r.status === 'running' && r.progress.pagesDone >= 5);
-    const cancel = await call('/api/crawl-runs/cancel', 'staff', {
-      websiteId: 'shop',
-      runId: queued.id,
-      keepCrawled: true,
-    });
-    expect(cancel.statusCode).toBe(200);
+    await cancelRun(queued.id, true);
     const run = await waitForRun(queued.id, 'ended', ended);
     expect(run.status).toBe('loaded');
     expect(run.crawlId).toBe(3);
@@ -149,12 +146,7 @@ describe('a crawl run', () => {
   it('cancelled while loading without keeping, interrupts the load and leaves the store as it was', async () => {
     const queued = await crawlWith(quick.url);
     await waitForRun(queued.id, 'loading', (r) => r.status === 'loading' || ended(r));
-    const cancel = await call('/api/crawl-runs/cancel', 'staff', {
-      websiteId: 'shop',
-      runId: queued.id,
-      keepCrawled: false,
-    });
-    expect(cancel.statusCode).toBe(200);
+    await cancelRun(queued.id, false);
     const run = await waitForRun(queued.id, 'ended', ended);
     expect(run).toMatchObject({ status: 'cancelled', crawlId: null });
     expect(signedIn.stack.registry.crawls('shop').map((c) => c.crawlId)).toEqual([3, 2, 1]);
@@ -171,7 +163,7 @@ describe('a crawl run', () => {
     await new Promise((resolve) => setTimeout(resolve, 2500));
     expect((await waitForRun(second.id, 'listed', () => true, 1, 'blog')).status).toBe('queued');
     expect(signedIn.stack.accounts.crawlRunner.runningIds).toEqual([first.id]);
-    await call('/api/crawl-runs/cancel', 'staff', { websiteId: 'shop', runId: first.id, keepCrawled: false });
+    await cancelRun(first.id, false);
     const done = await waitForRun(second.id, 'ended', ended, 60, 'blog');
     expect(done).toMatchObject({ status: 'loaded', crawlId: 2 });
     expect(Date.parse(done.startedAt!)).toBeGreaterThanOrEqual(Date.parse(done.queuedAt));
