@@ -1,7 +1,8 @@
 /** Shared steps of the dashboard's browser tests: demo logins, problem collection, admin commands, selects. */
 import os from 'node:os';
 import path from 'node:path';
-import { expect, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, request, type Page } from '@playwright/test';
 
 /** Where global-setup keeps each role's signed-in browser state (one directory per service port). */
 export const AUTH_DIR = path.join(os.tmpdir(), `thc-e2e-auth-${process.env.E2E_PORT ?? '3111'}`);
@@ -120,3 +121,67 @@ export const extra = {
   big: { id: 'e2e-big-outfitters', name: 'E2E Big Outfitters', domain: 'big-outfitters.example', urls: 110_000 },
   emptyClient: { email: 'client@awaiting.example', password: 'awaiting-client-demo' },
 } as const;
+
+/** Runs admin commands (service/admin/commands.ts) through the running service's API as the demo admin. */
+export async function adminCommands(baseURL: string, commands: Record<string, unknown>[]): Promise<void> {
+  const context = await request.newContext({ baseURL });
+  try {
+    const login = await context.post('/api/auth/login', { data: logins.admin });
+    const { csrfToken } = (await login.json()) as { csrfToken: string };
+    for (const command of commands) {
+      const answer = await context.post('/api/admin/run', {
+        data: { command },
+        headers: { 'x-csrf-token': csrfToken },
+      });
+      if (!answer.ok() && answer.status() !== 409)
+        throw new Error(`${String(command.command)}: ${await answer.text()}`);
+    }
+  } finally {
+    await context.dispose();
+  }
+}
+
+export const crawlsPage = (websiteId: string) => `/crawls?website=${websiteId}`;
+
+export async function openCrawls(page: Page, websiteId: string): Promise<void> {
+  await page.goto(crawlsPage(websiteId));
+  await expect(page.getByRole('heading', { level: 1, name: 'Crawls' })).toBeVisible();
+  await expect(page.getByTestId('crawl-settings')).toBeVisible({ timeout: 20_000 });
+}
+
+/** Fills the settings a loopback crawl needs and saves them. */
+export async function saveCrawlSettings(
+  page: Page,
+  settings: {
+    startUrl: string;
+    maxUrls: number;
+    concurrency: number;
+    schedule?: 'None' | { day: string; time: string };
+  },
+): Promise<void> {
+  const form = page.getByTestId('crawl-settings');
+  await form.getByRole('textbox', { name: /^Start URL/ }).fill(settings.startUrl);
+  await form.getByRole('textbox', { name: 'Max URLs' }).fill(String(settings.maxUrls));
+  await form.getByRole('textbox', { name: 'Concurrency' }).fill(String(settings.concurrency));
+  if (settings.schedule === 'None') await choose(page, 'Schedule', 'None (manual runs only)');
+  else if (settings.schedule) {
+    await choose(page, 'Schedule', settings.schedule.day);
+    await form.getByLabel('Time (London)').fill(settings.schedule.time);
+  }
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Crawl settings saved').first()).toBeVisible();
+  await expect(form.getByRole('button', { name: 'Save' })).toBeDisabled();
+}
+
+/** Fails on serious or critical WCAG 2.1 A/AA violations axe finds on the page as it is now. */
+export async function expectAccessible(page: Page, name: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(
+    serious.map(
+      (v) =>
+        `${v.id}: ${v.help} (${v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`).join('; ')})`,
+    ),
+    `${name}: serious or critical axe violations`,
+  ).toEqual([]);
+}

@@ -1,7 +1,22 @@
 /** Review screenshots (not assertions of pixels): written to test-results/shots (git-ignored) or SHOTS_DIR. */
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { SECTION, authFile, choose, crawlsOf, extra, open, sidebar, waitForOverview, websites } from './helpers.ts';
+import {
+  SECTION,
+  adminCommands,
+  authFile,
+  choose,
+  crawlsOf,
+  extra,
+  logins,
+  open,
+  openCrawls,
+  saveCrawlSettings,
+  sidebar,
+  waitForOverview,
+  websites,
+} from './helpers.ts';
+import { startLoopbackSite } from './loopback-site.ts';
 
 const DIR = process.env.SHOTS_DIR ?? 'test-results/shots';
 const sizes = [
@@ -161,6 +176,59 @@ for (const size of sizes) {
       await open(page);
       await expect(page.getByTestId('client-pending')).toBeVisible();
       await shot(page, size.name, 'pending-client');
+    });
+
+    test('the Crawls page: settings, an active run with its cancel dialog, the history', async ({
+      browser,
+      baseURL,
+    }) => {
+      test.setTimeout(240_000);
+      const website = { id: `e2e-crawls-shots-${size.name}`, name: 'E2E Crawls Screenshots', domain: '127.0.0.1' };
+      await adminCommands(baseURL!, [
+        { command: 'website add', ...website },
+        { command: 'user bind', email: logins.staff.email, websites: [website.id] },
+      ]);
+      const quick = await startLoopbackSite({ pages: 13 });
+      const slow = await startLoopbackSite({ pages: 2000, delayMs: 700 });
+      try {
+        const context = await browser.newContext({ storageState: authFile('staff'), viewport: size });
+        const page = await context.newPage();
+        await openCrawls(page, website.id);
+        await expect(page.getByTestId('history-empty')).toBeVisible();
+        await shot(page, size.name, 'crawls-settings');
+        await page.screenshot({ path: `${DIR}/${size.name}-crawls-settings-full.png`, fullPage: true });
+
+        await saveCrawlSettings(page, { startUrl: quick.url, maxUrls: 100, concurrency: 2 });
+        await page.getByRole('button', { name: 'Start now' }).click();
+        await expect(page.getByRole('link', { name: 'Loaded as crawl 1' })).toBeVisible({ timeout: 120_000 });
+        // A start URL nobody answers, for a failed run in the history.
+        await saveCrawlSettings(page, { startUrl: 'http://127.0.0.1:9/', maxUrls: 100, concurrency: 2 });
+        await page.getByRole('button', { name: 'Start now' }).click();
+        await expect(page.getByRole('button', { name: 'Start now' })).toBeEnabled({ timeout: 120_000 });
+
+        await saveCrawlSettings(page, { startUrl: slow.url, maxUrls: 1000, concurrency: 2 });
+        await page.getByRole('button', { name: 'Start now' }).click();
+        const card = page.getByTestId('active-run');
+        await expect(card.locator('[data-stat="Pages done"]')).toHaveText(/^([4-9]|\d\d+)$/, { timeout: 60_000 });
+        await page.evaluate(() => window.scrollTo(0, 0));
+        await shot(page, size.name, 'crawls-active');
+        await card.getByRole('button', { name: 'Cancel' }).click();
+        await expect(page.getByRole('dialog', { name: 'Cancel this crawl?' })).toBeVisible();
+        await shot(page, size.name, 'crawls-cancel-dialog');
+        await page.getByRole('button', { name: 'Cancel crawl' }).click();
+        const history = page.getByTestId('crawl-history');
+        await expect(history.locator('tbody tr')).toHaveCount(3, { timeout: 60_000 });
+        await expect(card).toBeHidden();
+        await history.scrollIntoViewIfNeeded();
+        // The history scrolls sideways inside its frame; the page never does.
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(size.width);
+        await shot(page, size.name, 'crawls-history');
+        await page.screenshot({ path: `${DIR}/${size.name}-crawls-full.png`, fullPage: true });
+        await context.close();
+      } finally {
+        await quick.close();
+        await slow.close();
+      }
     });
 
     test('inactive module', async ({ browser }) => {

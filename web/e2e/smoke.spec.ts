@@ -1,19 +1,15 @@
 /** A smoke test per screen: fails on any console error, failed request or error answer; plus an axe scan each. */
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
-import { SECTION, authFile, extra, open, waitForOverview, watchProblems, websites } from './helpers.ts';
-
-async function expectAccessible(page: Page, name: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(
-    serious.map(
-      (v) =>
-        `${v.id}: ${v.help} (${v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`).join('; ')})`,
-    ),
-    `${name}: serious or critical axe violations`,
-  ).toEqual([]);
-}
+import { expect, test } from '@playwright/test';
+import {
+  SECTION,
+  authFile,
+  expectAccessible,
+  extra,
+  open,
+  waitForOverview,
+  watchProblems,
+  websites,
+} from './helpers.ts';
 
 test('login screen', async ({ page }) => {
   const problems = watchProblems(page);

@@ -6,6 +6,8 @@ export class ApiError extends Error {
     message: string,
     /** The service's Retry-After, in seconds, when it sent one (429). */
     readonly retryAfterSeconds?: number,
+    /** The JSON body of the answer, when it had one (e.g. the field a 400 is about). */
+    readonly body?: Record<string, unknown>,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -39,15 +41,20 @@ export interface RequestOptions {
   isSessionProbe?: boolean;
 }
 
-async function errorMessage(response: Response): Promise<string> {
+async function errorAnswer(response: Response): Promise<{ message: string; body?: Record<string, unknown> }> {
+  let body: Record<string, unknown> | undefined;
   try {
-    const body = (await response.json()) as { error?: unknown; message?: unknown };
-    if (typeof body.error === 'string' && body.error) return body.error;
-    if (typeof body.message === 'string' && body.message) return body.message;
+    const parsed: unknown = await response.json();
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
+      body = parsed as Record<string, unknown>;
   } catch {
     // not JSON: fall through to the status text
   }
-  return response.statusText || `Request failed with status ${response.status}`;
+  for (const key of ['error', 'message']) {
+    const text = body?.[key];
+    if (typeof text === 'string' && text) return { message: text, body };
+  }
+  return { message: response.statusText || `Request failed with status ${response.status}`, body };
 }
 
 export async function request(
@@ -67,9 +74,9 @@ export async function request(
     signal: options.signal,
   });
   if (!response.ok) {
-    const message = await errorMessage(response);
+    const { message, body } = await errorAnswer(response);
     if (response.status === 401 && !options.isSessionProbe) onUnauthorised?.();
-    throw new ApiError(response.status, message, parseRetryAfter(response.headers.get('retry-after')));
+    throw new ApiError(response.status, message, parseRetryAfter(response.headers.get('retry-after')), body);
   }
   return response;
 }

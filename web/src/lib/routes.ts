@@ -1,12 +1,22 @@
-/** Routes of spec §2: the overview and /technical-health-check/{category}/{report}. */
+/** Routes of spec §2 (the overview and /technical-health-check/{category}/{report}), and the staff's Crawls page. */
 export const SECTION_PATH = '/technical-health-check';
+/** Outside the spec's section space, so no report id can ever collide with it. */
+export const CRAWLS_PATH = '/crawls';
 
 export type SectionPage =
-  { kind: 'overview' } | { kind: 'report'; category: string; report: string } | { kind: 'unknown'; path: string };
+  | { kind: 'overview' }
+  | { kind: 'report'; category: string; report: string }
+  | { kind: 'crawls' }
+  | { kind: 'unknown'; path: string };
+
+export function isCrawlsPath(pathname: string): boolean {
+  return pathname.replace(/\/+$/, '') === CRAWLS_PATH;
+}
 
 export function parseSectionPath(pathname: string): SectionPage {
   const trimmed = pathname.replace(/\/+$/, '');
   if (trimmed === SECTION_PATH) return { kind: 'overview' };
+  if (trimmed === CRAWLS_PATH) return { kind: 'crawls' };
   if (!trimmed.startsWith(`${SECTION_PATH}/`)) return { kind: 'unknown', path: pathname };
   const segments = trimmed.slice(SECTION_PATH.length + 1).split('/');
   if (segments.length === 2 && segments[0] && segments[1]) {

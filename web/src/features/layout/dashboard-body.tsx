@@ -11,6 +11,7 @@ import { FetchErrorPanel } from '../../components/fetch-error-panel.tsx';
 import { OverviewPage } from '../overview/overview-page.tsx';
 import { ReportNotFound, ReportRoute } from '../report/report-route.tsx';
 import { findVisibleReport } from '../../lib/catalog.ts';
+import { CrawlsPage } from '../crawls/crawls-page.tsx';
 
 /** The section layout (spec §2): title and intro, the crawl controls, crawl-state notices, then the page. */
 export function DashboardBody({ isModuleActive }: { isModuleActive: boolean }) {
@@ -20,7 +21,11 @@ export function DashboardBody({ isModuleActive }: { isModuleActive: boolean }) {
     page.kind === 'report'
       ? findVisibleReport(page.category, page.report, { isHreflang: segment?.isHreflang === true })
       : undefined;
-  useDocumentTitle(page.kind === 'overview' ? 'Overview' : report ? undefined : 'Report not found');
+  useDocumentTitle(
+    page.kind === 'overview' ? 'Overview' : page.kind === 'crawls' ? 'Crawls' : report ? undefined : 'Report not found',
+  );
+
+  if (page.kind === 'crawls') return <CrawlsPage />;
 
   if (!isModuleActive) {
     return (

@@ -86,17 +86,18 @@ export function Dashboard() {
   );
   const selection = useMemo(() => resolveCrawlSelection(crawls, url), [crawls, url]);
   const isInternal = isInternalUser(user);
+  const isCrawlsPage = page.kind === 'crawls';
   const current = selection.current;
   const isCurrentPending = current !== undefined && current.moduleState !== 'APPROVED';
   const canShowData = current !== undefined && (isInternal || !isCurrentPending);
 
   useEffect(() => {
-    if (crawlsState.status === 'success' && url.crawl === undefined && current) {
+    if (!isCrawlsPage && crawlsState.status === 'success' && url.crawl === undefined && current) {
       setUrl((s) => ({ ...s, crawl: current.crawlId }), { replace: true });
     }
-  }, [crawlsState.status, url.crawl, current, setUrl]);
+  }, [isCrawlsPage, crawlsState.status, url.crawl, current, setUrl]);
 
-  const currentId = canShowData && current ? current.crawlId : null;
+  const currentId = canShowData && current && !isCrawlsPage ? current.crawlId : null;
   const comparisonId = canShowData && selection.comparison ? selection.comparison.crawlId : null;
   useEffect(() => {
     if (websiteId && currentId !== null) void loadOverview(websiteId, currentId, { comparisonId });
@@ -147,7 +148,7 @@ export function Dashboard() {
       }
     : null;
 
-  const hasSidebar = state !== null && isActive && canShowData;
+  const hasSidebar = state !== null && isActive && canShowData && !isCrawlsPage;
 
   return (
     <AppShell

@@ -1,18 +1,36 @@
-import { Group, Text, Title } from '@mantine/core';
+import { Button, Group, Text, Title } from '@mantine/core';
+import { Link } from 'wouter';
+import { CRAWLS_PATH } from '../../lib/routes.ts';
+import { formatUrlState } from '../../lib/url-state.ts';
+import { Icon } from '../../components/icon.tsx';
 import { useDashboard } from './dashboard-context.ts';
 
-/** Page title and intro of the section layout. */
+/** Page title and intro of the section layout; internal users also get the way to the website's Crawls page. */
 export function SectionHeader() {
-  const { website } = useDashboard();
+  const { website, isInternal } = useDashboard();
   return (
     <header>
-      <Group gap="xs" align="baseline" wrap="wrap">
-        <Title order={1} fz={{ base: 22, sm: 26 }} lh={1.2}>
-          Technical Health Check
-        </Title>
-        <Text size="sm" c="dimmed" fw={500}>
-          {website.domain}
-        </Text>
+      <Group justify="space-between" align="flex-start" gap="sm" wrap="nowrap">
+        <Group gap="xs" align="baseline" wrap="wrap">
+          <Title order={1} fz={{ base: 22, sm: 26 }} lh={1.2}>
+            Technical Health Check
+          </Title>
+          <Text size="sm" c="dimmed" fw={500}>
+            {website.domain}
+          </Text>
+        </Group>
+        {isInternal ? (
+          <Button
+            component={Link}
+            href={`${CRAWLS_PATH}${formatUrlState({ website: website.id })}`}
+            variant="default"
+            size="xs"
+            leftSection={<Icon name="spider" size={14} />}
+            data-testid="crawls-link"
+          >
+            Crawls
+          </Button>
+        ) : null}
       </Group>
       <Text size="sm" c="dark.4" mt={4} maw={820}>
         The technical issues each crawl of {website.name} found, ranked by severity and grouped by category, with the

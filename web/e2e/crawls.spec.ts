@@ -1,0 +1,299 @@
+/**
+ * The Crawls page, as the demo staff user, against crawls of sites served on 127.0.0.1: configure and start a crawl and
+ * see it pending in the Current Crawl dropdown; cancel a slow one; a weekly schedule firing on a second service whose
+ * clock starts just before it; and a client, who gets the not-found page and 404 from every crawl-runs call.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { freePort } from '../../service/test/helpers/free-port.ts';
+import {
+  SECTION,
+  adminCommands,
+  authFile,
+  crawlsOf,
+  crawlsPage,
+  expectAccessible,
+  logins,
+  open,
+  openCrawls,
+  saveCrawlSettings,
+  signIn,
+  watchProblems,
+  websites,
+} from './helpers.ts';
+import { startLoopbackSite, type LoopbackSite } from './loopback-site.ts';
+
+const repoDir = path.resolve(import.meta.dirname, '../..');
+const sites = {
+  loaded: { id: 'e2e-crawls-loopback', name: 'E2E Loopback Crawl', domain: '127.0.0.1' },
+  cancelled: { id: 'e2e-crawls-slow', name: 'E2E Slow Loopback Crawl', domain: '127.0.0.1' },
+} as const;
+
+/** How many list calls the page has made since this was called. */
+function countListCalls(page: Page): () => number {
+  let calls = 0;
+  page.on('request', (request) => {
+    if (request.url().endsWith('/api/crawl-runs/list')) calls++;
+  });
+  return () => calls;
+}
+
+/** Tells the page it is hidden or shown, as switching browser tabs does. */
+async function setHidden(page: Page, isHidden: boolean): Promise<void> {
+  await page.evaluate((hidden) => {
+    Object.defineProperty(document, 'visibilityState', {
+      configurable: true,
+      get: () => (hidden ? 'hidden' : 'visible'),
+    });
+    document.dispatchEvent(new Event('visibilitychange'));
+  }, isHidden);
+}
+
+const historyRow = (page: Page) => page.getByTestId('crawl-history').locator('tbody tr').first();
+
+test.describe('as the demo staff user', () => {
+  test.use({ storageState: authFile('staff') });
+  let site: LoopbackSite;
+  let slowSite: LoopbackSite;
+
+  test.beforeAll(async ({ baseURL }) => {
+    site = await startLoopbackSite({ pages: 40, delayMs: 150 });
+    slowSite = await startLoopbackSite({ pages: 2000, delayMs: 1000 });
+    await adminCommands(baseURL!, [
+      { command: 'website add', ...sites.loaded },
+      { command: 'website add', ...sites.cancelled },
+      { command: 'user bind', email: logins.staff.email, websites: [sites.loaded.id, sites.cancelled.id] },
+    ]);
+  });
+
+  test.afterAll(async () => {
+    await site?.close();
+    await slowSite?.close();
+  });
+
+  test('configure and start a crawl, watch it, and find it pending in the Current Crawl dropdown', async ({ page }) => {
+    test.setTimeout(240_000);
+    const problems = watchProblems(page);
+    await open(page, `${SECTION}?website=${sites.loaded.id}`);
+    await page.getByTestId('crawls-link').click();
+    await expect(page).toHaveURL(new RegExp(`/crawls\\?website=${sites.loaded.id}$`));
+    await expect(page.getByRole('heading', { level: 1, name: 'Crawls' })).toBeVisible();
+    await expect(page.getByTestId('history-empty')).toBeVisible({ timeout: 20_000 });
+    await expectAccessible(page, 'Crawls page');
+
+    const form = page.getByTestId('crawl-settings');
+    await form.getByRole('textbox', { name: /^Start URL/ }).fill('not a url');
+    await expect(
+      form.getByText('Start URL "not a url" is not a URL (it must start with http:// or https://)'),
+    ).toBeVisible();
+    await expect(form.getByRole('button', { name: 'Save' })).toBeDisabled();
+    await expect(page.getByRole('button', { name: 'Start now' })).toBeDisabled();
+    await expect(page.getByTestId('start-reason')).toHaveText(
+      'Save the crawl settings first: a crawl uses the saved settings.',
+    );
+    await saveCrawlSettings(page, { startUrl: site.url, maxUrls: 100, concurrency: 1, schedule: 'None' });
+    await expect(page.getByTestId('next-run')).toHaveText('Next run: none scheduled');
+
+    await page.getByRole('button', { name: 'Start now' }).click();
+    const card = page.getByTestId('active-run');
+    await expect(card).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Start now' })).toBeDisabled();
+    await expect(page.getByTestId('start-reason')).toHaveText('A crawl of this website is already queued or running.');
+    await expect(card.locator('[data-stat="Pages done"]')).not.toHaveText('0', { timeout: 60_000 });
+    await expect(card.locator('[data-stat="Elapsed"]')).toHaveText(/^\d\d:\d\d$/);
+
+    const loaded = page.getByRole('link', { name: 'Loaded as crawl 1' });
+    await expect(loaded).toBeVisible({ timeout: 180_000 });
+    await expect(card).toBeHidden();
+    const listCalls = countListCalls(page);
+    await page.waitForTimeout(3000);
+    expect(listCalls(), 'no polling once no run is active').toBe(0);
+    const row = historyRow(page);
+    await expect(row.locator('td').nth(0)).toHaveText('Manual');
+    await expect(row.locator('td').nth(1)).toHaveText(logins.staff.email);
+    await expect(row.locator('td').nth(4)).toHaveText('40');
+    expect(site.requests()).toBeGreaterThanOrEqual(40);
+
+    // In-app navigation keeps the crawl list the page refreshed when the run was loaded.
+    await loaded.click();
+    await expect(page).toHaveURL(new RegExp(`${SECTION}\\?website=${sites.loaded.id}&crawl=1$`));
+    await page.getByRole('combobox', { name: 'Current Crawl', exact: true }).click();
+    const options = page.getByRole('option');
+    await expect(options).toHaveCount(1);
+    await expect(options.first()).toContainText('Pending');
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('pending-notice').getByRole('button', { name: 'Approve' })).toBeEnabled({
+      timeout: 20_000,
+    });
+    expect((await crawlsOf(page, sites.loaded.id)).map((c) => [c.crawlId, c.moduleState])).toEqual([[1, 'PENDING']]);
+    expect(problems()).toEqual([]);
+  });
+
+  test('cancel a slow crawl: nothing is loaded', async ({ page }) => {
+    test.setTimeout(180_000);
+    const problems = watchProblems(page);
+    await openCrawls(page, sites.cancelled.id);
+    await saveCrawlSettings(page, { startUrl: slowSite.url, maxUrls: 1000, concurrency: 1 });
+    await page.getByRole('button', { name: 'Start now' }).click();
+    const card = page.getByTestId('active-run');
+    await expect(card).toHaveAttribute('data-status', 'running', { timeout: 60_000 });
+    await expect(card.locator('[data-stat="Pages done"]')).not.toHaveText('0', { timeout: 60_000 });
+
+    const listCalls = countListCalls(page);
+    await page.waitForTimeout(3000);
+    expect(listCalls(), 'polls about once a second while a run is active').toBeGreaterThanOrEqual(2);
+    await setHidden(page, true);
+    await page.waitForTimeout(1500);
+    const whenHidden = listCalls();
+    await page.waitForTimeout(3000);
+    expect(listCalls() - whenHidden, 'no polling while the page is hidden').toBe(0);
+    await setHidden(page, false);
+    await expect.poll(listCalls).toBeGreaterThan(whenHidden);
+
+    await card.getByRole('button', { name: 'Cancel' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Cancel this crawl?' });
+    const keep = dialog.getByRole('checkbox', { name: 'Keep the pages crawled so far and load them as a crawl' });
+    await expect(keep).not.toBeChecked();
+    await expectAccessible(page, 'Cancel dialog');
+    await dialog.getByRole('button', { name: 'Cancel crawl' }).click();
+    await expect(dialog).toBeHidden();
+
+    await expect(historyRow(page).getByTestId('outcome')).toHaveText('Cancelled', { timeout: 60_000 });
+    await expect(card).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Start now' })).toBeEnabled();
+    const requestsAfterCancel = slowSite.requests();
+    expect(requestsAfterCancel).toBeLessThan(100);
+    await page.waitForTimeout(3000);
+    expect(slowSite.requests() - requestsAfterCancel).toBeLessThanOrEqual(1);
+    expect(await crawlsOf(page, sites.cancelled.id)).toEqual([]);
+    expect(problems()).toEqual([]);
+  });
+});
+
+test.describe('as a client', () => {
+  test.use({ storageState: authFile('client') });
+
+  test('gets the not-found page at /crawls and 404 from every crawl-runs call', async ({ page }) => {
+    await page.goto(crawlsPage(websites.northwind.id));
+    await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Crawls' })).toHaveCount(0);
+
+    const me = await page.request.get('/api/auth/me');
+    const { csrfToken } = (await me.json()) as { csrfToken: string };
+    const websiteId = websites.northwind.id;
+    const calls: [string, unknown][] = [
+      ['get-settings', { websiteId }],
+      ['save-settings', { websiteId, settings: {} }],
+      ['list', { websiteId }],
+      ['start', { websiteId }],
+      ['cancel', { websiteId, runId: 1, keepCrawled: false }],
+    ];
+    for (const [call, data] of calls) {
+      const answer = await page.request.post(`/api/crawl-runs/${call}`, {
+        data,
+        headers: { 'x-csrf-token': csrfToken },
+      });
+      expect(answer.status(), call).toBe(404);
+      expect(typeof ((await answer.json()) as { error?: unknown }).error, call).toBe('string');
+    }
+  });
+});
+
+test.describe('a weekly schedule', () => {
+  /** Monday 30 November 2026 06:00 in London (GMT); the second service's clock starts 90 s before it. */
+  const due = '2026-11-30T06:00:00.000Z';
+  const clockStart = new Date(Date.parse(due) - 90_000).toISOString();
+  const website = { id: 'scheduled-loopback', name: 'Scheduled Loopback', domain: '127.0.0.1' };
+  const staff = { email: 'staff@scheduled.example', password: 'scheduled-staff-e2e' };
+  let service: ChildProcess | undefined;
+  let dataDir: string;
+  let baseURL: string;
+  let site: LoopbackSite;
+
+  const adminCli = (args: string[]) => {
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', ...args], {
+      cwd: repoDir,
+      env: { ...process.env, DATA_DIR: dataDir },
+      encoding: 'utf8',
+    });
+    if (result.status !== 0) throw new Error(`npm run admin -- ${args.join(' ')}: ${result.stderr}${result.stdout}`);
+  };
+
+  test.beforeAll(async () => {
+    test.setTimeout(180_000);
+    site = await startLoopbackSite({ pages: 13 });
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'thc-e2e-schedule-'));
+    const port = await freePort();
+    baseURL = `http://127.0.0.1:${port}`;
+    service = spawn(process.execPath, ['--import', 'tsx', 'service/main.ts'], {
+      cwd: repoDir,
+      env: {
+        ...process.env,
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DEMO: '0',
+        CLOCK_START: clockStart,
+      },
+      stdio: 'ignore',
+    });
+    await expect
+      .poll(async () => (await fetch(`${baseURL}/api/health`).catch(() => undefined))?.ok ?? false, {
+        timeout: 120_000,
+      })
+      .toBe(true);
+    adminCli(['website', 'add', '--id', website.id, '--name', website.name, '--domain', website.domain]);
+    adminCli([
+      'user',
+      'add',
+      '--email',
+      staff.email,
+      '--password',
+      staff.password,
+      '--role',
+      'STAFF',
+      '--website',
+      website.id,
+    ]);
+  });
+
+  test.afterAll(async () => {
+    if (service?.pid !== undefined && service.exitCode === null) {
+      const exited = new Promise((resolve) => service!.once('exit', resolve));
+      service.kill('SIGTERM');
+      await exited;
+    }
+    await site?.close();
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test('fires at its time on the service clock and loads the crawl', async ({ browser }) => {
+    test.setTimeout(300_000);
+    const context = await browser.newContext({ baseURL });
+    const page = await context.newPage();
+    await signIn(page, staff, SECTION);
+    await openCrawls(page, website.id);
+    await saveCrawlSettings(page, {
+      startUrl: site.url,
+      maxUrls: 100,
+      concurrency: 2,
+      schedule: { day: 'Monday', time: '06:00' },
+    });
+    await expect(page.getByTestId('next-run')).toHaveText('Next run: Monday 30 November 2026, 06:00 (London)');
+
+    // Nothing polls while no run is active, so look again the way a user would.
+    await expect(async () => {
+      await page.reload();
+      await expect(page.getByRole('link', { name: 'Loaded as crawl 1' })).toBeVisible({ timeout: 3000 });
+    }).toPass({ timeout: 240_000, intervals: [5000] });
+    const row = historyRow(page);
+    await expect(row.locator('td').nth(0)).toHaveText('Scheduled');
+    await expect(row.locator('td').nth(1)).toHaveText('Schedule');
+    await expect(row.locator('td').nth(2)).toHaveText(/^30 Nov 2026, 06:0\d$/);
+    await expect(page.getByTestId('next-run')).toHaveText('Next run: Monday 7 December 2026, 06:00 (London)');
+    await context.close();
+  });
+});

@@ -1,0 +1,82 @@
+import { Anchor, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Link } from 'wouter';
+import type { CrawlRun } from '../../../../catalog/crawl-runs.ts';
+import { SECTION_PATH } from '../../lib/routes.ts';
+import { formatUrlState } from '../../lib/url-state.ts';
+import { TRIGGER_LABELS, formatCount, formatRunTime, outcomeText } from './crawl-run-format.ts';
+
+/** Every ended run of the website, newest first. */
+export function RunHistory({ websiteId, runs }: { websiteId: string; runs: CrawlRun[] }) {
+  return (
+    <Paper withBorder radius="md" p={{ base: 'sm', sm: 'md' }} component="section" aria-labelledby="crawl-history">
+      <Stack gap="sm">
+        <Title order={2} fz="h4" id="crawl-history">
+          History
+        </Title>
+        {runs.length === 0 ? (
+          <Text size="sm" c="dark.5" data-testid="history-empty">
+            No crawl of this website has run from the dashboard yet.
+          </Text>
+        ) : (
+          <Table.ScrollContainer minWidth={720} type="native">
+            <Table striped highlightOnHover verticalSpacing="xs" data-testid="crawl-history" fz="sm">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Trigger</Table.Th>
+                  <Table.Th>Started by</Table.Th>
+                  <Table.Th>Start (London)</Table.Th>
+                  <Table.Th>End (London)</Table.Th>
+                  <Table.Th ta="right">Pages</Table.Th>
+                  <Table.Th>Outcome</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {runs.map((run) => (
+                  <Table.Tr key={run.id} data-run={run.id} data-status={run.status}>
+                    <Table.Td>{TRIGGER_LABELS[run.trigger]}</Table.Td>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{run.startedBy ?? 'Schedule'}</Table.Td>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatRunTime(run.startedAt ?? run.queuedAt)}</Table.Td>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatRunTime(run.endedAt)}</Table.Td>
+                    <Table.Td ta="right" ff="monospace">
+                      {formatCount(run.progress.pagesDone)}
+                    </Table.Td>
+                    <Table.Td>
+                      <Outcome websiteId={websiteId} run={run} />
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
+
+function Outcome({ websiteId, run }: { websiteId: string; run: CrawlRun }) {
+  const text = outcomeText(run);
+  if (run.status === 'loaded' && run.crawlId !== null) {
+    return (
+      <Anchor
+        component={Link}
+        href={`${SECTION_PATH}${formatUrlState({ website: websiteId, crawl: run.crawlId })}`}
+        title={run.reason ?? undefined}
+      >
+        {text}
+      </Anchor>
+    );
+  }
+  return (
+    <Text
+      size="sm"
+      title={run.status === 'failed' ? text : (run.reason ?? undefined)}
+      maw={340}
+      c={run.status === 'failed' ? 'red.9' : 'dark.6'}
+      style={{ whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}
+      data-testid="outcome"
+    >
+      {text}
+    </Text>
+  );
+}

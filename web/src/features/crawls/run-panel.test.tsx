@@ -1,0 +1,113 @@
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
+import type { CrawlRun } from '../../../../catalog/crawl-runs.ts';
+import { renderWithTheme } from '../../test/render.tsx';
+import { ACTIVE_REASON, RunPanel, UNSAVED_REASON } from './run-panel.tsx';
+import { RunHistory } from './run-history.tsx';
+
+afterEach(cleanup);
+
+const run = (patch: Partial<CrawlRun>): CrawlRun => ({
+  id: 7,
+  websiteId: 'site',
+  trigger: 'manual',
+  startedBy: 'staff@example.com',
+  queuedAt: '2026-11-23T20:00:00.000Z',
+  startedAt: '2026-11-23T20:00:02.000Z',
+  endedAt: null,
+  status: 'running',
+  progress: { pagesDone: 30, queued: 10, errors: 2, pagesPerSecond: 3.25, elapsedMs: 83_000 },
+  crawlId: null,
+  reason: null,
+  isCancelRequested: false,
+  ...patch,
+});
+
+const startButton = () => screen.getByRole<HTMLButtonElement>('button', { name: 'Start now' });
+
+describe('RunPanel', () => {
+  it('offers Start now when nothing runs and the settings are saved', () => {
+    renderWithTheme(
+      <RunPanel websiteId="site" active={undefined} hasUnsavedSettings={false} onRunChanged={() => {}} />,
+    );
+    expect(startButton().disabled).toBe(false);
+    expect(screen.queryByTestId('start-reason')).toBeNull();
+  });
+
+  it('says why Start now is disabled', () => {
+    const { rerender } = renderWithTheme(
+      <RunPanel websiteId="site" active={undefined} hasUnsavedSettings onRunChanged={() => {}} />,
+    );
+    expect(startButton().disabled).toBe(true);
+    expect(screen.getByTestId('start-reason').textContent).toBe(UNSAVED_REASON);
+    rerender(<RunPanel websiteId="site" active={run({})} hasUnsavedSettings={false} onRunChanged={() => {}} />);
+    expect(screen.getByTestId('start-reason').textContent).toBe(ACTIVE_REASON);
+    expect(startButton().getAttribute('aria-describedby')).toBe('start-reason');
+  });
+
+  it("shows the active run's progress, and Cancel asks first with keeping off", async () => {
+    renderWithTheme(<RunPanel websiteId="site" active={run({})} hasUnsavedSettings={false} onRunChanged={() => {}} />);
+    const card = screen.getByTestId('active-run');
+    const stat = (label: string) => card.querySelector(`[data-stat="${label}"]`)?.textContent;
+    expect([stat('Pages done'), stat('Queued'), stat('Pages/s'), stat('Errors'), stat('Elapsed')]).toEqual([
+      '30',
+      '10',
+      '3.3',
+      '2',
+      '01:23',
+    ]);
+    expect(within(card).getByRole('progressbar').getAttribute('aria-valuenow')).toBe('75');
+    fireEvent.click(within(card).getByRole('button', { name: 'Cancel' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel this crawl?' });
+    const keep = within(dialog).getByRole<HTMLInputElement>('checkbox', {
+      name: 'Keep the pages crawled so far and load them as a crawl',
+    });
+    expect(keep.checked).toBe(false);
+  });
+
+  it('shows a requested cancel as Cancelling and does not offer Cancel again', () => {
+    renderWithTheme(
+      <RunPanel
+        websiteId="site"
+        active={run({ isCancelRequested: true })}
+        hasUnsavedSettings={false}
+        onRunChanged={() => {}}
+      />,
+    );
+    expect(screen.getByTestId('active-run-status').textContent).toBe('Cancelling');
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Cancel' }).disabled).toBe(true);
+  });
+});
+
+describe('RunHistory', () => {
+  it('links a loaded run to its crawl and keeps a long failure on one line with its full text on hover', () => {
+    const reason = `start URL http://127.0.0.1:9/ is unreachable (${'connect ECONNREFUSED '.repeat(8)})`;
+    renderWithTheme(
+      <RunHistory
+        websiteId="site"
+        runs={[
+          run({ id: 3, status: 'failed', reason, endedAt: '2026-11-23T20:01:00.000Z' }),
+          run({ id: 2, status: 'cancelled', trigger: 'schedule', startedBy: null }),
+          run({ id: 1, status: 'loaded', crawlId: 4 }),
+        ]}
+      />,
+    );
+    const rows = screen.getAllByRole('row').slice(1);
+    expect(rows.map((row) => row.getAttribute('data-run'))).toEqual(['3', '2', '1']);
+    const failed = within(rows[0]!).getByTestId('outcome');
+    expect(failed.textContent).toBe(`Failed: ${reason.replace(/\s+/g, ' ').trim()}`);
+    expect(failed.getAttribute('title')).toBe(failed.textContent);
+    expect(failed.style.textOverflow).toBe('ellipsis');
+    expect(failed.style.whiteSpace).toBe('nowrap');
+    expect(
+      within(rows[1]!)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent)
+        .slice(0, 2),
+    ).toEqual(['Scheduled', 'Schedule']);
+    expect(within(rows[2]!).getByRole('link', { name: 'Loaded as crawl 4' }).getAttribute('href')).toBe(
+      '/technical-health-check?website=site&crawl=4',
+    );
+  });
+});

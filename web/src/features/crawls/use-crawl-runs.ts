@@ -1,0 +1,71 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { CrawlRunsAnswer } from '../../../../catalog/crawl-runs.ts';
+import { fetchCrawlRuns } from '../../api/crawl-runs.ts';
+import { isAbortError } from '../../api/client.ts';
+import { errorText } from '../../lib/load-state.ts';
+import { useCrawlsStore } from '../../stores/crawls-store.ts';
+import { isActiveRun } from './crawl-run-format.ts';
+
+/** How often the run list is read while a run is queued, running or loading. */
+export const POLL_MS = 1000;
+
+export interface CrawlRunsState {
+  answer: CrawlRunsAnswer | undefined;
+  /** The last read failed (an earlier answer, if any, is kept). */
+  error: string | undefined;
+  reload: () => void;
+  /** Reads the list again, counting this run as seen active even if it has already ended by then. */
+  track: (runId: number) => void;
+}
+
+function usePageVisible(): boolean {
+  const [isVisible, setVisible] = useState(() => document.visibilityState !== 'hidden');
+  useEffect(() => {
+    const update = () => setVisible(document.visibilityState !== 'hidden');
+    document.addEventListener('visibilitychange', update);
+    return () => document.removeEventListener('visibilitychange', update);
+  }, []);
+  return isVisible;
+}
+
+/**
+ * The website's runs, read again every second while one is active and the page is visible, and not at all
+ * otherwise. A run seen active that has been loaded refreshes the crawl list, so the new pending crawl is offered.
+ */
+export function useCrawlRuns(websiteId: string): CrawlRunsState {
+  const [read, setRead] = useState<{ answer?: CrawlRunsAnswer; error?: string; count: number }>({ count: 0 });
+  const [requested, setRequested] = useState(0);
+  const isVisible = usePageVisible();
+  const seenActive = useRef(new Set<number>());
+
+  useEffect(() => {
+    const controller = new AbortController();
+    fetchCrawlRuns(websiteId, controller.signal).then(
+      (answer) => {
+        const loadedNow = answer.runs.some((run) => run.status === 'loaded' && seenActive.current.has(run.id));
+        seenActive.current = new Set(answer.runs.filter(isActiveRun).map((run) => run.id));
+        if (loadedNow) void useCrawlsStore.getState().load(websiteId, { isRefresh: true });
+        setRead((current) => ({ answer, count: current.count + 1 }));
+      },
+      (error: unknown) => {
+        if (isAbortError(error) || controller.signal.aborted) return;
+        setRead((current) => ({ answer: current.answer, error: errorText(error), count: current.count + 1 }));
+      },
+    );
+    return () => controller.abort();
+  }, [websiteId, requested]);
+
+  const hasActive = read.answer?.runs.some(isActiveRun) === true;
+  useEffect(() => {
+    if (!hasActive || !isVisible) return;
+    const timer = window.setTimeout(() => setRequested((n) => n + 1), POLL_MS);
+    return () => window.clearTimeout(timer);
+  }, [hasActive, isVisible, read.count]);
+
+  const reload = useCallback(() => setRequested((n) => n + 1), []);
+  const track = useCallback((runId: number) => {
+    seenActive.current.add(runId);
+    setRequested((n) => n + 1);
+  }, []);
+  return { answer: read.answer, error: read.error, reload, track };
+}
