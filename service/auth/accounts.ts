@@ -13,10 +13,10 @@ import { CrawlStates, syncRegistry } from '../app-db/crawls.ts';
 import { importDuckDbAppState } from '../app-db/duckdb-app-state.ts';
 import { checkedKeysAt, type ChecklistKey } from '../app-db/checklist.ts';
 import { getSegment, websiteExists } from '../app-db/websites.ts';
-import { demoLoginsInUse, seedDemoAccounts, type DemoLogin } from '../app-db/demo-seed.ts';
 import { Approvals, type Clock } from '../jobs/approval.ts';
 import { AutoApproval } from '../jobs/auto-approval.ts';
 import { createMailer, readMailSettings, type MailSettings, type Mailer } from '../jobs/mailer.ts';
+import { demoLoginsInUse, seedDemoAccounts, type DemoLogin } from './demo-accounts.ts';
 import { LOGIN_LIMITS, LoginLimiter, type LoginLimits } from './login-limiter.ts';
 import { SESSION_TTL_MS } from './sessions.ts';
 

@@ -31,7 +31,8 @@ import {
   type LiveCrawl,
   readCrawlMeta,
 } from '../store/layout.ts';
-import { LoadError, firstLine } from './load-error.ts';
+import { firstLine } from '../error-text.ts';
+import { LoadError } from './load-error.ts';
 import { acquireLoadLock, acquireSharedLoadLock, type LoadLock, type SharedLoadLock } from './load-lock.ts';
 import {
   cleanupLeftovers,
