@@ -104,6 +104,32 @@ export interface ReportQuery {
   channel: string | null;
 }
 
+/** A checklist row: the report's first key column, and its sub-key columns' values in order ([] for none). */
+export interface ChecklistRowKey {
+  url: string;
+  subKeys: string[];
+}
+
+/** checklist/save: rows (un)checked on one report of the crawl `start`. */
+export interface ChecklistSave {
+  websiteId: string;
+  segmentId?: string | undefined;
+  setChecked: ChecklistRowKey[];
+  setUnchecked: ChecklistRowKey[];
+  start: number;
+  /** The report id. */
+  submodule: string;
+  module: 'technical-health-check';
+  end: null;
+  differenceType: DifferenceType;
+}
+
+/** checklist/save's answer: how many items changed. */
+export interface ChecklistSaved {
+  checked: number;
+  unchecked: number;
+}
+
 /** report/get-rows: one server-sorted page. */
 export interface RowsRequest extends ReportQuery {
   limit: number;

@@ -1,7 +1,7 @@
 /**
- * The crawl section of `npm run bench` (issue 13 §5), also alone with `npm run bench -- --only crawl`: our crawler
- * (`npm run crawl`, a child process under GNU time for its peak RSS) beside `wget --spider -r` and linkchecker on
- * the same sites in the same run: Debian's Apache manual and rust-doc served by nginx on 127.0.0.1, and a generated
+ * The crawl section of `npm run bench`, also alone with `npm run bench -- --only crawl`: our crawler (`npm run
+ * crawl`, a child process under GNU time for its peak RSS) beside `wget --spider -r` and linkchecker on the same
+ * sites in the same run, so the machine's load weighs on all alike: Debian's Apache manual and rust-doc served by nginx on 127.0.0.1, and a generated
  * site of BENCH_CRAWL_PAGES pages (default 200,000) served by this process. linkchecker checks ~30 URLs/s, so it
  * runs on the Apache manual only. `--render` is timed as the extra seconds of rendering BENCH_CRAWL_RENDER pages
  * of the Apache manual. The crawler runs with --skip-external: traffic stays on 127.0.0.1, as wget's does (no -H).

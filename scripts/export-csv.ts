@@ -8,11 +8,10 @@
  * line goes to stderr. Exit codes: 0 exported, 1 not found or failed (one line on stderr), 2 bad usage.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { parseArgs } from 'node:util';
 import { categoryById, reportById } from '../catalog/index.ts';
+import { readCommandLine } from '../service/command-line.ts';
 import { openDatabase } from '../service/db/duckdb.ts';
 import { differenceTypes, RequestError, type DifferenceType } from '../service/engine/compile.ts';
 import { ReportEngine, tabRequest } from '../service/engine/engine.ts';
@@ -40,29 +39,24 @@ function fail(problem: string, code: 1 | 2): never {
 }
 
 function parseCommandLine(argv: string[]): Options {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      options: {
-        website: { type: 'string' },
-        crawl: { type: 'string' },
-        report: { type: 'string' },
-        out: { type: 'string' },
-        difference: { type: 'string' },
-        filter: { type: 'string' },
-        'data-dir': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (error) {
-    return fail((error as Error).message, 2);
-  }
+  const parsed = readCommandLine(
+    argv,
+    {
+      website: { type: 'string' },
+      crawl: { type: 'string' },
+      report: { type: 'string' },
+      out: { type: 'string' },
+      difference: { type: 'string' },
+      filter: { type: 'string' },
+    },
+    (problem) => fail(problem, 2),
+  );
   const values = parsed.values;
-  if (values.help) {
+  if (parsed.isHelp) {
     process.stdout.write(`${USAGE}\n`);
     process.exit(0);
   }
+  if (parsed.positionals.length > 0) return fail(`unexpected argument ${parsed.positionals[0]}`, 2);
   if (!values.website) return fail('missing --website', 2);
   if (!values.crawl || !/^[1-9][0-9]{0,9}$/.test(values.crawl)) return fail('--crawl takes a crawl number', 2);
   if (!values.report) return fail('missing --report', 2);
@@ -76,7 +70,7 @@ function parseCommandLine(argv: string[]): Options {
     out: values.out,
     differenceType: difference as DifferenceType,
     filter: values.filter,
-    dataDir: path.resolve(values['data-dir'] ?? process.env.DATA_DIR ?? './data'),
+    dataDir: parsed.dataDir,
   };
 }
 

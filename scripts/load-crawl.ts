@@ -42,16 +42,14 @@ function parseCommandLine(argv: string[]): Command {
       refresh: { type: 'boolean' },
       check: { type: 'boolean' },
       website: { type: 'string' },
-      'data-dir': { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
     },
     usageError,
   );
-  if (parsed.values.help) {
+  if (parsed.isHelp) {
     process.stdout.write(`${USAGE}\n`);
     process.exit(0);
   }
-  const dataDir = path.resolve(parsed.values['data-dir'] ?? process.env.DATA_DIR ?? './data');
+  const { dataDir } = parsed;
   const [exportDir, ...rest] = parsed.positionals;
   if (parsed.values.check) {
     const other = exportDir ?? (parsed.values.refresh || parsed.values.replace || parsed.values.website !== undefined);

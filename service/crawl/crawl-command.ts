@@ -101,16 +101,15 @@ export function parseCrawlCommand(argv: string[], env: NodeJS.ProcessEnv = {}): 
       sitemap: { type: 'string', multiple: true },
       render: { type: 'string' },
       load: { type: 'boolean' },
-      'data-dir': { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
     },
     (problem) => {
       throw new UsageError(problem);
     },
+    env,
   );
   const v = parsed.values;
-  const dataDir = path.resolve(v['data-dir'] ?? (env.DATA_DIR || './data'));
-  if (v.help) return { isHelp: true, isLoad: false, dataDir, options: undefined as never };
+  const { dataDir } = parsed;
+  if (parsed.isHelp) return { isHelp: true, isLoad: false, dataDir, options: undefined as never };
   const [start, ...rest] = parsed.positionals;
   if (start === undefined) throw new UsageError('missing START_URL');
   if (rest.length > 0) throw new UsageError(`unexpected argument ${rest[0]}`);

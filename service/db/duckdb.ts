@@ -31,3 +31,10 @@ export async function withConnection<T>(db: DuckDBInstance, work: (conn: DuckDBC
 
 export const quoteIdent = (name: string): string => `"${name.replaceAll('"', '""')}"`;
 export const quoteLiteral = (value: string): string => `'${value.replaceAll("'", "''")}'`;
+
+/** A scalar as text; anything else as JSON. */
+export function textOf(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value) ?? '';
+}

@@ -12,7 +12,7 @@ import {
   type DuckDBValue,
 } from '@duckdb/node-api';
 import { columnById } from '../../catalog/index.ts';
-import { withConnection } from '../db/duckdb.ts';
+import { textOf, withConnection } from '../db/duckdb.ts';
 import { Table } from 'apache-arrow';
 import { arrowColumns, valueAt, type ResultChunks } from './arrow-columns.ts';
 import { LruCache } from './cache.ts';
@@ -21,7 +21,6 @@ import {
   byteSizeOf,
   emptyTable,
   jsonValue,
-  textOf,
   toPlainValue,
   valueTypeOf,
   type ResultColumn,

@@ -20,7 +20,7 @@ import type { Manifest } from '../../catalog/export-contract.ts';
 import { RANK_SCALE } from '../../catalog/constants.ts';
 import { catalog } from '../../catalog/index.ts';
 import type { ReportDefinition, Severity } from '../../catalog/schema.ts';
-import { quoteIdent, quoteLiteral } from '../db/duckdb.ts';
+import { quoteIdent, quoteLiteral, textOf } from '../db/duckdb.ts';
 import { dataIdOf } from '../store/crawl-meta.ts';
 import { readCrawlMeta } from '../store/layout.ts';
 import {
@@ -37,7 +37,6 @@ import {
   type ReportShape,
 } from './report-shape.ts';
 import type { PrecomputedReport } from './compile.ts';
-import { textOf } from './result.ts';
 import { ident, raw, sql, type SqlFragment } from './sql.ts';
 
 export const REPORT_COUNTS_TABLE = 'report_counts';

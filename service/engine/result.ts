@@ -20,13 +20,7 @@ import {
   DataType,
   type Vector,
 } from 'apache-arrow';
-
-/** A scalar as text; anything else as JSON. */
-export function textOf(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return String(value);
-  return JSON.stringify(value) ?? '';
-}
+import { textOf } from '../db/duckdb.ts';
 
 export type ValueType =
   | { kind: 'boolean' }

@@ -1,3 +1,5 @@
+import { oneLine } from '../error-text.ts';
+
 /** Why a load was refused: the export is invalid, the crawl is already (or, for a refresh, not) loaded, another load holds the lock, or it was interrupted. */
 export type LoadErrorKind = 'invalid-export' | 'already-loaded' | 'not-loaded' | 'locked' | 'interrupted' | 'failed';
 
@@ -13,11 +15,3 @@ export class LoadError extends Error {
     super(oneLine(message), options);
   }
 }
-
-/** The first line of a (DuckDB) error message, for embedding in a one-line LoadError. */
-export function firstLine(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return oneLine(message.split('\n').find((line) => line.trim() !== '') ?? message);
-}
-
-const oneLine = (text: string): string => text.replace(/\s*[\r\n]+\s*/g, ' ').trim();

@@ -98,3 +98,11 @@ export function websiteFromStartUrl(websiteId: string, startUrl: string): Stored
     .join(' ');
   return { id: websiteId, name: name || domain, domain };
 }
+
+export function removeIfEmpty(dir: string): void {
+  try {
+    if (fs.readdirSync(dir).length === 0) fs.rmdirSync(dir);
+  } catch {
+    /* gone or in use: the next load tidies up */
+  }
+}

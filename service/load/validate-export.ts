@@ -14,10 +14,10 @@ import {
   type ExportTable,
   type Manifest,
 } from '../../catalog/export-contract.ts';
-import { quoteIdent, quoteLiteral } from '../db/duckdb.ts';
-import { textOf } from '../engine/result.ts';
+import { quoteIdent, quoteLiteral, textOf } from '../db/duckdb.ts';
 import { hasTimeZone, matchType, resolveTypes } from './column-types.ts';
-import { LoadError, firstLine } from './load-error.ts';
+import { firstLine } from '../error-text.ts';
+import { LoadError } from './load-error.ts';
 
 export interface ColumnPlan {
   name: string;

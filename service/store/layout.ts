@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { MAX_CRAWL_ID, isCrawlId, websiteIdSchema } from '../../catalog/export-contract.ts';
-import { firstLine } from '../load/load-error.ts';
+import { firstLine } from '../error-text.ts';
 import { STORE_LAYOUT, crawlMetaSchema, type CrawlMeta } from './crawl-meta.ts';
 
 export const CRAWL_DB_FILE = 'crawl.duckdb';

@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase, withConnection } from '../db/duckdb.ts';
-import { textOf } from '../engine/result.ts';
+import { openDatabase, textOf, withConnection } from '../db/duckdb.ts';
 import { makeTempDataDir, writeCrawlToStore } from '../test/helpers/make-store.ts';
 import { CURRENT_FILE, crawlDir, writeFileAtomic } from './layout.ts';
 import { CrawlRegistry } from './registry.ts';

@@ -7,9 +7,8 @@
 import path from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { exportTables } from '../../catalog/export-contract.ts';
-import { openDatabase, quoteIdent, quoteLiteral, withConnection } from '../db/duckdb.ts';
-import { textOf } from '../engine/result.ts';
-import { firstLine } from '../load/load-error.ts';
+import { openDatabase, quoteIdent, quoteLiteral, textOf, withConnection } from '../db/duckdb.ts';
+import { firstLine } from '../error-text.ts';
 import type { CrawlMeta } from './crawl-meta.ts';
 import { scanStore, type MetaCache, type StoredWebsite, type UnreadableFolder } from './layout.ts';
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppDb, appDbDir } from '../app-db/db.ts';
 import { APP_TABLES } from '../app-db/copy.ts';
 import { saveChecklist } from '../app-db/checklist.ts';
-import { demoLogins } from '../app-db/demo-seed.ts';
+import { demoLogins } from '../auth/demo-accounts.ts';
 import { defaultCrawlSettings } from '../../catalog/crawl-runs.ts';
 import { queueRun, saveSettings } from '../crawl-runs/runs.ts';
 import { TestClock, openStack, tempDir, writeCrawl } from './auth-fixture.ts';

@@ -1,5 +1,6 @@
 /**
- * Issue 13 §4: our crawler against a real website nobody here wrote. Debian's Apache manual (apache2-doc) is served
+ * Our crawler against a real website nobody here wrote, so its markup holds what we did not think to plant, with
+ * oracles that share none of our code. Debian's Apache manual (apache2-doc) is served
  * by nginx on 127.0.0.1, crawled with the CLI's defaults, loaded with the real loader, and its reports run through
  * the real engine are compared with independent oracles run on the same server in the same test: linkchecker and
  * `wget --spider` (broken URLs and the pages linking to them, statuses, redirects), xmllint's HTML parser over the

@@ -1,5 +1,6 @@
 /**
- * Issue 13 §4: the planted-defect site (helpers/planted-site.ts) crawled by the real crawler with rendering, loaded
+ * Every crawl-fed report fed by a real crawl, not by generated rows: the planted-defect site (helpers/planted-site.ts)
+ * crawled by the real crawler with rendering, loaded
  * by the real loader into a temp DATA_DIR, and every crawl-fed report run through the real engine: each planted
  * defect is in its report's rows and each near miss is not. Reports no crawl can feed are listed with their reason
  * in helpers/planted-site.ts.

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalog } from '../../catalog/index.ts';
 import { generateSite } from '../../scripts/fixtures/generate.ts';
-import { openDatabase, quoteLiteral } from '../db/duckdb.ts';
+import { openDatabase, quoteLiteral, textOf } from '../db/duckdb.ts';
 import { tabRequest, ReportEngine } from '../engine/engine.ts';
 import {
   PRECOMPUTE_INFO_TABLE,
@@ -19,7 +19,6 @@ import {
 } from '../engine/precompute.ts';
 import { loadCrawl, refreshCrawl } from '../load/load-crawl.ts';
 import { findStaleCrawls } from '../load/refresh.ts';
-import { textOf } from '../engine/result.ts';
 import { dataIdOf } from '../store/crawl-meta.ts';
 import { readCrawlMeta, readCurrentLoad } from '../store/layout.ts';
 import { CrawlRegistry } from '../store/registry.ts';

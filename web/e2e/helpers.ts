@@ -11,7 +11,7 @@ export const authFile = (role: Role): string => path.join(AUTH_DIR, `${role}.jso
 
 export const SECTION = '/technical-health-check';
 
-/** The demo logins the service seeds (service/app-db/demo-seed.ts, README 'Demo logins'). */
+/** The demo logins the service seeds (service/auth/demo-accounts.ts, README 'Demo logins'). */
 export const logins = {
   admin: { email: 'admin@thc.example', password: 'thc-admin-demo' },
   staff: { email: 'staff@northwind-outfitters.example', password: 'northwind-staff-demo' },

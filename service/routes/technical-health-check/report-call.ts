@@ -40,7 +40,7 @@ export interface TechnicalHealthCheckDeps {
   segmentScope?: (websiteId: string, segmentId: string) => Promise<string | null | undefined>;
   /** A website registered without crawls yet (the app database knows it, the store does not). */
   isKnownWebsite?: (websiteId: string) => Promise<boolean>;
-  /** Shared engine (tests, the lead's wiring); one is created otherwise. */
+  /** An engine shared with other users of the same store, so they share its caches; one is created otherwise. */
   engine?: ReportEngine;
 }
 

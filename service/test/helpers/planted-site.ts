@@ -1,5 +1,5 @@
 /**
- * The planted-defect website (issue 13 §4): a small site served on 127.0.0.1 by node:http that plants one instance of
+ * The planted-defect website: a small site served on 127.0.0.1 by node:http that plants one instance of
  * every defect each crawl-fed report looks for, and a near miss for each, just across the report's boundary. Pages
  * of report R live under `/R/` (`/content/thin/fires`, `/content/thin/near`), so a report's own rows are found with
  * the "URLs containing" filter. A second server on another port is the external site links point at.

@@ -2,7 +2,7 @@ import type { ReportDefinition } from '../../../catalog/schema.ts';
 import type { CrawlTarget } from '../../engine/compile.ts';
 import type { ReportEngine } from '../../engine/engine.ts';
 import { shapeOf } from '../../engine/report-shape.ts';
-import { textOf } from '../../engine/result.ts';
+import { textOf } from '../../db/duckdb.ts';
 
 /**
  * URLs of a report's rows (all rows of the crawl, checked ones too) whose URL contains `/<report id>/`: the tests

@@ -1,6 +1,6 @@
 /** Calls of spec §7 under /api/technical-health-check. */
 import { ApiError, postJson } from './client.ts';
-import type { ReportQuery } from '../../../catalog/api.ts';
+import type { ChecklistSave, ChecklistSaved, ReportQuery } from '../../../catalog/api.ts';
 import type { Crawl, Overview, ReportSummary } from './types.ts';
 
 export type { ReportQuery };
@@ -46,4 +46,8 @@ export function fetchSummary(
   signal?: AbortSignal,
 ): Promise<ReportSummary> {
   return postJson<ReportSummary>(`${BASE}/report/get-summary`, query, { signal });
+}
+
+export function saveChecklist(save: ChecklistSave): Promise<ChecklistSaved> {
+  return postJson<ChecklistSaved>(`${BASE}/checklist/save`, save);
 }

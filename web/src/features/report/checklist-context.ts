@@ -1,15 +1,11 @@
 import { createContext, useContext } from 'react';
+import type { ChecklistRowKey } from '../../../../catalog/api.ts';
 import type { ReportDefinition } from '../../../../catalog/schema.ts';
 import type { ReportRow } from '../../api/report-rows.ts';
 import { asText } from '../../../../catalog/format.ts';
 
-export interface ChecklistItem {
-  url: string;
-  subKeys: string[];
-}
-
 export interface ChecklistEdit {
-  item: ChecklistItem;
+  item: ChecklistRowKey;
   checked: boolean;
 }
 
@@ -34,13 +30,13 @@ export function useChecklist(): ChecklistState {
 export function checklistItemOf(
   report: Pick<ReportDefinition, 'keyColumns' | 'subKeyColumns'>,
   row: ReportRow,
-): ChecklistItem {
+): ChecklistRowKey {
   return {
     url: asText(row.get(report.keyColumns[0] ?? 'url')),
     subKeys: report.subKeyColumns.map((c) => asText(row.get(c))),
   };
 }
 
-export function checklistKey(item: ChecklistItem): string {
+export function checklistKey(item: ChecklistRowKey): string {
   return JSON.stringify([item.url, item.subKeys]);
 }

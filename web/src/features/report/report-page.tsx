@@ -1,18 +1,15 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { ActionIcon, Badge, Button, Group, Paper, Progress, Stack, Tabs, Text, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Group, Paper, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { DEFAULT_PAGE_SIZE, MAX_TREND_CRAWLS } from '../../../../catalog/constants.ts';
 import type { ReportDefinition } from '../../../../catalog/schema.ts';
 import type { ReportQuery } from '../../api/technical-health-check.ts';
 import type { DifferenceType } from '../../api/types.ts';
 import { columnById, reportHeading } from '../../lib/catalog.ts';
-import { downloadCsv } from '../../lib/csv.ts';
 import { formatNumber } from '../../../../catalog/format.ts';
 import { SEVERITY_LABELS, SEVERITY_TONES } from '../../lib/severity.ts';
 import { ToneBadge } from '../../components/tone-badge.tsx';
-import { isAbortError } from '../../api/client.ts';
 import { useReportStore } from '../../stores/report-store.ts';
 import { useSessionStore } from '../../stores/session-store.ts';
-import { showErrorToast, showLoadingToast, showSuccessToast } from '../../lib/toast.ts';
 import { Icon } from '../../components/icon.tsx';
 import { FetchErrorPanel } from '../../components/fetch-error-panel.tsx';
 import { useDashboard } from '../layout/dashboard-context.ts';
@@ -21,24 +18,14 @@ import { IssuesChart } from './issues-chart.tsx';
 import { ReportTable } from './report-table.tsx';
 import { TablePagination } from './table-pagination.tsx';
 import { ColumnDialog } from './column-dialog.tsx';
-import { exportReportCsv, type ExportProgress } from './export-csv.ts';
 import { hasChecklist, nextSort, reportColumns } from './table-model.ts';
-import {
-  ChecklistContext,
-  checklistItemOf,
-  checklistKey,
-  type ChecklistEdit,
-  type ChecklistState,
-} from './checklist-context.ts';
+import { ChecklistContext } from './checklist-context.ts';
 import { ChecklistSaveDialog } from './checklist-save-dialog.tsx';
-import { postJson } from '../../api/client.ts';
+import { CsvExportProgress } from './csv-export-progress.tsx';
+import { DifferenceTabs } from './difference-tabs.tsx';
+import { useChecklistEdits } from './use-checklist-edits.ts';
+import { useCsvExport } from './use-csv-export.ts';
 import { useTablePreferences } from './use-table-preferences.ts';
-
-const TABS: { value: DifferenceType; label: string }[] = [
-  { value: 'all', label: 'All' },
-  { value: 'added', label: 'Added' },
-  { value: 'removed', label: 'Removed' },
-];
 
 /** One report of one crawl: header, issues over time, the breakdown tabs and the table (spec §2 'Report page'). */
 export function ReportPage({ report }: { report: ReportDefinition }) {
@@ -50,12 +37,6 @@ export function ReportPage({ report }: { report: ReportDefinition }) {
   const loadRows = useReportStore((s) => s.loadRows);
   const [preferences, setPreferences, resetPreferences] = useTablePreferences(email, report.id);
   const [isColumnDialogOpen, setColumnDialogOpen] = useState(false);
-  const [checklistEdits, setChecklistEdits] = useState<Map<string, ChecklistEdit>>(() => new Map());
-  const [isSaveOpen, setSaveOpen] = useState(false);
-  const [isSaving, setSaving] = useState(false);
-  const [exportState, setExportState] = useState<{ progress: ExportProgress; controller: AbortController } | null>(
-    null,
-  );
 
   useDocumentTitle(reportHeading(report));
   const tab: DifferenceType = url.tab ?? 'all';
@@ -136,53 +117,6 @@ export function ReportPage({ report }: { report: ReportDefinition }) {
     [columnOrder, columns, preferences.visibility],
   );
 
-  const isChecklistEditable = hasChecklist(report, { segment, isLatestCrawl, differenceType: tab });
-  const checklist = useMemo<ChecklistState>(
-    () => ({
-      isEditable: isChecklistEditable,
-      edits: checklistEdits,
-      toggle: (row, checked) =>
-        setChecklistEdits((current) => {
-          const item = checklistItemOf(report, row);
-          const key = checklistKey(item);
-          const next = new Map(current);
-          if (current.has(key) || Boolean(row.get('checked')) === checked) next.delete(key);
-          else next.set(key, { item, checked });
-          return next;
-        }),
-    }),
-    [isChecklistEditable, checklistEdits, report],
-  );
-
-  const saveChecklist = async () => {
-    if (!current) return;
-    const edits = [...checklistEdits.values()];
-    const toastId = `checklist-${report.id}`;
-    setSaving(true);
-    showLoadingToast(toastId, 'Saving checklist...');
-    try {
-      await postJson('/api/technical-health-check/checklist/save', {
-        websiteId: website.id,
-        segmentId: segment?.id,
-        setChecked: edits.filter((e) => e.checked).map((e) => e.item),
-        setUnchecked: edits.filter((e) => !e.checked).map((e) => e.item),
-        start: current.crawlId,
-        submodule: report.id,
-        module: 'technical-health-check',
-        end: null,
-        differenceType: tab,
-      });
-      showSuccessToast('Checklist saved', { id: toastId });
-      setChecklistEdits(new Map());
-      setSaveOpen(false);
-      refresh();
-    } catch (error) {
-      showErrorToast(error instanceof Error && error.message ? error.message : 'An error occurred', { id: toastId });
-    } finally {
-      setSaving(false);
-    }
-  };
-
   const refresh = () => {
     if (summaryQuery) void loadSummary(summaryQuery, { skipCache: true });
     if (query && report.includeTable) void loadRows(query, page, { force: true });
@@ -210,28 +144,16 @@ export function ReportPage({ report }: { report: ReportDefinition }) {
         ? (rowsState.data?.total ?? 0)
         : 0;
   const fileStem = report.title;
-  const tabCount = (value: DifferenceType): string =>
-    differences ? formatNumber(differences[value]) : summary.status === 'error' ? '–' : '…';
-
-  const startExport = async () => {
-    if (!query) return;
-    const controller = new AbortController();
-    setExportState({ progress: { done: 0, total }, controller });
-    try {
-      const blob = await exportReportCsv({
-        query,
-        orderBy: sorting,
-        columns: visibleColumns.filter((c) => c.format !== 'ai-suggestion' && c.id !== 'checked'),
-        signal: controller.signal,
-        onProgress: (progress) => setExportState((s) => (s ? { ...s, progress } : s)),
-      });
-      downloadCsv(fileStem, blob);
-    } catch (error) {
-      if (!isAbortError(error)) showErrorToast('The CSV export failed, please try again later.');
-    } finally {
-      setExportState(null);
-    }
-  };
+  const checklist = useChecklistEdits({
+    report,
+    websiteId: website.id,
+    segmentId: segment?.id,
+    crawlId: current?.crawlId,
+    differenceType: tab,
+    isEditable: hasChecklist(report, { segment, isLatestCrawl, differenceType: tab }),
+    onSaved: refresh,
+  });
+  const csvExport = useCsvExport({ query, orderBy: sorting, columns: visibleColumns, fileStem, total });
 
   return (
     <Stack gap="md">
@@ -280,19 +202,13 @@ export function ReportPage({ report }: { report: ReportDefinition }) {
               Breakdown of issues
             </Title>
             <Group gap={6}>
-              {checklistEdits.size > 0 ? (
+              {checklist.edits.length > 0 ? (
                 <>
-                  <Button
-                    size="xs"
-                    variant="subtle"
-                    color="gray"
-                    c="dark.5"
-                    onClick={() => setChecklistEdits(new Map())}
-                  >
+                  <Button size="xs" variant="subtle" color="gray" c="dark.5" onClick={checklist.discard}>
                     Discard changes
                   </Button>
-                  <Button size="xs" onClick={() => setSaveOpen(true)} leftSection={<Icon name="check" size={14} />}>
-                    Save checklist ({formatNumber(checklistEdits.size)})
+                  <Button size="xs" onClick={checklist.openSave} leftSection={<Icon name="check" size={14} />}>
+                    Save checklist ({formatNumber(checklist.edits.length)})
                   </Button>
                 </>
               ) : null}
@@ -313,66 +229,26 @@ export function ReportPage({ report }: { report: ReportDefinition }) {
                 variant="default"
                 size="xs"
                 leftSection={<Icon name="download" size={14} />}
-                onClick={() => void startExport()}
-                disabled={exportState !== null || total === 0}
+                onClick={() => void csvExport.start()}
+                disabled={csvExport.running !== null || total === 0}
               >
                 Download CSV
               </Button>
             </Group>
           </Group>
-          {exportState ? (
-            <Group px="md" pb="xs" gap="sm" wrap="nowrap" aria-live="polite">
-              <Progress
-                value={exportState.progress.total ? (100 * exportState.progress.done) / exportState.progress.total : 0}
-                style={{ flex: 1 }}
-                aria-label="CSV export progress"
-              />
-              <Text size="xs" c="dark.4">
-                {formatNumber(exportState.progress.done)} of {formatNumber(exportState.progress.total)} rows
-              </Text>
-              <Button size="compact-xs" variant="subtle" color="red.9" onClick={() => exportState.controller.abort()}>
-                Cancel
-              </Button>
-            </Group>
-          ) : null}
+          {csvExport.running ? <CsvExportProgress running={csvExport.running} /> : null}
           {report.includeTrends || !summaryError ? null : (
             <Stack px="md" pb="xs">
               {summaryError}
             </Stack>
           )}
-          <Tabs
-            value={tab}
-            onChange={(value) => {
-              const next = (value ?? 'all') as DifferenceType;
-              setUrl((s) => ({ ...s, tab: next === 'all' ? undefined : next, page: undefined }));
-            }}
-            px="md"
-            keepMounted={false}
-          >
-            <Tabs.List>
-              {TABS.map((t) => (
-                <Tabs.Tab
-                  key={t.value}
-                  value={t.value}
-                  rightSection={
-                    tab === t.value ? (
-                      <Badge size="sm" variant="filled" color="brand.7" radius="sm" tt="none">
-                        {tabCount(t.value)}
-                      </Badge>
-                    ) : (
-                      <ToneBadge tone="gray" size="sm">
-                        {tabCount(t.value)}
-                      </ToneBadge>
-                    )
-                  }
-                  data-testid={`tab-${t.value}`}
-                >
-                  {t.label}
-                </Tabs.Tab>
-              ))}
-            </Tabs.List>
-          </Tabs>
-          <ChecklistContext.Provider value={checklist}>
+          <DifferenceTabs
+            tab={tab}
+            differences={differences}
+            isSummaryError={summary.status === 'error'}
+            onChange={(next) => setUrl((s) => ({ ...s, tab: next === 'all' ? undefined : next, page: undefined }))}
+          />
+          <ChecklistContext.Provider value={checklist.state}>
             <ReportTable
               report={report}
               columns={columns}
@@ -393,11 +269,11 @@ export function ReportPage({ report }: { report: ReportDefinition }) {
             />
           </ChecklistContext.Provider>
           <ChecklistSaveDialog
-            isOpen={isSaveOpen}
-            isSaving={isSaving}
-            edits={[...checklistEdits.values()]}
-            onCancel={() => setSaveOpen(false)}
-            onConfirm={() => void saveChecklist()}
+            isOpen={checklist.isSaveOpen}
+            isSaving={checklist.isSaving}
+            edits={checklist.edits}
+            onCancel={checklist.closeSave}
+            onConfirm={() => void checklist.save()}
           />
           <TablePagination
             pageIndex={pageIndex}

@@ -3,12 +3,12 @@
  * The passwords are fixed (the README lists them) and only their hashes are stored; the service prints the
  * logins at every start for as long as they still have these passwords.
  */
-import { hashPassword, verifyPassword } from '../auth/password.ts';
-import type { AppDb } from './db.ts';
-import type { GoalType, ModuleName, Role } from './model.ts';
-import { addUser, findUserByEmail } from './users.ts';
-import { DEFAULT_SEGMENT } from './model.ts';
-import { changeSegment, ensureWebsite, setModule } from './websites.ts';
+import type { AppDb } from '../app-db/db.ts';
+import type { GoalType, ModuleName, Role } from '../app-db/model.ts';
+import { addUser, findUserByEmail } from '../app-db/users.ts';
+import { DEFAULT_SEGMENT } from '../app-db/model.ts';
+import { changeSegment, ensureWebsite, setModule } from '../app-db/websites.ts';
+import { hashPassword, verifyPassword } from './password.ts';
 
 /** The demo generator's websites (scripts/fixtures/profiles.ts); the domain applies only if the store lacks it. */
 interface DemoWebsite {

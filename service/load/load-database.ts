@@ -1,0 +1,23 @@
+import os from 'node:os';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { openDatabase } from '../db/duckdb.ts';
+
+/** Enough for a 1M-URL / 20M-link export on 2 cores: DuckDB spills sorts and aggregates beyond it to disk. */
+export const DEFAULT_MEMORY_LIMIT = '2GB';
+
+/** The database a load validates or builds in, on every core (a load runs alone under its website's lock). */
+export const openLoadDatabase = (file: string, memoryLimit: string | undefined): Promise<DuckDBInstance> =>
+  openDatabase(file, { memoryLimit: memoryLimit ?? DEFAULT_MEMORY_LIMIT, threads: os.availableParallelism() });
+
+export function closeQuietly(conn: DuckDBConnection | undefined, db: DuckDBInstance | undefined): void {
+  try {
+    conn?.closeSync();
+  } catch {
+    /* already closed */
+  }
+  try {
+    db?.closeSync();
+  } catch {
+    /* already closed */
+  }
+}

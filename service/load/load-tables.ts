@@ -1,0 +1,90 @@
+/** The export's tables created in the new crawl database, in key order, from the validated plan. */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { quoteIdent, quoteLiteral } from '../db/duckdb.ts';
+import { firstLine } from '../error-text.ts';
+import type { Interrupter } from './interrupter.ts';
+import { LoadError } from './load-error.ts';
+import type { Progress } from './load-progress.ts';
+import type { ExportPlan, TablePlan } from './validate-export.ts';
+
+/** Rows per table, and the URLs `urls` gained from search console and analytics. */
+export interface TableCounts {
+  tables: Record<string, number>;
+  addedUrls: number;
+}
+
+/** `urls` comes last: it takes in the URLs that only the search console and analytics tables know. */
+export async function loadTables(
+  conn: DuckDBConnection,
+  plan: ExportPlan,
+  progress: Progress,
+  interrupter: Interrupter,
+): Promise<TableCounts> {
+  if (plan.tables.some((t) => t.needsUtc)) await conn.run(`SET TimeZone = 'UTC'`);
+  const urlsPlan = plan.tables.find((t) => t.table.id === 'urls');
+  for (const table of [...plan.tables.filter((t) => t !== urlsPlan), ...(urlsPlan ? [urlsPlan] : [])]) {
+    interrupter.check();
+    progress.step('load', `loading ${table.table.id}`);
+    const sql = table === urlsPlan ? createUrlsSql(table, plan) : createTableSql(table);
+    try {
+      await conn.run(sql);
+    } catch (error) {
+      if (interrupter.isAborted) throw error;
+      throw new LoadError(`${table.file}: could not be loaded (${firstLine(error)})`, 'invalid-export', {
+        cause: error,
+      });
+    }
+  }
+  const tables: Record<string, number> = {};
+  for (const table of plan.tables) {
+    const reader = await conn.runAndReadAll(`SELECT count(*) AS n FROM ${quoteIdent(table.table.id)}`);
+    tables[table.table.id] = Number(reader.getRowObjectsJS()[0]?.n ?? 0);
+  }
+  return { tables, addedUrls: (tables.urls ?? 0) - (urlsPlan?.rowCount ?? 0) };
+}
+
+/** The column list of a table: contract columns (widened by CAST, absent ones as typed NULLs), then extras. */
+function projection(table: TablePlan): string {
+  return table.columns
+    .map((c) => {
+      const name = quoteIdent(c.name);
+      if (c.source === 'absent') return `CAST(NULL AS ${c.type}) AS ${name}`;
+      if (c.source === 'widening') return `CAST(${name} AS ${c.type}) AS ${name}`;
+      return name;
+    })
+    .join(', ');
+}
+
+const orderBy = (table: TablePlan): string => table.table.key.map(quoteIdent).join(', ');
+
+export function createTableSql(table: TablePlan): string {
+  const name = quoteIdent(table.table.id);
+  if (!table.isPresent) {
+    return `CREATE TABLE ${name} (${table.columns.map((c) => `${quoteIdent(c.name)} ${c.type}`).join(', ')})`;
+  }
+  return `CREATE TABLE ${name} AS SELECT ${projection(table)} FROM read_parquet(${quoteLiteral(table.file)}) ORDER BY ${orderBy(table)}`;
+}
+
+/**
+ * `urls` plus every URL the search console or analytics source knows that the crawl does not (catalogue guide
+ * §5.6): not found in the web crawl, internal when on the start URL's host, every crawl column NULL. When the
+ * export carries found_in_sitemap it covers every sitemap URL, so those rows are also not in a sitemap.
+ */
+export function createUrlsSql(urls: TablePlan, plan: ExportPlan): string {
+  const sources = plan.tables.filter(
+    (t) => (t.table.id === 'search_console' || t.table.id === 'analytics') && t.isPresent,
+  );
+  if (sources.length === 0) return createTableSql(urls);
+  const file = `read_parquet(${quoteLiteral(urls.file)})`;
+  const host = new URL(plan.manifest.startUrl).hostname.toLowerCase();
+  const hostOf = `lower(regexp_extract(url, '^[A-Za-z][A-Za-z0-9+.-]*://(?:[^/?#@]*@)?([^/?#:]*)', 1))`;
+  const hasSitemapFlag = urls.columns.some((c) => c.name === 'found_in_sitemap' && c.source !== 'absent');
+  const sourceUrls = sources.map((t) => `SELECT url FROM ${quoteIdent(t.table.id)}`).join(' UNION ');
+  return `CREATE TABLE "urls" AS SELECT * FROM (
+      SELECT ${projection(urls)} FROM ${file}
+      UNION ALL BY NAME
+      SELECT url, ${hostOf} = ${quoteLiteral(host)} AS internal, FALSE AS found_in_web_crawl
+        ${hasSitemapFlag ? ', FALSE AS found_in_sitemap' : ''}
+      FROM ((${sourceUrls}) EXCEPT SELECT url FROM ${file})
+    ) ORDER BY ${orderBy(urls)}`;
+}
