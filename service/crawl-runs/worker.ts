@@ -10,6 +10,8 @@ import { abandonCrawlsSync, crawlWebsite } from '../crawl/crawl.ts';
 import { defaultUserAgent, nextCrawlId } from '../crawl/crawl-command.ts';
 import type { CrawlProgress } from '../crawl/crawl-options.ts';
 import type { CrawlSettings } from '../../catalog/crawl-runs.ts';
+import { CRAWL_NICE, lowerEveryThread } from '../db/thread-priority.ts';
+import { firstLine } from '../error-text.ts';
 
 export interface WorkerJob {
   runId: number;
@@ -45,9 +47,6 @@ function dropEverything(): never {
   process.exit(0);
 }
 
-const firstLine = (error: unknown): string =>
-  (error instanceof Error ? error.message : String(error)).split('\n')[0]!.trim() || 'unknown error';
-
 async function run(job: WorkerJob): Promise<void> {
   const s = job.settings;
   const result = await crawlWebsite({
@@ -68,7 +67,11 @@ async function run(job: WorkerJob): Promise<void> {
     render: s.render,
     signal: crawlAbort.signal,
     // The crawler reports four times a second at most, and once more at the end.
-    onProgress: (progress) => void send({ type: 'progress', progress }),
+    onProgress: (progress) => {
+      // The crawler's parse workers, DuckDB's and the libuv pool's threads start as they are needed.
+      lowerEveryThread(CRAWL_NICE);
+      void send({ type: 'progress', progress });
+    },
   });
   phase = 'loading';
   await send({ type: 'loading', fetched: result.fetched, stoppedEarly: result.stoppedEarly });
@@ -78,10 +81,12 @@ async function run(job: WorkerJob): Promise<void> {
     exportDir: job.exportDir,
     signal: loadAbort.signal,
     databaseUrl: job.databaseUrl,
+    onProgress: () => lowerEveryThread(CRAWL_NICE),
   });
   await send({ type: 'loaded', crawlId: loaded.crawlId, fetched: result.fetched, stoppedEarly: result.stoppedEarly });
 }
 
+lowerEveryThread(CRAWL_NICE);
 process.on('message', (message: ToWorker) => {
   if (message.type === 'job') {
     run(message.job).then(

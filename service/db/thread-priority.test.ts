@@ -1,5 +1,7 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDatabase, withConnection } from './duckdb.ts';
 import { WORKER_NICE, lowerWorkerThreads } from './thread-priority.ts';
@@ -27,5 +29,27 @@ describe.runIf(process.platform === 'linux')('lowerWorkerThreads', () => {
     } finally {
       db.closeSync();
     }
+  });
+});
+
+describe.runIf(process.platform === 'linux')('lowerEveryThread', () => {
+  it('lowers the event loop and every thread the process started with (a crawl run worker)', () => {
+    // In a child, since a lowered thread of this test process could not be raised again without privilege.
+    const script = `
+      import fs from 'node:fs';
+      import os from 'node:os';
+      import { lowerEveryThread } from './service/db/thread-priority.ts';
+      const lowered = lowerEveryThread(19);
+      const priorities = fs.readdirSync('/proc/self/task').map((tid) => { try { return os.getPriority(Number(tid)); } catch { return 19; } });
+      console.log(JSON.stringify({ lowered, priorities }));`;
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: path.resolve(import.meta.dirname, '../..'),
+      encoding: 'utf8',
+    });
+    expect(child.stderr).toBe('');
+    const { lowered, priorities } = JSON.parse(child.stdout) as { lowered: number; priorities: number[] };
+    expect(priorities.length).toBeGreaterThan(1);
+    expect(lowered).toBe(priorities.length);
+    expect(priorities.every((p) => p === 19)).toBe(true);
   });
 });

@@ -11,16 +11,31 @@ import os from 'node:os';
 export const WORKER_NICE = 10;
 const TASK_DIR = '/proc/self/task';
 
+/** The nice value of a crawl run's process, every thread of it: the dashboard's own work always comes first. */
+export const CRAWL_NICE = 19;
+
 /** Lowers every thread but the event loop to WORKER_NICE; new threads appear over time, so call it again. */
 export function lowerWorkerThreads(): number {
+  return lowerThreads(WORKER_NICE, process.pid);
+}
+
+/**
+ * Lowers every thread of this process, the event loop included, to `nice`. Nice is per thread on Linux, and the
+ * threads V8 starts with the process do not inherit what is set on its main thread later: call it again as threads come.
+ */
+export function lowerEveryThread(nice: number): number {
+  return lowerThreads(nice);
+}
+
+function lowerThreads(nice: number, except?: number): number {
   if (process.platform !== 'linux' || !fs.existsSync(TASK_DIR)) return 0;
   let lowered = 0;
   for (const entry of fs.readdirSync(TASK_DIR)) {
     const tid = Number(entry);
-    if (!Number.isInteger(tid) || tid === process.pid) continue;
+    if (!Number.isInteger(tid) || tid === except) continue;
     try {
-      if (os.getPriority(tid) >= WORKER_NICE) continue;
-      os.setPriority(tid, WORKER_NICE);
+      if (os.getPriority(tid) >= nice) continue;
+      os.setPriority(tid, nice);
       lowered++;
     } catch {
       // The thread ended in between.
