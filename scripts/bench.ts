@@ -188,10 +188,13 @@ function naiveFilter(report: ReportDefinition): string {
 function prepareStore(results: Record<string, unknown>): unknown {
   if (!fs.existsSync(path.join(exportsDir, SITE))) {
     console.log(`Generating ${URLS.toLocaleString('en-GB')} URLs × ${CRAWLS} crawls into ${exportsDir} …`);
+    // Into a side folder first: an interrupted generation must not pass for a finished one next time.
+    const partialDir = `${exportsDir}.partial`;
+    fs.rmSync(partialDir, { recursive: true, force: true });
     results.generate = timed([
       'scripts/make-fixtures.ts',
       '--out',
-      exportsDir,
+      partialDir,
       '--site',
       SITE,
       '--urls',
@@ -201,10 +204,13 @@ function prepareStore(results: Record<string, unknown>): unknown {
       '--seed',
       String(SEED),
     ]);
+    fs.rmSync(exportsDir, { recursive: true, force: true });
+    fs.renameSync(partialDir, exportsDir);
   }
 
   const loadsFile = path.join(BENCH_DIR, `loads-${URLS}-${CRAWLS}.json`);
-  if (!fs.existsSync(path.join(dataDir, 'store', SITE))) {
+  // The loads' figures are written last: without them the store may hold only some of the crawls.
+  if (!fs.existsSync(loadsFile) || !fs.existsSync(path.join(dataDir, 'store', SITE))) {
     fs.rmSync(dataDir, { recursive: true, force: true });
     const loads: { crawl: string; seconds: number; peakRssMb: number }[] = [];
     for (const dir of crawlExportDirs()) {
