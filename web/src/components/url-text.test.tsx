@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, screen } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { renderWithTheme } from '../test/render.tsx';
-import { DashboardContext, type DashboardState } from '../features/layout/dashboard-context.ts';
+import { DashboardContext, type DashboardState } from '../lib/dashboard-context.ts';
 import { UrlText } from './url-text.tsx';
 
 afterEach(cleanup);

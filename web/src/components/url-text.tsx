@@ -1,6 +1,6 @@
 import type { ClipboardEvent } from 'react';
 import { Anchor, Text, type MantineSize } from '@mantine/core';
-import { useWebsiteDomain } from '../features/layout/dashboard-context.ts';
+import { useWebsiteDomain } from '../lib/dashboard-context.ts';
 import { displayUrl } from '../lib/url-display.ts';
 import { ToneBadge } from './tone-badge.tsx';
 

@@ -1,7 +1,7 @@
 import { Alert, Text } from '@mantine/core';
 import { Icon } from '../../components/icon.tsx';
 import { inactiveReason, thcModuleOf } from '../../lib/modules.ts';
-import { useDashboard } from '../layout/dashboard-context.ts';
+import { useDashboard } from '../../lib/dashboard-context.ts';
 
 const COPY = {
   'missing-module': {

@@ -5,7 +5,7 @@ import { approveCrawl } from '../../api/technical-health-check.ts';
 import { useCrawlsStore } from '../../stores/crawls-store.ts';
 import { showErrorToast, showLoadingToast, showSuccessToast } from '../../lib/toast.ts';
 import { Icon } from '../../components/icon.tsx';
-import { useDashboard } from '../layout/dashboard-context.ts';
+import { useDashboard } from '../../lib/dashboard-context.ts';
 import { APPROVE_ERROR_TOAST, APPROVED_TOAST, APPROVING_TOAST, AUTO_APPROVAL_COPY } from './approval-copy.ts';
 
 /** Internal users only: the crawl is pending; approve it to publish it to the client now. */

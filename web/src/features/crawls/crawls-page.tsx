@@ -9,7 +9,7 @@ import { SECTION_PATH } from '../../lib/routes.ts';
 import { formatUrlState } from '../../lib/url-state.ts';
 import { FetchErrorPanel } from '../../components/fetch-error-panel.tsx';
 import { Icon } from '../../components/icon.tsx';
-import { useDashboard } from '../layout/dashboard-context.ts';
+import { useDashboard } from '../../lib/dashboard-context.ts';
 import { isActiveRun } from './crawl-run-format.ts';
 import { RunHistory } from './run-history.tsx';
 import { RunPanel } from './run-panel.tsx';

@@ -1,6 +1,6 @@
 import { Alert, Skeleton, Stack } from '@mantine/core';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
-import { useDashboard } from './dashboard-context.ts';
+import { useDashboard } from '../../lib/dashboard-context.ts';
 import { SectionHeader } from './section-header.tsx';
 import { SectionControls } from './section-controls.tsx';
 import { ModuleInactivePanel } from '../crawl-state/module-inactive-panel.tsx';

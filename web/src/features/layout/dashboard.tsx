@@ -16,7 +16,7 @@ import { resolveCrawlSelection, withWebsite } from '../../lib/url-state.ts';
 import { useUrlState } from '../../lib/use-url-state.ts';
 import { isModuleActive, thcModuleOf } from '../../lib/modules.ts';
 import { FullPageLoader } from '../../components/full-page-loader.tsx';
-import { DashboardContext, type DashboardState } from './dashboard-context.ts';
+import { DashboardContext, type DashboardState } from '../../lib/dashboard-context.ts';
 import { AppHeader } from './app-header.tsx';
 import { DashboardBody } from './dashboard-body.tsx';
 import { Sidebar } from '../sidebar/sidebar.tsx';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Button, Group, Input, Popover, Stack, Text, TextInput } from '@mantine/core';
-import { useDashboard } from './dashboard-context.ts';
+import { useDashboard } from '../../lib/dashboard-context.ts';
 import { formatDate } from '../../../../catalog/format.ts';
 import { Icon } from '../../components/icon.tsx';
 

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Button, Group, Paper, Select, Switch, Text, TextInput } from '@mantine/core';
-import { useDashboard } from './dashboard-context.ts';
+import { useDashboard } from '../../lib/dashboard-context.ts';
 import { withCrawl } from '../../lib/url-state.ts';
 import { Icon } from '../../components/icon.tsx';
 import { ToneBadge } from '../../components/tone-badge.tsx';

@@ -3,7 +3,7 @@ import { Link } from 'wouter';
 import { CRAWLS_PATH } from '../../lib/routes.ts';
 import { formatUrlState } from '../../lib/url-state.ts';
 import { Icon } from '../../components/icon.tsx';
-import { useDashboard } from './dashboard-context.ts';
+import { useDashboard } from '../../lib/dashboard-context.ts';
 
 /** Page title and intro of the section layout; internal users also get the way to the website's Crawls page. */
 export function SectionHeader() {

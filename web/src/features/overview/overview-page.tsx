@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { SimpleGrid, Skeleton, Stack } from '@mantine/core';
-import { useDashboard } from '../layout/dashboard-context.ts';
+import { useDashboard } from '../../lib/dashboard-context.ts';
 import { visibleReports } from '../../lib/catalog.ts';
 import { overviewMetrics } from '../../lib/overview-metrics.ts';
 import { formatUrlState, sectionState } from '../../lib/url-state.ts';

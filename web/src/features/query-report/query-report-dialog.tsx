@@ -7,7 +7,7 @@ import { isAbortError } from '../../api/client.ts';
 import { FetchErrorPanel } from '../../components/fetch-error-panel.tsx';
 import { formatDate } from '../../../../catalog/format.ts';
 import { errorText, type LoadState } from '../../lib/load-state.ts';
-import { useDashboard } from '../layout/dashboard-context.ts';
+import { useDashboard } from '../../lib/dashboard-context.ts';
 import { AdsOneSection } from './ads-one-section.tsx';
 import { AdsTwoSection } from './ads-two-section.tsx';
 import { KeywordPlannerSection } from './keyword-planner-section.tsx';

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, screen } from '@testing-library/react';
 import { columnById } from '../../../../catalog/index.ts';
 import { renderWithTheme } from '../../test/render.tsx';
-import { DashboardContext, type DashboardState } from '../layout/dashboard-context.ts';
+import { DashboardContext, type DashboardState } from '../../lib/dashboard-context.ts';
 import { AiSuggestionCell } from './ai-suggestion-cell.tsx';
 import { plainRow } from '../../api/report-rows.ts';
 

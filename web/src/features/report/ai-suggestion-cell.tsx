@@ -4,7 +4,7 @@ import type { CatalogColumn } from '../../../../catalog/schema.ts';
 import { request } from '../../api/client.ts';
 import type { ReportRow } from '../../api/report-rows.ts';
 import { toNumber } from '../../../../catalog/format.ts';
-import { useDashboard } from '../layout/dashboard-context.ts';
+import { useDashboard } from '../../lib/dashboard-context.ts';
 
 export const AI_NOTE = 'Note: This content is AI generated and requires human verification';
 export const AI_ERROR = 'An error occurred';

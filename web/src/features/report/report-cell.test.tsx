@@ -5,7 +5,7 @@ import { columnById, reportById } from '../../../../catalog/index.ts';
 import { renderWithTheme } from '../../test/render.tsx';
 import { ReportCell } from './report-cell.tsx';
 import { plainRow } from '../../api/report-rows.ts';
-import { DashboardContext, type DashboardState } from '../layout/dashboard-context.ts';
+import { DashboardContext, type DashboardState } from '../../lib/dashboard-context.ts';
 
 afterEach(cleanup);
 

@@ -8,7 +8,7 @@ import { Icon } from '../../components/icon.tsx';
 import { ToneBadge } from '../../components/tone-badge.tsx';
 import { UrlText } from '../../components/url-text.tsx';
 import { displayUrl } from '../../lib/url-display.ts';
-import { useWebsiteDomain } from '../layout/dashboard-context.ts';
+import { useWebsiteDomain } from '../../lib/dashboard-context.ts';
 import { AiSuggestionCell } from './ai-suggestion-cell.tsx';
 import { QueryReportButton } from '../query-report/query-report-button.tsx';
 import type { ReportRow } from '../../api/report-rows.ts';

@@ -12,7 +12,7 @@ import { useReportStore } from '../../stores/report-store.ts';
 import { useSessionStore } from '../../stores/session-store.ts';
 import { Icon } from '../../components/icon.tsx';
 import { FetchErrorPanel } from '../../components/fetch-error-panel.tsx';
-import { useDashboard } from '../layout/dashboard-context.ts';
+import { useDashboard } from '../../lib/dashboard-context.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { IssuesChart } from './issues-chart.tsx';
 import { ReportTable } from './report-table.tsx';

@@ -2,7 +2,7 @@ import { lazy, Suspense } from 'react';
 import { Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'wouter';
 import type { ReportDefinition } from '../../../../catalog/schema.ts';
-import { useDashboard } from '../layout/dashboard-context.ts';
+import { useDashboard } from '../../lib/dashboard-context.ts';
 import { SECTION_PATH } from '../../lib/routes.ts';
 import { formatUrlState, sectionState } from '../../lib/url-state.ts';
 

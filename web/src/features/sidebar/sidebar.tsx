@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Button, SegmentedControl, Stack, Text } from '@mantine/core';
 import { Link } from 'wouter';
-import { useDashboard } from '../layout/dashboard-context.ts';
+import { useDashboard } from '../../lib/dashboard-context.ts';
 import { categories, visibleReports } from '../../lib/catalog.ts';
 import { overviewMetrics } from '../../lib/overview-metrics.ts';
 import { categoryGroups, groupOfReport, severityGroups } from '../../lib/sidebar-model.ts';

@@ -1,9 +1,9 @@
 import { createContext, useContext } from 'react';
-import type { Crawl, DateRange, Overview, SessionUser, Website, WebsiteSegment } from '../../api/types.ts';
-import type { LoadState } from '../../lib/load-state.ts';
-import type { SectionPage } from '../../lib/routes.ts';
-import type { UrlState } from '../../lib/url-state.ts';
-import type { SetUrlState } from '../../lib/use-url-state.ts';
+import type { Crawl, DateRange, Overview, SessionUser, Website, WebsiteSegment } from '../api/types.ts';
+import type { LoadState } from './load-state.ts';
+import type { SectionPage } from './routes.ts';
+import type { UrlState } from './url-state.ts';
+import type { SetUrlState } from './use-url-state.ts';
 
 /** What every screen of the section reads: the session, the selection and its data. */
 export interface DashboardState {
