@@ -48,6 +48,8 @@ describe('ConnectionPool', () => {
       expect(bound.chunks[0]!.getColumnVector(0).getItem(0)).toBe('a');
       expect(Number(bound.chunks[0]!.getColumnVector(1).getItem(0))).toBe(2);
       expect(await pool.use((conn) => queryNumber(conn, sql`SELECT count(*) FROM range(${10})`))).toBe(10);
+      expect(await pool.use((conn) => queryNumber(conn, raw('SELECT 12.5::DECIMAL(10, 2)')))).toBe(12.5);
+      expect(await pool.use((conn) => queryNumber(conn, raw('SELECT 1 WHERE FALSE')))).toBe(0);
     } finally {
       pool.close();
       db.closeSync();

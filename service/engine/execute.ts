@@ -108,7 +108,10 @@ export async function queryChunks(conn: DuckDBConnection, fragment: SqlFragment)
 export async function queryNumber(conn: DuckDBConnection, fragment: SqlFragment): Promise<number> {
   const found = await queryChunks(conn, fragment);
   const first = found.chunks[0];
-  const value = first && first.rowCount > 0 && first.columnCount > 0 ? first.getColumnVector(0).getItem(0) : null;
+  const value =
+    first && first.rowCount > 0 && first.columnCount > 0
+      ? first.convertColumnValues(0, JSDuckDBValueConverter)[0]
+      : null;
   return Number(value ?? 0);
 }
 
