@@ -970,9 +970,14 @@ interface ColumnarCase {
  * A 100-row page and a 1000-row chunk as Arrow (what the dashboard asks for) and as JSON (API users), each with a
  * fresh query (skipCache) and from the engine's result cache, where only encoding the answer remains.
  */
-async function columnarRows(
-  session: Session,
-): Promise<{ urls: number; crawls: number; runs: number; at: string; cases: ColumnarCase[] }> {
+async function columnarRows(session: Session): Promise<{
+  urls: number;
+  crawls: number;
+  runs: number;
+  at: string;
+  cases: ColumnarCase[];
+  raw: { name: string; query: Stats; execute: Stats }[];
+}> {
   const { client, urlReport, rowsOf } = session;
   const out: ColumnarCase[] = [];
   for (const [name, limit] of [
@@ -997,8 +1002,60 @@ async function columnarRows(
           `${name} as ${accept}${isCached ? ', cached' : ''}: client p50 ${result.client.p50} ms, service p50 ${result.server.p50} ms, ${bytes} B`,
         );
       }
+  const raw = await rawPageQueries(session.urlReport);
   // The store's scale travels with the figures: this section may run on a smaller store than the rest.
-  return { urls: URLS, crawls: CRAWLS, runs: RUNS, at: new Date().toISOString(), cases: out };
+  return { urls: URLS, crawls: CRAWLS, runs: RUNS, at: new Date().toISOString(), cases: out, raw };
+}
+
+/**
+ * The floor under the fresh cases: the same page query run by DuckDB in this process on the store (attached
+ * read-only beside the service), parsed and planned each time as the service does, and its execution alone from a
+ * statement prepared once.
+ */
+async function rawPageQueries(report: ReportDefinition): Promise<{ name: string; query: Stats; execute: Stats }[]> {
+  const { CrawlRegistry } = await import('../service/store/registry.ts');
+  const { ReportEngine, tabRequest } = await import('../service/engine/engine.ts');
+  const { compileRows } = await import('../service/engine/compile.ts');
+  const db = await openDatabase();
+  const registry = await CrawlRegistry.open(dataDir, db);
+  const engine = new ReportEngine(db, registry);
+  try {
+    const [current, previous] = registry.crawls(SITE);
+    if (!current) throw new Error('no crawl to query');
+    const target = await engine.target(current);
+    const comparison = previous ? await engine.target(previous) : undefined;
+    const out: { name: string; query: Stats; execute: Stats }[] = [];
+    for (const [name, limit] of [
+      [ROWS_PAGE_100, 100],
+      [CSV_CHUNK_1000, 1000],
+    ] as const) {
+      const compiled = compileRows({ ...tabRequest(report, target, comparison, 'all'), limit, offset: 0 });
+      const page = compiled.page(compiled.knownTotal ?? Number.MAX_SAFE_INTEGER);
+      if (!page || page.params.length > 0) throw new Error(`the ${name} query is not a plain range read`);
+      const result = await withConnection(db, async (conn) => {
+        const prepared = await conn.prepare(page.sql);
+        const timed = (run: () => Promise<unknown>) =>
+          measure(RUNS, async () => {
+            const started = performance.now();
+            await run();
+            return performance.now() - started;
+          });
+        try {
+          return { name, query: await timed(() => conn.run(page.sql)), execute: await timed(() => prepared.run()) };
+        } finally {
+          prepared.destroySync();
+        }
+      });
+      console.log(
+        `${name}, raw DuckDB: query p50 ${result.query.p50} ms, execution alone p50 ${result.execute.p50} ms`,
+      );
+      out.push(result);
+    }
+    return out;
+  } finally {
+    engine.dispose();
+    db.closeSync();
+  }
 }
 
 /** `npm run bench -- --only rows`: the columnar section alone, its figures replacing that part of the results. */

@@ -1,7 +1,8 @@
 /**
- * DuckDB result chunks to Arrow vectors, one column at a time: numbers and booleans go from each chunk's vector into
- * one typed array, text into one UTF-8 buffer with its offsets; only nested values (lists, structs) pass through JS
- * values. No row objects are made.
+ * DuckDB result chunks to Arrow vectors, one column at a time, read from the chunks' own memory: numbers into one
+ * typed array, booleans into one bitmap, text bytes copied into one UTF-8 buffer with its offsets (never decoded to
+ * JS strings and encoded again), validity bits from DuckDB's validity masks. Only other types (dates, lists, structs)
+ * pass through JS values. No row objects are made.
  */
 import {
   DuckDBTypeId,
@@ -10,6 +11,7 @@ import {
   type DuckDBType,
   type DuckDBValue,
 } from '@duckdb/node-api';
+import duckdb from '@duckdb/node-bindings';
 import { Bool, Float64, Int32, Utf8, makeData, makeVector, vectorFromArray, type Vector } from 'apache-arrow';
 import { arrowTypeOf, toPlainValue, valueTypeOf, type ValueType } from './result.ts';
 
@@ -34,6 +36,111 @@ const asNumber = (value: unknown): number => {
 };
 
 const encoder = new TextEncoder();
+
+type NumberArray =
+  | Float64Array
+  | Float32Array
+  | BigInt64Array
+  | BigUint64Array
+  | Int32Array
+  | Uint32Array
+  | Int16Array
+  | Uint16Array
+  | Int8Array
+  | Uint8Array;
+
+/** How a number type's values lie in a DuckDB vector. */
+const NUMBER_LAYOUTS: Partial<
+  Record<DuckDBTypeId, { bytes: number; view: (buffer: ArrayBufferLike, at: number, n: number) => NumberArray }>
+> = {
+  [DuckDBTypeId.DOUBLE]: { bytes: 8, view: (b, at, n) => new Float64Array(b, at, n) },
+  [DuckDBTypeId.FLOAT]: { bytes: 4, view: (b, at, n) => new Float32Array(b, at, n) },
+  [DuckDBTypeId.BIGINT]: { bytes: 8, view: (b, at, n) => new BigInt64Array(b, at, n) },
+  [DuckDBTypeId.UBIGINT]: { bytes: 8, view: (b, at, n) => new BigUint64Array(b, at, n) },
+  [DuckDBTypeId.INTEGER]: { bytes: 4, view: (b, at, n) => new Int32Array(b, at, n) },
+  [DuckDBTypeId.UINTEGER]: { bytes: 4, view: (b, at, n) => new Uint32Array(b, at, n) },
+  [DuckDBTypeId.SMALLINT]: { bytes: 2, view: (b, at, n) => new Int16Array(b, at, n) },
+  [DuckDBTypeId.USMALLINT]: { bytes: 2, view: (b, at, n) => new Uint16Array(b, at, n) },
+  [DuckDBTypeId.TINYINT]: { bytes: 1, view: (b, at, n) => new Int8Array(b, at, n) },
+  [DuckDBTypeId.UTINYINT]: { bytes: 1, view: (b, at, n) => new Uint8Array(b, at, n) },
+};
+
+/** One chunk's vector of a column, where its rows start in the whole result, and its validity mask (null: all valid). */
+interface ChunkColumn {
+  vector: duckdb.Vector;
+  start: number;
+  count: number;
+  mask: Uint8Array | null;
+}
+
+function chunkColumns(chunks: readonly DuckDBDataChunk[], at: number, validity: Validity): ChunkColumn[] {
+  let start = 0;
+  return chunks.map((chunk) => {
+    const count = chunk.rowCount;
+    const vector = duckdb.data_chunk_get_vector(chunk.chunk, at);
+    // DuckDB's mask is uint64 words, least significant bit first: the same bit order as Arrow's.
+    const mask = (duckdb.vector_get_validity(vector, Math.ceil(count / 64) * 8) as Uint8Array | null) ?? null;
+    for (let i = 0; i < count; i++) validity.set(start + i, mask === null || ((mask[i >> 3]! >> (i & 7)) & 1) === 1);
+    const column = { vector, start, count, mask };
+    start += count;
+    return column;
+  });
+}
+
+const isValidAt = (mask: Uint8Array | null, i: number): boolean =>
+  mask === null || ((mask[i >> 3]! >> (i & 7)) & 1) === 1;
+
+/** A number column read from the vectors' memory (nulls as 0); false for a type read value by value instead. */
+function fillNumbers(
+  chunks: readonly DuckDBDataChunk[],
+  at: number,
+  typeId: DuckDBTypeId,
+  validity: Validity,
+  values: Float64Array | Int32Array,
+): boolean {
+  const layout = NUMBER_LAYOUTS[typeId];
+  if (!layout) return false;
+  for (const { vector, start, count, mask } of chunkColumns(chunks, at, validity)) {
+    const data = duckdb.vector_get_data(vector, count * layout.bytes);
+    const items = layout.view(data.buffer, data.byteOffset, count);
+    for (let i = 0; i < count; i++) values[start + i] = isValidAt(mask, i) ? Number(items[i]) : 0;
+  }
+  return true;
+}
+
+/** DuckDB's string_t: 4 bytes of length, then up to 12 bytes inline, else a 4-byte prefix and a pointer. */
+const STRING_BYTES = 16;
+const INLINE_STRING_BYTES = 12;
+
+/** A VARCHAR column's bytes copied into one UTF-8 buffer with Arrow's offsets. */
+function utf8Of(columns: readonly ChunkColumn[], length: number): { offsets: Int32Array; bytes: Uint8Array } {
+  const offsets = new Int32Array(length + 1);
+  let bytes = new Uint8Array(Math.max(64, length * 32));
+  let used = 0;
+  for (const { vector, start, count, mask } of columns) {
+    const data = duckdb.vector_get_data(vector, count * STRING_BYTES);
+    const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+    for (let i = 0; i < count; i++) {
+      if (isValidAt(mask, i)) {
+        const at = i * STRING_BYTES;
+        const size = view.getUint32(at, true);
+        const text =
+          size <= INLINE_STRING_BYTES
+            ? data.subarray(at + 4, at + 4 + size)
+            : duckdb.get_data_from_pointer(data.buffer as ArrayBuffer, data.byteOffset + at + 8, size);
+        if (used + size > bytes.length) {
+          const grown = new Uint8Array(Math.max(bytes.length * 2, used + size));
+          grown.set(bytes.subarray(0, used));
+          bytes = grown;
+        }
+        bytes.set(text, used);
+        used += size;
+      }
+      offsets[start + i + 1] = used;
+    }
+  }
+  return { offsets, bytes: bytes.subarray(0, used) };
+}
 
 /** Visits a column's non-null items across the chunks with their row in the whole result; marks nulls invalid. */
 function eachItem(
@@ -65,32 +172,37 @@ function vectorOf(chunks: readonly DuckDBDataChunk[], at: number, duckType: Duck
   switch (type.kind) {
     case 'float64': {
       const values = new Float64Array(length);
-      eachItem(chunks, at, validity, (item, row) => (values[row] = asNumber(item)));
+      if (!fillNumbers(chunks, at, duckType.typeId, validity, values))
+        eachItem(chunks, at, validity, (item, row) => (values[row] = asNumber(item)));
       return makeVector(makeData({ ...props(), type: new Float64(), data: values }));
     }
     case 'int32': {
       const values = new Int32Array(length);
-      eachItem(chunks, at, validity, (item, row) => (values[row] = asNumber(item)));
+      if (!fillNumbers(chunks, at, duckType.typeId, validity, values))
+        eachItem(chunks, at, validity, (item, row) => (values[row] = asNumber(item)));
       return makeVector(makeData({ ...props(), type: new Int32(), data: values }));
     }
     case 'boolean': {
       const values = new Uint8Array(Math.ceil(length / 8));
-      eachItem(chunks, at, validity, (item, row) => {
-        if (item === true) values[row >> 3]! |= 1 << (row & 7);
-      });
+      for (const { vector, start, count, mask } of chunkColumns(chunks, at, validity)) {
+        const data = duckdb.vector_get_data(vector, count * duckdb.sizeof_bool);
+        for (let i = 0; i < count; i++)
+          if (isValidAt(mask, i) && data[i] !== 0) values[(start + i) >> 3]! |= 1 << ((start + i) & 7);
+      }
       return makeVector(makeData({ ...props(), type: new Bool(), data: values }));
     }
     case 'string': {
-      const isText = duckType.typeId === DuckDBTypeId.VARCHAR;
+      if (duckType.typeId === DuckDBTypeId.VARCHAR) {
+        const { offsets, bytes } = utf8Of(chunkColumns(chunks, at, validity), length);
+        return makeVector(makeData({ ...props(), type: new Utf8(), valueOffsets: offsets, data: bytes }));
+      }
       const offsets = new Int32Array(length + 1);
       let bytes = new Uint8Array(Math.max(64, length * 32));
       let used = 0;
       let filled = 0;
       eachItem(chunks, at, validity, (item, row) => {
         // Dates and other non-text values as the JSON rows show them.
-        const text = isText
-          ? (item as string)
-          : (toPlainValue(JSDuckDBValueConverter(item, duckType, JSDuckDBValueConverter), type) as string);
+        const text = toPlainValue(JSDuckDBValueConverter(item, duckType, JSDuckDBValueConverter), type) as string;
         // UTF-8 takes at most 3 bytes per UTF-16 unit.
         if (used + text.length * 3 > bytes.length) {
           const grown = new Uint8Array(Math.max(bytes.length * 2, used + text.length * 3));

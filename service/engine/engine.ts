@@ -9,6 +9,7 @@ import { withConnection } from '../db/duckdb.ts';
 import { dataIdOf } from '../store/crawl-meta.ts';
 import type { CrawlRecord, CrawlRegistry } from '../store/registry.ts';
 import type { LruCache } from './cache.ts';
+import { ConnectionPool } from './connection-pool.ts';
 import { compileCount, compileRows, type CrawlTarget, type DifferenceType, type RowsRequest } from './compile.ts';
 import { createResultCache, runCount, runRows, tuneInstance, type CachedValue, type RunOptions } from './execute.ts';
 import { emsRank, readPrecomputed } from './precompute.ts';
@@ -70,6 +71,7 @@ export interface EngineOptions {
 
 export class ReportEngine {
   readonly cache: LruCache<CachedValue>;
+  readonly pool: ConnectionPool;
   readonly #targets = new Map<string, Promise<CrawlTarget>>();
   readonly #stopListening: () => void;
   #tuned: Promise<void> | undefined;
@@ -80,6 +82,7 @@ export class ReportEngine {
     options: EngineOptions = {},
   ) {
     this.cache = createResultCache(options.cacheEntries, options.cacheBytes);
+    this.pool = new ConnectionPool(db);
     this.#stopListening = registry.onChange(() => this.invalidate());
   }
 
@@ -91,6 +94,7 @@ export class ReportEngine {
 
   dispose(): void {
     this.#stopListening();
+    this.pool.close();
   }
 
   target(record: CrawlRecord): Promise<CrawlTarget> {
@@ -106,12 +110,12 @@ export class ReportEngine {
   async rows(req: RowsRequest, options: RunOptions = {}): Promise<RowsResult> {
     const compiled = compileRows(req);
     await (this.#tuned ??= tuneInstance(this.db));
-    return runRows(this.db, this.cache, compiled, options);
+    return runRows(this.pool, this.cache, compiled, options);
   }
 
   async count(req: RowsRequest, options: RunOptions = {}): Promise<number> {
     const compiled = compileCount(req);
-    return compiled.count ? runCount(this.db, this.cache, compiled.count, options) : (compiled.knownTotal ?? 0);
+    return compiled.count ? runCount(this.pool, this.cache, compiled.count, options) : (compiled.knownTotal ?? 0);
   }
 
   /** Row count, base, rank and Added/Removed of a report: look-ups when precomputed for this comparison. */
@@ -141,7 +145,7 @@ export class ReportEngine {
       : await this.count(tabRequest(report, current, comparison, 'all'), options);
     const base = isFresh
       ? stored.base
-      : await runCount(this.db, this.cache, baseCountSql(shape, current.alias), options);
+      : await runCount(this.pool, this.cache, baseCountSql(shape, current.alias), options);
     const diff = async (type: DifferenceType): Promise<number | null> =>
       comparison ? this.count(tabRequest(report, current, comparison, type), options) : null;
     return {

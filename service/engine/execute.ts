@@ -1,18 +1,21 @@
 /**
- * Runs compiled queries, each request on a fresh connection (a streaming result is invalidated by any other query
- * on its connection). A page's chunks become an Arrow table (arrow-columns.ts); counts and look-ups are plain values.
+ * Runs compiled queries on connections borrowed from the engine's pool (connection-pool.ts), each to a materialized
+ * result. A page's chunks become an Arrow table (arrow-columns.ts); counts and look-ups are plain values.
  */
 import {
+  JSDuckDBValueConverter,
   LIST,
   VARCHAR,
   listValue,
   type DuckDBConnection,
   type DuckDBInstance,
+  type DuckDBMaterializedResult,
   type DuckDBType,
   type DuckDBValue,
 } from '@duckdb/node-api';
 import { columnById } from '../../catalog/index.ts';
 import { textOf, withConnection } from '../db/duckdb.ts';
+import type { ConnectionPool } from './connection-pool.ts';
 import { Table } from 'apache-arrow';
 import { arrowColumns, valueAt, type ResultChunks } from './arrow-columns.ts';
 import { LruCache } from './cache.ts';
@@ -58,6 +61,23 @@ export function bindingsOf(fragment: SqlFragment): { values: DuckDBValue[]; type
   return { values, types };
 }
 
+/**
+ * Runs one compiled statement to a materialized result in as few worker-thread round trips as DuckDB allows: one
+ * (parse, plan and run together) without bound values, two (prepare, then run) with them, not the three of
+ * `conn.run(sql, values)`, which first splits the text into statements. Each round trip is a thread wake-up.
+ */
+export async function runStatement(conn: DuckDBConnection, fragment: SqlFragment): Promise<DuckDBMaterializedResult> {
+  if (fragment.params.length === 0) return conn.run(fragment.sql);
+  const prepared = await conn.prepare(fragment.sql);
+  try {
+    const { values, types } = bindingsOf(fragment);
+    prepared.bind(values, types as DuckDBType[]);
+    return await prepared.run();
+  } finally {
+    prepared.destroySync();
+  }
+}
+
 export async function query(
   conn: DuckDBConnection,
   fragment: SqlFragment,
@@ -65,28 +85,33 @@ export async function query(
   columns: ResultColumn[];
   values: unknown[][];
 }> {
-  const { values, types } = bindingsOf(fragment);
-  const reader = await conn.runAndReadAll(fragment.sql, values, types as DuckDBType[]);
-  const names = reader.columnNames();
-  const columnTypes = reader.columnTypes().map(valueTypeOf);
+  const { names, types, chunks } = await queryChunks(conn, fragment);
+  const columnTypes = types.map(valueTypeOf);
   const columns = names.map((id, i) => ({ id, type: columnTypes[i]! }));
-  // An empty result has no column arrays at all.
-  const raw = reader.getColumnsJS();
-  return { columns, values: columns.map((_, i) => (raw[i] ?? []).map((v) => toPlainValue(v, columnTypes[i]!))) };
+  const values = columns.map((_, at) =>
+    chunks.flatMap((chunk) =>
+      chunk.convertColumnValues(at, JSDuckDBValueConverter).map((v) => toPlainValue(v, columnTypes[at]!)),
+    ),
+  );
+  return { columns, values };
 }
 
 /** A query's result chunks as DuckDB produced them, for reading column by column. */
 export async function queryChunks(conn: DuckDBConnection, fragment: SqlFragment): Promise<ResultChunks> {
-  const { values, types } = bindingsOf(fragment);
-  const result = await conn.run(fragment.sql, values, types as DuckDBType[]);
+  const result = await runStatement(conn, fragment);
   // A materialized result's chunks are read synchronously, without a round trip per chunk.
   const chunks = Array.from({ length: result.chunkCount }, (_, i) => result.getChunk(i));
   return { names: result.columnNames(), types: result.columnTypes(), chunks };
 }
 
 export async function queryNumber(conn: DuckDBConnection, fragment: SqlFragment): Promise<number> {
-  const { values } = await query(conn, fragment);
-  return Number(values[0]?.[0] ?? 0);
+  const found = await queryChunks(conn, fragment);
+  const first = found.chunks[0];
+  const value =
+    first && first.rowCount > 0 && first.columnCount > 0
+      ? first.convertColumnValues(0, JSDuckDBValueConverter)[0]
+      : null;
+  return Number(value ?? 0);
 }
 
 /** The value type a column has when no query ran (an empty page), from its catalogue type. */
@@ -133,21 +158,21 @@ export const createResultCache = (maxEntries = 2000, maxBytes = 64 * 1024 * 1024
 
 /** Runs a count with the cache. */
 export function runCount(
-  db: DuckDBInstance,
+  pool: ConnectionPool,
   cache: LruCache<CachedValue>,
   count: SqlFragment,
   options: RunOptions = {},
 ): Promise<number> {
   return cache.getOrCompute(
     `count\u0000${fragmentKey(count)}`,
-    () => withConnection(db, (conn) => queryNumber(conn, count)),
+    () => pool.use((conn) => queryNumber(conn, count)),
     options.bypassCache,
   ) as Promise<number>;
 }
 
 /** The total, then the page for it as an Arrow table. */
 export async function runRows(
-  db: DuckDBInstance,
+  pool: ConnectionPool,
   cache: LruCache<CachedValue>,
   compiled: CompiledRows,
   options: RunOptions = {},
@@ -157,7 +182,7 @@ export async function runRows(
     async () => {
       if (compiled.combined) {
         const combined = compiled.combined;
-        const found = await withConnection(db, (conn) => queryChunks(conn, combined));
+        const found = await pool.use((conn) => queryChunks(conn, combined));
         const first = valueAt(found, TOTAL_COLUMN, 0);
         // An empty page past the first says nothing about the total.
         if (first !== undefined || compiled.count === undefined || compiled.offset === 0) {
@@ -166,8 +191,8 @@ export async function runRows(
           return pageOf(found, compiled, total);
         }
       }
-      const total = compiled.count ? await runCount(db, cache, compiled.count, options) : (compiled.knownTotal ?? 0);
-      return withConnection(db, async (conn) => {
+      const total = compiled.count ? await runCount(pool, cache, compiled.count, options) : (compiled.knownTotal ?? 0);
+      return pool.use(async (conn) => {
         let cursorOrdinal: number | undefined;
         for (const lookup of compiled.cursorLookups) {
           const value = (await query(conn, lookup)).values[0]?.[0];

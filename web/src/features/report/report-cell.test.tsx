@@ -1,9 +1,10 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, screen } from '@testing-library/react';
+import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { columnById, reportById } from '../../../../catalog/index.ts';
 import { renderWithTheme } from '../../test/render.tsx';
 import { ReportCell } from './report-cell.tsx';
+import { AI_ERROR } from './ai-suggestion-cell.tsx';
 import { plainRow } from '../../api/report-rows.ts';
 import { DashboardContext, type DashboardState } from '../../lib/dashboard-context.ts';
 
@@ -50,5 +51,31 @@ describe('image list cell', () => {
     expect(cell.getAttribute('title')).toBe(
       'https://www.shop.example/img/hero.jpg (320 kB)\nhttps://cdn.example.net/a.png (12 kB)',
     );
+  });
+});
+
+describe('cells with state of their own', () => {
+  it('start afresh when the table puts another row in the same place, and keep their state for the same row', async () => {
+    const dashboard = {
+      website: { id: 'shop', name: 'Shop', domain: 'shop.example', segments: [], modules: [] },
+    } as unknown as DashboardState;
+    const report = reportById('internal/all')!;
+    const column = columnById('ai_title')!;
+    const cell = (row: ReturnType<typeof plainRow>) => (
+      <DashboardContext.Provider value={dashboard}>
+        <ReportCell report={report} column={column} value={null} row={row} />
+      </DashboardContext.Provider>
+    );
+    const first = plainRow({ url: 'https://shop.example/a', http_status_code: 200 });
+    const { rerender } = renderWithTheme(cell(first));
+    // No service and no address to send the suggestion request to: it fails at once, and the cell says so.
+    (window as unknown as { happyDOM: { setURL(url: string): void } }).happyDOM.setURL('about:blank');
+    fireEvent.click(screen.getByRole('button', { name: /Suggest a page title/ }));
+    await screen.findByText(AI_ERROR);
+    rerender(cell(first));
+    expect(screen.getByText(AI_ERROR)).toBeTruthy();
+    rerender(cell(plainRow({ url: 'https://shop.example/b', http_status_code: 200 })));
+    expect(screen.queryByText(AI_ERROR)).toBeNull();
+    expect(screen.getByRole('button', { name: /Suggest a page title/ }).textContent).toBe('Suggest');
   });
 });

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { Group, Progress, Text } from '@mantine/core';
 import type { CatalogColumn, ReportDefinition } from '../../../../catalog/schema.ts';
 import { ChecklistCell } from './checklist-cell.tsx';
@@ -38,8 +39,24 @@ function ListCell({ value }: { value: unknown }) {
   );
 }
 
-/** One table cell, drawn by the column's display format (spec §3). */
-export function ReportCell({
+const rowKeys = new WeakMap<ReportRow, number>();
+let lastRowKey = 0;
+
+/**
+ * A key of its own for each row object. The table keeps its row elements from page to page (keyed by position), so a
+ * cell with state of its own (a fetched suggestion, an open dialog) is keyed by its row to start afresh on a new row.
+ */
+function keyOf(row: ReportRow): number {
+  let key = rowKeys.get(row);
+  if (key === undefined) rowKeys.set(row, (key = ++lastRowKey));
+  return key;
+}
+
+/**
+ * One table cell, drawn by the column's display format (spec §3). Memoised: while the next page loads, the table
+ * renders again with the same rows, and their cells need not.
+ */
+export const ReportCell = memo(function ReportCell({
   report,
   column,
   value,
@@ -52,7 +69,7 @@ export function ReportCell({
 }) {
   const { format } = column;
   if (column.id === 'checked') return <ChecklistCell report={report} row={row} value={value} />;
-  if (format === 'ai-suggestion') return <AiSuggestionCell column={column} row={row} />;
+  if (format === 'ai-suggestion') return <AiSuggestionCell key={keyOf(row)} column={column} row={row} />;
   if (value === null || value === undefined || value === '') {
     return format === 'status-code' ? (
       <ToneBadge tone="gray" size="sm">
@@ -62,7 +79,7 @@ export function ReportCell({
       <Empty />
     );
   }
-  if (column.isQuery && typeof value === 'string') return <QueryReportButton query={value} />;
+  if (column.isQuery && typeof value === 'string') return <QueryReportButton key={keyOf(row)} query={value} />;
   switch (format) {
     case 'boolean':
       return value === true ? (
@@ -133,4 +150,4 @@ export function ReportCell({
       );
     }
   }
-}
+});

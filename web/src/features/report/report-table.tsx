@@ -180,7 +180,8 @@ export function ReportTable(props: ReportTableProps) {
     count: rows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => 39,
-    getItemKey: (index) => rows[index]?.id ?? index,
+    // By position, like the rows' elements: a page turn updates the same row elements rather than making new ones.
+    getItemKey: (index) => index,
     overscan: 8,
   });
   const isPending = rowsState.status === 'pending' || rowsState.status === 'idle';
@@ -338,7 +339,7 @@ export function ReportTable(props: ReportTableProps) {
                 );
                 return (
                   <tr
-                    key={row.id}
+                    key={item.index}
                     data-index={item.index}
                     ref={virtualizer.measureElement}
                     className={classes.row}
@@ -357,7 +358,7 @@ export function ReportTable(props: ReportTableProps) {
                       const isLast = index === cells.length - 1;
                       return (
                         <td
-                          key={cell.id}
+                          key={cell.column.id}
                           className={`${classes.td} ${meta && isNumericFormat(meta.format) ? classes.numeric : ''} ${pinClass(cell.column.id)}`}
                           style={{
                             width: cell.column.getSize(),
