@@ -8,7 +8,8 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { SECTION, api, authFile, extra, open } from './helpers.ts';
 
-test.use({ storageState: authFile('staff') });
+// Trace recording runs on the page's main thread and would be most of what is measured.
+test.use({ storageState: authFile('staff'), trace: 'off' });
 
 const TURNS = 12;
 const PAGE_SIZE = 100;
