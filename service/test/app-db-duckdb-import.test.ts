@@ -12,6 +12,9 @@ import { listWebsites } from '../app-db/websites.ts';
 import { TestClock, openStack, tempDir, writeCrawl } from './auth-fixture.ts';
 import { writeDuckDbAppState } from './helpers/duckdb-app-state.ts';
 
+/** Tables added after the builds that kept the app state in DuckDB: an import has nothing to put in them. */
+const TABLES_SINCE_DUCKDB: readonly string[] = ['crawl_settings', 'crawl_runs'];
+
 describe('app.duckdb of an earlier build', () => {
   it('is imported at the first start, every table, and kept aside', async () => {
     const dataDir = tempDir();
@@ -23,7 +26,8 @@ describe('app.duckdb of an earlier build', () => {
       const db = stack.accounts.appDb;
       for (const table of APP_TABLES) {
         const [row] = await db.all<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM ${table}`);
-        expect({ table, isEmpty: row!.n === 0 }).toEqual({ table, isEmpty: false });
+        const isNewer = TABLES_SINCE_DUCKDB.includes(table);
+        expect({ table, isEmpty: row!.n === 0 }).toEqual({ table, isEmpty: isNewer });
       }
       expect(await listUsers(db)).toEqual([
         { id: 1, email: 'admin@shop.example', role: 'ADMIN', websites: [] },
