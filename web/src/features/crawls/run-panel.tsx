@@ -40,7 +40,9 @@ export function RunPanel({ websiteId, active, hasUnsavedSettings, onRunChanged }
     setStarting(true);
     try {
       const run = await startCrawlRun(websiteId);
-      showSuccessToast('Crawl started', { message: run.status === 'queued' ? 'It waits for a free crawler.' : '' });
+      showSuccessToast('Crawl started', {
+        message: run.status === 'queued' ? 'It begins as soon as a crawler is free; its progress shows here.' : '',
+      });
       onRunChanged(run.id);
     } catch (error) {
       showErrorToast('The crawl did not start', {
