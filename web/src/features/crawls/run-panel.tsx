@@ -40,9 +40,7 @@ export function RunPanel({ websiteId, active, hasUnsavedSettings, onRunChanged }
     setStarting(true);
     try {
       const run = await startCrawlRun(websiteId);
-      showSuccessToast('Crawl started', {
-        message: run.status === 'queued' ? 'It begins as soon as a crawler is free; its progress shows here.' : '',
-      });
+      showSuccessToast('Crawl started', { message: run.status === 'queued' ? 'It waits for a free crawler.' : '' });
       onRunChanged(run.id);
     } catch (error) {
       showErrorToast('The crawl did not start', {
