@@ -39,7 +39,8 @@ export function promptOf(type: SuggestionType, facts: PageFacts): { system: stri
     `Top search queries (clicks, impressions): ${
       facts.topQueries.map((q) => `${q.query} (${q.clicks}, ${q.impressions})`).join('; ') || '(none)'
     }`,
-    `Write ${what} of ${min} to ${max} characters that matches the top queries.`,
+    `Page language: ${facts.language ?? '(unknown)'}`,
+    `Write ${what} of ${min} to ${max} characters that matches the top queries, in the page's language.`,
   ];
   return { system, user: lines.join('\n') };
 }

@@ -22,6 +22,13 @@ export interface PageFacts {
   h2: string[];
   /** The page's search console queries over the crawl's data range, by clicks then impressions. */
   topQueries: TopQuery[];
+  /** The page's language as a lower-case ISO 639-1 code (from og:locale, else its own hreflang); null when unknown. */
+  language: string | null;
+}
+
+/** "de_DE", "fr-CA", "EN" → "de", "fr", "en"; undefined for "x-default" and anything else not a language tag. */
+export function languageOf(tag: string | null | undefined): string | undefined {
+  return /^\s*([a-z]{2,3})(?:[-_][a-z0-9]{2,8})*\s*$/i.exec(tag ?? '')?.[1]?.toLowerCase();
 }
 
 export interface AiProvider {

@@ -3,13 +3,13 @@
  * text, length limits, not another page's title or description in the crawl) with the offline provider's first
  * passing candidate as the fallback, cached per website, crawl load, type and url in a bounded LRU.
  */
-import type { DuckDBInstance } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { quoteIdent, withConnection } from '../db/duckdb.ts';
 import { LruCache } from '../engine/cache.ts';
 import type { CrawlRecord } from '../store/registry.ts';
 import { lengthProblem, normalise, toPlainSuggestion } from './check.ts';
 import { offlineCandidates } from './offline.ts';
-import type { AiProvider, PageFacts, SuggestionType, TopQuery } from './provider.ts';
+import { languageOf, type AiProvider, type PageFacts, type SuggestionType, type TopQuery } from './provider.ts';
 
 const TOP_QUERIES = 5;
 const CACHE_ENTRIES = 5000;
@@ -36,6 +36,15 @@ export class NoSuggestionError extends Error {
   override name = 'NoSuggestionError';
 }
 
+const textOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+async function ownHreflang(conn: DuckDBConnection, alias: string, url: string): Promise<string | undefined> {
+  const reader = await conn.runAndReadAll(
+    `SELECT min(hreflang) AS hreflang FROM ${alias}.links
+     WHERE url_to = $1 AND url_from = $1 AND link_type = 'hreflang' AND hreflang <> 'x-default'`,
+    [url],
+  );
+  return languageOf(textOrNull(reader.getRowObjects()[0]?.hreflang));
+}
 const numberOf = (value: unknown): number => (typeof value === 'bigint' ? Number(value) : Number(value ?? 0));
 const stringsOf = (json: unknown): string[] =>
   typeof json === 'string' ? ((JSON.parse(json) as unknown[] | null)?.filter((s) => typeof s === 'string') ?? []) : [];
@@ -58,7 +67,7 @@ export class AiSuggestions {
     const { dataStart, dataEnd } = record.meta.manifest;
     return withConnection(this.db, async (conn) => {
       const pages = await conn.runAndReadAll(
-        `SELECT http_status_code, page_title, description, to_json(h1_tag)::VARCHAR AS h1, to_json(h2_tag)::VARCHAR AS h2
+        `SELECT http_status_code, page_title, description, to_json(h1_tag)::VARCHAR AS h1, to_json(h2_tag)::VARCHAR AS h2, og_locale
          FROM ${alias}.urls WHERE url = $1 LIMIT 1`,
         [url],
       );
@@ -71,6 +80,8 @@ export class AiSuggestions {
          GROUP BY query ORDER BY clicks DESC, impressions DESC, query LIMIT ${TOP_QUERIES}`,
         [url, dataStart, dataEnd],
       );
+      // A page without og:locale may still name its own language among its hreflang alternates.
+      const language = languageOf(textOrNull(row.og_locale)) ?? (await ownHreflang(conn, alias, url)) ?? null;
       const topQueries: TopQuery[] = queries.getRowObjects().map((q) => ({
         query: String(q.query),
         clicks: numberOf(q.clicks),
@@ -81,11 +92,12 @@ export class AiSuggestions {
         facts: {
           url,
           brand,
-          pageTitle: typeof row.page_title === 'string' ? row.page_title : null,
-          description: typeof row.description === 'string' ? row.description : null,
+          pageTitle: textOrNull(row.page_title),
+          description: textOrNull(row.description),
           h1: stringsOf(row.h1),
           h2: stringsOf(row.h2),
           topQueries,
+          language,
         },
       };
     });

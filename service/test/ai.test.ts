@@ -46,6 +46,12 @@ const sc = (p: string, query: string, clicks: number, impressions: number, date 
 });
 
 const BOOTS = '/mens/waterproof-walking-boots';
+// The French page names its language only among its own hreflang alternates.
+const links: FixtureRow[] = [
+  { url_from: u('/fr/sejour'), url_to: u('/fr/sejour'), internal: true, link_type: 'hreflang', hreflang: 'fr-FR' },
+  { url_from: u('/fr/sejour'), url_to: u('/de/skiurlaub'), internal: true, link_type: 'hreflang', hreflang: 'de' },
+  { url_from: u('/fr/sejour'), url_to: u('/'), internal: true, link_type: 'hreflang', hreflang: 'x-default' },
+];
 const urls: FixtureRow[] = [
   page(BOOTS, {
     page_title: 'Boots',
@@ -58,6 +64,8 @@ const urls: FixtureRow[] = [
     page_title: "Men's Waterproof Walking Boots | Site shop",
     description: "Men's Waterproof Walking Boots, from Site shop. Read the full details on our website.",
   }),
+  page('/de/skiurlaub', { page_title: 'Skiurlaub', h1_tag: ['Skiurlaub in Zermatt'], og_locale: 'de_DE' }),
+  page('/fr/sejour', { page_title: 'Séjour', h1_tag: ['Séjour au ski à Chamonix'] }),
   page('/gone', { http_status_code: 404 }),
   page('/bare', { page_title: null, h1_tag: null }),
 ];
@@ -81,6 +89,7 @@ const bootsFacts: PageFacts = {
     { query: 'waterproof walking boots', clicks: 150, impressions: 3000 },
     { query: 'mens walking boots', clicks: 80, impressions: 5000 },
   ],
+  language: 'en',
 };
 
 describe('offline provider', () => {
@@ -103,9 +112,10 @@ describe('offline provider', () => {
 
   it('reads like a copywriter on demo pages: no counters or ids from slugs, no lists of headings', async () => {
     const provider = new OfflineProvider();
-    const demoPages: { facts: PageFacts; subject: string }[] = [
+    const demoPages: { facts: PageFacts; subject: string; lead: string }[] = [
       {
         subject: 'A Weekend in the Cairngorms',
+        lead: 'A Weekend in the Cairngorms, from Northwind Outfitters.',
         facts: {
           url: 'https://www.northwind-outfitters.co.uk/blog/a-weekend-in-the-cairngorms-65',
           brand: 'Northwind Outfitters',
@@ -114,10 +124,12 @@ describe('offline provider', () => {
           h1: ['A Weekend in the Cairngorms 2'],
           h2: ['Before you go', 'Kit list', 'Related products'],
           topQueries: [{ query: 'a weekend in the cairngorms 2', clicks: 4, impressions: 160 }],
+          language: 'en',
         },
       },
       {
         subject: 'Moor Insulated Gloves',
+        lead: 'Moor Insulated Gloves, from Northwind Outfitters.',
         facts: {
           url: 'https://www.northwind-outfitters.co.uk/products/moor-insulated-gloves-2-11321',
           brand: 'Northwind Outfitters',
@@ -126,10 +138,12 @@ describe('offline provider', () => {
           h1: [],
           h2: ['Product details', 'Delivery & returns', 'Customer reviews'],
           topQueries: [],
+          language: null,
         },
       },
       {
         subject: 'Technical Walking Boots',
+        lead: 'Technical Walking Boots, from Northwind Outfitters.',
         facts: {
           url: 'https://www.northwind-outfitters.co.uk/footwear/technical-walking-boots-c35/',
           brand: 'Northwind Outfitters',
@@ -141,10 +155,12 @@ describe('offline provider', () => {
             { query: 'technical walking boots uk', clicks: 30, impressions: 900 },
             { query: 'best technical walking boots', clicks: 12, impressions: 700 },
           ],
+          language: 'en',
         },
       },
       {
         subject: 'Skiurlaub in Zermatt',
+        lead: 'Skiurlaub in Zermatt bei Alpine Travel.',
         facts: {
           url: 'https://www.alpine-travel.eu/de/skiurlaub-in-zermatt-12/',
           brand: 'Alpine Travel',
@@ -153,14 +169,29 @@ describe('offline provider', () => {
           h1: ['Skiurlaub in Zermatt'],
           h2: ['Unterkunft', 'Anreise', 'Preise'],
           topQueries: [{ query: 'beste skiurlaub zermatt', clicks: 7, impressions: 200 }],
+          language: 'de',
+        },
+      },
+      {
+        subject: 'Séjour au ski à Chamonix',
+        lead: 'Séjour au ski à Chamonix, chez Alpine Travel.',
+        facts: {
+          url: 'https://www.alpine-travel.eu/fr/sejour-au-ski-a-chamonix-7/',
+          brand: 'Alpine Travel',
+          pageTitle: 'Séjour au ski à Chamonix | Alpine Travel',
+          description: null,
+          h1: ['Séjour au ski à Chamonix'],
+          h2: ['Hébergement', 'Accès', 'Tarifs'],
+          topQueries: [{ query: 'meilleur séjour ski chamonix', clicks: 5, impressions: 150 }],
+          language: 'fr',
         },
       },
     ];
-    for (const { facts, subject } of demoPages) {
+    for (const { facts, subject, lead } of demoPages) {
       const title = await provider.suggest('page-title', facts);
       const description = await provider.suggest('meta-description', facts);
       expect(title).toBe(`${subject} | ${facts.brand}`);
-      expect(description.startsWith(`${subject}, from ${facts.brand}.`)).toBe(true);
+      expect(description.startsWith(lead)).toBe(true);
       for (const text of [title, description]) {
         expect(text).not.toMatch(/\d+(?=\s*[|.,]|$)/);
         expect(text).not.toMatch(/Covers|Find .* and more/);
@@ -171,6 +202,19 @@ describe('offline provider', () => {
       expect(charLength(description)).toBeLessThanOrEqual(200);
       expect(description.split(facts.brand)).toHaveLength(2);
     }
+    // German and French pages get their text in their own language, English phrases none.
+    expect(await provider.suggest('meta-description', demoPages[3]!.facts)).toBe(
+      'Skiurlaub in Zermatt bei Alpine Travel. Alle Details finden Sie auf unserer Website.',
+    );
+    expect(await provider.suggest('meta-description', demoPages[4]!.facts)).toBe(
+      'Séjour au ski à Chamonix, chez Alpine Travel. Retrouvez tous les détails sur notre site.',
+    );
+    for (const { facts } of demoPages.filter((p) => p.facts.language === 'de' || p.facts.language === 'fr'))
+      for (const type of ['page-title', 'meta-description'] as const)
+        for (const text of offlineCandidates(type, facts))
+          expect(text).not.toMatch(
+            /\b(from|Discover|Everything you need|Read the full|See everything|Official Site)\b/,
+          );
     // The page's own copy goes in when it says something new; its brand sentence does not.
     expect(await provider.suggest('meta-description', demoPages[2]!.facts)).toBe(
       'Technical Walking Boots, from Northwind Outfitters. Free delivery over £50 and free returns.',
@@ -322,7 +366,7 @@ describe('POST /api/ai/get-data', () => {
     await writeCrawlToStore(dataDir, {
       websiteId: 'shop',
       crawlId: 1,
-      tables: { urls, search_console_queries: queries },
+      tables: { urls, search_console_queries: queries, links },
     });
     await writeCrawlToStore(dataDir, { websiteId: 'blog', crawlId: 1, tables: { urls: [] } });
     const clock = new TestClock(new Date('2025-03-10T09:00:00Z'));
@@ -365,6 +409,17 @@ describe('POST /api/ai/get-data', () => {
     );
     expect(charLength(description.body)).toBeGreaterThanOrEqual(70);
     expect(charLength(description.body)).toBeLessThanOrEqual(200);
+  });
+
+  it("writes in the page's language, from its og:locale or else its own hreflang", async () => {
+    const ask = (path: string) =>
+      post(offlineApp, URL, sessions.staff, { url: u(path), type: 'meta-description', websiteId: 'shop' });
+    const german = await ask('/de/skiurlaub');
+    expect(german.statusCode).toBe(200);
+    expect(german.body).toBe('Skiurlaub in Zermatt bei Site shop. Alle Details finden Sie auf unserer Website.');
+    const french = await ask('/fr/sejour');
+    expect(french.statusCode).toBe(200);
+    expect(french.body).toBe('Séjour au ski à Chamonix, chez Site shop. Retrouvez tous les détails sur notre site.');
   });
 
   it('applies the access rules and the AI and status-200 conditions', async () => {
