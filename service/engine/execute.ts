@@ -39,10 +39,15 @@ import { fragmentKey, type SqlFragment } from './sql.ts';
  */
 export const DYNAMIC_OR_FILTER_THRESHOLD = 1100;
 
-/** Tunes the service's DuckDB instance for the engine's queries; idempotent. */
+/**
+ * Tunes the service's DuckDB instance for the engine's queries; idempotent. Insertion order is DuckDB's default, set
+ * here because a default-order page of a row table relies on it: its range read returns rows in rowid order unsorted.
+ */
 export async function tuneInstance(db: DuckDBInstance): Promise<void> {
   await withConnection(db, (conn) =>
-    conn.run(`SET GLOBAL dynamic_or_filter_threshold = ${DYNAMIC_OR_FILTER_THRESHOLD}`),
+    conn.run(
+      `SET GLOBAL dynamic_or_filter_threshold = ${DYNAMIC_OR_FILTER_THRESHOLD}; SET GLOBAL preserve_insertion_order = true`,
+    ),
   );
 }
 
