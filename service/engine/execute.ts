@@ -16,13 +16,13 @@ import {
 import { columnById } from '../../catalog/index.ts';
 import { textOf, withConnection } from '../db/duckdb.ts';
 import type { ConnectionPool } from './connection-pool.ts';
-import { Table } from 'apache-arrow';
 import { arrowColumns, valueAt, type ResultChunks } from './arrow-columns.ts';
 import { LruCache } from './cache.ts';
 import { CHECKED_COLUMN, ORDINAL_COLUMN, SUB_ROWS_COLUMN, TOTAL_COLUMN, type CompiledRows } from './compile.ts';
 import {
   byteSizeOf,
   emptyTable,
+  tableOf,
   jsonValue,
   toPlainValue,
   valueTypeOf,
@@ -138,7 +138,7 @@ function catalogValueType(id: string): ValueType {
 
 /** The page's row columns as an Arrow table; the last row's keys and ordinal become the cursor of the next page. */
 function pageOf(chunks: ResultChunks, compiled: CompiledRows, total: number): RowsResult {
-  const table = new Table(arrowColumns(chunks, (name) => name !== ORDINAL_COLUMN && name !== TOTAL_COLUMN));
+  const table = tableOf(arrowColumns(chunks, (name) => name !== ORDINAL_COLUMN && name !== TOTAL_COLUMN));
   const rows = table.numRows;
   if (rows < compiled.limit || rows === 0) return { table, total, nextCursor: null };
   const keys = compiled.shape.keyColumns.map((key) => {

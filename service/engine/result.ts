@@ -16,8 +16,10 @@ import {
   Struct,
   Table,
   Utf8,
+  makeData,
   vectorFromArray,
   DataType,
+  type Data,
   type Vector,
 } from 'apache-arrow';
 import { textOf } from '../db/duckdb.ts';
@@ -123,6 +125,20 @@ export function rowsOf(result: RowsResult): Record<string, unknown>[] {
     for (let i = 0; i < rows.length; i++) rows[i]![field.name] = isNested ? jsonValue(vector, i) : vector.get(i);
   }
   return rows;
+}
+
+/**
+ * A one-batch table of equally long single-chunk columns (as arrowColumns makes them), keyed by column id in order.
+ * Built directly: `new Table(vectors)` infers the schema and redistributes the columns into batches, which took
+ * longer than building the vectors.
+ */
+export function tableOf(vectors: Readonly<Record<string, Vector>>): Table {
+  const columns = Object.values(vectors);
+  const fields = Object.keys(vectors).map((id, i) => new Field(id, columns[i]!.type as DataType, true));
+  const schema = new Schema(fields);
+  const children: Data[] = columns.map((c) => c.data[0] as Data);
+  const data = makeData({ type: new Struct(fields), length: columns[0]?.length ?? 0, nullCount: 0, children });
+  return new Table(schema, [new RecordBatch(schema, data)]);
 }
 
 /** An empty page with these columns. */
