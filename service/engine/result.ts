@@ -11,7 +11,6 @@ import {
   Int32,
   List,
   RecordBatch,
-  RecordBatchStreamWriter,
   Schema,
   Struct,
   Table,
@@ -23,6 +22,7 @@ import {
   type Vector,
 } from 'apache-arrow';
 import { textOf } from '../db/duckdb.ts';
+import { encodeArrowStream } from './arrow-ipc.ts';
 
 export type ValueType =
   | { kind: 'boolean' }
@@ -143,7 +143,7 @@ export function tableOf(vectors: Readonly<Record<string, Vector>>): Table {
 
 /** An empty page with these columns. */
 export function emptyTable(columns: readonly ResultColumn[]): Table {
-  return new Table(Object.fromEntries(columns.map((c) => [c.id, vectorFromArray([], arrowTypeOf(c.type))])));
+  return tableOf(Object.fromEntries(columns.map((c) => [c.id, vectorFromArray([], arrowTypeOf(c.type))])));
 }
 
 /** Approximate bytes a page holds (its Arrow buffers), for the result cache. */
@@ -181,19 +181,10 @@ export function arrowTypeOf(type: ValueType): DataType {
 
 export const ARROW_TOTAL_METADATA = 'total';
 
-/**
- * An Arrow IPC stream of the rows, the total in the schema metadata. Batches are written one by one and the
- * stream finished once: `writer.write(table)` would end the stream after the first batch.
- */
+/** An Arrow IPC stream of the rows, the total and `metadata` in the schema metadata. */
 export function toArrowStream(result: RowsResult, metadata: Record<string, string> = {}): Uint8Array {
-  const { table } = result;
-  const schema = new Schema(
-    table.schema.fields,
+  return encodeArrowStream(
+    result.table,
     new Map([[ARROW_TOTAL_METADATA, String(result.total)], ...Object.entries(metadata)]),
   );
-  const writer = new RecordBatchStreamWriter();
-  if (table.batches.length === 0) writer.reset(undefined, schema);
-  for (const batch of table.batches) writer.write(new RecordBatch(schema, batch.data));
-  writer.finish();
-  return writer.toUint8Array(true);
 }
