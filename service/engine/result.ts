@@ -128,22 +128,22 @@ export function rowsOf(result: RowsResult): Record<string, unknown>[] {
 }
 
 /**
- * A one-batch table of equally long single-chunk columns (as arrowColumns makes them), keyed by column id in order.
- * Built directly: `new Table(vectors)` infers the schema and redistributes the columns into batches, which took
- * longer than building the vectors.
+ * A one-batch table of equally long columns, keyed by column id in order. Built directly: `new Table(vectors)` infers
+ * the schema and redistributes the columns into batches, which took longer than building the columns.
  */
-export function tableOf(vectors: Readonly<Record<string, Vector>>): Table {
-  const columns = Object.values(vectors);
-  const fields = Object.keys(vectors).map((id, i) => new Field(id, columns[i]!.type as DataType, true));
+export function tableOf(columns: Readonly<Record<string, Data>>): Table {
+  const children = Object.values(columns);
+  const fields = Object.keys(columns).map((id, i) => new Field(id, children[i]!.type, true));
   const schema = new Schema(fields);
-  const children: Data[] = columns.map((c) => c.data[0] as Data);
-  const data = makeData({ type: new Struct(fields), length: columns[0]?.length ?? 0, nullCount: 0, children });
+  const data = makeData({ type: new Struct(fields), length: children[0]?.length ?? 0, nullCount: 0, children });
   return new Table(schema, [new RecordBatch(schema, data)]);
 }
 
 /** An empty page with these columns. */
 export function emptyTable(columns: readonly ResultColumn[]): Table {
-  return tableOf(Object.fromEntries(columns.map((c) => [c.id, vectorFromArray([], arrowTypeOf(c.type))])));
+  return tableOf(
+    Object.fromEntries(columns.map((c) => [c.id, vectorFromArray([], arrowTypeOf(c.type)).data[0] as Data])),
+  );
 }
 
 /** Approximate bytes a page holds (its Arrow buffers), for the result cache. */
