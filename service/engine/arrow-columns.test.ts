@@ -1,8 +1,8 @@
-import { Table } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import { openDatabase, withConnection } from '../db/duckdb.ts';
 import { arrowColumns } from './arrow-columns.ts';
 import { queryChunks } from './execute.ts';
+import { tableOf } from './result.ts';
 import { raw } from './sql.ts';
 
 describe('arrowColumns', () => {
@@ -29,7 +29,7 @@ describe('arrowColumns', () => {
     try {
       const chunks = await withConnection(db, (conn) => queryChunks(conn, raw(select)));
       expect(chunks.chunks.length).toBeGreaterThan(2);
-      const table = new Table(arrowColumns(chunks, () => true));
+      const table = tableOf(arrowColumns(chunks, () => true));
       const expected = await withConnection(db, async (conn) => (await conn.runAndReadAll(select)).getColumnsJS());
       expect(table.numRows).toBe(n);
       chunks.names.forEach((name, at) => {

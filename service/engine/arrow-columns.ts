@@ -12,7 +12,7 @@ import {
   type DuckDBValue,
 } from '@duckdb/node-api';
 import duckdb from '@duckdb/node-bindings';
-import { Bool, Float64, Int32, Utf8, makeData, makeVector, vectorFromArray, type Vector } from 'apache-arrow';
+import { Bool, Data, Float64, Int32, Utf8, vectorFromArray, type DataType } from 'apache-arrow';
 import { arrowTypeOf, toPlainValue, valueTypeOf, type ValueType } from './result.ts';
 
 /** A Uint8Array validity bitmap (1 = valid) and its null count, as Arrow lays them out. */
@@ -25,6 +25,19 @@ class Validity {
   set(index: number, isValid: boolean): void {
     if (isValid) this.bits[index >> 3]! |= 1 << (index & 7);
     else this.nullCount++;
+  }
+  /** The rows of one chunk from `start` on, valid where its DuckDB mask says so (null: all valid). */
+  setChunk(start: number, count: number, mask: Uint8Array | null): void {
+    if (mask !== null) {
+      for (let i = 0; i < count; i++) this.set(start + i, ((mask[i >> 3]! >> (i & 7)) & 1) === 1);
+      return;
+    }
+    let i = start;
+    const end = start + count;
+    for (; i < end && (i & 7) !== 0; i++) this.set(i, true);
+    const wholeBytes = (end - i) >> 3;
+    this.bits.fill(0xff, i >> 3, (i >> 3) + wholeBytes);
+    for (i += wholeBytes * 8; i < end; i++) this.set(i, true);
   }
 }
 
@@ -80,7 +93,7 @@ function chunkColumns(chunks: readonly DuckDBDataChunk[], at: number, validity: 
     const vector = duckdb.data_chunk_get_vector(chunk.chunk, at);
     // DuckDB's mask is uint64 words, least significant bit first: the same bit order as Arrow's.
     const mask = (duckdb.vector_get_validity(vector, Math.ceil(count / 64) * 8) as Uint8Array | null) ?? null;
-    for (let i = 0; i < count; i++) validity.set(start + i, mask === null || ((mask[i >> 3]! >> (i & 7)) & 1) === 1);
+    validity.setChunk(start, count, mask);
     const column = { vector, start, count, mask };
     start += count;
     return column;
@@ -103,7 +116,12 @@ function fillNumbers(
   for (const { vector, start, count, mask } of chunkColumns(chunks, at, validity)) {
     const data = duckdb.vector_get_data(vector, count * layout.bytes);
     const items = layout.view(data.buffer, data.byteOffset, count);
-    for (let i = 0; i < count; i++) values[start + i] = isValidAt(mask, i) ? Number(items[i]) : 0;
+    if (items instanceof BigInt64Array || items instanceof BigUint64Array)
+      for (let i = 0; i < count; i++) values[start + i] = isValidAt(mask, i) ? Number(items[i]) : 0;
+    else {
+      values.set(items, start);
+      if (mask !== null) for (let i = 0; i < count; i++) if (!isValidAt(mask, i)) values[start + i] = 0;
+    }
   }
   return true;
 }
@@ -112,31 +130,53 @@ function fillNumbers(
 const STRING_BYTES = 16;
 const INLINE_STRING_BYTES = 12;
 
-/** A VARCHAR column's bytes copied into one UTF-8 buffer with Arrow's offsets. */
+/**
+ * A VARCHAR column's bytes copied into one UTF-8 buffer with Arrow's offsets. Strings of consecutive rows usually lie
+ * end to end in DuckDB's string heap: each such run is copied with one call instead of one per string (the calls
+ * were most of the time). A run only ever spans bytes of its own strings, so nothing outside them is read.
+ */
 function utf8Of(columns: readonly ChunkColumn[], length: number): { offsets: Int32Array; bytes: Uint8Array } {
   const offsets = new Int32Array(length + 1);
   let bytes = new Uint8Array(Math.max(64, length * 32));
   let used = 0;
+  const reserve = (size: number): void => {
+    if (used + size <= bytes.length) return;
+    const grown = new Uint8Array(Math.max(bytes.length * 2, used + size));
+    grown.set(bytes.subarray(0, used));
+    bytes = grown;
+  };
   for (const { vector, start, count, mask } of columns) {
     const data = duckdb.vector_get_data(vector, count * STRING_BYTES);
     const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-    for (let i = 0; i < count; i++) {
-      if (isValidAt(mask, i)) {
-        const at = i * STRING_BYTES;
-        const size = view.getUint32(at, true);
-        const text =
-          size <= INLINE_STRING_BYTES
-            ? data.subarray(at + 4, at + 4 + size)
-            : duckdb.get_data_from_pointer(data.buffer as ArrayBuffer, data.byteOffset + at + 8, size);
-        if (used + size > bytes.length) {
-          const grown = new Uint8Array(Math.max(bytes.length * 2, used + size));
-          grown.set(bytes.subarray(0, used));
-          bytes = grown;
-        }
-        bytes.set(text, used);
+    const sizeAt = (i: number): number => view.getUint32(i * STRING_BYTES, true);
+    // A pointer below 2^53 (every user-space address) is exact as a number.
+    const pointerAt = (i: number): number =>
+      view.getUint32(i * STRING_BYTES + 8, true) + view.getUint32(i * STRING_BYTES + 12, true) * 2 ** 32;
+    let i = 0;
+    while (i < count) {
+      const size = isValidAt(mask, i) ? sizeAt(i) : 0;
+      if (size <= INLINE_STRING_BYTES) {
+        reserve(size);
+        bytes.set(data.subarray(i * STRING_BYTES + 4, i * STRING_BYTES + 4 + size), used);
         used += size;
+        offsets[start + ++i] = used;
+        continue;
       }
-      offsets[start + i + 1] = used;
+      const first = i;
+      let runBytes = size;
+      offsets[start + ++i] = used + runBytes;
+      for (; i < count && isValidAt(mask, i); i++) {
+        const next = sizeAt(i);
+        if (next <= INLINE_STRING_BYTES || pointerAt(i) !== pointerAt(first) + runBytes) break;
+        runBytes += next;
+        offsets[start + i + 1] = used + runBytes;
+      }
+      reserve(runBytes);
+      bytes.set(
+        duckdb.get_data_from_pointer(data.buffer as ArrayBuffer, data.byteOffset + first * STRING_BYTES + 8, runBytes),
+        used,
+      );
+      used += runBytes;
     }
   }
   return { offsets, bytes: bytes.subarray(0, used) };
@@ -160,27 +200,28 @@ function eachItem(
   }
 }
 
-/** A column's values read straight from each chunk's vector into an Arrow vector of `type`. */
-function vectorOf(chunks: readonly DuckDBDataChunk[], at: number, duckType: DuckDBType, type: ValueType): Vector {
+/**
+ * A column's values read straight from each chunk's vector into an Arrow column of `type`. The column's Data is made
+ * directly (buffers in Arrow's order: offsets, values, validity): apache-arrow's makeData goes through a visitor, which
+ * took as long as reading the values.
+ */
+function vectorOf(chunks: readonly DuckDBDataChunk[], at: number, duckType: DuckDBType, type: ValueType): Data {
   const length = chunks.reduce((n, c) => n + c.rowCount, 0);
   const validity = new Validity(length);
-  const props = (): { length: number; nullCount: number; nullBitmap: Uint8Array } => ({
-    length,
-    nullCount: validity.nullCount,
-    nullBitmap: validity.bits,
-  });
+  const column = <T extends DataType>(arrowType: T, values: ArrayBufferView, offsets?: Int32Array): Data =>
+    new Data(arrowType, 0, length, validity.nullCount, [offsets, values, validity.bits] as never) as Data;
   switch (type.kind) {
     case 'float64': {
       const values = new Float64Array(length);
       if (!fillNumbers(chunks, at, duckType.typeId, validity, values))
         eachItem(chunks, at, validity, (item, row) => (values[row] = asNumber(item)));
-      return makeVector(makeData({ ...props(), type: new Float64(), data: values }));
+      return column(new Float64(), values);
     }
     case 'int32': {
       const values = new Int32Array(length);
       if (!fillNumbers(chunks, at, duckType.typeId, validity, values))
         eachItem(chunks, at, validity, (item, row) => (values[row] = asNumber(item)));
-      return makeVector(makeData({ ...props(), type: new Int32(), data: values }));
+      return column(new Int32(), values);
     }
     case 'boolean': {
       const values = new Uint8Array(Math.ceil(length / 8));
@@ -189,12 +230,12 @@ function vectorOf(chunks: readonly DuckDBDataChunk[], at: number, duckType: Duck
         for (let i = 0; i < count; i++)
           if (isValidAt(mask, i) && data[i] !== 0) values[(start + i) >> 3]! |= 1 << ((start + i) & 7);
       }
-      return makeVector(makeData({ ...props(), type: new Bool(), data: values }));
+      return column(new Bool(), values);
     }
     case 'string': {
       if (duckType.typeId === DuckDBTypeId.VARCHAR) {
         const { offsets, bytes } = utf8Of(chunkColumns(chunks, at, validity), length);
-        return makeVector(makeData({ ...props(), type: new Utf8(), valueOffsets: offsets, data: bytes }));
+        return column(new Utf8(), bytes, offsets);
       }
       const offsets = new Int32Array(length + 1);
       let bytes = new Uint8Array(Math.max(64, length * 32));
@@ -216,9 +257,7 @@ function vectorOf(chunks: readonly DuckDBDataChunk[], at: number, duckType: Duck
         filled = row + 1;
       });
       offsets.fill(used, filled + 1);
-      return makeVector(
-        makeData({ ...props(), type: new Utf8(), valueOffsets: offsets, data: bytes.subarray(0, used) }),
-      );
+      return column(new Utf8(), bytes.subarray(0, used), offsets);
     }
     case 'list':
     case 'struct': {
@@ -226,7 +265,7 @@ function vectorOf(chunks: readonly DuckDBDataChunk[], at: number, duckType: Duck
       for (const chunk of chunks)
         for (const value of chunk.convertColumnValues(at, JSDuckDBValueConverter))
           values.push(toPlainValue(value, type));
-      return vectorFromArray(values, arrowTypeOf(type));
+      return vectorFromArray(values, arrowTypeOf(type)).data[0] as Data;
     }
   }
 }
@@ -237,9 +276,9 @@ export interface ResultChunks {
   chunks: readonly DuckDBDataChunk[];
 }
 
-/** The named columns of a result as Arrow vectors, keyed by column name in result order. */
-export function arrowColumns(result: ResultChunks, wanted: (name: string) => boolean): Record<string, Vector> {
-  const vectors: Record<string, Vector> = {};
+/** The named columns of a result as Arrow columns, keyed by column name in result order. */
+export function arrowColumns(result: ResultChunks, wanted: (name: string) => boolean): Record<string, Data> {
+  const vectors: Record<string, Data> = {};
   result.names.forEach((name, at) => {
     if (!wanted(name)) return;
     const duckType = result.types[at]!;

@@ -10,7 +10,7 @@
 import type { ReportDefinition } from '../../catalog/schema.ts';
 import type { ChecklistKey } from '../app-db/checklist.ts';
 import { LOWER_URL_COLUMN, shapeOf, type ReportShape } from './report-shape.ts';
-import { combinedQuery, pageQuery, selectList, type PagePlan } from './page-query.ts';
+import { ROW_ID, combinedQuery, pageQuery, selectList, type PagePlan } from './page-query.ts';
 import { cursorLookupsOf, orderTerms, resolveOrder, validateCursor } from './row-order.ts';
 import { EMPTY, keyMatch, tabRows } from './row-source.ts';
 import { CHECKED_COLUMN, SUB_ROWS_COLUMN, validatePaging, type RowsRequest } from './rows-request.ts';
@@ -125,6 +125,7 @@ export function compileRows(
     order: orderTerms(terms, source, shape),
     isDefaultOrder,
     output: selectList(shape, source, isChecked, packedColumns),
+    ...(source.stored && { rowTableOutput: selectList(shape, source, isChecked, packedColumns, ROW_ID) }),
   };
   const cursorLookups = cursorLookupsOf(req, shape, source);
   const combined = combinedQuery(plan);

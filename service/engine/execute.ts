@@ -16,13 +16,13 @@ import {
 import { columnById } from '../../catalog/index.ts';
 import { textOf, withConnection } from '../db/duckdb.ts';
 import type { ConnectionPool } from './connection-pool.ts';
-import { Table } from 'apache-arrow';
 import { arrowColumns, valueAt, type ResultChunks } from './arrow-columns.ts';
 import { LruCache } from './cache.ts';
 import { CHECKED_COLUMN, ORDINAL_COLUMN, SUB_ROWS_COLUMN, TOTAL_COLUMN, type CompiledRows } from './compile.ts';
 import {
   byteSizeOf,
   emptyTable,
+  tableOf,
   jsonValue,
   toPlainValue,
   valueTypeOf,
@@ -39,10 +39,15 @@ import { fragmentKey, type SqlFragment } from './sql.ts';
  */
 export const DYNAMIC_OR_FILTER_THRESHOLD = 1100;
 
-/** Tunes the service's DuckDB instance for the engine's queries; idempotent. */
+/**
+ * Tunes the service's DuckDB instance for the engine's queries; idempotent. Insertion order is DuckDB's default, set
+ * here because a default-order page of a row table relies on it: its range read returns rows in rowid order unsorted.
+ */
 export async function tuneInstance(db: DuckDBInstance): Promise<void> {
   await withConnection(db, (conn) =>
-    conn.run(`SET GLOBAL dynamic_or_filter_threshold = ${DYNAMIC_OR_FILTER_THRESHOLD}`),
+    conn.run(
+      `SET GLOBAL dynamic_or_filter_threshold = ${DYNAMIC_OR_FILTER_THRESHOLD}; SET GLOBAL preserve_insertion_order = true`,
+    ),
   );
 }
 
@@ -133,7 +138,7 @@ function catalogValueType(id: string): ValueType {
 
 /** The page's row columns as an Arrow table; the last row's keys and ordinal become the cursor of the next page. */
 function pageOf(chunks: ResultChunks, compiled: CompiledRows, total: number): RowsResult {
-  const table = new Table(arrowColumns(chunks, (name) => name !== ORDINAL_COLUMN && name !== TOTAL_COLUMN));
+  const table = tableOf(arrowColumns(chunks, (name) => name !== ORDINAL_COLUMN && name !== TOTAL_COLUMN));
   const rows = table.numRows;
   if (rows < compiled.limit || rows === 0) return { table, total, nextCursor: null };
   const keys = compiled.shape.keyColumns.map((key) => {

@@ -1,8 +1,8 @@
 /**
  * The page query: the report's row columns (with the checklist flag, sub-rows and the ordinal the next cursor needs)
- * of the rows a page holds. Over precomputed rows in the default order a page is a range of row ids; otherwise the
- * sort columns and row ids are sorted first and the page's rows read by row id, and the far half of a tab is read
- * backwards.
+ * of the rows a page holds. Over precomputed rows in the default order a page is a range of row ids, read straight
+ * from the row table in its stored order; otherwise the sort columns and row ids are sorted first and the page's rows
+ * read by row id, and the far half of a tab is read backwards.
  */
 import { subRowExpression, type ReportShape } from './report-shape.ts';
 import { orderSql, afterKey, type OrderTerm } from './row-order.ts';
@@ -26,9 +26,15 @@ export interface PagePlan {
   filters: readonly SqlFragment[];
   order: readonly OrderTerm[];
   isDefaultOrder: boolean;
-  /** The select list (selectList). */
+  /** The select list (selectList) over a relation of the row table's columns and its ordinal as `_ord`. */
   output: SqlFragment;
+  /** The same select list over the row table itself, its rowid standing for `_ord` (set over precomputed rows). */
+  rowTableOutput?: SqlFragment;
 }
+
+/** A row table's ordinal: `_ord` where withOrdinal named it, the rowid in the table itself. */
+export const ORDINAL = raw('"r"."_ord"');
+export const ROW_ID = raw('"r".rowid');
 
 /** The returned columns: row columns, the checklist flag, sub-rows, the ordinal and the packed export text. */
 export function selectList(
@@ -36,6 +42,7 @@ export function selectList(
   source: RowSource,
   isChecked: SqlFragment,
   packedColumns: readonly string[],
+  ordinal: SqlFragment = ORDINAL,
 ): SqlFragment {
   const sub = !shape.subRow
     ? undefined
@@ -50,7 +57,7 @@ export function selectList(
       ...shape.columns.map((c) => sql`"r".${ident(c.id)}`),
       sql`${isChecked} AS ${ident(CHECKED_COLUMN)}`,
       ...(sub ? [sql`${sub} AS ${ident(SUB_ROWS_COLUMN)}`] : []),
-      ...(source.stored ? [sql`"r"."_ord" AS ${ident(ORDINAL_COLUMN)}`] : []),
+      ...(source.stored ? [sql`${ordinal} AS ${ident(ORDINAL_COLUMN)}`] : []),
       ...(packed.length > 0 ? [sql`concat(${joinSql(packed, ', chr(0), ')}) AS ${ident(PACKED_COLUMN)}`] : []),
     ],
     ', ',
@@ -62,7 +69,7 @@ export function selectList(
  * is empty.
  */
 export function pageQuery(plan: PagePlan, total: number, cursorOrdinal?: number): SqlFragment | undefined {
-  const { req, shape, source, filters, order, isDefaultOrder, output } = plan;
+  const { req, shape, source, filters, order, isDefaultOrder, output, rowTableOutput } = plan;
   const stored = source.stored;
   const hasFilters = filters.length > 0;
   const select = (from: SqlFragment, orderBy: SqlFragment): SqlFragment =>
@@ -73,13 +80,12 @@ export function pageQuery(plan: PagePlan, total: number, cursorOrdinal?: number)
   const limit = req.limit;
   if (stored && isDefaultOrder && (!hasCursor || cursorOrdinal !== undefined)) {
     const table = withOrdinal(stored.table);
-    // Without filters, ordinals of a whole row table are contiguous: a default-order page is a range read.
-    if (!hasFilters && stored.isContiguous) {
+    // Without filters, ordinals of a whole row table are contiguous: a default-order page is a range read. Its rows
+    // come in rowid order without a sort, as DuckDB keeps a scan's insertion order (tuneInstance makes sure of it);
+    // sorting them took longer than reading them.
+    if (!hasFilters && stored.isContiguous && rowTableOutput) {
       const first = hasCursor ? cursorOrdinal! + 1 : req.offset;
-      return select(
-        sql`${table} "r" WHERE "r"."_ord" >= ${int(first)} AND "r"."_ord" < ${int(first + limit)}`,
-        raw('"r"."_ord"'),
-      );
+      return sql`SELECT ${rowTableOutput} FROM ${stored.table} "r" WHERE ${ROW_ID} >= ${int(first)} AND ${ROW_ID} < ${int(first + limit)}`;
     }
     if (hasCursor) {
       const ids = sql`SELECT "r"."_ord" AS "_rid" FROM ${table} "r" WHERE ${stored.where} AND "r"."_ord" > ${int(cursorOrdinal!)} AND ${and(filters)} ORDER BY "r"."_ord" LIMIT ${int(limit)}`;

@@ -11,16 +11,18 @@ import {
   Int32,
   List,
   RecordBatch,
-  RecordBatchStreamWriter,
   Schema,
   Struct,
   Table,
   Utf8,
+  makeData,
   vectorFromArray,
   DataType,
+  type Data,
   type Vector,
 } from 'apache-arrow';
 import { textOf } from '../db/duckdb.ts';
+import { encodeArrowStream } from './arrow-ipc.ts';
 
 export type ValueType =
   | { kind: 'boolean' }
@@ -125,9 +127,23 @@ export function rowsOf(result: RowsResult): Record<string, unknown>[] {
   return rows;
 }
 
+/**
+ * A one-batch table of equally long columns, keyed by column id in order. Built directly: `new Table(vectors)` infers
+ * the schema and redistributes the columns into batches, which took longer than building the columns.
+ */
+export function tableOf(columns: Readonly<Record<string, Data>>): Table {
+  const children = Object.values(columns);
+  const fields = Object.keys(columns).map((id, i) => new Field(id, children[i]!.type, true));
+  const schema = new Schema(fields);
+  const data = makeData({ type: new Struct(fields), length: children[0]?.length ?? 0, nullCount: 0, children });
+  return new Table(schema, [new RecordBatch(schema, data)]);
+}
+
 /** An empty page with these columns. */
 export function emptyTable(columns: readonly ResultColumn[]): Table {
-  return new Table(Object.fromEntries(columns.map((c) => [c.id, vectorFromArray([], arrowTypeOf(c.type))])));
+  return tableOf(
+    Object.fromEntries(columns.map((c) => [c.id, vectorFromArray([], arrowTypeOf(c.type)).data[0] as Data])),
+  );
 }
 
 /** Approximate bytes a page holds (its Arrow buffers), for the result cache. */
@@ -165,19 +181,10 @@ export function arrowTypeOf(type: ValueType): DataType {
 
 export const ARROW_TOTAL_METADATA = 'total';
 
-/**
- * An Arrow IPC stream of the rows, the total in the schema metadata. Batches are written one by one and the
- * stream finished once: `writer.write(table)` would end the stream after the first batch.
- */
+/** An Arrow IPC stream of the rows, the total and `metadata` in the schema metadata. */
 export function toArrowStream(result: RowsResult, metadata: Record<string, string> = {}): Uint8Array {
-  const { table } = result;
-  const schema = new Schema(
-    table.schema.fields,
+  return encodeArrowStream(
+    result.table,
     new Map([[ARROW_TOTAL_METADATA, String(result.total)], ...Object.entries(metadata)]),
   );
-  const writer = new RecordBatchStreamWriter();
-  if (table.batches.length === 0) writer.reset(undefined, schema);
-  for (const batch of table.batches) writer.write(new RecordBatch(schema, batch.data));
-  writer.finish();
-  return writer.toUint8Array(true);
 }

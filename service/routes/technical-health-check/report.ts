@@ -89,7 +89,8 @@ export function registerReportCalls(app: FastifyInstance, calls: CallResolver): 
       if (request.headers.accept?.includes(ARROW_STREAM_TYPE)) {
         const metadata: Record<string, string> = { reportId: call.report.id };
         if (nextCursor) metadata.nextCursor = JSON.stringify(nextCursor);
-        return reply.type(ARROW_STREAM_TYPE).send(Buffer.from(toArrowStream(result, metadata)));
+        const stream = toArrowStream(result, metadata);
+        return reply.type(ARROW_STREAM_TYPE).send(Buffer.from(stream.buffer, stream.byteOffset, stream.byteLength));
       }
       return { rows: rowsOf(result), total: result.total, nextCursor };
     } catch (error) {
