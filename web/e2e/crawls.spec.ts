@@ -7,7 +7,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { freePort } from '../../service/test/helpers/free-port.ts';
 import {
   SECTION,
@@ -50,6 +50,21 @@ async function setHidden(page: Page, isHidden: boolean): Promise<void> {
     });
     document.dispatchEvent(new Event('visibilitychange'));
   }, isHidden);
+}
+
+/** Fails if a shown toast overlaps the control. */
+async function expectUncovered(page: Page, control: Locator): Promise<void> {
+  const box = await control.boundingBox();
+  expect(box).not.toBeNull();
+  const toasts = await page.locator('.mantine-Notification-root').all();
+  expect(toasts.length).toBeGreaterThan(0);
+  for (const toast of toasts) {
+    const t = await toast.boundingBox();
+    if (!t || !box) continue;
+    const overlaps =
+      t.x < box.x + box.width && box.x < t.x + t.width && t.y < box.y + box.height && box.y < t.y + t.height;
+    expect(overlaps, `a toast at ${JSON.stringify(t)} covers the control at ${JSON.stringify(box)}`).toBe(false);
+  }
 }
 
 const historyRow = (page: Page) => page.getByTestId('crawl-history').locator('tbody tr').first();
@@ -153,7 +168,16 @@ test.describe('as the demo staff user', () => {
     await setHidden(page, false);
     await expect.poll(listCalls).toBeGreaterThan(whenHidden);
 
-    await card.getByRole('button', { name: 'Cancel' }).click();
+    // As many toasts as the page shows at once (settings saved while the crawl runs) leave Cancel uncovered.
+    const maxUrls = page.getByTestId('crawl-settings').getByRole('textbox', { name: 'Max URLs' });
+    for (const [index, value] of [999, 998, 997, 996].entries()) {
+      await maxUrls.fill(String(value));
+      await maxUrls.press('Enter');
+      await expect(page.getByText('Crawl settings saved')).toHaveCount(index + 1);
+    }
+    const cancel = card.getByRole('button', { name: 'Cancel' });
+    await expectUncovered(page, cancel);
+    await cancel.click({ timeout: 2000 });
     const dialog = page.getByRole('dialog', { name: 'Cancel this crawl?' });
     const keep = dialog.getByRole('checkbox', { name: 'Keep the pages crawled so far and load them as a crawl' });
     await expect(keep).not.toBeChecked();
