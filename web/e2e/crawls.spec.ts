@@ -25,6 +25,7 @@ import {
   websites,
 } from './helpers.ts';
 import { startLoopbackSite, type LoopbackSite } from './loopback-site.ts';
+import { NEXT_RUN_LOOKS } from '../src/features/crawls/next-run-look.ts';
 
 const repoDir = path.resolve(import.meta.dirname, '../..');
 const sites = {
@@ -126,6 +127,9 @@ test.describe('as the demo staff user', () => {
     const listCalls = countListCalls(page);
     await page.waitForTimeout(3000);
     expect(listCalls(), 'no polling once no run is active').toBe(0);
+    await setHidden(page, true);
+    await setHidden(page, false);
+    await expect.poll(listCalls, { message: 'one look when the page is shown again' }).toBe(1);
     const row = historyRow(page);
     await expect(row.locator('td').nth(0)).toHaveText('Manual');
     await expect(row.locator('td').nth(1)).toHaveText(logins.staff.email);
@@ -308,11 +312,14 @@ test.describe('a weekly schedule', () => {
     });
     await expect(page.getByTestId('next-run')).toHaveText('Next run: Monday 30 November 2026, 06:00 (London)');
 
-    // Nothing polls while no run is active, so look again the way a user would.
-    await expect(async () => {
-      await page.reload();
-      await expect(page.getByRole('link', { name: 'Loaded as crawl 1' })).toBeVisible({ timeout: 3000 });
-    }).toPass({ timeout: 240_000, intervals: [5000] });
+    // The open page learns of the run without a reload, and without polling while it waits for the time.
+    const listCalls = countListCalls(page);
+    const loaded = page.getByRole('link', { name: 'Loaded as crawl 1' });
+    await expect(page.getByTestId('active-run').or(loaded)).toBeVisible({ timeout: 150_000 });
+    expect(listCalls(), 'list reads from saving the schedule until its run shows').toBeLessThanOrEqual(
+      2 + NEXT_RUN_LOOKS,
+    );
+    await expect(loaded).toBeVisible({ timeout: 180_000 });
     const row = historyRow(page);
     await expect(row.locator('td').nth(0)).toHaveText('Scheduled');
     await expect(row.locator('td').nth(1)).toHaveText('Schedule');
