@@ -131,9 +131,9 @@ test.describe('as the demo staff user', () => {
     await setHidden(page, false);
     await expect.poll(listCalls, { message: 'one look when the page is shown again' }).toBe(1);
     const row = historyRow(page);
-    await expect(row.locator('td').nth(0)).toHaveText('Manual');
-    await expect(row.locator('td').nth(1)).toHaveText(logins.staff.email);
-    await expect(row.locator('td').nth(4)).toHaveText('40');
+    await expect(row.locator('td').nth(3)).toHaveText('Manual');
+    await expect(row.locator('td').nth(4)).toHaveText(logins.staff.email);
+    await expect(row.locator('td').nth(2)).toHaveText('40');
     expect(site.requests()).toBeGreaterThanOrEqual(40);
 
     // In-app navigation keeps the crawl list the page refreshed when the run was loaded.
@@ -197,6 +197,13 @@ test.describe('as the demo staff user', () => {
     await page.waitForTimeout(3000);
     expect(slowSite.requests() - requestsAfterCancel).toBeLessThanOrEqual(1);
     expect(await crawlsOf(page, sites.cancelled.id)).toEqual([]);
+
+    // At 768 px the outcome is in view without scrolling the history sideways.
+    await page.setViewportSize({ width: 768, height: 1024 });
+    await historyRow(page).scrollIntoViewIfNeeded();
+    const history = page.getByTestId('crawl-history');
+    await expect(history.getByRole('columnheader', { name: 'Outcome' })).toBeInViewport({ ratio: 1 });
+    await expect(historyRow(page).getByTestId('outcome')).toBeInViewport({ ratio: 1 });
     expect(problems()).toEqual([]);
   });
 });
@@ -321,9 +328,9 @@ test.describe('a weekly schedule', () => {
     );
     await expect(loaded).toBeVisible({ timeout: 180_000 });
     const row = historyRow(page);
-    await expect(row.locator('td').nth(0)).toHaveText('Scheduled');
-    await expect(row.locator('td').nth(1)).toHaveText('Schedule');
-    await expect(row.locator('td').nth(2)).toHaveText(/^30 Nov 2026, 06:0\d$/);
+    await expect(row.locator('td').nth(3)).toHaveText('Scheduled');
+    await expect(row.locator('td').nth(4)).toHaveText('Schedule');
+    await expect(row.locator('td').nth(0)).toHaveText(/^30 Nov 2026, 06:0\d$/);
     await expect(page.getByTestId('next-run')).toHaveText('Next run: Monday 7 December 2026, 06:00 (London)');
     await context.close();
   });
