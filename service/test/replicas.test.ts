@@ -3,9 +3,7 @@
  * behind a load balancer: sessions, checklists and approvals cross between them, a new crawl reaches both, the
  * scheduled approval and its mail happen once, and a replica killed mid-stream loses nothing.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { AppDb } from '../app-db/db.ts';
@@ -15,11 +13,10 @@ import { SESSION_COOKIE } from '../auth/sessions.ts';
 import { loadCrawl } from '../load/load-crawl.ts';
 import { LoadError } from '../load/load-error.ts';
 import { makeExport } from './helpers/make-export.ts';
-import { freePort } from './helpers/free-port.ts';
 import { databaseFor, startPostgres, type PostgresServer } from './helpers/postgres-server.ts';
+import { killServices, startService, type ServiceProcess } from './helpers/service-process.ts';
 import { CatchingMailer, TestClock, openStack, quietLogger, tempDir, writeCrawl } from './auth-fixture.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const SAVE = '/api/technical-health-check/checklist/save';
 const GET_ITEMS = '/api/technical-health-check/checklist/get-items';
 const OVERVIEW = '/api/technical-health-check/overview/get-overview';
@@ -32,42 +29,22 @@ let server: PostgresServer;
 let databaseUrl: string;
 let dataDir: string;
 
-interface Replica {
-  name: string;
-  origin: string;
-  process: ChildProcess;
-  output: string;
-}
+type Replica = ServiceProcess & { name: string };
 const replicas: Replica[] = [];
 
 async function startReplica(name: string): Promise<Replica> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'service/main.ts'], {
-    cwd: ROOT,
+  const service = await startService({
     env: {
-      ...process.env,
       DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DEMO: '0',
       DATABASE_URL: databaseUrl,
       // Longer than any bound here: a new crawl reaches the replicas through the load's announcement, not the poll.
       STORE_POLL_SECONDS: '600',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    timeoutMs: 180_000,
   });
-  const replica: Replica = { name, origin: `http://127.0.0.1:${port}`, process: child, output: '' };
-  child.stdout.on('data', (chunk: Buffer) => (replica.output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (replica.output += chunk.toString()));
+  const replica = { ...service, name };
   replicas.push(replica);
-  const deadline = Date.now() + 180_000;
-  for (;;) {
-    const health = await fetch(`${replica.origin}/api/health`).catch(() => undefined);
-    if (health?.ok) return replica;
-    if (child.exitCode !== null || Date.now() > deadline)
-      throw new Error(`replica ${name} did not start:\n${replica.output}`);
-    await sleep(200);
-  }
+  return replica;
 }
 
 interface Session {
@@ -147,7 +124,7 @@ beforeAll(async () => {
 });
 
 afterAll(() => {
-  for (const r of replicas) if (r.process.exitCode === null) r.process.kill('SIGKILL');
+  killServices();
   server?.stop();
 });
 

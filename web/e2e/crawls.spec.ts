@@ -3,12 +3,12 @@
  * see it pending in the Current Crawl dropdown; cancel a slow one; a weekly schedule firing on a second service whose
  * clock starts just before it; and a client, who gets the not-found page and 404 from every crawl-runs call.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { freePort } from '../../service/test/helpers/free-port.ts';
+import { startService, type ServiceProcess } from '../../service/test/helpers/service-process.ts';
 import {
   SECTION,
   adminCommands,
@@ -243,7 +243,7 @@ test.describe('a weekly schedule', () => {
   const clockStart = new Date(Date.parse(due) - 90_000).toISOString();
   const website = { id: 'scheduled-loopback', name: 'Scheduled Loopback', domain: '127.0.0.1' };
   const staff = { email: 'staff@scheduled.example', password: 'scheduled-staff-e2e' };
-  let service: ChildProcess | undefined;
+  let service: ServiceProcess | undefined;
   let dataDir: string;
   let baseURL: string;
   let site: LoopbackSite;
@@ -261,25 +261,8 @@ test.describe('a weekly schedule', () => {
     test.setTimeout(180_000);
     site = await startLoopbackSite({ pages: 13 });
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'thc-e2e-schedule-'));
-    const port = await freePort();
-    baseURL = `http://127.0.0.1:${port}`;
-    service = spawn(process.execPath, ['--import', 'tsx', 'service/main.ts'], {
-      cwd: repoDir,
-      env: {
-        ...process.env,
-        DATA_DIR: dataDir,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DEMO: '0',
-        CLOCK_START: clockStart,
-      },
-      stdio: 'ignore',
-    });
-    await expect
-      .poll(async () => (await fetch(`${baseURL}/api/health`).catch(() => undefined))?.ok ?? false, {
-        timeout: 120_000,
-      })
-      .toBe(true);
+    service = await startService({ env: { DATA_DIR: dataDir, CLOCK_START: clockStart } });
+    baseURL = service.origin;
     adminCli(['website', 'add', '--id', website.id, '--name', website.name, '--domain', website.domain]);
     adminCli([
       'user',
@@ -296,11 +279,7 @@ test.describe('a weekly schedule', () => {
   });
 
   test.afterAll(async () => {
-    if (service?.pid !== undefined && service.exitCode === null) {
-      const exited = new Promise((resolve) => service!.once('exit', resolve));
-      service.kill('SIGTERM');
-      await exited;
-    }
+    await service?.stop();
     await site?.close();
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
