@@ -132,6 +132,8 @@ export interface CrawlRunsAnswer {
   /** Newest first: the queued or running one (if any) and the history. */
   runs: CrawlRun[];
   nextRunAt: string | null;
+  /** The service's clock when it answered (ISO): the page times its look at nextRunAt by it, not by its own. */
+  now: string;
 }
 
 const LABELS: Record<CrawlSettingsField, string> = {

@@ -85,8 +85,10 @@ async function main(): Promise<void> {
   process.once('exit', () => accounts.withdrawAdminToken());
 
   await app.listen({ port: config.port, host: config.host });
-  console.log(`Technical Health Check is serving http://localhost:${config.port}/technical-health-check`);
-  accounts.publishAdminToken(loopbackUrlOf(app.server.address()));
+  const loopbackUrl = loopbackUrlOf(app.server.address());
+  // The port taken, which PORT=0 leaves to the system.
+  console.log(`Technical Health Check is serving http://localhost:${new URL(loopbackUrl).port}/technical-health-check`);
+  accounts.publishAdminToken(loopbackUrl);
   lowerWorkerThreads();
   if (config.isDemo) await printDemoLogins(accounts);
 }

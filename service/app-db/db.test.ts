@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AppDb } from './db.ts';
+import { AppDb, readTables, writtenTables } from './db.ts';
 
 describe('AppDb.cached', () => {
   let db: AppDb;
@@ -63,5 +63,52 @@ describe('AppDb.cached', () => {
     await db.run(`INSERT INTO t VALUES (2, 'z')`);
     expect(await db.cached('SELECT v FROM t WHERE id = ?', [2])).toEqual([{ v: 'z' }]);
     expect(await read()).toEqual([{ v: 'a' }]);
+  });
+});
+
+describe('the app tables a statement names', () => {
+  it('finds the written tables, past DO UPDATE and FOR UPDATE, and knows none of a schema change or another table', () => {
+    expect(
+      writtenTables(`UPDATE crawl_runs SET status = 'running'
+       WHERE id = (SELECT id FROM crawl_runs WHERE status = 'queued' LIMIT 1 FOR UPDATE SKIP LOCKED)`),
+    ).toEqual(new Set(['crawl_runs']));
+    expect(
+      writtenTables('INSERT INTO login_failures VALUES (?, 1, ?) ON CONFLICT (key) DO UPDATE SET failures = 2'),
+    ).toEqual(new Set(['login_failures']));
+    expect(
+      writtenTables('DELETE FROM sessions WHERE user_id = 1; DELETE FROM user_websites WHERE user_id = 1'),
+    ).toEqual(new Set(['sessions', 'user_websites']));
+    expect(writtenTables('CREATE INDEX i ON sessions (user_id)')).toBeUndefined();
+    expect(writtenTables(`INSERT INTO t VALUES (1, 'a')`)).toBeUndefined();
+    expect(readTables('SELECT * FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?')).toEqual(
+      new Set(['sessions', 'users']),
+    );
+    expect(readTables('SELECT EXTRACT(EPOCH FROM queued_at) AS at FROM crawl_runs')).toBeUndefined();
+  });
+});
+
+describe('AppDb.cached over the app tables', () => {
+  let db: AppDb;
+  beforeEach(async () => {
+    db = await AppDb.open(':memory:');
+    await db.run(`INSERT INTO websites VALUES ('shop', 'Shop', 'shop.example', ?)`, [new Date()]);
+  });
+  afterEach(() => db.close());
+
+  const website = () => db.cached<{ name: string }>('SELECT name FROM websites WHERE id = ?', ['shop']);
+  const runCount = () => db.cached<{ n: number }>('SELECT count(*)::INTEGER AS n FROM crawl_runs');
+
+  it('keeps the answers about other tables across a write, and drops those about the written one', async () => {
+    const first = website();
+    const runs = runCount();
+    expect(await runs).toEqual([{ n: 0 }]);
+    await db.run(`UPDATE crawl_runs SET pages_done = 1`);
+    await db.transaction((tx) => tx.run(`DELETE FROM crawl_runs WHERE id = 0`));
+    expect(website()).toBe(first);
+    expect(runCount()).not.toBe(runs);
+    await db.run(`UPDATE websites SET name = 'Renamed'`);
+    expect(await website()).toEqual([{ name: 'Renamed' }]);
+    await db.run('CREATE TABLE scratch (id INTEGER)');
+    expect(website()).not.toBe(first);
   });
 });

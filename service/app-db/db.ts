@@ -7,7 +7,8 @@
  *
  * All statements of a process go through one connection, one at a time: the traffic is small, and serialising it
  * rules out write-write conflicts between this process's concurrent requests. Over a server, other replicas write
- * too: every write notifies the others (LISTEN/NOTIFY), which drop their cached reads.
+ * too: every write notifies the others (LISTEN/NOTIFY) of the tables it wrote, and they drop the cached reads of
+ * those tables only, so a crawl run's heartbeat each second leaves sessions, websites and checklists in memory.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -16,6 +17,7 @@ import { createRequire } from 'node:module';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { acquirePidLock, type PidLock } from '../pid-lock.ts';
+import { APP_TABLES } from './copy.ts';
 import { migrate, type Migration } from './migrate.ts';
 import { migrations } from './migrations.ts';
 import type { Sql, SqlParam } from './sql.ts';
@@ -73,21 +75,61 @@ interface ListenEvents {
 /** Cached reads kept at most; beyond it the cache starts over. */
 const MAX_CACHED_READS = 10_000;
 
+/** The app tables a statement names; undefined (every table) when it names another or none, or changes the schema. */
+export type Tables = ReadonlySet<string> | undefined;
+const KNOWN_TABLES: ReadonlySet<string> = new Set([...APP_TABLES, 'schema_migrations']);
+const WRITTEN_TABLE = /(?<!\b(?:DO|FOR)\s+)\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+"?(\w+)/gi;
+const READ_TABLE = /\b(?:FROM|JOIN)\s+"?(\w+)/gi;
+const SCHEMA_CHANGE = /\b(?:CREATE|ALTER|DROP|TRUNCATE)\b/i;
+const tablesBySql = new Map<string, Tables>();
+
+function tablesIn(sql: string, pattern: RegExp): Tables {
+  const tables = new Set<string>();
+  for (const [, name] of sql.matchAll(pattern)) {
+    const table = name!.toLowerCase();
+    if (!KNOWN_TABLES.has(table)) return undefined;
+    tables.add(table);
+  }
+  return tables.size > 0 ? tables : undefined;
+}
+
+/** The tables a write statement changes (the statements are the code's own: a few hundred at most). */
+export function writtenTables(sql: string): Tables {
+  const key = `w${sql}`;
+  if (!tablesBySql.has(key)) tablesBySql.set(key, SCHEMA_CHANGE.test(sql) ? undefined : tablesIn(sql, WRITTEN_TABLE));
+  return tablesBySql.get(key);
+}
+
+/** The tables a read depends on. */
+export function readTables(sql: string): Tables {
+  const key = `r${sql}`;
+  if (!tablesBySql.has(key)) tablesBySql.set(key, tablesIn(sql, READ_TABLE));
+  return tablesBySql.get(key);
+}
+
+const touches = (written: Tables, tables: ReadonlySet<string>): boolean =>
+  written === undefined || [...tables].some((table) => written.has(table));
+
 export class AppDb implements Sql {
   #queue: Promise<unknown> = Promise.resolve();
   #isClosed = false;
   /**
-   * Bumped by every write statement, every transaction and every other replica's write, so a cached answer is never
-   * older than the last write; plain reads leave it, so they do not empty the cache. Every request reads its session (and often its checklist) here: from memory.
+   * Per table, bumped by every write of it here or on another replica (and all at once by a write of unknown tables),
+   * so a cached answer is never older than the last write of a table it reads; plain reads leave them, so they do not
+   * empty the cache. Every request reads its session (and often its checklist) here: from memory.
    */
+  readonly #tableGenerations = new Map<string, number>();
+  /** Bumped by every write: the stamp of reads whose tables are unknown. */
   #generation = 0;
+  /** Bumped by writes of unknown tables. */
+  #allGeneration = 0;
   /** Over a server, cached answers are kept only while the notifications of other replicas' writes arrive. */
   #isCaching: boolean;
   /** Embedded databases open in this process: the pid lock only keeps other processes out. */
   static readonly #openHere = new Set<string>();
-  readonly #reads = new Map<string, { generation: number; rows: Promise<readonly unknown[]> }>();
+  readonly #reads = new Map<string, { stamp: string; rows: Promise<readonly unknown[]> }>();
   readonly #instanceId = randomBytes(12).toString('base64url');
-  readonly #remoteWriteListeners = new Set<() => void>();
+  readonly #remoteWriteListeners = new Set<{ tables: ReadonlySet<string>; listener: () => void }>();
   readonly #storeChangeListeners = new Set<() => void>();
 
   private constructor(
@@ -141,7 +183,7 @@ export class AppDb implements Sql {
   all<T>(sql: string, params: readonly SqlParam[] = []): Promise<T[]> {
     return this.#exclusive(async () => {
       const rows = await this.#query<T>(this.conn.query, sql, params);
-      if (isWrite(sql)) await this.#notifyWrite(this.conn.query);
+      if (isWrite(sql)) await this.#notifyWrite(this.conn.query, writtenTables(sql));
       return rows;
     });
   }
@@ -149,7 +191,7 @@ export class AppDb implements Sql {
   run(sql: string, params: readonly SqlParam[] = []): Promise<void> {
     return this.#exclusive(async () => {
       await this.#run(this.conn.query, sql, params);
-      if (isWrite(sql)) await this.#notifyWrite(this.conn.query);
+      if (isWrite(sql)) await this.#notifyWrite(this.conn.query, writtenTables(sql));
     });
   }
 
@@ -157,11 +199,11 @@ export class AppDb implements Sql {
     if (!this.#isCaching) return this.all<T>(sql, params);
     const key = JSON.stringify([sql, params]);
     const hit = this.#reads.get(key);
-    if (hit && hit.generation === this.#generation) return hit.rows as Promise<readonly T[]>;
+    const stamp = this.#stampOf(readTables(sql));
+    if (hit && hit.stamp === stamp) return hit.rows as Promise<readonly T[]>;
     if (this.#reads.size >= MAX_CACHED_READS) this.#reads.clear();
-    const generation = this.#generation;
     const rows = this.#exclusive(async () => (await this.conn.query(toPositional(sql), bind(params))) as T[]);
-    this.#reads.set(key, { generation, rows });
+    this.#reads.set(key, { stamp, rows });
     rows.catch(() => {
       if (this.#reads.get(key)?.rows === rows) this.#reads.delete(key);
     });
@@ -170,33 +212,38 @@ export class AppDb implements Sql {
 
   /** Runs `work` in one transaction; nothing else of this process touches the database until it ends. */
   transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
+    /** The tables written so far; null while nothing is. */
+    let written: Tables | null = null;
     return this.#exclusive(() =>
       this.conn
         .transaction(async (query) => {
-          let hasWritten = false;
+          const note = (s: string) => {
+            if (isWrite(s)) written = written === null ? writtenTables(s) : union(written, writtenTables(s));
+          };
           const result = await work({
             all: (s, p = []) => {
-              hasWritten ||= isWrite(s);
+              note(s);
               return this.#query(query, s, p);
             },
             run: (s, p = []) => {
-              hasWritten ||= isWrite(s);
+              note(s);
               return this.#run(query, s, p);
             },
             cached: (s, p = []) => this.#query(query, s, p),
           });
           // Delivered at commit, and only then.
-          if (hasWritten) await this.#notifyWrite(query);
+          if (written !== null) await this.#notifyWrite(query, written);
           return result;
         })
-        .finally(() => this.#generation++),
+        .finally(() => this.#bump(written === null ? new Set() : written)),
     );
   }
 
-  /** Calls `listener` after another process's write to the shared database reached this one. */
-  onRemoteWrite(listener: () => void): () => void {
-    this.#remoteWriteListeners.add(listener);
-    return () => this.#remoteWriteListeners.delete(listener);
+  /** Calls `listener` after another process's write of one of `tables` to the shared database reached this one. */
+  onRemoteWrite(tables: readonly string[], listener: () => void): () => void {
+    const entry = { tables: new Set(tables), listener };
+    this.#remoteWriteListeners.add(entry);
+    return () => this.#remoteWriteListeners.delete(entry);
   }
 
   /**
@@ -223,32 +270,50 @@ export class AppDb implements Sql {
     return result;
   }
 
+  /** What a cached answer of a read of these tables is valid for. */
+  #stampOf(tables: Tables): string {
+    if (tables === undefined) return `*${this.#generation}`;
+    let stamp = String(this.#allGeneration);
+    for (const table of tables) stamp += `,${this.#tableGenerations.get(table) ?? 0}`;
+    return stamp;
+  }
+
+  #bump(tables: Tables): void {
+    this.#generation++;
+    if (tables === undefined) this.#allGeneration++;
+    else for (const table of tables) this.#tableGenerations.set(table, (this.#tableGenerations.get(table) ?? 0) + 1);
+  }
+
   async #query<T>(query: Query, sql: string, params: readonly SqlParam[]): Promise<T[]> {
-    if (isWrite(sql)) this.#generation++;
+    if (isWrite(sql)) this.#bump(writtenTables(sql));
     return (await query(toPositional(sql), bind(params))) as T[];
   }
 
   async #run(query: Query, sql: string, params: readonly SqlParam[]): Promise<void> {
-    if (isWrite(sql)) this.#generation++;
+    if (isWrite(sql)) this.#bump(writtenTables(sql));
     await query(params.length === 0 ? sql : toPositional(sql), bind(params));
   }
 
-  async #notifyWrite(query: Query): Promise<void> {
-    if (this.conn.isShared) await query('SELECT pg_notify($1, $2)', [WRITES_CHANNEL, this.#instanceId]);
+  /** The payload names the writer and the tables it wrote ('*': unknown), so the others drop only those answers. */
+  async #notifyWrite(query: Query, tables: Tables): Promise<void> {
+    if (!this.conn.isShared) return;
+    const payload = `${this.#instanceId} ${tables === undefined ? '*' : [...tables].join(',')}`;
+    await query('SELECT pg_notify($1, $2)', [WRITES_CHANNEL, payload]);
   }
 
   async #listen(): Promise<void> {
-    const remoteWrite = (): void => {
-      this.#generation++;
-      for (const listener of this.#remoteWriteListeners) listener();
+    const remoteWrite = (tables: Tables): void => {
+      this.#bump(tables);
+      for (const { tables: watched, listener } of this.#remoteWriteListeners) if (touches(tables, watched)) listener();
     };
     const storeChanged = (): void => {
       for (const listener of this.#storeChangeListeners) listener();
     };
     await this.conn.listen!(WRITES_CHANNEL, {
       onNotify: (payload) => {
-        if (payload === STORE_CHANGED) storeChanged();
-        else if (payload !== this.#instanceId) remoteWrite();
+        if (payload === STORE_CHANGED) return storeChanged();
+        const [writer, list = '*'] = payload.split(' ');
+        if (writer !== this.#instanceId) remoteWrite(list === '*' ? undefined : new Set(list.split(',')));
       },
       onLost: () => {
         // Whatever is written meanwhile would go unnoticed: stop answering from memory.
@@ -257,7 +322,7 @@ export class AppDb implements Sql {
       },
       onListening: () => {
         this.#isCaching = true;
-        remoteWrite();
+        remoteWrite(undefined);
         storeChanged();
       },
     });
@@ -270,6 +335,9 @@ export async function announceStoreChange(client: pg.Client): Promise<void> {
 }
 
 const isWrite = (sql: string): boolean => !/^\s*SELECT\b/i.test(sql);
+
+const union = (a: Tables, b: Tables): Tables =>
+  a === undefined || b === undefined ? undefined : new Set([...a, ...b]);
 
 /** `?` placeholders (outside quoted text) to PostgreSQL's `$1`, `$2`, … */
 export function toPositional(sql: string): string {

@@ -136,7 +136,7 @@ export class Accounts {
         await approvals.approve(crawl.websiteId, crawl.crawlId, 'demo setup', { isMailed: false });
       }
     }
-    accounts.#unsubscribeRemote = appDb.onRemoteWrite(() => accounts.#reloadStates());
+    accounts.#unsubscribeRemote = appDb.onRemoteWrite(['crawl_registry'], () => accounts.#reloadStates());
     accounts.#unsubscribe = options.registry.onChange(() => {
       accounts.sync().catch((error: unknown) => logger.error(`crawl registry sync failed: ${String(error)}`));
     });

@@ -88,6 +88,7 @@ export function registerCrawlRunRoutes(app: FastifyInstance, accounts: Accounts,
     const answer: CrawlRunsAnswer = {
       runs: await listRuns(appDb, found.body.websiteId),
       nextRunAt: nextRunAt(found.stored),
+      now: accounts.clock().toISOString(),
     };
     return answer;
   });

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, inject, it } from 'vitest';
 import { appDbDir } from '../app-db/db.ts';
 import { tempDir } from './auth-fixture.ts';
 import { makeExport } from './helpers/make-export.ts';
+import { killServices, startService } from './helpers/service-process.ts';
 import { databaseFor } from './helpers/postgres-server.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -39,10 +40,7 @@ async function admin(dataDir: string, args: string[]): Promise<Run> {
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
 }
 
-const started: ChildProcess[] = [];
-afterEach(() => {
-  for (const child of started.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
-});
+afterEach(killServices);
 
 /** The hand-over the service publishes once it listens; fails early if the service dies. */
 async function handOverOf(service: ChildProcess, tokenFile: string, log: () => string): Promise<{ url: string }> {
@@ -182,13 +180,9 @@ describe('admin CLI', () => {
   // Over a server every process opens the database itself: there is nothing to hand over.
   it.skipIf(serverUrl)('hands commands to the running service, which holds the embedded app database', async () => {
     const dataDir = tempDir();
-    const service = node('service/main.ts', [], { DATA_DIR: dataDir, DEMO: '0', PORT: '0', HOST: '127.0.0.1' });
-    started.push(service);
-    let log = '';
-    service.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
-    service.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    const service = await startService({ env: { DATA_DIR: dataDir } });
     const tokenFile = path.join(dataDir, 'admin.token');
-    const handOver = await handOverOf(service, tokenFile, () => log);
+    const handOver = await handOverOf(service.process, tokenFile, service.output);
     expect(fs.statSync(tokenFile).mode & 0o777).toBe(0o600);
 
     expect(
@@ -235,8 +229,7 @@ describe('admin CLI', () => {
     });
     expect(login.status).toBe(200);
 
-    service.kill('SIGTERM');
-    await new Promise((resolve) => service.once('close', resolve));
+    await service.stop();
     expect(fs.existsSync(tokenFile)).toBe(false);
     expect(await admin(dataDir, ['user', 'list'])).toMatchObject({
       code: 0,

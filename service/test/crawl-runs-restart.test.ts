@@ -3,31 +3,22 @@
  * (SIGKILL), the next start fails the run as interrupted, removes its export and loads nothing, and the earlier crawl
  * is served as before; stopped with SIGTERM, the service fails its own run the same way before it exits.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CrawlRun, CrawlRunsAnswer } from '../../catalog/crawl-runs.ts';
 import { defaultCrawlSettings } from '../../catalog/crawl-runs.ts';
-import { ADMIN_TOKEN_FILE } from '../app-db/db.ts';
 import { INTERRUPTED, RUNS_DIR } from '../crawl-runs/runner.ts';
 import { isPidAlive } from '../pid-lock.ts';
 import { addTestUsers, loadTestCrawl, openStack, tempDir, TestClock } from './auth-fixture.ts';
 import { startChainSite, type ChainSite } from './helpers/chain-site.ts';
+import { killServices, startService as startServiceProcess } from './helpers/service-process.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let dataDir: string;
 let site: ChainSite;
-const services: ChildProcess[] = [];
-
-interface Service {
-  process: ChildProcess;
-  origin: string;
-  output: () => string;
-  exited: Promise<number | null>;
-}
 
 async function waitFor<T>(what: string, seconds: number, probe: () => T | undefined | Promise<T | undefined>) {
   const deadline = Date.now() + seconds * 1000;
@@ -39,25 +30,7 @@ async function waitFor<T>(what: string, seconds: number, probe: () => T | undefi
   }
 }
 
-async function startService(): Promise<Service> {
-  const tokenFile = path.join(dataDir, ADMIN_TOKEN_FILE);
-  fs.rmSync(tokenFile, { force: true });
-  const child = spawn(process.execPath, ['--import', 'tsx', 'service/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', DEMO: '0', DATABASE_URL: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  services.push(child);
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const handOver = await waitFor('the service started', 120, () => {
-    if (child.exitCode !== null) throw new Error(`the service exited: ${output}`);
-    return fs.existsSync(tokenFile) ? (JSON.parse(fs.readFileSync(tokenFile, 'utf8')) as { url: string }) : undefined;
-  });
-  return { process: child, origin: handOver.url, output: () => output, exited };
-}
+const startService = () => startServiceProcess({ env: { DATA_DIR: dataDir, DATABASE_URL: '' } });
 
 async function signIn(origin: string): Promise<(url: string, payload: object) => Promise<Response>> {
   const login = await fetch(`${origin}/api/auth/login`, {
@@ -123,7 +96,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const child of services) if (child.exitCode === null) child.kill('SIGKILL');
+  killServices();
   await site?.stop();
 });
 
@@ -134,8 +107,7 @@ describe('a crawl run and the service process', () => {
     const runId = await startCrawl(call);
     const workers = workersOf(first.process.pid!);
     expect(workers).toHaveLength(1);
-    first.process.kill('SIGKILL');
-    await first.exited;
+    await first.stop('SIGKILL');
     // The orphaned worker notices its parent is gone and stops, leaving nothing.
     await waitFor('the worker stopped', 10, () => (isPidAlive(workers[0]!) ? undefined : true));
     const servedAtEnd = site.served;
@@ -156,15 +128,13 @@ describe('a crawl run and the service process', () => {
 
     // SIGTERM: the stopping service fails its own run before it exits.
     const next = await startCrawl(again);
-    second.process.kill('SIGTERM');
-    expect(await second.exited).toBe(0);
+    expect(await second.stop()).toBe(0);
     const third = await startService();
     const last = await signIn(third.origin);
     expect((await runsOf(last)).find((r) => r.id === next)).toMatchObject({ status: 'failed', reason: INTERRUPTED });
     expect(third.output()).not.toContain(`crawl run ${next} of`);
     expect(fs.readdirSync(path.join(dataDir, RUNS_DIR))).toEqual([]);
     expect(await crawlIdsOf(last)).toEqual([1]);
-    third.process.kill('SIGTERM');
-    expect(await third.exited).toBe(0);
+    expect(await third.stop()).toBe(0);
   });
 });

@@ -70,6 +70,7 @@ describe('the next scheduled run', () => {
     expect((await save('shop', { day: 'tuesday', time: '09:15' })).nextRunAt).toBe('2026-03-24T09:15:00.000Z');
     const list = await post(signedIn.app, '/api/crawl-runs/list', signedIn.sessions.staff, { websiteId: 'shop' });
     expect(list.json<CrawlRunsAnswer>().nextRunAt).toBe('2026-03-24T09:15:00.000Z');
+    expect(list.json<CrawlRunsAnswer>().now).toBe('2026-03-23T09:00:00.000Z');
     expect((await save('shop', null)).nextRunAt).toBeNull();
   });
 });

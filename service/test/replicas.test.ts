@@ -3,23 +3,22 @@
  * behind a load balancer: sessions, checklists and approvals cross between them, a new crawl reaches both, the
  * scheduled approval and its mail happen once, and a replica killed mid-stream loses nothing.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { AppDb } from '../app-db/db.ts';
+import { defaultCrawlSettings } from '../../catalog/crawl-runs.ts';
+import { beat, claimQueuedRun, queueRun } from '../crawl-runs/runs.ts';
 import { migrations } from '../app-db/migrations.ts';
 import { parseAdminArgs, runAdminCommand } from '../admin/commands.ts';
 import { SESSION_COOKIE } from '../auth/sessions.ts';
 import { loadCrawl } from '../load/load-crawl.ts';
 import { LoadError } from '../load/load-error.ts';
 import { makeExport } from './helpers/make-export.ts';
-import { freePort } from './helpers/free-port.ts';
 import { databaseFor, startPostgres, type PostgresServer } from './helpers/postgres-server.ts';
+import { killServices, startService, type ServiceProcess } from './helpers/service-process.ts';
 import { CatchingMailer, TestClock, openStack, quietLogger, tempDir, writeCrawl } from './auth-fixture.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const SAVE = '/api/technical-health-check/checklist/save';
 const GET_ITEMS = '/api/technical-health-check/checklist/get-items';
 const OVERVIEW = '/api/technical-health-check/overview/get-overview';
@@ -32,42 +31,22 @@ let server: PostgresServer;
 let databaseUrl: string;
 let dataDir: string;
 
-interface Replica {
-  name: string;
-  origin: string;
-  process: ChildProcess;
-  output: string;
-}
+type Replica = ServiceProcess & { name: string };
 const replicas: Replica[] = [];
 
 async function startReplica(name: string): Promise<Replica> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'service/main.ts'], {
-    cwd: ROOT,
+  const service = await startService({
     env: {
-      ...process.env,
       DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DEMO: '0',
       DATABASE_URL: databaseUrl,
       // Longer than any bound here: a new crawl reaches the replicas through the load's announcement, not the poll.
       STORE_POLL_SECONDS: '600',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    timeoutMs: 180_000,
   });
-  const replica: Replica = { name, origin: `http://127.0.0.1:${port}`, process: child, output: '' };
-  child.stdout.on('data', (chunk: Buffer) => (replica.output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (replica.output += chunk.toString()));
+  const replica = { ...service, name };
   replicas.push(replica);
-  const deadline = Date.now() + 180_000;
-  for (;;) {
-    const health = await fetch(`${replica.origin}/api/health`).catch(() => undefined);
-    if (health?.ok) return replica;
-    if (child.exitCode !== null || Date.now() > deadline)
-      throw new Error(`replica ${name} did not start:\n${replica.output}`);
-    await sleep(200);
-  }
+  return replica;
 }
 
 interface Session {
@@ -147,7 +126,7 @@ beforeAll(async () => {
 });
 
 afterAll(() => {
-  for (const r of replicas) if (r.process.exitCode === null) r.process.kill('SIGKILL');
+  killServices();
   server?.stop();
 });
 
@@ -170,7 +149,7 @@ describe('two replicas over one PostgreSQL server and one DATA_DIR', () => {
     await killer.connect();
     try {
       let remoteWrites = 0;
-      a.onRemoteWrite(() => remoteWrites++);
+      a.onRemoteWrite(['websites'], () => remoteWrites++);
       const nameOnA = async () =>
         (await a.cached<{ name: string }>('SELECT name FROM websites WHERE id = ?', ['w']))[0]?.name;
       await b.run(`INSERT INTO websites VALUES ('w', 'first', 'w.example', ?)`, [new Date()]);
@@ -193,6 +172,60 @@ describe('two replicas over one PostgreSQL server and one DATA_DIR', () => {
       await killer.end();
       await a.close();
       await b.close();
+    }
+  });
+
+  it("does not empty another replica's cached answers about other tables with a crawl run's heartbeat each second", async () => {
+    const url = await databaseFor(server.url, 'replicas-heartbeat');
+    const [owner, other] = await Promise.all([AppDb.open(url), AppDb.open(url)]);
+    const behindTheirBacks = new pg.Client({ connectionString: url });
+    await behindTheirBacks.connect();
+    try {
+      let runWrites = 0;
+      let registryWrites = 0;
+      other.onRemoteWrite(['crawl_runs'], () => runWrites++);
+      other.onRemoteWrite(['crawl_registry'], () => registryWrites++);
+      const now = new Date();
+      await owner.run(`INSERT INTO websites VALUES ('shop', 'Shop', 'shop.example', ?)`, [now]);
+      const settings = defaultCrawlSettings('shop.example');
+      await queueRun(owner, {
+        websiteId: 'shop',
+        trigger: 'manual',
+        startedBy: null,
+        scheduledFor: null,
+        settings,
+        now,
+      });
+      const run = (await claimQueuedRun(owner, 'owner-host', now))!;
+      await within(2, 'the other replica heard the run queued and claimed', () => Promise.resolve(runWrites === 2));
+
+      const websiteName = () => other.cached<{ name: string }>('SELECT name FROM websites WHERE id = ?', ['shop']);
+      const pagesDone = () =>
+        other.cached<{ pages_done: number }>('SELECT pages_done FROM crawl_runs WHERE id = ?', [run.id]);
+      expect(await websiteName()).toEqual([{ name: 'Shop' }]);
+      expect(await pagesDone()).toEqual([{ pages_done: 0 }]);
+      // Changed without a notification: the other replica reads it only if something empties its cached answer.
+      await behindTheirBacks.query(`UPDATE websites SET name = 'Renamed' WHERE id = 'shop'`);
+
+      for (let second = 1; second <= 5; second++) {
+        const progress = { pagesDone: 10 * second, queued: 5, errors: 0, pagesPerSecond: 10, elapsedMs: 1000 * second };
+        expect(await beat(owner, run.id, 'owner-host', progress, new Date())).toBeDefined();
+        await within(2, `the other replica heard heartbeat ${second}`, () => Promise.resolve(runWrites === 2 + second));
+      }
+      expect(registryWrites).toBe(0);
+      expect(await pagesDone()).toEqual([{ pages_done: 50 }]);
+      expect(await websiteName()).toEqual([{ name: 'Shop' }]);
+
+      // A write to websites does reach the cached answer.
+      await owner.run(`UPDATE websites SET domain = domain WHERE id = 'shop'`);
+      await within(2, 'the other replica read the renamed website', async () => {
+        return (await websiteName())[0]?.name === 'Renamed';
+      });
+      expect(registryWrites).toBe(0);
+    } finally {
+      await behindTheirBacks.end();
+      await owner.close();
+      await other.close();
     }
   });
 

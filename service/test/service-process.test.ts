@@ -2,7 +2,7 @@
  * The service as the README starts it (`npm start`), on a fresh data directory without demo data: what it answers
  * anonymously, the modes of what it writes there, and that SIGTERM to the npm process stops it cleanly.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -12,14 +12,13 @@ import { AppDb, appDbDir } from '../app-db/db.ts';
 import { websiteExists } from '../app-db/websites.ts';
 import { ADMIN_TOKEN_FILE } from '../app-db/db.ts';
 import { tempDir } from './auth-fixture.ts';
+import { startService, type ServiceProcess } from './helpers/service-process.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
 
 let dataDir: string;
-let npm: ChildProcess;
-let exited: Promise<number | null>;
-let output = '';
+let service: ServiceProcess;
 let origin: string;
 let servicePid: number;
 
@@ -30,7 +29,7 @@ async function waitFor<T>(what: string, seconds: number, probe: () => T | undefi
   for (;;) {
     const value = await probe();
     if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what} within ${seconds} s; the service said:\n${output}`);
+    if (Date.now() > deadline) throw new Error(`${what} within ${seconds} s; the service said:\n${service.output()}`);
     await sleep(100);
   }
 }
@@ -69,15 +68,8 @@ const modesBelow = (dir: string): Record<string, string> =>
 beforeAll(async () => {
   dataDir = path.join(tempDir('thc-process-'), 'data');
   // PORT=0: the service takes a free port and names it in admin.token, the hand-over file of the admin CLI.
-  npm = spawn('npm', ['start'], {
-    cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', DEMO: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  npm.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  npm.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  exited = new Promise((resolve) => npm.once('exit', (code) => resolve(code)));
-  const handOver = await waitFor('the service did not start', 120, () => {
+  service = await startService({ env: { DATA_DIR: dataDir, PORT: '0' }, viaNpm: true });
+  const handOver = await waitFor('no hand-over', 10, () => {
     const file = path.join(dataDir, ADMIN_TOKEN_FILE);
     return fs.existsSync(file)
       ? (JSON.parse(fs.readFileSync(file, 'utf8')) as { url: string; pid: number })
@@ -88,7 +80,8 @@ beforeAll(async () => {
 });
 
 afterAll(() => {
-  for (const pid of [servicePid, npm.pid]) if (pid !== undefined && isRunning(pid)) process.kill(pid, 'SIGKILL');
+  for (const pid of [servicePid, service?.process.pid])
+    if (pid !== undefined && isRunning(pid)) process.kill(pid, 'SIGKILL');
 });
 
 describe('npm start', () => {
@@ -142,7 +135,7 @@ describe('npm start', () => {
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`,
     );
     await sleep(300);
-    npm.kill('SIGTERM');
+    const stopped = service.stop('SIGTERM');
     const started = Date.now();
     await sleep(300);
     socket.write(body);
@@ -153,7 +146,7 @@ describe('npm start', () => {
       !isRunning(servicePid) && (await isPortFree(port)) ? true : undefined,
     );
     expect(Date.now() - started).toBeLessThan(5000);
-    expect(await exited).toBe(0);
+    expect(await stopped).toBe(0);
     expect(fs.existsSync(path.join(dataDir, ADMIN_TOKEN_FILE))).toBe(false);
     const appDb = await AppDb.open(appDbDir(dataDir));
     try {

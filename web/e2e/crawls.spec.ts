@@ -3,12 +3,12 @@
  * see it pending in the Current Crawl dropdown; cancel a slow one; a weekly schedule firing on a second service whose
  * clock starts just before it; and a client, who gets the not-found page and 404 from every crawl-runs call.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
-import { freePort } from '../../service/test/helpers/free-port.ts';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { startService, type ServiceProcess } from '../../service/test/helpers/service-process.ts';
 import {
   SECTION,
   adminCommands,
@@ -25,6 +25,7 @@ import {
   websites,
 } from './helpers.ts';
 import { startLoopbackSite, type LoopbackSite } from './loopback-site.ts';
+import { NEXT_RUN_LOOKS } from '../src/features/crawls/next-run-look.ts';
 
 const repoDir = path.resolve(import.meta.dirname, '../..');
 const sites = {
@@ -50,6 +51,21 @@ async function setHidden(page: Page, isHidden: boolean): Promise<void> {
     });
     document.dispatchEvent(new Event('visibilitychange'));
   }, isHidden);
+}
+
+/** Fails if a shown toast overlaps the control. */
+async function expectUncovered(page: Page, control: Locator): Promise<void> {
+  const box = await control.boundingBox();
+  expect(box).not.toBeNull();
+  const toasts = await page.locator('.mantine-Notification-root').all();
+  expect(toasts.length).toBeGreaterThan(0);
+  for (const toast of toasts) {
+    const t = await toast.boundingBox();
+    if (!t || !box) continue;
+    const overlaps =
+      t.x < box.x + box.width && box.x < t.x + t.width && t.y < box.y + box.height && box.y < t.y + t.height;
+    expect(overlaps, `a toast at ${JSON.stringify(t)} covers the control at ${JSON.stringify(box)}`).toBe(false);
+  }
 }
 
 const historyRow = (page: Page) => page.getByTestId('crawl-history').locator('tbody tr').first();
@@ -111,10 +127,13 @@ test.describe('as the demo staff user', () => {
     const listCalls = countListCalls(page);
     await page.waitForTimeout(3000);
     expect(listCalls(), 'no polling once no run is active').toBe(0);
+    await setHidden(page, true);
+    await setHidden(page, false);
+    await expect.poll(listCalls, { message: 'one look when the page is shown again' }).toBe(1);
     const row = historyRow(page);
-    await expect(row.locator('td').nth(0)).toHaveText('Manual');
-    await expect(row.locator('td').nth(1)).toHaveText(logins.staff.email);
-    await expect(row.locator('td').nth(4)).toHaveText('40');
+    await expect(row.locator('td').nth(3)).toHaveText('Manual');
+    await expect(row.locator('td').nth(4)).toHaveText(logins.staff.email);
+    await expect(row.locator('td').nth(2)).toHaveText('40');
     expect(site.requests()).toBeGreaterThanOrEqual(40);
 
     // In-app navigation keeps the crawl list the page refreshed when the run was loaded.
@@ -153,7 +172,16 @@ test.describe('as the demo staff user', () => {
     await setHidden(page, false);
     await expect.poll(listCalls).toBeGreaterThan(whenHidden);
 
-    await card.getByRole('button', { name: 'Cancel' }).click();
+    // As many toasts as the page shows at once (settings saved while the crawl runs) leave Cancel uncovered.
+    const maxUrls = page.getByTestId('crawl-settings').getByRole('textbox', { name: 'Max URLs' });
+    for (const [index, value] of [999, 998, 997, 996].entries()) {
+      await maxUrls.fill(String(value));
+      await maxUrls.press('Enter');
+      await expect(page.getByText('Crawl settings saved')).toHaveCount(index + 1);
+    }
+    const cancel = card.getByRole('button', { name: 'Cancel' });
+    await expectUncovered(page, cancel);
+    await cancel.click({ timeout: 2000 });
     const dialog = page.getByRole('dialog', { name: 'Cancel this crawl?' });
     const keep = dialog.getByRole('checkbox', { name: 'Keep the pages crawled so far and load them as a crawl' });
     await expect(keep).not.toBeChecked();
@@ -169,6 +197,13 @@ test.describe('as the demo staff user', () => {
     await page.waitForTimeout(3000);
     expect(slowSite.requests() - requestsAfterCancel).toBeLessThanOrEqual(1);
     expect(await crawlsOf(page, sites.cancelled.id)).toEqual([]);
+
+    // At 768 px the outcome is in view without scrolling the history sideways.
+    await page.setViewportSize({ width: 768, height: 1024 });
+    await historyRow(page).scrollIntoViewIfNeeded();
+    const history = page.getByTestId('crawl-history');
+    await expect(history.getByRole('columnheader', { name: 'Outcome' })).toBeInViewport({ ratio: 1 });
+    await expect(historyRow(page).getByTestId('outcome')).toBeInViewport({ ratio: 1 });
     expect(problems()).toEqual([]);
   });
 });
@@ -208,7 +243,7 @@ test.describe('a weekly schedule', () => {
   const clockStart = new Date(Date.parse(due) - 90_000).toISOString();
   const website = { id: 'scheduled-loopback', name: 'Scheduled Loopback', domain: '127.0.0.1' };
   const staff = { email: 'staff@scheduled.example', password: 'scheduled-staff-e2e' };
-  let service: ChildProcess | undefined;
+  let service: ServiceProcess | undefined;
   let dataDir: string;
   let baseURL: string;
   let site: LoopbackSite;
@@ -226,25 +261,8 @@ test.describe('a weekly schedule', () => {
     test.setTimeout(180_000);
     site = await startLoopbackSite({ pages: 13 });
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'thc-e2e-schedule-'));
-    const port = await freePort();
-    baseURL = `http://127.0.0.1:${port}`;
-    service = spawn(process.execPath, ['--import', 'tsx', 'service/main.ts'], {
-      cwd: repoDir,
-      env: {
-        ...process.env,
-        DATA_DIR: dataDir,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DEMO: '0',
-        CLOCK_START: clockStart,
-      },
-      stdio: 'ignore',
-    });
-    await expect
-      .poll(async () => (await fetch(`${baseURL}/api/health`).catch(() => undefined))?.ok ?? false, {
-        timeout: 120_000,
-      })
-      .toBe(true);
+    service = await startService({ env: { DATA_DIR: dataDir, CLOCK_START: clockStart } });
+    baseURL = service.origin;
     adminCli(['website', 'add', '--id', website.id, '--name', website.name, '--domain', website.domain]);
     adminCli([
       'user',
@@ -261,11 +279,7 @@ test.describe('a weekly schedule', () => {
   });
 
   test.afterAll(async () => {
-    if (service?.pid !== undefined && service.exitCode === null) {
-      const exited = new Promise((resolve) => service!.once('exit', resolve));
-      service.kill('SIGTERM');
-      await exited;
-    }
+    await service?.stop();
     await site?.close();
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
@@ -284,15 +298,18 @@ test.describe('a weekly schedule', () => {
     });
     await expect(page.getByTestId('next-run')).toHaveText('Next run: Monday 30 November 2026, 06:00 (London)');
 
-    // Nothing polls while no run is active, so look again the way a user would.
-    await expect(async () => {
-      await page.reload();
-      await expect(page.getByRole('link', { name: 'Loaded as crawl 1' })).toBeVisible({ timeout: 3000 });
-    }).toPass({ timeout: 240_000, intervals: [5000] });
+    // The open page learns of the run without a reload, and without polling while it waits for the time.
+    const listCalls = countListCalls(page);
+    const loaded = page.getByRole('link', { name: 'Loaded as crawl 1' });
+    await expect(page.getByTestId('active-run').or(loaded)).toBeVisible({ timeout: 150_000 });
+    expect(listCalls(), 'list reads from saving the schedule until its run shows').toBeLessThanOrEqual(
+      2 + NEXT_RUN_LOOKS,
+    );
+    await expect(loaded).toBeVisible({ timeout: 180_000 });
     const row = historyRow(page);
-    await expect(row.locator('td').nth(0)).toHaveText('Scheduled');
-    await expect(row.locator('td').nth(1)).toHaveText('Schedule');
-    await expect(row.locator('td').nth(2)).toHaveText(/^30 Nov 2026, 06:0\d$/);
+    await expect(row.locator('td').nth(3)).toHaveText('Scheduled');
+    await expect(row.locator('td').nth(4)).toHaveText('Schedule');
+    await expect(row.locator('td').nth(0)).toHaveText(/^30 Nov 2026, 06:0\d$/);
     await expect(page.getByTestId('next-run')).toHaveText('Next run: Monday 7 December 2026, 06:00 (London)');
     await context.close();
   });

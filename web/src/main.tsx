@@ -20,7 +20,8 @@ if (!root) throw new Error('index.html has no #root');
 createRoot(root).render(
   <StrictMode>
     <MantineProvider theme={theme} defaultColorScheme="light" cssVariablesResolver={cssVariablesResolver}>
-      <Notifications position="top-right" autoClose={TOAST_AUTO_CLOSE_MS} limit={4} zIndex={1000} />
+      {/* Bottom right: the page's own actions (Start now, Cancel, Approve, Export) sit at the top right. */}
+      <Notifications position="bottom-right" autoClose={TOAST_AUTO_CLOSE_MS} limit={4} zIndex={1000} />
       <App />
     </MantineProvider>
   </StrictMode>,

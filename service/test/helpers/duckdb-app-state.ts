@@ -117,7 +117,8 @@ const DUCKDB_SCHEMA = `
 
 const MIGRATION_NAMES = ['accounts-and-websites', 'crawl-approval', 'checklist', 'login-failures'];
 
-export async function writeDuckDbAppState(dataDir: string): Promise<void> {
+/** Writes it; resolves with its tables besides schema_migrations, by name. */
+export async function writeDuckDbAppState(dataDir: string): Promise<string[]> {
   const db = await openDatabase(path.join(dataDir, 'app.duckdb'));
   const conn = await db.connect();
   try {
@@ -152,6 +153,10 @@ export async function writeDuckDbAppState(dataDir: string): Promise<void> {
          TIMESTAMP '2025-01-08 09:00:00');
       INSERT INTO login_failures VALUES ('pair 127.0.0.1 client@shop.example', 2, TIMESTAMP '2025-01-08 09:30:00');
     `);
+    const tables = await conn.runAndReadAll(
+      `SELECT table_name FROM information_schema.tables WHERE table_name <> 'schema_migrations' ORDER BY table_name`,
+    );
+    return tables.getRowObjectsJS().map((row) => row.table_name as string);
   } finally {
     conn.closeSync();
     db.closeSync();

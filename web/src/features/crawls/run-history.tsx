@@ -5,7 +5,7 @@ import { SECTION_PATH } from '../../lib/routes.ts';
 import { formatUrlState } from '../../lib/url-state.ts';
 import { TRIGGER_LABELS, formatCount, formatRunTime, outcomeText } from './crawl-run-format.ts';
 
-/** Every ended run of the website, newest first. */
+/** Every ended run of the website, newest first; its start and outcome lead, so narrow screens show them unscrolled. */
 export function RunHistory({ websiteId, runs }: { websiteId: string; runs: CrawlRun[] }) {
   return (
     <Paper withBorder radius="md" p={{ base: 'sm', sm: 'md' }} component="section" aria-labelledby="crawl-history">
@@ -22,27 +22,27 @@ export function RunHistory({ websiteId, runs }: { websiteId: string; runs: Crawl
             <Table striped highlightOnHover verticalSpacing="xs" data-testid="crawl-history" fz="sm">
               <Table.Thead>
                 <Table.Tr>
+                  <Table.Th>Start (London)</Table.Th>
+                  <Table.Th>Outcome</Table.Th>
+                  <Table.Th ta="right">Pages</Table.Th>
                   <Table.Th>Trigger</Table.Th>
                   <Table.Th>Started by</Table.Th>
-                  <Table.Th>Start (London)</Table.Th>
                   <Table.Th>End (London)</Table.Th>
-                  <Table.Th ta="right">Pages</Table.Th>
-                  <Table.Th>Outcome</Table.Th>
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
                 {runs.map((run) => (
                   <Table.Tr key={run.id} data-run={run.id} data-status={run.status}>
-                    <Table.Td>{TRIGGER_LABELS[run.trigger]}</Table.Td>
-                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{run.startedBy ?? 'Schedule'}</Table.Td>
                     <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatRunTime(run.startedAt ?? run.queuedAt)}</Table.Td>
-                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatRunTime(run.endedAt)}</Table.Td>
-                    <Table.Td ta="right" ff="monospace">
-                      {formatCount(run.progress.pagesDone)}
-                    </Table.Td>
                     <Table.Td>
                       <Outcome websiteId={websiteId} run={run} />
                     </Table.Td>
+                    <Table.Td ta="right" ff="monospace">
+                      {formatCount(run.progress.pagesDone)}
+                    </Table.Td>
+                    <Table.Td>{TRIGGER_LABELS[run.trigger]}</Table.Td>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{run.startedBy ?? 'Schedule'}</Table.Td>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatRunTime(run.endedAt)}</Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>

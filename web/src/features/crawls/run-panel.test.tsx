@@ -104,8 +104,8 @@ describe('RunHistory', () => {
       within(rows[1]!)
         .getAllByRole('cell')
         .map((cell) => cell.textContent)
-        .slice(0, 2),
-    ).toEqual(['Scheduled', 'Schedule']);
+        .slice(1, 5),
+    ).toEqual(['Cancelled', '30', 'Scheduled', 'Schedule']);
     expect(within(rows[2]!).getByRole('link', { name: 'Loaded as crawl 4' }).getAttribute('href')).toBe(
       '/technical-health-check?website=site&crawl=4',
     );

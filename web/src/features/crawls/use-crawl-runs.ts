@@ -5,10 +5,10 @@ import { isAbortError } from '../../api/client.ts';
 import { errorText } from '../../lib/load-state.ts';
 import { useCrawlsStore } from '../../stores/crawls-store.ts';
 import { isActiveRun } from './crawl-run-format.ts';
+import { awaitedRunAfter, nextLookMs, type AwaitedRun } from './next-run-look.ts';
 
 /** How often the run list is read while a run is queued, running or loading. */
 export const POLL_MS = 1000;
-
 export interface CrawlRunsState {
   answer: CrawlRunsAnswer | undefined;
   /** The last read failed (an earlier answer, if any, is kept). */
@@ -18,25 +18,37 @@ export interface CrawlRunsState {
   track: (runId: number) => void;
 }
 
-function usePageVisible(): boolean {
+function usePageVisible(onShown: () => void): boolean {
   const [isVisible, setVisible] = useState(() => document.visibilityState !== 'hidden');
   useEffect(() => {
-    const update = () => setVisible(document.visibilityState !== 'hidden');
+    let wasVisible = document.visibilityState !== 'hidden';
+    const update = () => {
+      const isNowVisible = document.visibilityState !== 'hidden';
+      setVisible(isNowVisible);
+      if (isNowVisible && !wasVisible) onShown();
+      wasVisible = isNowVisible;
+    };
     document.addEventListener('visibilitychange', update);
     return () => document.removeEventListener('visibilitychange', update);
-  }, []);
+  }, [onShown]);
   return isVisible;
 }
 
 /**
- * The website's runs, read again every second while one is active and the page is visible, and not at all
- * otherwise. A run seen active that has been loaded refreshes the crawl list, so the new pending crawl is offered.
+ * The website's runs, read again every second while one is active and the page is visible. With none active it reads
+ * them only shortly after the next scheduled time and when the page is shown again, so a scheduled run shows up
+ * without a reload. A run seen active that has been loaded refreshes the crawl list, so the new pending crawl is
+ * offered.
  */
 export function useCrawlRuns(websiteId: string): CrawlRunsState {
-  const [read, setRead] = useState<{ answer?: CrawlRunsAnswer; error?: string; count: number }>({ count: 0 });
+  const [read, setRead] = useState<{ answer?: CrawlRunsAnswer; error?: string; count: number; lookMs?: number }>({
+    count: 0,
+  });
   const [requested, setRequested] = useState(0);
-  const isVisible = usePageVisible();
+  const reload = useCallback(() => setRequested((n) => n + 1), []);
+  const isVisible = usePageVisible(reload);
   const seenActive = useRef(new Set<number>());
+  const awaited = useRef<AwaitedRun | undefined>(undefined);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -45,7 +57,9 @@ export function useCrawlRuns(websiteId: string): CrawlRunsState {
         const loadedNow = answer.runs.some((run) => run.status === 'loaded' && seenActive.current.has(run.id));
         seenActive.current = new Set(answer.runs.filter(isActiveRun).map((run) => run.id));
         if (loadedNow) void useCrawlsStore.getState().load(websiteId, { isRefresh: true });
-        setRead((current) => ({ answer, count: current.count + 1 }));
+        awaited.current = awaitedRunAfter(awaited.current, answer);
+        const lookMs = nextLookMs(awaited.current, answer);
+        setRead((current) => ({ answer, count: current.count + 1, lookMs }));
       },
       (error: unknown) => {
         if (isAbortError(error) || controller.signal.aborted) return;
@@ -56,13 +70,13 @@ export function useCrawlRuns(websiteId: string): CrawlRunsState {
   }, [websiteId, requested]);
 
   const hasActive = read.answer?.runs.some(isActiveRun) === true;
+  const waitMs = hasActive ? POLL_MS : read.lookMs;
   useEffect(() => {
-    if (!hasActive || !isVisible) return;
-    const timer = window.setTimeout(() => setRequested((n) => n + 1), POLL_MS);
+    if (waitMs === undefined || !isVisible) return;
+    const timer = window.setTimeout(() => setRequested((n) => n + 1), waitMs);
     return () => window.clearTimeout(timer);
-  }, [hasActive, isVisible, read.count]);
+  }, [waitMs, isVisible, read.count]);
 
-  const reload = useCallback(() => setRequested((n) => n + 1), []);
   const track = useCallback((runId: number) => {
     seenActive.current.add(runId);
     setRequested((n) => n + 1);
