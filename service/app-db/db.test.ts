@@ -84,6 +84,8 @@ describe('the app tables a statement names', () => {
       new Set(['sessions', 'users']),
     );
     expect(readTables('SELECT EXTRACT(EPOCH FROM queued_at) AS at FROM crawl_runs')).toBeUndefined();
+    expect(readTables('SELECT 1 FROM sessions s, users u WHERE u.id = s.user_id')).toBeUndefined();
+    expect(readTables('SELECT 1 FROM sessions, users')).toBeUndefined();
   });
 });
 

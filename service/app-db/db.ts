@@ -80,6 +80,7 @@ export type Tables = ReadonlySet<string> | undefined;
 const KNOWN_TABLES: ReadonlySet<string> = new Set([...APP_TABLES, 'schema_migrations']);
 const WRITTEN_TABLE = /(?<!\b(?:DO|FOR)\s+)\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+"?(\w+)/gi;
 const READ_TABLE = /\b(?:FROM|JOIN)\s+"?(\w+)/gi;
+const COMMA_JOIN = /\bFROM\s+"?\w+"?(?:\s+(?:AS\s+)?(?!WHERE\b|GROUP\b|ORDER\b|LIMIT\b|JOIN\b)\w+)?\s*,/i;
 const SCHEMA_CHANGE = /\b(?:CREATE|ALTER|DROP|TRUNCATE)\b/i;
 const tablesBySql = new Map<string, Tables>();
 
@@ -100,10 +101,10 @@ export function writtenTables(sql: string): Tables {
   return tablesBySql.get(key);
 }
 
-/** The tables a read depends on. */
+/** The tables a read depends on; a comma join names tables FROM/JOIN does not catch, so it counts as every table. */
 export function readTables(sql: string): Tables {
   const key = `r${sql}`;
-  if (!tablesBySql.has(key)) tablesBySql.set(key, tablesIn(sql, READ_TABLE));
+  if (!tablesBySql.has(key)) tablesBySql.set(key, COMMA_JOIN.test(sql) ? undefined : tablesIn(sql, READ_TABLE));
   return tablesBySql.get(key);
 }
 
