@@ -33,11 +33,15 @@ function StoreReportTable(props: Omit<ReportTableProps, 'rowsState'>) {
   return <ReportTable {...props} rowsState={rowsState} />;
 }
 
-/** The pages with the store's total and load state. */
+/**
+ * The pages with the store's total and load state. Pending matters to them only while there is no total yet, so a
+ * page turn, which keeps the total, does not render them again when it starts loading or when its rows arrive.
+ */
 function StoreTablePagination(props: Omit<TablePaginationProps, 'total' | 'isError' | 'isPending'>) {
   const total = useReportStore((s) => rowsTotal(s.rows));
-  const status = useReportStore((s) => s.rows.status);
-  return <TablePagination {...props} total={total} isError={status === 'error'} isPending={status === 'pending'} />;
+  const isError = useReportStore((s) => s.rows.status === 'error');
+  const isPending = useReportStore((s) => s.rows.status === 'pending' && rowsTotal(s.rows) === 0);
+  return <TablePagination {...props} total={total} isError={isError} isPending={isPending} />;
 }
 
 /** One report of one crawl: header, issues over time, the breakdown tabs and the table (spec §2 'Report page'). */
