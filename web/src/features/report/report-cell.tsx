@@ -17,9 +17,9 @@ import classes from './report-table.module.css';
 
 function Empty() {
   return (
-    <Text span c="dark.3" size="sm" aria-label="No value">
+    <span className={classes.empty} aria-label="No value">
       –
-    </Text>
+    </span>
   );
 }
 
