@@ -299,8 +299,7 @@ export function ReportTable(props: ReportTableProps) {
     estimateSize: () => 39,
     // By position, like the rows' elements: a page turn updates the same row elements rather than making new ones.
     getItemKey: (index) => index,
-    // Every row drawn is drawn again on each page turn: a few beyond the view are enough for smooth scrolling.
-    overscan: 4,
+    overscan: 8,
   });
   const isPending = rowsState.status === 'pending' || rowsState.status === 'idle';
   const isError = rowsState.status === 'error';
