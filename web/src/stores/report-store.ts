@@ -29,6 +29,12 @@ interface ReportStore {
   reset: () => void;
 }
 
+/** The rows' total: kept while the next page loads, 0 after a failed load (spec §4). */
+export function rowsTotal(rows: LoadState<RowsPage>): number {
+  if (rows.status === 'success') return rows.data.total;
+  return rows.status === 'pending' ? (rows.data?.total ?? 0) : 0;
+}
+
 let summaryController: AbortController | undefined;
 let rowsController: AbortController | undefined;
 

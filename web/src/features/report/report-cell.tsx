@@ -13,12 +13,13 @@ import { useWebsiteDomain } from '../../lib/dashboard-context.ts';
 import { AiSuggestionCell } from './ai-suggestion-cell.tsx';
 import { QueryReportButton } from '../query-report/query-report-button.tsx';
 import type { ReportRow } from '../../api/report-rows.ts';
+import classes from './report-table.module.css';
 
 function Empty() {
   return (
-    <Text span c="dark.3" size="sm" aria-label="No value">
+    <span className={classes.empty} aria-label="No value">
       –
-    </Text>
+    </span>
   );
 }
 
@@ -144,9 +145,9 @@ export const ReportCell = memo(function ReportCell({
     default: {
       const text = cellText(value, format);
       return (
-        <Text span size="sm" title={text.length > 30 ? text : undefined} truncate="end" display="block">
+        <span className={classes.cellText} title={text.length > 30 ? text : undefined}>
           {text}
-        </Text>
+        </span>
       );
     }
   }

@@ -8,15 +8,15 @@ import { columnById, reportHeading } from '../../lib/catalog.ts';
 import { formatNumber } from '../../../../catalog/format.ts';
 import { SEVERITY_LABELS, SEVERITY_TONES } from '../../lib/severity.ts';
 import { ToneBadge } from '../../components/tone-badge.tsx';
-import { useReportStore } from '../../stores/report-store.ts';
+import { rowsTotal, useReportStore } from '../../stores/report-store.ts';
 import { useSessionStore } from '../../stores/session-store.ts';
 import { Icon } from '../../components/icon.tsx';
 import { FetchErrorPanel } from '../../components/fetch-error-panel.tsx';
 import { useDashboard } from '../../lib/dashboard-context.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { IssuesChart } from './issues-chart.tsx';
-import { ReportTable } from './report-table.tsx';
-import { TablePagination } from './table-pagination.tsx';
+import { ReportTable, type ReportTableProps } from './report-table.tsx';
+import { TablePagination, type TablePaginationProps } from './table-pagination.tsx';
 import { ColumnDialog } from './column-dialog.tsx';
 import { hasChecklist, nextSort, reportColumns } from './table-model.ts';
 import { ChecklistContext } from './checklist-context.ts';
@@ -27,12 +27,30 @@ import { useChecklistEdits } from './use-checklist-edits.ts';
 import { useCsvExport } from './use-csv-export.ts';
 import { useTablePreferences } from './use-table-preferences.ts';
 
+/** The table with the store's rows: it alone renders when the rows load. */
+function StoreReportTable(props: Omit<ReportTableProps, 'rowsState'>) {
+  const rowsState = useReportStore((s) => s.rows);
+  return <ReportTable {...props} rowsState={rowsState} />;
+}
+
+/**
+ * The pages with the store's total and load state. Pending matters to them only while there is no total yet, so a
+ * page turn, which keeps the total, does not render them again when it starts loading or when its rows arrive.
+ */
+function StoreTablePagination(props: Omit<TablePaginationProps, 'total' | 'isError' | 'isPending'>) {
+  const total = useReportStore((s) => rowsTotal(s.rows));
+  const isError = useReportStore((s) => s.rows.status === 'error');
+  const isPending = useReportStore((s) => s.rows.status === 'pending' && rowsTotal(s.rows) === 0);
+  return <TablePagination {...props} total={total} isError={isError} isPending={isPending} />;
+}
+
 /** One report of one crawl: header, issues over time, the breakdown tabs and the table (spec §2 'Report page'). */
 export function ReportPage({ report }: { report: ReportDefinition }) {
   const { website, segment, crawls, current, comparison, range, url, setUrl } = useDashboard();
   const email = useSessionStore((s) => s.user?.email ?? '');
   const summary = useReportStore((s) => s.summary);
-  const rowsState = useReportStore((s) => s.rows);
+  // The total only: a page turn's pending and answered rows render the table and its pages, not this page.
+  const total = useReportStore((s) => rowsTotal(s.rows));
   const loadSummary = useReportStore((s) => s.loadSummary);
   const loadRows = useReportStore((s) => s.loadRows);
   const [preferences, setPreferences, resetPreferences] = useTablePreferences(email, report.id);
@@ -137,12 +155,6 @@ export function ReportPage({ report }: { report: ReportDefinition }) {
   const differences =
     summary.status === 'success' || summary.status === 'pending' ? summary.data?.differences : undefined;
   const trends = summary.status === 'success' || summary.status === 'pending' ? (summary.data?.trends ?? []) : [];
-  const total =
-    rowsState.status === 'success'
-      ? rowsState.data.total
-      : rowsState.status === 'pending'
-        ? (rowsState.data?.total ?? 0)
-        : 0;
   const fileStem = report.title;
   const checklist = useChecklistEdits({
     report,
@@ -249,10 +261,9 @@ export function ReportPage({ report }: { report: ReportDefinition }) {
             onChange={(next) => setUrl((s) => ({ ...s, tab: next === 'all' ? undefined : next, page: undefined }))}
           />
           <ChecklistContext.Provider value={checklist.state}>
-            <ReportTable
+            <StoreReportTable
               report={report}
               columns={columns}
-              rowsState={rowsState}
               sorting={sorting}
               onSortColumn={(id) => setUrl((s) => ({ ...s, sort: nextSort(sorting, id), page: undefined }))}
               pagination={{ pageIndex, pageSize }}
@@ -275,12 +286,9 @@ export function ReportPage({ report }: { report: ReportDefinition }) {
             onCancel={checklist.closeSave}
             onConfirm={() => void checklist.save()}
           />
-          <TablePagination
+          <StoreTablePagination
             pageIndex={pageIndex}
             pageSize={pageSize}
-            total={total}
-            isError={rowsState.status === 'error'}
-            isPending={rowsState.status === 'pending'}
             onPageIndex={setPage}
             onPageSize={(size) =>
               setUrl((s) => ({ ...s, size: size === DEFAULT_PAGE_SIZE ? undefined : size, page: undefined }))

@@ -1,4 +1,4 @@
-import { Fragment, useMemo, useRef } from 'react';
+import { Fragment, memo, useMemo, useRef } from 'react';
 import { ActionIcon, Loader, Text } from '@mantine/core';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import {
@@ -12,14 +12,17 @@ import {
   rowSortingFeature,
   tableFeatures,
   useTable,
+  type Cell,
   type ColumnDef,
   type PaginationState,
+  type Row,
   type SortingState,
   type Updater,
 } from '@tanstack/react-table';
 import type { CatalogColumn, ReportDefinition } from '../../../../catalog/schema.ts';
 import type { ReportRow, RowsPage } from '../../api/report-rows.ts';
 import type { LoadState } from '../../lib/load-state.ts';
+import { rowsTotal } from '../../stores/report-store.ts';
 import { isNumericFormat } from '../../../../catalog/cell-format.ts';
 import { Icon } from '../../components/icon.tsx';
 import { FetchErrorPanel } from '../../components/fetch-error-panel.tsx';
@@ -81,10 +84,8 @@ function formatSize(column: CatalogColumn): number {
   }
 }
 
-function buildColumns(
-  report: ReportDefinition,
-  columns: readonly CatalogColumn[],
-): ColumnDef<typeof features, ReportRow, unknown>[] {
+/** The columns' sizes, sorting and groups; their cells are drawn by the body rows. */
+function buildColumns(columns: readonly CatalogColumn[]): ColumnDef<typeof features, ReportRow, unknown>[] {
   const groups: { group: string; leaves: ColumnDef<typeof features, ReportRow, unknown>[] }[] = [];
   for (const column of columns) {
     const leaf = helper.accessor((row: ReportRow) => row.get(column.id), {
@@ -94,7 +95,6 @@ function buildColumns(
       minSize: 64,
       maxSize: 900,
       enableSorting: column.format !== 'ai-suggestion' && column.id !== 'checked',
-      cell: (ctx) => <ReportCell report={report} column={column} value={ctx.getValue()} row={ctx.row.original} />,
       meta: { column },
     }) as ColumnDef<typeof features, ReportRow, unknown>;
     const last = groups[groups.length - 1];
@@ -105,6 +105,124 @@ function buildColumns(
     helper.group({ id: `group-${index}-${group}`, header: group, columns: leaves }),
   );
 }
+
+interface LeafLayout {
+  id: string;
+  size: number;
+  format: CatalogColumn['format'] | undefined;
+  group: string;
+}
+
+/** Where the visible columns sit: the frozen ones' offsets, the last frozen one and their width. */
+interface TableLayout {
+  pinned: Map<string, number>;
+  lastPinned: string | undefined;
+  pinnedWidth: number;
+}
+
+function layoutOf(leaves: readonly LeafLayout[]): TableLayout {
+  const pinned = pinnedOffsets(leaves);
+  const lastPinned = [...pinned.keys()].at(-1);
+  const last = leaves.find((leaf) => leaf.id === lastPinned);
+  return { pinned, lastPinned, pinnedWidth: last ? pinned.get(last.id)! + last.size : 0 };
+}
+
+function pinStyle(layout: TableLayout, columnId: string): React.CSSProperties | undefined {
+  return layout.pinned.has(columnId) ? { left: layout.pinned.get(columnId) } : undefined;
+}
+
+function pinClass(layout: TableLayout, columnId: string): string {
+  return layout.pinned.has(columnId)
+    ? `${classes.pinned} ${columnId === layout.lastPinned ? classes.pinnedEdge : ''}`
+    : '';
+}
+
+/**
+ * One body row. Memoised: the render that marks the table busy while the next page loads, and the page's own
+ * renders, leave the rows alone; a row renders again for a new row, a new place, expansion or a column change.
+ */
+const BodyRow = memo(function BodyRow({
+  report,
+  row,
+  cells,
+  isExpanded,
+  index,
+  start,
+  rowIndex,
+  layout,
+  measureElement,
+}: {
+  report: ReportDefinition;
+  row: Row<typeof features, ReportRow>;
+  cells: Cell<typeof features, ReportRow, unknown>[];
+  isExpanded: boolean;
+  index: number;
+  start: number;
+  rowIndex: number;
+  layout: TableLayout;
+  measureElement: (element: HTMLTableRowElement | null) => void;
+}) {
+  const expanderIndex = Math.max(
+    0,
+    cells.findIndex((c) => c.column.id !== 'checked'),
+  );
+  return (
+    <tr
+      data-index={index}
+      ref={measureElement}
+      className={classes.row}
+      style={{ transform: `translateY(${start}px)` }}
+      role="row"
+      aria-rowindex={rowIndex}
+    >
+      {cells.map((cell, cellIndex) => {
+        const isExpanderCell = cellIndex === expanderIndex;
+        const meta = catalogColumnOf(cell.column.columnDef.meta)!;
+        const isLast = cellIndex === cells.length - 1;
+        // Straight to the cell, not through a column's cell template: two components fewer in every cell.
+        const content = <ReportCell report={report} column={meta} value={cell.getValue()} row={row.original} />;
+        return (
+          <td
+            key={cell.column.id}
+            className={`${classes.td} ${isNumericFormat(meta.format) ? classes.numeric : ''} ${pinClass(layout, cell.column.id)}`}
+            style={{
+              width: cell.column.getSize(),
+              flex: isLast ? '1 0 auto' : 'none',
+              ...pinStyle(layout, cell.column.id),
+            }}
+            role="cell"
+            data-column={cell.column.id}
+            data-pinned={layout.pinned.has(cell.column.id) ? '' : undefined}
+          >
+            {isExpanderCell && report.subRow && row.getCanExpand() ? (
+              <Fragment>
+                <ActionIcon
+                  variant="subtle"
+                  size="sm"
+                  color="gray.7"
+                  mr={6}
+                  onClick={() => row.toggleExpanded()}
+                  aria-expanded={isExpanded}
+                  aria-label={expanderLabel(report.subRow, isExpanded)}
+                >
+                  <Icon name={isExpanded ? 'chevron-down' : 'chevron-right'} size={14} />
+                </ActionIcon>
+                <div style={{ minWidth: 0, flex: 1 }}>{content}</div>
+              </Fragment>
+            ) : (
+              content
+            )}
+          </td>
+        );
+      })}
+      {isExpanded ? (
+        <td role="cell" className={classes.detail}>
+          <RowDetail report={report} row={row.original} />
+        </td>
+      ) : null}
+    </tr>
+  );
+});
 
 export interface ReportTableProps {
   report: ReportDefinition;
@@ -126,17 +244,12 @@ function resolve<T>(updater: Updater<T>, current: T): T {
 function useReportTable(props: ReportTableProps) {
   const { report, columns, rowsState, sorting, pagination, preferences, onPreferencesChange, onPaginationChange } =
     props;
-  const columnDefs = useMemo(() => buildColumns(report, columns), [report, columns]);
+  const columnDefs = useMemo(() => buildColumns(columns), [columns]);
   const rows =
     rowsState.status === 'success' || rowsState.status === 'pending'
       ? (rowsState.data?.rows.rows ?? EMPTY_ROWS)
       : EMPTY_ROWS;
-  const total =
-    rowsState.status === 'success'
-      ? rowsState.data.total
-      : rowsState.status === 'pending'
-        ? (rowsState.data?.total ?? 0)
-        : 0;
+  const total = rowsTotal(rowsState);
   const columnIds = useMemo(() => columns.map((c) => c.id), [columns]);
   const columnOrder = useMemo(() => {
     const kept = preferences.order.filter((id) => columnIds.includes(id));
@@ -189,20 +302,15 @@ export function ReportTable(props: ReportTableProps) {
   const totalSize = table.getTotalSize();
   const headerGroups = table.getHeaderGroups();
   const total = table.getRowCount();
-  const leaves = table.getVisibleLeafColumns();
-  const pinned = pinnedOffsets(
-    leaves.map((c) => ({ id: c.id, size: c.getSize(), format: catalogColumnOf(c.columnDef.meta)?.format })),
-  );
-  const lastPinned = [...pinned.keys()].at(-1);
-  const pinnedWidth = lastPinned === undefined ? 0 : pinned.get(lastPinned)! + table.getColumn(lastPinned)!.getSize();
-  const segments = groupSegments(
-    leaves.map((c) => ({ id: c.id, size: c.getSize(), group: catalogColumnOf(c.columnDef.meta)?.group ?? '' })),
-    pinned,
-  );
-  const pinStyle = (columnId: string): React.CSSProperties | undefined =>
-    pinned.has(columnId) ? { left: pinned.get(columnId) } : undefined;
-  const pinClass = (columnId: string): string =>
-    pinned.has(columnId) ? `${classes.pinned} ${columnId === lastPinned ? classes.pinnedEdge : ''}` : '';
+  const leaves: LeafLayout[] = table.getVisibleLeafColumns().map((c) => {
+    const meta = catalogColumnOf(c.columnDef.meta);
+    return { id: c.id, size: c.getSize(), format: meta?.format, group: meta?.group ?? '' };
+  });
+  // One object while the columns stay as they are, so the memoised rows skip a render that changes no row.
+  const leavesKey = JSON.stringify(leaves);
+  const layout = useMemo(() => layoutOf(JSON.parse(leavesKey) as LeafLayout[]), [leavesKey]);
+  const { pinned, lastPinned, pinnedWidth } = layout;
+  const segments = groupSegments(leaves, pinned);
 
   return (
     <div>
@@ -261,8 +369,12 @@ export function ReportTable(props: ReportTableProps) {
                   return (
                     <th
                       key={header.id}
-                      className={`${classes.th} ${pinClass(column.id)}`}
-                      style={{ ...style, justifyContent: numeric ? 'flex-end' : undefined, ...pinStyle(column.id) }}
+                      className={`${classes.th} ${pinClass(layout, column.id)}`}
+                      style={{
+                        ...style,
+                        justifyContent: numeric ? 'flex-end' : undefined,
+                        ...pinStyle(layout, column.id),
+                      }}
                       role="columnheader"
                       scope="col"
                       aria-sort={
@@ -331,73 +443,24 @@ export function ReportTable(props: ReportTableProps) {
             <tbody className={classes.tbody} style={{ height: virtualizer.getTotalSize() }} role="rowgroup">
               {virtualizer.getVirtualItems().map((item) => {
                 const row = rows[item.index]!;
-                const cells = row.getVisibleCells();
-                const isExpanded = row.getIsExpanded();
-                const expanderIndex = Math.max(
-                  0,
-                  cells.findIndex((c) => c.column.id !== 'checked'),
-                );
                 return (
-                  <tr
+                  <BodyRow
                     key={item.index}
-                    data-index={item.index}
-                    ref={virtualizer.measureElement}
-                    className={classes.row}
-                    style={{ transform: `translateY(${item.start}px)` }}
-                    role="row"
-                    aria-rowindex={
+                    report={props.report}
+                    row={row}
+                    cells={row.getVisibleCells()}
+                    isExpanded={row.getIsExpanded()}
+                    index={item.index}
+                    start={item.start}
+                    rowIndex={
                       headerGroups.length +
                       table.state.pagination.pageIndex * table.state.pagination.pageSize +
                       item.index +
                       1
                     }
-                  >
-                    {cells.map((cell, index) => {
-                      const isExpanderCell = index === expanderIndex;
-                      const meta = catalogColumnOf(cell.column.columnDef.meta);
-                      const isLast = index === cells.length - 1;
-                      return (
-                        <td
-                          key={cell.column.id}
-                          className={`${classes.td} ${meta && isNumericFormat(meta.format) ? classes.numeric : ''} ${pinClass(cell.column.id)}`}
-                          style={{
-                            width: cell.column.getSize(),
-                            flex: isLast ? '1 0 auto' : 'none',
-                            ...pinStyle(cell.column.id),
-                          }}
-                          role="cell"
-                          data-column={cell.column.id}
-                          data-pinned={pinned.has(cell.column.id) ? '' : undefined}
-                        >
-                          {isExpanderCell && props.report.subRow && row.getCanExpand() ? (
-                            <Fragment>
-                              <ActionIcon
-                                variant="subtle"
-                                size="sm"
-                                color="gray.7"
-                                mr={6}
-                                onClick={() => row.toggleExpanded()}
-                                aria-expanded={isExpanded}
-                                aria-label={expanderLabel(props.report.subRow, isExpanded)}
-                              >
-                                <Icon name={isExpanded ? 'chevron-down' : 'chevron-right'} size={14} />
-                              </ActionIcon>
-                              <div style={{ minWidth: 0, flex: 1 }}>
-                                <table.FlexRender cell={cell} />
-                              </div>
-                            </Fragment>
-                          ) : (
-                            <table.FlexRender cell={cell} />
-                          )}
-                        </td>
-                      );
-                    })}
-                    {isExpanded ? (
-                      <td role="cell" className={classes.detail}>
-                        <RowDetail report={props.report} row={row.original} />
-                      </td>
-                    ) : null}
-                  </tr>
+                    layout={layout}
+                    measureElement={virtualizer.measureElement}
+                  />
                 );
               })}
             </tbody>
