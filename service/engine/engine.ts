@@ -100,6 +100,7 @@ export class ReportEngine {
   invalidate(): void {
     this.cache.clear();
     this.compiled.clear();
+    this.pool.clearStatements();
     this.#targets.clear();
   }
 
