@@ -1,7 +1,7 @@
 /**
  * Prepared statements of one pooled connection, kept by their SQL. A page asked for again (a refresh, a skipCache
  * reload, another analyst on the same tab) compiles to the same text, and running it prepared skips DuckDB's parsing
- * and planning, about half of a fresh 100-row page's query. Only statements without bound values are kept: running
+ * and planning, about half of a fresh 100-row page's query step. Only statements without bound values are kept: running
  * one never changes it, so a kept statement is the same query each time. DuckDB plans a kept statement again by
  * itself when a database it reads has changed since it was prepared.
  */
@@ -11,7 +11,8 @@ import type { DuckDBConnection, DuckDBMaterializedResult, DuckDBPreparedStatemen
 export const MAX_STATEMENTS = 64;
 
 export class StatementCache {
-  readonly #statements = new Map<string, DuckDBPreparedStatement>();
+  /** By SQL: its prepared statement, or null for a statement run once so far. */
+  readonly #statements = new Map<string, DuckDBPreparedStatement | null>();
 
   constructor(
     readonly conn: DuckDBConnection,
@@ -22,28 +23,41 @@ export class StatementCache {
     return this.#statements.size;
   }
 
+  /** Whether a prepared statement of `sql` is kept. */
   has(sql: string): boolean {
-    return this.#statements.has(sql);
+    return Boolean(this.#statements.get(sql));
   }
 
   /** Destroys every kept statement. */
   clear(): void {
-    for (const statement of this.#statements.values()) statement.destroySync();
+    for (const statement of this.#statements.values()) statement?.destroySync();
     this.#statements.clear();
   }
 
-  /** Runs `sql` (one statement without bound values) from its kept prepared statement, preparing it the first time. */
+  /**
+   * Runs `sql` (one statement without bound values). The first time it runs unprepared: preparing and then running
+   * is two round trips to a worker thread, one more than running, which a page asked for once would pay for nothing.
+   * The second time it is prepared and kept; from then on it runs from the kept statement.
+   */
   async run(sql: string): Promise<DuckDBMaterializedResult> {
-    let statement = this.#statements.get(sql);
-    if (statement) this.#statements.delete(sql);
-    else statement = await this.conn.prepare(sql);
-    // Re-inserting moves the statement to the most recent end of the Map's order.
+    const known = this.#statements.get(sql);
+    if (known === undefined) {
+      this.#keep(sql, null);
+      return this.conn.run(sql);
+    }
+    this.#statements.delete(sql);
+    const statement = known ?? (await this.conn.prepare(sql));
+    this.#keep(sql, statement);
+    return statement.run();
+  }
+
+  #keep(sql: string, statement: DuckDBPreparedStatement | null): void {
+    // Inserted last: the Map's order is the order of last use.
     this.#statements.set(sql, statement);
     for (const [oldest, evicted] of this.#statements) {
       if (this.#statements.size <= this.maxStatements) break;
       this.#statements.delete(oldest);
-      evicted.destroySync();
+      evicted?.destroySync();
     }
-    return statement.run();
   }
 }
