@@ -8,9 +8,17 @@ import type { ReportDefinition } from '../../catalog/schema.ts';
 import { withConnection } from '../db/duckdb.ts';
 import { dataIdOf } from '../store/crawl-meta.ts';
 import type { CrawlRecord, CrawlRegistry } from '../store/registry.ts';
-import type { LruCache } from './cache.ts';
+import { LruCache } from './cache.ts';
+import { memoisedCompile } from './compile-memo.ts';
 import { ConnectionPool } from './connection-pool.ts';
-import { compileCount, compileRows, type CrawlTarget, type DifferenceType, type RowsRequest } from './compile.ts';
+import {
+  compileCount,
+  compileRows,
+  type CompiledRows,
+  type CrawlTarget,
+  type DifferenceType,
+  type RowsRequest,
+} from './compile.ts';
 import { createResultCache, runCount, runRows, tuneInstance, type CachedValue, type RunOptions } from './execute.ts';
 import { emsRank, readPrecomputed } from './precompute.ts';
 import { baseCountSql, shapeOf } from './report-shape.ts';
@@ -72,6 +80,8 @@ export interface EngineOptions {
 export class ReportEngine {
   readonly cache: LruCache<CachedValue>;
   readonly pool: ConnectionPool;
+  /** Compiled rows queries by request (compile-memo.ts); cleared with the targets they were compiled for. */
+  readonly compiled = new LruCache<CompiledRows>({ maxEntries: 256, maxBytes: Number.MAX_SAFE_INTEGER });
   readonly #targets = new Map<string, Promise<CrawlTarget>>();
   readonly #stopListening: () => void;
   #tuned: Promise<void> | undefined;
@@ -89,6 +99,8 @@ export class ReportEngine {
   /** Forgets cached results and crawl targets: the store changed. */
   invalidate(): void {
     this.cache.clear();
+    this.compiled.clear();
+    this.pool.clearStatements();
     this.#targets.clear();
   }
 
@@ -108,7 +120,7 @@ export class ReportEngine {
   }
 
   async rows(req: RowsRequest, options: RunOptions = {}): Promise<RowsResult> {
-    const compiled = compileRows(req);
+    const compiled = memoisedCompile(this.compiled, req, compileRows);
     await (this.#tuned ??= tuneInstance(this.db));
     return runRows(this.pool, this.cache, compiled, options);
   }

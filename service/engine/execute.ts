@@ -31,6 +31,7 @@ import {
   type ValueType,
 } from './result.ts';
 import { fragmentKey, type SqlFragment } from './sql.ts';
+import type { StatementCache } from './statement-cache.ts';
 
 /**
  * Above the largest page (the 1000-row CSV chunk), so that a page's row ids reach the table scan as a list and
@@ -69,10 +70,15 @@ export function bindingsOf(fragment: SqlFragment): { values: DuckDBValue[]; type
 /**
  * Runs one compiled statement to a materialized result in as few worker-thread round trips as DuckDB allows: one
  * (parse, plan and run together) without bound values, two (prepare, then run) with them, not the three of
- * `conn.run(sql, values)`, which first splits the text into statements. Each round trip is a thread wake-up.
+ * `conn.run(sql, values)`, which first splits the text into statements. Each round trip is a thread wake-up. With a
+ * pooled connection's statements, one without bound values runs from its kept prepared statement.
  */
-export async function runStatement(conn: DuckDBConnection, fragment: SqlFragment): Promise<DuckDBMaterializedResult> {
-  if (fragment.params.length === 0) return conn.run(fragment.sql);
+export async function runStatement(
+  conn: DuckDBConnection,
+  fragment: SqlFragment,
+  statements?: StatementCache,
+): Promise<DuckDBMaterializedResult> {
+  if (fragment.params.length === 0) return statements ? statements.run(fragment.sql) : conn.run(fragment.sql);
   const prepared = await conn.prepare(fragment.sql);
   try {
     const { values, types } = bindingsOf(fragment);
@@ -102,15 +108,23 @@ export async function query(
 }
 
 /** A query's result chunks as DuckDB produced them, for reading column by column. */
-export async function queryChunks(conn: DuckDBConnection, fragment: SqlFragment): Promise<ResultChunks> {
-  const result = await runStatement(conn, fragment);
+export async function queryChunks(
+  conn: DuckDBConnection,
+  fragment: SqlFragment,
+  statements?: StatementCache,
+): Promise<ResultChunks> {
+  const result = await runStatement(conn, fragment, statements);
   // A materialized result's chunks are read synchronously, without a round trip per chunk.
   const chunks = Array.from({ length: result.chunkCount }, (_, i) => result.getChunk(i));
   return { names: result.columnNames(), types: result.columnTypes(), chunks };
 }
 
-export async function queryNumber(conn: DuckDBConnection, fragment: SqlFragment): Promise<number> {
-  const found = await queryChunks(conn, fragment);
+export async function queryNumber(
+  conn: DuckDBConnection,
+  fragment: SqlFragment,
+  statements?: StatementCache,
+): Promise<number> {
+  const found = await queryChunks(conn, fragment, statements);
   const first = found.chunks[0];
   const value =
     first && first.rowCount > 0 && first.columnCount > 0
@@ -170,7 +184,7 @@ export function runCount(
 ): Promise<number> {
   return cache.getOrCompute(
     `count\u0000${fragmentKey(count)}`,
-    () => pool.use((conn) => queryNumber(conn, count)),
+    () => pool.use((conn, statements) => queryNumber(conn, count, statements)),
     options.bypassCache,
   ) as Promise<number>;
 }
@@ -187,7 +201,7 @@ export async function runRows(
     async () => {
       if (compiled.combined) {
         const combined = compiled.combined;
-        const found = await pool.use((conn) => queryChunks(conn, combined));
+        const found = await pool.use((conn, statements) => queryChunks(conn, combined, statements));
         const first = valueAt(found, TOTAL_COLUMN, 0);
         // An empty page past the first says nothing about the total.
         if (first !== undefined || compiled.count === undefined || compiled.offset === 0) {
@@ -197,7 +211,7 @@ export async function runRows(
         }
       }
       const total = compiled.count ? await runCount(pool, cache, compiled.count, options) : (compiled.knownTotal ?? 0);
-      return pool.use(async (conn) => {
+      return pool.use(async (conn, statements) => {
         let cursorOrdinal: number | undefined;
         for (const lookup of compiled.cursorLookups) {
           const value = (await query(conn, lookup)).values[0]?.[0];
@@ -212,7 +226,7 @@ export async function runRows(
             total,
             nextCursor: null,
           };
-        return pageOf(await queryChunks(conn, page), compiled, total);
+        return pageOf(await queryChunks(conn, page, statements), compiled, total);
       });
     },
     options.bypassCache,
