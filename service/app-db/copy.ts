@@ -5,26 +5,11 @@
  * older) keeps its default.
  */
 import type { AppDb } from './db.ts';
+import { APP_TABLES } from './app-tables.ts';
 import { AppDataError } from './errors.ts';
 import type { Sql, SqlParam } from './sql.ts';
 
-/** Parents before children; the tables with generated ids restart their sequence past the copied ids. */
-export const APP_TABLES = [
-  'users',
-  'websites',
-  'user_websites',
-  'website_segments',
-  'module_managers',
-  'sessions',
-  'crawl_registry',
-  'approval_log',
-  'mail_log',
-  'job_runs',
-  'checklist_items',
-  'login_failures',
-  'crawl_settings',
-  'crawl_runs',
-] as const;
+/** The tables with generated ids restart their sequence past the copied ids. */
 const GENERATED_IDS = ['users', 'approval_log', 'checklist_items', 'crawl_runs'];
 const COPY_LOCK = 1_600_002;
 

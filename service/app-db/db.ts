@@ -17,7 +17,7 @@ import { createRequire } from 'node:module';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { acquirePidLock, type PidLock } from '../pid-lock.ts';
-import { APP_TABLES } from './copy.ts';
+import { APP_TABLES } from './app-tables.ts';
 import { migrate, type Migration } from './migrate.ts';
 import { migrations } from './migrations.ts';
 import type { Sql, SqlParam } from './sql.ts';

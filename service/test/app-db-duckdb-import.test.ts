@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { APP_TABLES } from '../app-db/copy.ts';
+import { APP_TABLES } from '../app-db/app-tables.ts';
 import { checkedItemsAt } from '../app-db/checklist.ts';
 import { listUsers } from '../app-db/users.ts';
 import { listWebsites } from '../app-db/websites.ts';

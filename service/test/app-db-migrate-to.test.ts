@@ -7,7 +7,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppDb, appDbDir } from '../app-db/db.ts';
-import { APP_TABLES } from '../app-db/copy.ts';
+import { APP_TABLES } from '../app-db/app-tables.ts';
 import { saveChecklist } from '../app-db/checklist.ts';
 import { demoLogins } from '../auth/demo-accounts.ts';
 import { createSession } from '../auth/sessions.ts';
