@@ -31,7 +31,7 @@ import {
   type ValueType,
 } from './result.ts';
 import { fragmentKey, type SqlFragment } from './sql.ts';
-import type { StatementCache } from './statement-cache.ts';
+import type { Bindings, StatementCache } from './statement-cache.ts';
 
 /**
  * Above the largest page (the 1000-row CSV chunk), so that a page's row ids reach the table scan as a list and
@@ -52,7 +52,7 @@ export async function tuneInstance(db: DuckDBInstance): Promise<void> {
   );
 }
 
-export function bindingsOf(fragment: SqlFragment): { values: DuckDBValue[]; types: (DuckDBType | undefined)[] } {
+export function bindingsOf(fragment: SqlFragment): Bindings {
   const values: DuckDBValue[] = [];
   const types: (DuckDBType | undefined)[] = [];
   for (const value of fragment.params) {
@@ -71,18 +71,19 @@ export function bindingsOf(fragment: SqlFragment): { values: DuckDBValue[]; type
  * Runs one compiled statement to a materialized result in as few worker-thread round trips as DuckDB allows: one
  * (parse, plan and run together) without bound values, two (prepare, then run) with them, not the three of
  * `conn.run(sql, values)`, which first splits the text into statements. Each round trip is a thread wake-up. With a
- * pooled connection's statements, one without bound values runs from its kept prepared statement.
+ * pooled connection's statements, a statement run before runs from its kept prepared statement (statement-cache.ts).
  */
 export async function runStatement(
   conn: DuckDBConnection,
   fragment: SqlFragment,
   statements?: StatementCache,
 ): Promise<DuckDBMaterializedResult> {
-  if (fragment.params.length === 0) return statements ? statements.run(fragment.sql) : conn.run(fragment.sql);
+  const bindings = fragment.params.length > 0 ? bindingsOf(fragment) : undefined;
+  if (statements) return statements.run(fragment.sql, bindings);
+  if (!bindings) return conn.run(fragment.sql);
   const prepared = await conn.prepare(fragment.sql);
   try {
-    const { values, types } = bindingsOf(fragment);
-    prepared.bind(values, types as DuckDBType[]);
+    prepared.bind(bindings.values, bindings.types as DuckDBType[]);
     return await prepared.run();
   } finally {
     prepared.destroySync();

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DuckDBInstance } from '@duckdb/node-api';
+import type { DuckDBInstance, DuckDBType } from '@duckdb/node-api';
 import { openDatabase, withConnection } from '../db/duckdb.ts';
 import { report } from '../test/helpers/sample-store.ts';
-import { queryChunks, tuneInstance } from './execute.ts';
+import type { ResultChunks } from './arrow-columns.ts';
+import { ConnectionPool } from './connection-pool.ts';
+import { bindingsOf, queryChunks, tuneInstance } from './execute.ts';
 import { ROW_ID, pageQuery, type PagePlan } from './page-query.ts';
 import { shapeOf } from './report-shape.ts';
 import type { RowsRequest } from './rows-request.ts';
@@ -23,31 +25,61 @@ describe('a default-order page of a whole row table', () => {
   });
   afterAll(() => db.closeSync());
 
+  const planOf = (offset: number, limit: number): PagePlan => ({
+    req: { offset, limit, orderBy: [] } as unknown as RowsRequest,
+    shape: shapeOf(report('internal/all')),
+    source: {
+      relation: raw('"rows"'),
+      alias: 'main',
+      isPrecomputed: true,
+      tiebreak: ['_ord'],
+      stored: { table: raw('"rows"'), where: raw('TRUE'), isContiguous: true },
+      knownTotal: ROWS,
+    },
+    filters: [],
+    order: [],
+    isDefaultOrder: true,
+    output: raw('"r"."url", "r"."_ord" AS "__ordinal"'),
+    rowTableOutput: sql`"r"."url", ${ROW_ID} AS "__ordinal"`,
+  });
+  const ordinalsOf = (found: ResultChunks): number[] =>
+    found.chunks.flatMap((chunk) => chunk.getColumnValues(1).map(Number));
+
   it('is a range read without a sort that returns its rows in rowid order', async () => {
-    const plan: PagePlan = {
-      req: { offset: 100_000, limit: 250_000, orderBy: [] } as unknown as RowsRequest,
-      shape: shapeOf(report('internal/all')),
-      source: {
-        relation: raw('"rows"'),
-        alias: 'main',
-        isPrecomputed: true,
-        tiebreak: ['_ord'],
-        stored: { table: raw('"rows"'), where: raw('TRUE'), isContiguous: true },
-        knownTotal: ROWS,
-      },
-      filters: [],
-      order: [],
-      isDefaultOrder: true,
-      output: raw('"r"."url", "r"."_ord" AS "__ordinal"'),
-      rowTableOutput: sql`"r"."url", ${ROW_ID} AS "__ordinal"`,
-    };
-    const page = pageQuery(plan, ROWS)!;
+    const page = pageQuery(planOf(100_000, 250_000), ROWS)!;
     expect(page.sql).not.toMatch(/ORDER BY/);
     for (let run = 0; run < 5; run++) {
       const found = await withConnection(db, (conn) => queryChunks(conn, page));
-      const ordinals = found.chunks.flatMap((chunk) => chunk.getColumnValues(1).map(Number));
+      const ordinals = ordinalsOf(found);
       expect(ordinals.length).toBe(250_000);
       expect(ordinals.every((ordinal, i) => ordinal === 100_000 + i)).toBe(true);
+    }
+  });
+
+  it('binds its bounds, so every page is one statement a pooled connection keeps, read from a filtered scan', async () => {
+    const pages = [0, 122_800, 399_950, 250_000, 0].map((offset) => pageQuery(planOf(offset, 100), ROWS)!);
+    expect(new Set(pages.map((page) => page.sql)).size).toBe(1);
+    expect(pages[1]!.sql).not.toMatch(/122800/);
+    expect(pages[1]!.params).toEqual([122_800, 122_900]);
+    const pool = new ConnectionPool(db, 1);
+    try {
+      for (const page of pages) {
+        const [first] = page.params as number[];
+        const found = await pool.use((conn, statements) => queryChunks(conn, page, statements));
+        const expected = Array.from({ length: Math.min(100, ROWS - first!) }, (_, i) => first! + i);
+        expect(ordinalsOf(found)).toEqual(expected);
+      }
+      expect(await pool.use((_conn, statements) => Promise.resolve(statements.has(pages[0]!.sql)))).toBe(true);
+      const { values, types } = bindingsOf(pages[3]!);
+      const plan = await withConnection(db, (conn) =>
+        conn.runAndReadAll(`EXPLAIN ANALYZE ${pages[3]!.sql}`, values, types as DuckDBType[]),
+      );
+      const text = String(plan.getRows()[0]?.[1]);
+      // The bounds reach the table scan: no FILTER operator over a scan of every row.
+      expect(text).toMatch(/TABLE_SCAN[\s\S]*Filters:[\s\S]*rowid/);
+      expect(text).not.toMatch(/│\s+FILTER\s+│/);
+    } finally {
+      pool.close();
     }
   });
 });

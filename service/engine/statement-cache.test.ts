@@ -52,23 +52,48 @@ describe('StatementCache', () => {
     });
   });
 
-  it('serves a pooled connection its own statements, for statements without bound values only', async () => {
+  it('binds a kept statement with bound values again on every run, so each run returns the rows of its own values', async () => {
+    const db = await openDatabase();
+    await withConnection(db, async (conn) => {
+      await conn.run('CREATE TABLE t AS SELECT range AS n FROM range(1000)');
+      const statements = new StatementCache(conn);
+      const range = 'SELECT n FROM t WHERE rowid >= ? AND rowid < ?';
+      const rowsOf = async (lo: number, hi: number): Promise<number[]> =>
+        (await (await statements.run(range, { values: [lo, hi], types: [] })).getRowsJS()).map(([n]) => Number(n));
+      expect(await rowsOf(10, 13)).toEqual([10, 11, 12]);
+      expect(statements.has(range)).toBe(true);
+      const kept = statements.size;
+      expect(await rowsOf(500, 502)).toEqual([500, 501]);
+      expect(await rowsOf(998, 1005)).toEqual([998, 999]);
+      expect(await rowsOf(10, 13)).toEqual([10, 11, 12]);
+      expect(await rowsOf(3_000_000_000, 3_000_000_001)).toEqual([]);
+      expect(await rowsOf(0, 1)).toEqual([0]);
+      expect(statements.size).toBe(kept);
+      await expect(
+        statements.run('SELECT n FROM no_such_table WHERE n = ?', { values: [1], types: [] }),
+      ).rejects.toThrow(/no_such_table/);
+      expect(statements.has('SELECT n FROM no_such_table WHERE n = ?')).toBe(false);
+    });
+  });
+
+  it('serves a pooled connection its own statements, with and without bound values', async () => {
     const db = await openDatabase();
     const pool = new ConnectionPool(db, 1);
     try {
       await pool.use((conn) => conn.run('CREATE TABLE t AS SELECT range AS n FROM range(100)'));
       const page = sql`SELECT n FROM t WHERE n >= 10 AND n < 20`;
-      const filtered = sql`SELECT count(*) FROM t WHERE n < ${30}`;
+      const below = (n: number) => sql`SELECT count(*) FROM t WHERE n < ${n}`;
       const kept = await pool.use(async (conn, statements) => {
         for (let i = 0; i < 2; i++) {
           const found = await queryChunks(conn, page, statements);
           expect(found.chunks[0]?.rowCount).toBe(10);
-          expect(await queryNumber(conn, filtered, statements)).toBe(30);
+          expect(await queryNumber(conn, below(30 + i), statements)).toBe(30 + i);
         }
         return statements;
       });
       expect(kept.has(page.sql)).toBe(true);
-      expect(kept.has(filtered.sql)).toBe(false);
+      expect(kept.has(below(0).sql)).toBe(true);
+      expect(await pool.use((conn, statements) => queryNumber(conn, below(7), statements))).toBe(7);
       expect(await pool.use((_conn, statements) => Promise.resolve(statements))).toBe(kept);
 
       // The store changed: kept statements go, idle ones at once and a borrowed one when it comes back.
