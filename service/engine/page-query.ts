@@ -15,7 +15,7 @@ import {
   TOTAL_COLUMN,
   type RowsRequest,
 } from './rows-request.ts';
-import { and, boundInt, ident, int, joinSql, raw, sql, type SqlFragment } from './sql.ts';
+import { and, ident, int, joinSql, raw, sql, type SqlFragment } from './sql.ts';
 
 /** What a page query is built from: the request, its rows' source, filters and order, and the selected columns. */
 export interface PagePlan {
@@ -82,11 +82,12 @@ export function pageQuery(plan: PagePlan, total: number, cursorOrdinal?: number)
     const table = withOrdinal(stored.table);
     // Without filters, ordinals of a whole row table are contiguous: a default-order page is a range read. Its rows
     // come in rowid order without a sort, as DuckDB keeps a scan's insertion order (tuneInstance makes sure of it);
-    // sorting them took longer than reading them. The bounds are bound values, so every page of a report is one
-    // statement that a pooled connection keeps prepared (DuckDB still pushes bound rowid bounds into the scan).
+    // sorting them took longer than reading them. The bounds are literals: DuckDB plans a statement with bound values
+    // again on every run (to put the values into the scan's filters), so bound bounds would not skip planning at a new
+    // offset, and a page asked for again would lose its kept plan (statement-cache.ts).
     if (!hasFilters && stored.isContiguous && rowTableOutput) {
       const first = hasCursor ? cursorOrdinal! + 1 : req.offset;
-      return sql`SELECT ${rowTableOutput} FROM ${stored.table} "r" WHERE ${ROW_ID} >= ${boundInt(first)} AND ${ROW_ID} < ${boundInt(first + limit)}`;
+      return sql`SELECT ${rowTableOutput} FROM ${stored.table} "r" WHERE ${ROW_ID} >= ${int(first)} AND ${ROW_ID} < ${int(first + limit)}`;
     }
     if (hasCursor) {
       const ids = sql`SELECT "r"."_ord" AS "_rid" FROM ${table} "r" WHERE ${stored.where} AND "r"."_ord" > ${int(cursorOrdinal!)} AND ${and(filters)} ORDER BY "r"."_ord" LIMIT ${int(limit)}`;

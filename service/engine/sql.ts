@@ -26,16 +26,11 @@ export const ident = (name: string): SqlFragment => raw(quoteIdent(name));
 /** `"alias"."table"`. */
 export const tableRef = (alias: string, table: string): SqlFragment => raw(`${quoteIdent(alias)}.${quoteIdent(table)}`);
 
-function nonNegativeInteger(value: number): number {
-  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`not a non-negative integer: ${value}`);
-  return value;
-}
-
 /** A non-negative safe integer written into the text (LIMIT, OFFSET, ordinals). */
-export const int = (value: number): SqlFragment => raw(String(nonNegativeInteger(value)));
-
-/** A non-negative safe integer as a bound value, where one statement serves many values (a page's rowid bounds). */
-export const boundInt = (value: number): SqlFragment => new SqlFragment('?', [nonNegativeInteger(value)]);
+export function int(value: number): SqlFragment {
+  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`not a non-negative integer: ${value}`);
+  return raw(String(value));
+}
 
 /**
  * Template tag: interpolated SqlFragments are spliced in with their params, anything else becomes a `?` bound

@@ -1,10 +1,11 @@
 /**
  * Prepared statements of one pooled connection, kept by their SQL. A page asked for again (a refresh, a skipCache
  * reload, another analyst on the same tab) compiles to the same text, and running it prepared skips DuckDB's parsing
- * and planning, about half of a fresh 100-row page's query step. A statement with bound values is kept too, and its
- * values are bound again on every run, so a default-order page at a new offset (its bounds are bound values) reuses the
- * statement of the report's other pages; the connection is borrowed exclusively, so no other run binds in between.
- * DuckDB plans a kept statement again by itself when a database it reads has changed since it was prepared.
+ * and planning, about half of a fresh 100-row page's query step. A statement with bound values (a filtered page) is
+ * kept too and its values bound again on every run (the connection is borrowed exclusively, so no other run binds in
+ * between): that saves the prepare round trip, not the planning, as DuckDB plans such a statement again on every run
+ * to put its values into the plan. DuckDB plans a kept statement again by itself when a database it reads has changed
+ * since it was prepared.
  */
 import type {
   DuckDBConnection,
