@@ -52,6 +52,17 @@ describe('StatementCache', () => {
     });
   });
 
+  it('keeps its statements while texts run once each come and go', async () => {
+    const db = await openDatabase();
+    await withConnection(db, async (conn) => {
+      const statements = new StatementCache(conn, 2);
+      for (let i = 0; i < 2; i++) await statements.run('SELECT 1');
+      for (let offset = 0; offset < 10; offset++) await statements.run(`SELECT ${offset + 100}`);
+      expect(statements.has('SELECT 1')).toBe(true);
+      expect(statements.size).toBe(1);
+    });
+  });
+
   it('binds a kept statement with bound values again on every run, so each run returns the rows of its own values', async () => {
     const db = await openDatabase();
     await withConnection(db, async (conn) => {

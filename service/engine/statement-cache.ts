@@ -25,8 +25,13 @@ export interface Bindings {
 export const MAX_STATEMENTS = 64;
 
 export class StatementCache {
-  /** By SQL: its prepared statement, or null for a statement run once so far. */
-  readonly #statements = new Map<string, DuckDBPreparedStatement | null>();
+  /** By SQL, in order of last use. */
+  readonly #statements = new Map<string, DuckDBPreparedStatement>();
+  /**
+   * Texts run once so far, in order of their run; apart from the kept statements, so that page turns to new offsets,
+   * each a text of its own, never push a kept statement out.
+   */
+  readonly #seenOnce = new Set<string>();
 
   constructor(
     readonly conn: DuckDBConnection,
@@ -39,13 +44,14 @@ export class StatementCache {
 
   /** Whether a prepared statement of `sql` is kept. */
   has(sql: string): boolean {
-    return Boolean(this.#statements.get(sql));
+    return this.#statements.has(sql);
   }
 
   /** Destroys every kept statement. */
   clear(): void {
-    for (const statement of this.#statements.values()) statement?.destroySync();
+    for (const statement of this.#statements.values()) statement.destroySync();
     this.#statements.clear();
+    this.#seenOnce.clear();
   }
 
   /**
@@ -57,8 +63,9 @@ export class StatementCache {
    */
   async run(sql: string, bindings?: Bindings): Promise<DuckDBMaterializedResult> {
     const known = this.#statements.get(sql);
-    if (known === undefined && !bindings) {
-      this.#keep(sql, null);
+    if (known === undefined && !bindings && !this.#seenOnce.delete(sql)) {
+      this.#seenOnce.add(sql);
+      if (this.#seenOnce.size > this.maxStatements) this.#seenOnce.delete(this.#seenOnce.values().next().value!);
       return this.conn.run(sql);
     }
     this.#statements.delete(sql);
@@ -68,13 +75,13 @@ export class StatementCache {
     return statement.run();
   }
 
-  #keep(sql: string, statement: DuckDBPreparedStatement | null): void {
+  #keep(sql: string, statement: DuckDBPreparedStatement): void {
     // Inserted last: the Map's order is the order of last use.
     this.#statements.set(sql, statement);
     for (const [oldest, evicted] of this.#statements) {
       if (this.#statements.size <= this.maxStatements) break;
       this.#statements.delete(oldest);
-      evicted?.destroySync();
+      evicted.destroySync();
     }
   }
 }
