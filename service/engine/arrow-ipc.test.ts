@@ -10,9 +10,9 @@ import {
 import { describe, expect, it } from 'vitest';
 import { openDatabase, withConnection } from '../db/duckdb.ts';
 import { arrowColumns } from './arrow-columns.ts';
-import { encodeArrowStream } from './arrow-ipc.ts';
+import { encodeArrowStream as encodeColumns } from './arrow-ipc.ts';
 import { queryChunks } from './execute.ts';
-import { emptyTable, tableOf } from './result.ts';
+import { emptyColumns, tableOf } from './result.ts';
 import { raw } from './sql.ts';
 
 /** The same stream as apache-arrow's own writer makes it: the oracle. */
@@ -24,6 +24,14 @@ function writtenByApacheArrow(table: Table, metadata: ReadonlyMap<string, string
   writer.finish();
   return writer.toUint8Array(true);
 }
+
+/** A table's fields and batches through the encoder. */
+const encodeArrowStream = (table: Table, metadata: ReadonlyMap<string, string>): Uint8Array =>
+  encodeColumns(
+    table.schema.fields,
+    table.batches.map((batch) => ({ length: batch.numRows, columns: batch.data.children })),
+    metadata,
+  );
 
 /** What a reader sees: fields, schema metadata and every value, nested ones as plain data. */
 function decoded(bytes: Uint8Array): unknown {
@@ -79,11 +87,13 @@ describe('encodeArrowStream', () => {
   });
 
   it('writes an empty page with its columns, and a table without batches as its schema alone', () => {
-    const empty = emptyTable([
-      { id: 'url', type: { kind: 'string' } },
-      { id: 'level', type: { kind: 'float64' } },
-      { id: 'hops', type: { kind: 'list', item: { kind: 'string' } } },
-    ]);
+    const empty = tableOf(
+      emptyColumns([
+        { id: 'url', type: { kind: 'string' } },
+        { id: 'level', type: { kind: 'float64' } },
+        { id: 'hops', type: { kind: 'list', item: { kind: 'string' } } },
+      ]),
+    );
     expect(decoded(encodeArrowStream(empty, metadata))).toEqual(decoded(writtenByApacheArrow(empty, metadata)));
     const schemaOnly = new Table(empty.schema);
     expect(schemaOnly.batches).toHaveLength(0);

@@ -1,11 +1,11 @@
 /**
- * A page as an Arrow IPC stream (schema message, one record batch message, end of stream), encoded straight from the
- * table's buffers with Arrow's own flatbuffer tables. Apache-arrow's RecordBatchStreamWriter gets there through
+ * A page as an Arrow IPC stream (schema message, one record batch message, end of stream), encoded straight from its
+ * columns' buffers with Arrow's own flatbuffer tables. Apache-arrow's RecordBatchStreamWriter gets there through
  * generic visitors, message objects and a byte queue, which took longer than building the page; this writes only the
  * types a page holds (see result.ts: Bool, Int32, Float64, Utf8, List and Struct of them) and refuses any other.
  */
 import { Builder } from 'flatbuffers';
-import { DataType, Type, type Data, type Field, type Schema, type Table } from 'apache-arrow';
+import { DataType, Type, type Data } from 'apache-arrow';
 import { Bool as BoolType } from 'apache-arrow/fb/bool';
 import { Buffer as BufferRegion } from 'apache-arrow/fb/buffer';
 import { Endianness } from 'apache-arrow/fb/endianness';
@@ -61,12 +61,25 @@ function typeOffset(b: Builder, type: DataType): number {
   }
 }
 
-function fieldOffset(b: Builder, field: Field): number {
-  const fieldType = field.type as DataType;
+/** A column's name and type as the schema declares it (an apache-arrow Field is one). */
+export interface ColumnField {
+  name: string;
+  type: DataType;
+  nullable: boolean;
+}
+
+/** One record batch: its length and its columns' data, in the order of the fields. */
+export interface ColumnBatch {
+  length: number;
+  columns: readonly Data[];
+}
+
+function fieldOffset(b: Builder, field: ColumnField): number {
+  const fieldType = field.type;
   const type = typeOffset(b, fieldType);
   const children = FieldTable.createChildrenVector(
     b,
-    (fieldType.children ?? []).map((child: Field) => fieldOffset(b, child)),
+    (fieldType.children ?? []).map((child) => fieldOffset(b, child)),
   );
   const name = b.createString(field.name);
   FieldTable.startField(b);
@@ -91,11 +104,11 @@ function messageOf(type: MessageHeader, bodyLength: number, header: (b: Builder)
   return b.asUint8Array();
 }
 
-function schemaMessage(schema: Schema, metadata: ReadonlyMap<string, string>): Uint8Array {
+function schemaMessage(fields: readonly ColumnField[], metadata: ReadonlyMap<string, string>): Uint8Array {
   return messageOf(MessageHeader.Schema, 0, (b) => {
-    const fields = SchemaTable.createFieldsVector(
+    const fieldsVector = SchemaTable.createFieldsVector(
       b,
-      schema.fields.map((f) => fieldOffset(b, f)),
+      fields.map((f) => fieldOffset(b, f)),
     );
     const pairs = [...metadata].map(([key, value]) => {
       const k = b.createString(key);
@@ -108,7 +121,7 @@ function schemaMessage(schema: Schema, metadata: ReadonlyMap<string, string>): U
     const custom = SchemaTable.createCustomMetadataVector(b, pairs);
     SchemaTable.startSchema(b);
     SchemaTable.addEndianness(b, Endianness.Little);
-    SchemaTable.addFields(b, fields);
+    SchemaTable.addFields(b, fieldsVector);
     SchemaTable.addCustomMetadata(b, custom);
     return SchemaTable.endSchema(b);
   });
@@ -182,15 +195,19 @@ function recordBatchMessage(length: number, nodes: readonly FieldNodeValues[], b
   return { message, buffers };
 }
 
-/** The table as an Arrow IPC stream, `metadata` on its schema, a record batch message per batch. */
-export function encodeArrowStream(table: Table, metadata: ReadonlyMap<string, string>): Uint8Array {
-  const batches = table.batches.map((batch) => {
+/** Columns of `fields` as an Arrow IPC stream, `metadata` on its schema, a record batch message per batch. */
+export function encodeArrowStream(
+  fields: readonly ColumnField[],
+  columnBatches: readonly ColumnBatch[],
+  metadata: ReadonlyMap<string, string>,
+): Uint8Array {
+  const batches = columnBatches.map((batch) => {
     const nodes: FieldNodeValues[] = [];
     const buffers: Uint8Array[] = [];
-    for (const child of batch.data.children) collect(child, nodes, buffers);
-    return recordBatchMessage(batch.numRows, nodes, buffers);
+    for (const column of batch.columns) collect(column, nodes, buffers);
+    return recordBatchMessage(batch.length, nodes, buffers);
   });
-  const schema = schemaMessage(table.schema, metadata);
+  const schema = schemaMessage(fields, metadata);
   const size = batches.reduce(
     (n, { message, buffers }) =>
       n + framedLength(message) + buffers.reduce((m, buffer) => m + padded(buffer.byteLength), 0),

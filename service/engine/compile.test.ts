@@ -16,7 +16,7 @@ import {
 import { ReportEngine } from './engine.ts';
 import { explainCatalog } from './explain-catalog.ts';
 import { query } from './execute.ts';
-import { rowsOf, type RowsResult } from './result.ts';
+import { rowsOf, tableOf, type RowsResult } from './result.ts';
 import { raw } from './sql.ts';
 
 const u = (p: string): string => `https://shop.example${p}`;
@@ -70,7 +70,7 @@ describe('query compilation on the sample crawls', () => {
     expect(urlsOf(added)).toEqual([u('/e'), u('/f')]);
     const removed = await rows(store, 'status-code/4xx', { currentId: 3, comparisonId: 1, differenceType: 'removed' });
     expect(urlsOf(removed)).toEqual([u('/old')]);
-    expect([...removed.table.getChildAt(1)!]).toEqual([410]);
+    expect([...tableOf(removed.columns).getChildAt(1)!]).toEqual([410]);
     const none = await rows(store, 'status-code/4xx', { comparisonId: null, differenceType: 'added' });
     expect(none.total).toBe(0);
   });

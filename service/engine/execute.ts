@@ -13,6 +13,7 @@ import {
   type DuckDBType,
   type DuckDBValue,
 } from '@duckdb/node-api';
+import { makeVector } from 'apache-arrow';
 import { columnById } from '../../catalog/index.ts';
 import { textOf, withConnection } from '../db/duckdb.ts';
 import type { ConnectionPool } from './connection-pool.ts';
@@ -21,8 +22,8 @@ import { LruCache } from './cache.ts';
 import { CHECKED_COLUMN, ORDINAL_COLUMN, SUB_ROWS_COLUMN, TOTAL_COLUMN, type CompiledRows } from './compile.ts';
 import {
   byteSizeOf,
-  emptyTable,
-  tableOf,
+  emptyColumns,
+  pageResult,
   jsonValue,
   toPlainValue,
   valueTypeOf,
@@ -153,15 +154,17 @@ function catalogValueType(id: string): ValueType {
 
 /** The page's row columns as an Arrow table; the last row's keys and ordinal become the cursor of the next page. */
 function pageOf(chunks: ResultChunks, compiled: CompiledRows, total: number): RowsResult {
-  const table = tableOf(arrowColumns(chunks, (name) => name !== ORDINAL_COLUMN && name !== TOTAL_COLUMN));
-  const rows = table.numRows;
-  if (rows < compiled.limit || rows === 0) return { table, total, nextCursor: null };
+  const columns = arrowColumns(chunks, (name) => name !== ORDINAL_COLUMN && name !== TOTAL_COLUMN);
+  const page = pageResult(columns, { total, nextCursor: null });
+  const rows = page.numRows;
+  if (rows < compiled.limit || rows === 0) return page;
   const keys = compiled.shape.keyColumns.map((key) => {
-    const vector = table.getChild(key);
-    return textOf((vector ? jsonValue(vector, rows - 1) : null) ?? '');
+    const column = columns[key];
+    return textOf((column ? jsonValue(makeVector(column), rows - 1) : null) ?? '');
   });
   const ordinal = valueAt(chunks, ORDINAL_COLUMN, -1);
-  return { table, total, nextCursor: ordinal === undefined || ordinal === null ? keys : [...keys, textOf(ordinal)] };
+  page.nextCursor = ordinal === undefined || ordinal === null ? keys : [...keys, textOf(ordinal)];
+  return page;
 }
 
 export interface RunOptions {
@@ -173,7 +176,7 @@ export type CachedValue = RowsResult | number;
 
 export const createResultCache = (maxEntries = 2000, maxBytes = 64 * 1024 * 1024): LruCache<CachedValue> =>
   new LruCache<CachedValue>({ maxEntries, maxBytes }, (value, key) =>
-    typeof value === 'number' ? key.length * 2 + 8 : key.length * 2 + byteSizeOf(value.table),
+    typeof value === 'number' ? key.length * 2 + 8 : key.length * 2 + byteSizeOf(value.columns),
   );
 
 /** Runs a count with the cache. */
@@ -222,11 +225,10 @@ export async function runRows(
         }
         const page = compiled.page(total, cursorOrdinal);
         if (!page)
-          return {
-            table: emptyTable(compiled.columns.map((id) => ({ id, type: catalogValueType(id) }))),
+          return pageResult(emptyColumns(compiled.columns.map((id) => ({ id, type: catalogValueType(id) }))), {
             total,
             nextCursor: null,
-          };
+          });
         return pageOf(await queryChunks(conn, page, statements), compiled, total);
       });
     },

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { openDatabase, withConnection } from '../db/duckdb.ts';
 import { arrowColumns } from './arrow-columns.ts';
 import { queryChunks } from './execute.ts';
-import { ARROW_TOTAL_METADATA, rowsOf, tableOf, toArrowStream, type RowsResult } from './result.ts';
+import { ARROW_TOTAL_METADATA, pageResult, rowsOf, toArrowStream, type RowsResult } from './result.ts';
 import { raw } from './sql.ts';
 
 describe('results', () => {
@@ -20,7 +20,10 @@ describe('results', () => {
           ) v(i, big, d, s, b, list, hops, day, money)`),
         ),
       );
-      const result: RowsResult = { table: tableOf(arrowColumns(chunks, () => true)), total: 1234 };
+      const result: RowsResult = pageResult(
+        arrowColumns(chunks, () => true),
+        { total: 1234 },
+      );
       const rows = rowsOf(result);
       expect(rows[0]).toEqual({
         i: 1,
@@ -59,7 +62,10 @@ describe('results', () => {
     try {
       const chunks = await withConnection(db, (conn) => queryChunks(conn, raw(`SELECT range AS n FROM range(${n})`)));
       expect(chunks.chunks.length).toBeGreaterThan(1);
-      const result: RowsResult = { table: tableOf(arrowColumns(chunks, () => true)), total: n };
+      const result: RowsResult = pageResult(
+        arrowColumns(chunks, () => true),
+        { total: n },
+      );
       const table = tableFromIPC(toArrowStream(result));
       expect(table.numRows).toBe(n);
       expect(table.getChild('n')?.get(n - 1)).toBe(n - 1);

@@ -1,7 +1,7 @@
 /**
- * A page of rows as an Arrow table (built from DuckDB's column vectors by arrow-columns.ts) and its two encodings:
- * the Arrow IPC stream as it is, and JSON rows keyed by column id read from the same vectors. Vector types are
- * explicit (BIGINT and DOUBLE as Float64, so the browser reads plain numbers).
+ * A page of rows as Arrow columns (built from DuckDB's column vectors by arrow-columns.ts) and its two encodings:
+ * the Arrow IPC stream written from the columns' buffers, and JSON rows keyed by column id read from the same columns.
+ * Column types are explicit (BIGINT and DOUBLE as Float64, so the browser reads plain numbers).
  */
 import { DuckDBTypeId, type DuckDBType } from '@duckdb/node-api';
 import {
@@ -16,6 +16,7 @@ import {
   Table,
   Utf8,
   makeData,
+  makeVector,
   vectorFromArray,
   DataType,
   type Data,
@@ -37,9 +38,14 @@ export interface ResultColumn {
   type: ValueType;
 }
 
+/** A page's columns in order, keyed by column id, each one Arrow column. */
+export type PageColumns = Readonly<Record<string, Data>>;
+
 export interface RowsResult {
-  /** The page's columns in order, one Arrow vector each. */
-  table: Table;
+  /** The page's columns in order. No Arrow table is made of them: the stream and JSON rows read them directly. */
+  columns: PageColumns;
+  /** Rows on this page. */
+  numRows: number;
   /** Rows of the whole tab, not of this page. */
   total: number;
   /** When the page is full: the `after` that continues in key order (key values, then an ordinal hint). */
@@ -115,23 +121,30 @@ function plainJson(value: unknown): unknown {
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plainJson(v)]));
 }
 
-/** JSON rows (for API callers who ask for JSON), read column by column from the page's vectors. */
+/** JSON rows (for API callers who ask for JSON), read column by column from the page's columns. */
 export function rowsOf(result: RowsResult): Record<string, unknown>[] {
-  const { table } = result;
-  const rows: Record<string, unknown>[] = Array.from({ length: table.numRows }, () => ({}));
-  for (const field of table.schema.fields) {
-    const vector = table.getChild(field.name)!;
-    const isNested = DataType.isList(field.type) || DataType.isStruct(field.type);
-    for (let i = 0; i < rows.length; i++) rows[i]![field.name] = isNested ? jsonValue(vector, i) : vector.get(i);
+  const rows: Record<string, unknown>[] = Array.from({ length: result.numRows }, () => ({}));
+  for (const [id, data] of Object.entries(result.columns)) {
+    const vector = makeVector(data);
+    const isNested = DataType.isList(data.type) || DataType.isStruct(data.type);
+    for (let i = 0; i < rows.length; i++) rows[i]![id] = isNested ? jsonValue(vector, i) : vector.get(i);
   }
   return rows;
 }
 
+/** A page's rows and the rest of its answer. */
+export const pageResult = (columns: PageColumns, rest: Omit<RowsResult, 'columns' | 'numRows'>): RowsResult => ({
+  columns,
+  numRows: Object.values(columns)[0]?.length ?? 0,
+  ...rest,
+});
+
 /**
- * A one-batch table of equally long columns, keyed by column id in order. Built directly: `new Table(vectors)` infers
- * the schema and redistributes the columns into batches, which took longer than building the columns.
+ * A one-batch Arrow table of equally long columns, keyed by column id in order, for readers that want one. Built
+ * directly: `new Table(vectors)` infers the schema and redistributes the columns into batches, which took longer than
+ * building the columns.
  */
-export function tableOf(columns: Readonly<Record<string, Data>>): Table {
+export function tableOf(columns: PageColumns): Table {
   const children = Object.values(columns);
   const fields = Object.keys(columns).map((id, i) => new Field(id, children[i]!.type, true));
   const schema = new Schema(fields);
@@ -139,15 +152,13 @@ export function tableOf(columns: Readonly<Record<string, Data>>): Table {
   return new Table(schema, [new RecordBatch(schema, data)]);
 }
 
-/** An empty page with these columns. */
-export function emptyTable(columns: readonly ResultColumn[]): Table {
-  return tableOf(
-    Object.fromEntries(columns.map((c) => [c.id, vectorFromArray([], arrowTypeOf(c.type)).data[0] as Data])),
-  );
+/** The columns of an empty page. */
+export function emptyColumns(columns: readonly ResultColumn[]): PageColumns {
+  return Object.fromEntries(columns.map((c) => [c.id, vectorFromArray([], arrowTypeOf(c.type)).data[0] as Data]));
 }
 
 /** Approximate bytes a page holds (its Arrow buffers), for the result cache. */
-export function byteSizeOf(table: Table): number {
+export function byteSizeOf(columns: PageColumns): number {
   interface Buffers {
     values?: ArrayBufferView | undefined;
     valueOffsets?: ArrayBufferView | undefined;
@@ -159,7 +170,7 @@ export function byteSizeOf(table: Table): number {
     (data.valueOffsets?.byteLength ?? 0) +
     (data.nullBitmap?.byteLength ?? 0) +
     (data.children ?? []).reduce((n, child) => n + sizeOf(child), 0);
-  return table.batches.reduce((n, batch) => n + sizeOf(batch.data as unknown as Buffers), 0);
+  return Object.values(columns).reduce((n, data) => n + sizeOf(data as unknown as Buffers), 0);
 }
 
 export function arrowTypeOf(type: ValueType): DataType {
@@ -183,8 +194,11 @@ export const ARROW_TOTAL_METADATA = 'total';
 
 /** An Arrow IPC stream of the rows, the total and `metadata` in the schema metadata. */
 export function toArrowStream(result: RowsResult, metadata: Record<string, string> = {}): Uint8Array {
+  const ids = Object.keys(result.columns);
+  const columns = Object.values(result.columns);
   return encodeArrowStream(
-    result.table,
+    ids.map((name, i) => ({ name, type: columns[i]!.type, nullable: true })),
+    [{ length: result.numRows, columns }],
     new Map([[ARROW_TOTAL_METADATA, String(result.total)], ...Object.entries(metadata)]),
   );
 }

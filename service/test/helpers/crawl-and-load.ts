@@ -58,7 +58,7 @@ export async function crawlAndLoad(options: Omit<CrawlOptions, 'outDir'>): Promi
     for (;;) {
       const result = await engine.rows({ ...request, offset: rows.length });
       rows.push(...rowsOf(result));
-      if (rows.length >= result.total || result.table.numRows === 0) return rows;
+      if (rows.length >= result.total || result.numRows === 0) return rows;
     }
   }
 

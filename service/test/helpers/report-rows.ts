@@ -2,6 +2,7 @@ import type { ReportDefinition } from '../../../catalog/schema.ts';
 import type { CrawlTarget } from '../../engine/compile.ts';
 import type { ReportEngine } from '../../engine/engine.ts';
 import { shapeOf } from '../../engine/report-shape.ts';
+import { tableOf } from '../../engine/result.ts';
 import { textOf } from '../../db/duckdb.ts';
 
 /**
@@ -20,7 +21,7 @@ export async function reportRowUrls(engine: ReportEngine, report: ReportDefiniti
     limit: 1000,
     offset: 0,
   });
-  const urls = result.table.getChild(shapeOf(report).urlColumn);
+  const urls = tableOf(result.columns).getChild(shapeOf(report).urlColumn);
   if (!urls) throw new Error(`${report.id} does not return its URL column ${shapeOf(report).urlColumn}`);
   return [...urls].map(textOf);
 }
