@@ -1,6 +1,6 @@
 /**
  * Runs compiled queries on connections borrowed from the engine's pool (connection-pool.ts), each to a materialized
- * result. A page's chunks become an Arrow table (arrow-columns.ts); counts and look-ups are plain values.
+ * result. A page's chunks become Arrow columns (arrow-columns.ts); counts and look-ups are plain values.
  */
 import {
   JSDuckDBValueConverter,
@@ -152,7 +152,7 @@ function catalogValueType(id: string): ValueType {
   }
 }
 
-/** The page's row columns as an Arrow table; the last row's keys and ordinal become the cursor of the next page. */
+/** The page's row columns as Arrow columns; the last row's keys and ordinal become the cursor of the next page. */
 function pageOf(chunks: ResultChunks, compiled: CompiledRows, total: number): RowsResult {
   const columns = arrowColumns(chunks, (name) => name !== ORDINAL_COLUMN && name !== TOTAL_COLUMN);
   const page = pageResult(columns, { total, nextCursor: null });
@@ -193,7 +193,7 @@ export function runCount(
   ) as Promise<number>;
 }
 
-/** The total, then the page for it as an Arrow table. */
+/** The total, then the page for it as Arrow columns. */
 export async function runRows(
   pool: ConnectionPool,
   cache: LruCache<CachedValue>,
