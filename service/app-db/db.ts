@@ -94,19 +94,19 @@ function tablesIn(sql: string, pattern: RegExp): Tables {
   return tables.size > 0 ? tables : undefined;
 }
 
-/** The tables a write statement changes (the statements are the code's own: a few hundred at most). */
-export function writtenTables(sql: string): Tables {
-  const key = `w${sql}`;
-  if (!tablesBySql.has(key)) tablesBySql.set(key, SCHEMA_CHANGE.test(sql) ? undefined : tablesIn(sql, WRITTEN_TABLE));
+/** Tables found once per statement text and kind (the statements are the code's own: a few hundred at most). */
+function remembered(key: string, find: () => Tables): Tables {
+  if (!tablesBySql.has(key)) tablesBySql.set(key, find());
   return tablesBySql.get(key);
 }
 
+/** The tables a write statement changes. */
+export const writtenTables = (sql: string): Tables =>
+  remembered(`w${sql}`, () => (SCHEMA_CHANGE.test(sql) ? undefined : tablesIn(sql, WRITTEN_TABLE)));
+
 /** The tables a read depends on; a comma join names tables FROM/JOIN does not catch, so it counts as every table. */
-export function readTables(sql: string): Tables {
-  const key = `r${sql}`;
-  if (!tablesBySql.has(key)) tablesBySql.set(key, COMMA_JOIN.test(sql) ? undefined : tablesIn(sql, READ_TABLE));
-  return tablesBySql.get(key);
-}
+export const readTables = (sql: string): Tables =>
+  remembered(`r${sql}`, () => (COMMA_JOIN.test(sql) ? undefined : tablesIn(sql, READ_TABLE)));
 
 const touches = (written: Tables, tables: ReadonlySet<string>): boolean =>
   written === undefined || [...tables].some((table) => written.has(table));

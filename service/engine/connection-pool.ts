@@ -5,7 +5,7 @@
  * given back, so its materialized results are never invalidated by another query (results are not streamed here).
  * Each connection keeps its prepared statements (statement-cache.ts) while it is pooled.
  */
-import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { DuckDBInstance } from '@duckdb/node-api';
 import { StatementCache } from './statement-cache.ts';
 
 /** Idle connections kept: more than the requests a 2-core service runs at once. */
@@ -25,13 +25,16 @@ export class ConnectionPool {
     return this.#idle.length;
   }
 
-  /** Runs `work` on a borrowed connection; one whose work failed is closed rather than given back. */
-  async use<T>(work: (conn: DuckDBConnection, statements: StatementCache) => Promise<T>): Promise<T> {
+  /**
+   * Runs `work` on a borrowed connection (`statements.conn`) with its kept statements; one whose work failed is closed
+   * rather than given back.
+   */
+  async use<T>(work: (statements: StatementCache) => Promise<T>): Promise<T> {
     const statements = this.#idle.pop() ?? new StatementCache(await this.db.connect());
     const generation = this.#generation;
     let isReusable = false;
     try {
-      const result = await work(statements.conn, statements);
+      const result = await work(statements);
       isReusable = true;
       return result;
     } finally {

@@ -32,7 +32,7 @@ import {
   type ValueType,
 } from './result.ts';
 import { fragmentKey, type SqlFragment } from './sql.ts';
-import type { Bindings, StatementCache } from './statement-cache.ts';
+import { StatementCache, type Bindings } from './statement-cache.ts';
 
 /**
  * Above the largest page (the 1000-row CSV chunk), so that a page's row ids reach the table scan as a list and
@@ -71,16 +71,16 @@ export function bindingsOf(fragment: SqlFragment): Bindings {
 /**
  * Runs one compiled statement to a materialized result in as few worker-thread round trips as DuckDB allows: one
  * (parse, plan and run together) without bound values, two (prepare, then run) with them, not the three of
- * `conn.run(sql, values)`, which first splits the text into statements. Each round trip is a thread wake-up. With a
+ * `conn.run(sql, values)`, which first splits the text into statements. Each round trip is a thread wake-up. On a
  * pooled connection's statements, a statement run before runs from its kept prepared statement (statement-cache.ts).
  */
 export async function runStatement(
-  conn: DuckDBConnection,
+  on: DuckDBConnection | StatementCache,
   fragment: SqlFragment,
-  statements?: StatementCache,
 ): Promise<DuckDBMaterializedResult> {
   const bindings = fragment.params.length > 0 ? bindingsOf(fragment) : undefined;
-  if (statements) return statements.run(fragment.sql, bindings);
+  if (on instanceof StatementCache) return on.run(fragment.sql, bindings);
+  const conn = on;
   if (!bindings) return conn.run(fragment.sql);
   const prepared = await conn.prepare(fragment.sql);
   try {
@@ -110,23 +110,15 @@ export async function query(
 }
 
 /** A query's result chunks as DuckDB produced them, for reading column by column. */
-export async function queryChunks(
-  conn: DuckDBConnection,
-  fragment: SqlFragment,
-  statements?: StatementCache,
-): Promise<ResultChunks> {
-  const result = await runStatement(conn, fragment, statements);
+export async function queryChunks(on: DuckDBConnection | StatementCache, fragment: SqlFragment): Promise<ResultChunks> {
+  const result = await runStatement(on, fragment);
   // A materialized result's chunks are read synchronously, without a round trip per chunk.
   const chunks = Array.from({ length: result.chunkCount }, (_, i) => result.getChunk(i));
   return { names: result.columnNames(), types: result.columnTypes(), chunks };
 }
 
-export async function queryNumber(
-  conn: DuckDBConnection,
-  fragment: SqlFragment,
-  statements?: StatementCache,
-): Promise<number> {
-  const found = await queryChunks(conn, fragment, statements);
+export async function queryNumber(on: DuckDBConnection | StatementCache, fragment: SqlFragment): Promise<number> {
+  const found = await queryChunks(on, fragment);
   const first = found.chunks[0];
   const value =
     first && first.rowCount > 0 && first.columnCount > 0
@@ -188,7 +180,7 @@ export function runCount(
 ): Promise<number> {
   return cache.getOrCompute(
     `count\u0000${fragmentKey(count)}`,
-    () => pool.use((conn, statements) => queryNumber(conn, count, statements)),
+    () => pool.use((statements) => queryNumber(statements, count)),
     options.bypassCache,
   ) as Promise<number>;
 }
@@ -205,7 +197,7 @@ export async function runRows(
     async () => {
       if (compiled.combined) {
         const combined = compiled.combined;
-        const found = await pool.use((conn, statements) => queryChunks(conn, combined, statements));
+        const found = await pool.use((statements) => queryChunks(statements, combined));
         const first = valueAt(found, TOTAL_COLUMN, 0);
         // An empty page past the first says nothing about the total.
         if (first !== undefined || compiled.count === undefined || compiled.offset === 0) {
@@ -215,10 +207,10 @@ export async function runRows(
         }
       }
       const total = compiled.count ? await runCount(pool, cache, compiled.count, options) : (compiled.knownTotal ?? 0);
-      return pool.use(async (conn, statements) => {
+      return pool.use(async (statements) => {
         let cursorOrdinal: number | undefined;
         for (const lookup of compiled.cursorLookups) {
-          const value = (await query(conn, lookup)).values[0]?.[0];
+          const value = (await query(statements.conn, lookup)).values[0]?.[0];
           if (value === undefined || value === null) continue;
           cursorOrdinal = Number(value);
           break;
@@ -229,7 +221,7 @@ export async function runRows(
             total,
             nextCursor: null,
           });
-        return pageOf(await queryChunks(conn, page, statements), compiled, total);
+        return pageOf(await queryChunks(statements, page), compiled, total);
       });
     },
     options.bypassCache,

@@ -63,11 +63,11 @@ describe('a default-order page of a whole row table', () => {
     const pool = new ConnectionPool(db, 1);
     try {
       for (const [i, page] of pages.entries()) {
-        const found = await pool.use((conn, statements) => queryChunks(conn, page, statements));
+        const found = await pool.use((statements) => queryChunks(statements, page));
         const expected = Array.from({ length: Math.min(100, ROWS - offsets[i]!) }, (_, k) => offsets[i]! + k);
         expect(ordinalsOf(found)).toEqual(expected);
       }
-      expect(await pool.use((_conn, statements) => Promise.resolve(statements.has(pages[0]!.sql)))).toBe(true);
+      expect(await pool.use((statements) => Promise.resolve(statements.has(pages[0]!.sql)))).toBe(true);
       const plan = await withConnection(db, (conn) => conn.runAndReadAll(`EXPLAIN ANALYZE ${pages[3]!.sql}`));
       const text = String(plan.getRows()[0]?.[1]);
       // The bounds reach the table scan: no FILTER operator over a scan of every row.

@@ -91,28 +91,28 @@ describe('StatementCache', () => {
     const db = await openDatabase();
     const pool = new ConnectionPool(db, 1);
     try {
-      await pool.use((conn) => conn.run('CREATE TABLE t AS SELECT range AS n FROM range(100)'));
+      await pool.use(({ conn }) => conn.run('CREATE TABLE t AS SELECT range AS n FROM range(100)'));
       const page = sql`SELECT n FROM t WHERE n >= 10 AND n < 20`;
       const below = (n: number) => sql`SELECT count(*) FROM t WHERE n < ${n}`;
-      const kept = await pool.use(async (conn, statements) => {
+      const kept = await pool.use(async (statements) => {
         for (let i = 0; i < 2; i++) {
-          const found = await queryChunks(conn, page, statements);
+          const found = await queryChunks(statements, page);
           expect(found.chunks[0]?.rowCount).toBe(10);
-          expect(await queryNumber(conn, below(30 + i), statements)).toBe(30 + i);
+          expect(await queryNumber(statements, below(30 + i))).toBe(30 + i);
         }
         return statements;
       });
       expect(kept.has(page.sql)).toBe(true);
       expect(kept.has(below(0).sql)).toBe(true);
-      expect(await pool.use((conn, statements) => queryNumber(conn, below(7), statements))).toBe(7);
-      expect(await pool.use((_conn, statements) => Promise.resolve(statements))).toBe(kept);
+      expect(await pool.use((statements) => queryNumber(statements, below(7)))).toBe(7);
+      expect(await pool.use((statements) => Promise.resolve(statements))).toBe(kept);
 
       // The store changed: kept statements go, idle ones at once and a borrowed one when it comes back.
       pool.clearStatements();
       expect(kept.size).toBe(0);
-      await pool.use(async (conn, statements) => {
-        await queryChunks(conn, page, statements);
-        await queryChunks(conn, page, statements);
+      await pool.use(async (statements) => {
+        await queryChunks(statements, page);
+        await queryChunks(statements, page);
         pool.clearStatements();
         expect(statements.has(page.sql)).toBe(true);
       });

@@ -73,13 +73,16 @@ export function useCrawlRuns(websiteId: string): CrawlRunsState {
   const waitMs = hasActive ? POLL_MS : read.lookMs;
   useEffect(() => {
     if (waitMs === undefined || !isVisible) return;
-    const timer = window.setTimeout(() => setRequested((n) => n + 1), waitMs);
+    const timer = window.setTimeout(reload, waitMs);
     return () => window.clearTimeout(timer);
-  }, [waitMs, isVisible, read.count]);
+  }, [waitMs, isVisible, read.count, reload]);
 
-  const track = useCallback((runId: number) => {
-    seenActive.current.add(runId);
-    setRequested((n) => n + 1);
-  }, []);
+  const track = useCallback(
+    (runId: number) => {
+      seenActive.current.add(runId);
+      reload();
+    },
+    [reload],
+  );
   return { answer: read.answer, error: read.error, reload, track };
 }
