@@ -59,6 +59,16 @@ describe('AppDb.cached', () => {
     ).toEqual([{ a: 7, 'q?': '?', b: 'x', at: new Date('2025-03-04T11:00:00.000Z') }]);
   });
 
+  it('forgets a read that failed, so asking again runs it again', async () => {
+    const bad = () => db.cached('SELECT missing_column FROM t WHERE id = ?', [1]);
+    const first = bad();
+    await expect(first).rejects.toThrow(/missing_column/);
+    const again = bad();
+    expect(again).not.toBe(first);
+    await expect(again).rejects.toThrow(/missing_column/);
+    expect(await read()).toEqual([{ v: 'a' }]);
+  });
+
   it('keys on the parameters', async () => {
     await db.run(`INSERT INTO t VALUES (2, 'z')`);
     expect(await db.cached('SELECT v FROM t WHERE id = ?', [2])).toEqual([{ v: 'z' }]);

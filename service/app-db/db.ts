@@ -82,7 +82,8 @@ const WRITTEN_TABLE = /(?<!\b(?:DO|FOR)\s+)\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FR
 const READ_TABLE = /\b(?:FROM|JOIN)\s+"?(\w+)/gi;
 const COMMA_JOIN = /\bFROM\s+"?\w+"?(?:\s+(?:AS\s+)?(?!WHERE\b|GROUP\b|ORDER\b|LIMIT\b|JOIN\b)\w+)?\s*,/i;
 const SCHEMA_CHANGE = /\b(?:CREATE|ALTER|DROP|TRUNCATE)\b/i;
-const tablesBySql = new Map<string, Tables>();
+const readTablesBySql = new Map<string, Tables>();
+const writtenTablesBySql = new Map<string, Tables>();
 
 function tablesIn(sql: string, pattern: RegExp): Tables {
   const tables = new Set<string>();
@@ -95,21 +96,30 @@ function tablesIn(sql: string, pattern: RegExp): Tables {
 }
 
 /** Tables found once per statement text and kind (the statements are the code's own: a few hundred at most). */
-function remembered(key: string, find: () => Tables): Tables {
-  if (!tablesBySql.has(key)) tablesBySql.set(key, find());
-  return tablesBySql.get(key);
+function remembered(memo: Map<string, Tables>, sql: string, find: () => Tables): Tables {
+  const known = memo.get(sql);
+  if (known !== undefined || memo.has(sql)) return known;
+  const tables = find();
+  memo.set(sql, tables);
+  return tables;
 }
 
 /** The tables a write statement changes. */
 export const writtenTables = (sql: string): Tables =>
-  remembered(`w${sql}`, () => (SCHEMA_CHANGE.test(sql) ? undefined : tablesIn(sql, WRITTEN_TABLE)));
+  remembered(writtenTablesBySql, sql, () => (SCHEMA_CHANGE.test(sql) ? undefined : tablesIn(sql, WRITTEN_TABLE)));
 
 /** The tables a read depends on; a comma join names tables FROM/JOIN does not catch, so it counts as every table. */
 export const readTables = (sql: string): Tables =>
-  remembered(`r${sql}`, () => (COMMA_JOIN.test(sql) ? undefined : tablesIn(sql, READ_TABLE)));
+  remembered(readTablesBySql, sql, () => (COMMA_JOIN.test(sql) ? undefined : tablesIn(sql, READ_TABLE)));
 
 const touches = (written: Tables, tables: ReadonlySet<string>): boolean =>
   written === undefined || [...tables].some((table) => written.has(table));
+
+/** A cached read: the rows and the stamp of the tables it read when it ran. */
+interface CachedRead {
+  stamp: string;
+  rows: Promise<readonly unknown[]>;
+}
 
 export class AppDb implements Sql {
   #queue: Promise<unknown> = Promise.resolve();
@@ -128,7 +138,9 @@ export class AppDb implements Sql {
   #isCaching: boolean;
   /** Embedded databases open in this process: the pid lock only keeps other processes out. */
   static readonly #openHere = new Set<string>();
-  readonly #reads = new Map<string, { stamp: string; rows: Promise<readonly unknown[]> }>();
+  /** Cached reads by statement text, then by their values as JSON. */
+  readonly #reads = new Map<string, Map<string, CachedRead>>();
+  #readCount = 0;
   readonly #instanceId = randomBytes(12).toString('base64url');
   readonly #remoteWriteListeners = new Set<{ tables: ReadonlySet<string>; listener: () => void }>();
   readonly #storeChangeListeners = new Set<() => void>();
@@ -198,15 +210,21 @@ export class AppDb implements Sql {
 
   cached<T>(sql: string, params: readonly SqlParam[] = []): Promise<readonly T[]> {
     if (!this.#isCaching) return this.all<T>(sql, params);
-    const key = JSON.stringify([sql, params]);
-    const hit = this.#reads.get(key);
+    const key = JSON.stringify(params);
+    let reads = this.#reads.get(sql);
+    const hit = reads?.get(key);
     const stamp = this.#stampOf(readTables(sql));
     if (hit && hit.stamp === stamp) return hit.rows as Promise<readonly T[]>;
-    if (this.#reads.size >= MAX_CACHED_READS) this.#reads.clear();
+    if (this.#readCount >= MAX_CACHED_READS) {
+      this.#clearReads();
+      reads = undefined;
+    }
     const rows = this.#exclusive(async () => (await this.conn.query(toPositional(sql), bind(params))) as T[]);
-    this.#reads.set(key, { stamp, rows });
+    if (!reads) this.#reads.set(sql, (reads = new Map<string, CachedRead>()));
+    if (!reads.has(key)) this.#readCount++;
+    reads.set(key, { stamp, rows });
     rows.catch(() => {
-      if (this.#reads.get(key)?.rows === rows) this.#reads.delete(key);
+      if (reads.get(key)?.rows === rows && reads.delete(key)) this.#readCount--;
     });
     return rows;
   }
@@ -272,6 +290,11 @@ export class AppDb implements Sql {
   }
 
   /** What a cached answer of a read of these tables is valid for. */
+  #clearReads(): void {
+    this.#reads.clear();
+    this.#readCount = 0;
+  }
+
   #stampOf(tables: Tables): string {
     if (tables === undefined) return `*${this.#generation}`;
     let stamp = String(this.#allGeneration);
@@ -319,7 +342,7 @@ export class AppDb implements Sql {
       onLost: () => {
         // Whatever is written meanwhile would go unnoticed: stop answering from memory.
         this.#isCaching = false;
-        this.#reads.clear();
+        this.#clearReads();
       },
       onListening: () => {
         this.#isCaching = true;

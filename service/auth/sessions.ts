@@ -9,19 +9,37 @@ import { isInternalRole, seesAllWebsites, type Role } from '../app-db/model.ts';
 export const SESSION_COOKIE = 'thc_session';
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 
+/** A signed-in caller; shared by the requests of one session until its rows change, so never changed. */
 export interface AuthContext {
-  userId: number;
-  email: string;
-  role: Role;
-  isInternal: boolean;
-  seesAllWebsites: boolean;
+  readonly userId: number;
+  readonly email: string;
+  readonly role: Role;
+  readonly isInternal: boolean;
+  readonly seesAllWebsites: boolean;
   /** Websites a CLIENT or STAFF user is bound to (an ADMIN sees all and has none listed). */
-  websites: ReadonlySet<string>;
-  csrfToken: string;
-  tokenHash: string;
+  readonly websites: ReadonlySet<string>;
+  readonly csrfToken: string;
+  readonly tokenHash: string;
 }
 
 const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
+
+/** Hashes of the tokens seen lately, as every request looks its session up by one; bounded, as tokens come from clients. */
+const tokenHashes = new Map<string, string>();
+const MAX_TOKEN_HASHES = 10_000;
+
+function hashOfToken(token: string): string {
+  let tokenHash = tokenHashes.get(token);
+  if (tokenHash === undefined) {
+    if (tokenHashes.size >= MAX_TOKEN_HASHES) tokenHashes.clear();
+    tokenHash = hashToken(token);
+    tokenHashes.set(token, tokenHash);
+  }
+  return tokenHash;
+}
+
+/** The context made of a cached session row, kept with it: the row stays the same object until a write it reads. */
+const contexts = new WeakMap<object, AuthContext>();
 const newToken = (): string => randomBytes(32).toString('base64url');
 
 export async function createSession(
@@ -48,7 +66,7 @@ export async function createSession(
 /** The live session a cookie token names, with its user; undefined when unknown, expired or revoked. */
 export async function findSession(sql: Sql, token: string, now: Date): Promise<AuthContext | undefined> {
   if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return undefined;
-  const tokenHash = hashToken(token);
+  const tokenHash = hashOfToken(token);
   // Cached until the next write to the app database; expiry is checked here, not in SQL, so the read stays cacheable.
   const [row] = await sql.cached<{
     user_id: number;
@@ -68,8 +86,10 @@ export async function findSession(sql: Sql, token: string, now: Date): Promise<A
     [tokenHash],
   );
   if (!row || !(row.expires_at.getTime() > now.getTime())) return undefined;
+  const known = contexts.get(row);
+  if (known) return known;
   const isAll = seesAllWebsites(row.role);
-  return {
+  const context: AuthContext = {
     userId: row.user_id,
     email: row.email,
     role: row.role,
@@ -79,6 +99,8 @@ export async function findSession(sql: Sql, token: string, now: Date): Promise<A
     csrfToken: row.csrf_token,
     tokenHash,
   };
+  contexts.set(row, context);
+  return context;
 }
 
 export async function revokeSession(sql: Sql, tokenHash: string, now: Date): Promise<void> {

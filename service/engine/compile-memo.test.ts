@@ -2,10 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSampleStore, rowsRequest, type SampleStore } from '../test/helpers/sample-store.ts';
 import { LruCache } from './cache.ts';
 import { memoisedCompile } from './compile-memo.ts';
-import { checkedKeysRelation, compileRows, RequestError, type CompiledRows, type RowsRequest } from './compile.ts';
+import {
+  checkedKeysRelation,
+  compileRows,
+  compileTab,
+  RequestError,
+  type CompiledTab,
+  type RowsRequest,
+} from './compile.ts';
 import { rowsOf } from './result.ts';
 
-describe('compiled rows queries kept by request', () => {
+describe('compiled tabs kept by request', () => {
   let store: SampleStore;
   beforeAll(async () => {
     store = await openSampleStore();
@@ -13,20 +20,20 @@ describe('compiled rows queries kept by request', () => {
   afterAll(() => store.close());
 
   const counting = () => {
-    const memo = new LruCache<CompiledRows>({ maxEntries: 100, maxBytes: 1e9 });
+    const memo = new LruCache<CompiledTab>({ maxEntries: 100, maxBytes: 1e9 });
     const compiled: RowsRequest[] = [];
-    const compile = (req: RowsRequest): CompiledRows => {
+    const compile = (req: RowsRequest): CompiledTab => {
       compiled.push(req);
-      return compileRows(req);
+      return compileTab(req);
     };
     return { compiled, get: (req: RowsRequest) => memoisedCompile(memo, req, compile) };
   };
 
-  it('reuses a query for the same request and compiles anew for any field that differs', () => {
+  it('reuses a tab for the same request and compiles anew for any field but the page that differs', () => {
     const { compiled, get } = counting();
     const base = rowsRequest(store, 'internal/all');
     const first = get(base);
-    expect(get({ ...base, orderBy: [...base.orderBy] })).toBe(first);
+    expect(get({ ...base, orderBy: [...base.orderBy] }).cacheKey).toBe(first.cacheKey);
     expect(compiled).toHaveLength(1);
     expect(first.cacheKey).toBe(compileRows(base).cacheKey);
 
@@ -41,8 +48,6 @@ describe('compiled rows queries kept by request', () => {
       { ...base, differenceType: 'added' },
       { ...base, orderBy: [{ id: 'url', desc: true }] },
       { ...base, orderBy: [{ id: 'url', desc: false }] },
-      { ...base, limit: 20 },
-      { ...base, offset: 10 },
       { ...base, urlScope: 'https://shop.example/blog' },
       { ...base, showChecked: true },
       { ...base, checked: checkedKeysRelation(base.report, keys) },
@@ -52,21 +57,57 @@ describe('compiled rows queries kept by request', () => {
     const queries = variants.map((req) => get(req));
     expect(compiled).toHaveLength(1 + variants.length);
     for (const [i, req] of variants.entries()) expect(queries[i]!.cacheKey).toBe(compileRows(req).cacheKey);
-    expect(new Set([first, ...queries]).size).toBe(1 + variants.length);
   });
 
-  it('does not reuse a query compiled for a crawl target the store has since replaced', () => {
+  it('compiles only the page of a page turn, to the query a compile from scratch gives', () => {
+    const { compiled, get } = counting();
+    const base = rowsRequest(store, 'internal/all');
+    const sorted = { ...base, orderBy: [{ id: 'url', desc: true }] };
+    const filtered = { ...base, userFilter: 'shoes' };
+    const pages: RowsRequest[] = [
+      base,
+      { ...base, offset: 10 },
+      { ...base, limit: 20 },
+      { ...base, limit: 20, offset: 40 },
+      sorted,
+      { ...sorted, offset: 30 },
+      filtered,
+      { ...filtered, offset: 10 },
+    ];
+    const queries = pages.map((req) => get(req));
+    expect(compiled).toHaveLength(3);
+    for (const [i, req] of pages.entries()) {
+      const fresh = compileRows(req);
+      expect(queries[i]!.cacheKey).toBe(fresh.cacheKey);
+      expect(queries[i]!.offset).toBe(req.offset);
+      expect(queries[i]!.limit).toBe(req.limit);
+      expect(queries[i]!.page(1000)?.sql).toBe(fresh.page(1000)?.sql);
+    }
+    expect(new Set(queries.map((q) => q.cacheKey)).size).toBe(pages.length);
+  });
+
+  it('checks the page of a request whose tab is kept', () => {
+    const { get } = counting();
+    const base = rowsRequest(store, 'internal/all');
+    get(base);
+    expect(() => get({ ...base, limit: 7 })).toThrow(RequestError);
+    expect(() => get({ ...base, offset: -1 })).toThrow(RequestError);
+    expect(() => get({ ...base, after: ['a', 'b', 'c', 'd'] })).toThrow(RequestError);
+    expect(() => get({ ...base, orderBy: [{ id: 'url', desc: true }], after: ['a'] })).toThrow(RequestError);
+  });
+
+  it('does not reuse a tab compiled for a crawl target the store has since replaced', () => {
     const { compiled, get } = counting();
     const req = rowsRequest(store, 'internal/all');
-    const first = get(req);
+    get(req);
     const reloaded = { ...req, current: { ...req.current } };
-    expect(get(reloaded)).not.toBe(first);
-    expect(compiled).toHaveLength(2);
+    get(reloaded);
+    expect(compiled.map((r) => r.current)).toEqual([req.current, reloaded.current]);
   });
 
-  it('keeps no refused request', () => {
+  it('keeps no refused tab', () => {
     const { compiled, get } = counting();
-    const bad = rowsRequest(store, 'internal/all', { limit: 7 });
+    const bad = rowsRequest(store, 'internal/all', { orderBy: [{ id: 'no_such_column', desc: false }] });
     expect(() => get(bad)).toThrow(RequestError);
     expect(() => get(bad)).toThrow(RequestError);
     expect(compiled).toHaveLength(2);

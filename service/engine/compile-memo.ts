@@ -1,12 +1,13 @@
 /**
- * Compiled rows queries kept by request: compiling is a pure function of the request, so a page asked for again
- * (a refresh, a skipCache reload, another analyst on the same tab) reuses its SQL instead of building it anew.
- * Objects in the request (the report definition, the crawl targets) count by identity: the engine makes a new
- * target when the store changes, so a reloaded crawl never meets a query compiled for its previous data.
+ * Compiled tabs kept by request: compiling is a pure function of the request, so every page of a tab (a page turn,
+ * a refresh, a skipCache reload, another analyst on the same tab) reuses its source, filters, order and select list,
+ * and only its page is compiled anew. Objects in the request (the report definition, the crawl targets) count by
+ * identity: the engine makes a new target when the store changes, so a reloaded crawl never meets a query compiled
+ * for its previous data.
  */
 import type { LruCache } from './cache.ts';
-import type { CompiledRows } from './compile.ts';
-import type { RowsRequest } from './rows-request.ts';
+import { compilePage, type CompiledRows, type CompiledTab } from './compile.ts';
+import { validatePage, type RowsRequest } from './rows-request.ts';
 import { fragmentKey } from './sql.ts';
 
 const identities = new WeakMap<object, number>();
@@ -21,8 +22,8 @@ function identityOf(value: object): number {
   return id;
 }
 
-/** Every field of a rows request, objects by identity, as one string. */
-export function rowsRequestKey(req: RowsRequest): string {
+/** Every field of a rows request but its page (limit, offset, cursor), objects by identity, as one string. */
+export function tabRequestKey(req: RowsRequest): string {
   return JSON.stringify([
     identityOf(req.report),
     identityOf(req.current),
@@ -36,22 +37,21 @@ export function rowsRequestKey(req: RowsRequest): string {
     req.showChecked,
     req.checked ? fragmentKey(req.checked) : null,
     req.orderBy.map((o) => [o.id, o.desc]),
-    req.limit,
-    req.offset,
-    req.after ?? null,
   ]);
 }
 
-/** The compiled query of the request, from the memo or compiled and kept; a refused request is not kept. */
+/** The request's page of its tab, the tab from the memo or compiled and kept; a refused tab is not kept. */
 export function memoisedCompile(
-  memo: LruCache<CompiledRows>,
+  memo: LruCache<CompiledTab>,
   req: RowsRequest,
-  compile: (req: RowsRequest) => CompiledRows,
+  compileTab: (req: RowsRequest) => CompiledTab,
 ): CompiledRows {
-  const key = rowsRequestKey(req);
-  const known = memo.get(key);
-  if (known) return known;
-  const compiled = compile(req);
-  memo.set(key, compiled);
-  return compiled;
+  validatePage(req, false);
+  const key = tabRequestKey(req);
+  let tab = memo.get(key);
+  if (!tab) {
+    tab = compileTab(req);
+    memo.set(key, tab);
+  }
+  return compilePage(tab, req);
 }

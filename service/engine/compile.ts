@@ -13,7 +13,7 @@ import { LOWER_URL_COLUMN, shapeOf, type ReportShape } from './report-shape.ts';
 import { ROW_ID, combinedQuery, pageQuery, selectList, type PagePlan } from './page-query.ts';
 import { cursorLookupsOf, orderTerms, resolveOrder, validateCursor } from './row-order.ts';
 import { EMPTY, keyMatch, tabRows } from './row-source.ts';
-import { CHECKED_COLUMN, SUB_ROWS_COLUMN, validatePaging, type RowsRequest } from './rows-request.ts';
+import { CHECKED_COLUMN, SUB_ROWS_COLUMN, validatePage, validateTab, type RowsRequest } from './rows-request.ts';
 import { and, fragmentKey, ident, joinSql, raw, sql, type SqlFragment } from './sql.ts';
 
 export * from './rows-request.ts';
@@ -73,30 +73,32 @@ export interface CompileOptions {
   packedColumns?: readonly string[];
 }
 
-export function compileRows(
-  req: RowsRequest,
-  { isWholeTab = false, packedColumns = [] }: CompileOptions = {},
-): CompiledRows {
-  validatePaging(req, isWholeTab);
+/**
+ * A tab compiled without its page: the rows' source, filters, order, select list and count. Every page of a tab
+ * shares it, so a page turn compiles only its page (compilePage).
+ */
+export interface CompiledTab {
+  shape: ReportShape;
+  columns: readonly string[];
+  count?: SqlFragment;
+  knownTotal?: number;
+  isDefaultOrder: boolean;
+  /** What every page query of the tab is built from; undefined when the tab has no rows. */
+  plan?: Omit<PagePlan, 'req' | 'isDefaultOrder'>;
+  /** The count's SQL with its values, or the known total: part of every page's cacheKey. */
+  countKey: string;
+}
+
+export function compileTab(req: RowsRequest, { packedColumns = [] }: CompileOptions = {}): CompiledTab {
+  validateTab(req);
   const shape = shapeOf(req.report);
   const terms = resolveOrder(req, shape);
   const isDefaultOrder = terms.length === 0;
-  if (req.after !== undefined) validateCursor(req.after, shape, isDefaultOrder);
   const columns = [...shape.columns.map((c) => c.id), CHECKED_COLUMN, ...(shape.subRow ? [SUB_ROWS_COLUMN] : [])];
 
   const source = tabRows(req, shape);
-  if (source === EMPTY) {
-    return {
-      shape,
-      columns,
-      knownTotal: 0,
-      cursorLookups: [],
-      limit: req.limit,
-      offset: req.offset,
-      page: () => undefined,
-      cacheKey: `empty\u0000${shape.report.id}`,
-    };
-  }
+  if (source === EMPTY)
+    return { shape, columns, knownTotal: 0, isDefaultOrder, countKey: `empty\u0000${shape.report.id}` };
 
   const filters: SqlFragment[] = [];
   const userFilter = req.userFilter?.trim();
@@ -112,46 +114,55 @@ export function compileRows(
     : raw('FALSE');
   if (req.checked && !req.showChecked) filters.push(sql`NOT ${isChecked}`);
 
-  const countSql =
+  const count =
     filters.length > 0 || source.knownTotal === undefined
       ? sql`SELECT count(*) AS n FROM (${source.relation}) "r" WHERE ${and(filters)}`
       : undefined;
-
-  const plan: PagePlan = {
-    req,
+  return {
     shape,
-    source,
-    filters,
-    order: orderTerms(terms, source, shape),
+    columns,
+    ...(count ? { count } : { knownTotal: source.knownTotal }),
     isDefaultOrder,
-    output: selectList(shape, source, isChecked, packedColumns),
-    ...(source.stored && { rowTableOutput: selectList(shape, source, isChecked, packedColumns, ROW_ID) }),
+    plan: {
+      shape,
+      source,
+      filters,
+      order: orderTerms(terms, source, shape),
+      output: selectList(shape, source, isChecked, packedColumns),
+      ...(source.stored && { rowTableOutput: selectList(shape, source, isChecked, packedColumns, ROW_ID) }),
+    },
+    countKey: count ? fragmentKey(count) : `total:${source.knownTotal}`,
   };
-  const cursorLookups = cursorLookupsOf(req, shape, source);
+}
+
+/** The page of a compiled tab that the request asks for (its limit, offset and cursor). */
+export function compilePage(tab: CompiledTab, req: RowsRequest): CompiledRows {
+  const { shape, columns, isDefaultOrder, plan: tabPlan } = tab;
+  if (req.after !== undefined) validateCursor(req.after, shape, isDefaultOrder);
+  const total = tab.count ? { count: tab.count } : { knownTotal: tab.knownTotal };
+  const paging = { limit: req.limit, offset: req.offset };
+  if (!tabPlan)
+    return { shape, columns, ...total, cursorLookups: [], ...paging, page: () => undefined, cacheKey: tab.countKey };
+  const plan: PagePlan = { ...tabPlan, isDefaultOrder, req };
+  const cursorLookups = cursorLookupsOf(req, shape, tabPlan.source);
   const combined = combinedQuery(plan);
   const page = (total: number, cursorOrdinal?: number): SqlFragment | undefined =>
     pageQuery(plan, total, cursorOrdinal);
-
   const probe = page(Number.MAX_SAFE_INTEGER);
   const cacheKey = [
-    countSql ? fragmentKey(countSql) : `total:${source.knownTotal}`,
+    tab.countKey,
     probe ? fragmentKey(probe) : '',
     ...cursorLookups.map(fragmentKey),
     combined ? fragmentKey(combined) : '',
     req.offset,
     req.limit,
   ].join('\u0000');
-  return {
-    shape,
-    columns,
-    ...(countSql ? { count: countSql } : { knownTotal: source.knownTotal }),
-    cursorLookups,
-    limit: req.limit,
-    offset: req.offset,
-    ...(combined ? { combined } : {}),
-    page,
-    cacheKey,
-  };
+  return { shape, columns, ...total, cursorLookups, ...paging, ...(combined ? { combined } : {}), page, cacheKey };
+}
+
+export function compileRows(req: RowsRequest, options: CompileOptions = {}): CompiledRows {
+  validatePage(req, options.isWholeTab ?? false);
+  return compilePage(compileTab(req, options), req);
 }
 
 /**
@@ -173,6 +184,6 @@ export function compileExport(
 
 /** The number of rows of a tab (with the user filter and checklist), as a query or a precomputed value. */
 export function compileCount(req: RowsRequest): { count?: SqlFragment; knownTotal?: number } {
-  const compiled = compileRows({ ...req, orderBy: [], offset: 0, after: undefined });
-  return compiled.count ? { count: compiled.count } : { knownTotal: compiled.knownTotal ?? 0 };
+  const tab = compileTab({ ...req, orderBy: [] });
+  return tab.count ? { count: tab.count } : { knownTotal: tab.knownTotal ?? 0 };
 }

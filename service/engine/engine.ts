@@ -13,8 +13,8 @@ import { memoisedCompile } from './compile-memo.ts';
 import { ConnectionPool } from './connection-pool.ts';
 import {
   compileCount,
-  compileRows,
-  type CompiledRows,
+  compileTab,
+  type CompiledTab,
   type CrawlTarget,
   type DifferenceType,
   type RowsRequest,
@@ -80,8 +80,8 @@ export interface EngineOptions {
 export class ReportEngine {
   readonly cache: LruCache<CachedValue>;
   readonly pool: ConnectionPool;
-  /** Compiled rows queries by request (compile-memo.ts); cleared with the targets they were compiled for. */
-  readonly compiled = new LruCache<CompiledRows>({ maxEntries: 256, maxBytes: Number.MAX_SAFE_INTEGER });
+  /** Compiled tabs by request (compile-memo.ts); cleared with the targets they were compiled for. */
+  readonly compiled = new LruCache<CompiledTab>({ maxEntries: 256, maxBytes: Number.MAX_SAFE_INTEGER });
   readonly #targets = new Map<string, Promise<CrawlTarget>>();
   readonly #stopListening: () => void;
   #tuned: Promise<void> | undefined;
@@ -120,7 +120,7 @@ export class ReportEngine {
   }
 
   async rows(req: RowsRequest, options: RunOptions = {}): Promise<RowsResult> {
-    const compiled = memoisedCompile(this.compiled, req, compileRows);
+    const compiled = memoisedCompile(this.compiled, req, compileTab);
     await (this.#tuned ??= tuneInstance(this.db));
     return runRows(this.pool, this.cache, compiled, options);
   }

@@ -146,7 +146,7 @@ function catalogValueType(id: string): ValueType {
 
 /** The page's row columns as Arrow columns; the last row's keys and ordinal become the cursor of the next page. */
 function pageOf(chunks: ResultChunks, compiled: CompiledRows, total: number): RowsResult {
-  const columns = arrowColumns(chunks, (name) => name !== ORDINAL_COLUMN && name !== TOTAL_COLUMN);
+  const { [ORDINAL_COLUMN]: ordinals, ...columns } = arrowColumns(chunks, (name) => name !== TOTAL_COLUMN);
   const page = pageResult(columns, { total, nextCursor: null });
   const rows = page.numRows;
   if (rows < compiled.limit || rows === 0) return page;
@@ -154,8 +154,8 @@ function pageOf(chunks: ResultChunks, compiled: CompiledRows, total: number): Ro
     const column = columns[key];
     return textOf((column ? jsonValue(makeVector(column), rows - 1) : null) ?? '');
   });
-  const ordinal = valueAt(chunks, ORDINAL_COLUMN, -1);
-  page.nextCursor = ordinal === undefined || ordinal === null ? keys : [...keys, textOf(ordinal)];
+  // Ordinals are never null; read as Float64 like every BIGINT, exact below 2^53.
+  page.nextCursor = ordinals ? [...keys, String((ordinals.values as Float64Array)[rows - 1])] : keys;
   return page;
 }
 

@@ -92,12 +92,16 @@ export const TOTAL_COLUMN = '__total';
 /** Carries an export's text columns NUL-joined in one value, one string to decode per row; never sent to clients. */
 export const PACKED_COLUMN = '__packed';
 
-/** Refuses a page, filter or date range outside what the service answers, naming the field. */
-export function validatePaging(req: RowsRequest, isWholeTab: boolean): void {
+/** Refuses a page size or offset outside what the service answers, naming the field. */
+export function validatePage(req: RowsRequest, isWholeTab: boolean): void {
   if (!isWholeTab && !ALLOWED_LIMITS.includes(req.limit))
     throw new RequestError('limit', `limit must be one of ${ALLOWED_LIMITS.join(', ')}`);
   if (!Number.isSafeInteger(req.offset) || req.offset < 0 || req.offset > MAX_OFFSET)
     throw new RequestError('offset', `offset must be an integer from 0 to ${MAX_OFFSET}`);
+}
+
+/** Refuses a filter, segment scope or date range outside what the service answers, naming the field. */
+export function validateTab(req: RowsRequest): void {
   if (req.userFilter !== undefined && req.userFilter.length > MAX_USER_FILTER_LENGTH)
     throw new RequestError('userFilter', `userFilter is longer than ${MAX_USER_FILTER_LENGTH} characters`);
   if (req.urlScope !== undefined && req.urlScope.length > MAX_USER_FILTER_LENGTH)

@@ -136,6 +136,20 @@ describe('sessions', () => {
     expect((await signIn(app, 'staff@agency.example', 'staff-pass-2')).csrfToken).toBeTruthy();
   });
 
+  it("follow the user's websites while signed in, each request as the session stands", async () => {
+    const client = await signInAs(app, 'client');
+    const websites = async (): Promise<unknown> =>
+      ((await me(client.cookie)).json() as { user: { websites: unknown } }).user.websites;
+    expect(await websites()).toEqual(['shop']);
+    expect(await websites()).toEqual(['shop']);
+    await admin('user bind --email client@shop.example --website blog');
+    expect(await websites()).toEqual(['blog', 'shop']);
+    await admin('user unbind --email client@shop.example --website shop');
+    expect(await websites()).toEqual(['blog']);
+    clock.advance(12 * 60 * 60 * 1000);
+    expect((await me(client.cookie)).statusCode).toBe(401);
+  });
+
   it('refuse a forged or absent cookie', async () => {
     expect((await me('thc_session=' + 'A'.repeat(43))).statusCode).toBe(401);
     expect((await me('thc_session=../../etc')).statusCode).toBe(401);
