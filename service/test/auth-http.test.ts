@@ -139,7 +139,7 @@ describe('sessions', () => {
   it("follow the user's websites while signed in, each request as the session stands", async () => {
     const client = await signInAs(app, 'client');
     const websites = async (): Promise<unknown> =>
-      ((await me(client.cookie)).json() as { user: { websites: unknown } }).user.websites;
+      (await me(client.cookie)).json<{ user: { websites: unknown } }>().user.websites;
     expect(await websites()).toEqual(['shop']);
     expect(await websites()).toEqual(['shop']);
     await admin('user bind --email client@shop.example --website blog');
