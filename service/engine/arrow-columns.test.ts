@@ -46,4 +46,19 @@ describe('arrowColumns', () => {
       db.closeSync();
     }
   });
+
+  it("gives each column DuckDB's own type, plain or not", async () => {
+    const select = `SELECT 1::TINYINT AS a, 2::UBIGINT AS b, 1.5::FLOAT AS c, 'x' AS d, true AS e, DATE '2025-01-02' AS f,
+        1.25::DECIMAL(10, 2) AS g, ['p', 'q'] AS h, {'k': 1} AS i, '{}'::JSON AS j, TIMESTAMP '2025-01-02 03:04:05' AS k`;
+    const db = await openDatabase();
+    try {
+      const { names, types } = await withConnection(db, (conn) => queryChunks(conn, raw(select)));
+      const own = await withConnection(db, async (conn) => (await conn.run(select)).columnTypes());
+      expect(names).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k']);
+      expect(types.map((t) => t.typeId)).toEqual(own.map((t) => t.typeId));
+      expect(types.map(String)).toEqual(own.map(String));
+    } finally {
+      db.closeSync();
+    }
+  });
 });

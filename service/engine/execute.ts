@@ -3,8 +3,20 @@
  * result. A page's chunks become Arrow columns (arrow-columns.ts); counts and look-ups are plain values.
  */
 import {
+  BIGINT,
+  BOOLEAN,
+  DOUBLE,
+  DuckDBTypeId,
+  FLOAT,
+  INTEGER,
   JSDuckDBValueConverter,
   LIST,
+  SMALLINT,
+  TINYINT,
+  UBIGINT,
+  UINTEGER,
+  USMALLINT,
+  UTINYINT,
   VARCHAR,
   listValue,
   type DuckDBConnection,
@@ -109,12 +121,23 @@ export async function query(
   return { columns, values };
 }
 
+/** Column types that their type id says all of: taken as they are, without reading a logical type per column. */
+const PLAIN_TYPES: Partial<Record<DuckDBTypeId, DuckDBType>> = Object.fromEntries(
+  [BOOLEAN, TINYINT, SMALLINT, INTEGER, BIGINT, UTINYINT, USMALLINT, UINTEGER, UBIGINT, FLOAT, DOUBLE, VARCHAR].map(
+    (type) => [type.typeId, type],
+  ),
+);
+
 /** A query's result chunks as DuckDB produced them, for reading column by column. */
 export async function queryChunks(on: DuckDBConnection | StatementCache, fragment: SqlFragment): Promise<ResultChunks> {
   const result = await runStatement(on, fragment);
   // A materialized result's chunks are read synchronously, without a round trip per chunk.
   const chunks = Array.from({ length: result.chunkCount }, (_, i) => result.getChunk(i));
-  return { names: result.columnNames(), types: result.columnTypes(), chunks };
+  const types = Array.from(
+    { length: result.columnCount },
+    (_, i) => PLAIN_TYPES[result.columnTypeId(i)] ?? result.columnType(i),
+  );
+  return { names: result.columnNames(), types, chunks };
 }
 
 export async function queryNumber(on: DuckDBConnection | StatementCache, fragment: SqlFragment): Promise<number> {
