@@ -224,7 +224,8 @@ export class AppDb implements Sql {
     if (!reads.has(key)) this.#readCount++;
     reads.set(key, { stamp, rows });
     rows.catch(() => {
-      if (reads.get(key)?.rows === rows && reads.delete(key)) this.#readCount--;
+      // A clear since then reset the count without this read.
+      if (this.#reads.get(sql) === reads && reads.get(key)?.rows === rows && reads.delete(key)) this.#readCount--;
     });
     return rows;
   }
@@ -289,12 +290,12 @@ export class AppDb implements Sql {
     return result;
   }
 
-  /** What a cached answer of a read of these tables is valid for. */
   #clearReads(): void {
     this.#reads.clear();
     this.#readCount = 0;
   }
 
+  /** What a cached answer of a read of these tables is valid for. */
   #stampOf(tables: Tables): string {
     if (tables === undefined) return `*${this.#generation}`;
     let stamp = String(this.#allGeneration);
