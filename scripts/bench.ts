@@ -998,10 +998,9 @@ async function columnarRows(session: Session): Promise<{
         const samples: { client: number[]; server: number[] } = { client: [], server: [] };
         let bytes = 0;
         const { total } = await client.post('/api/technical-health-check/report/get-rows', body, accept);
-        // New offsets spread over the whole tab, none of them 0 (asked for above) or asked for twice.
-        const stride = Math.max(1, Math.floor((total - limit) / (RUNS + 1)));
+        const offsets = newPageOffsets(total, limit);
         for (let i = 0; i < RUNS; i++) {
-          const asked = isNewPage ? { ...body, offset: (i + 1) * stride } : body;
+          const asked = isNewPage ? { ...body, offset: offsets[i]! } : body;
           const answer = await client.post('/api/technical-health-check/report/get-rows', asked, accept);
           samples.client.push(answer.ms);
           samples.server.push(answer.serverMs);
@@ -1024,6 +1023,15 @@ async function columnarRows(session: Session): Promise<{
   const raw = await rawPageQueries(session.urlReport);
   // The store's scale travels with the figures: this section may run on a smaller store than the rest.
   return { urls: URLS, crawls: CRAWLS, runs: RUNS, at: new Date().toISOString(), cases: out, raw };
+}
+
+/**
+ * The offsets of the new-page runs, for the service and the raw baseline alike: spread over the whole tab, none of
+ * them 0 (asked for first) or asked for twice.
+ */
+function newPageOffsets(total: number, limit: number): number[] {
+  const stride = Math.max(1, Math.floor((total - limit) / (RUNS + 1)));
+  return Array.from({ length: RUNS }, (_, i) => (i + 1) * stride);
 }
 
 interface RawPageQuery {
@@ -1065,8 +1073,7 @@ async function rawPageQueries(report: ReportDefinition): Promise<RawPageQuery[]>
         return { page, total: compiled.knownTotal ?? 0 };
       };
       const { page, total } = pageAt(0);
-      const stride = Math.max(1, Math.floor((total - limit) / (RUNS + 1)));
-      const newPages = Array.from({ length: RUNS }, (_, i) => pageAt((i + 1) * stride).page.sql);
+      const newPages = newPageOffsets(total, limit).map((offset) => pageAt(offset).page.sql);
       const result = await withConnection(db, async (conn) => {
         const prepared = await conn.prepare(page.sql);
         const timed = (run: () => Promise<unknown>) =>

@@ -104,13 +104,13 @@ export async function runStatement(
 }
 
 export async function query(
-  conn: DuckDBConnection,
+  on: DuckDBConnection | StatementCache,
   fragment: SqlFragment,
 ): Promise<{
   columns: ResultColumn[];
   values: unknown[][];
 }> {
-  const { names, types, chunks } = await queryChunks(conn, fragment);
+  const { names, types, chunks } = await queryChunks(on, fragment);
   const columnTypes = types.map(valueTypeOf);
   const columns = names.map((id, i) => ({ id, type: columnTypes[i]! }));
   const values = columns.map((_, at) =>
@@ -233,7 +233,7 @@ export async function runRows(
       return pool.use(async (statements) => {
         let cursorOrdinal: number | undefined;
         for (const lookup of compiled.cursorLookups) {
-          const value = (await query(statements.conn, lookup)).values[0]?.[0];
+          const value = (await query(statements, lookup)).values[0]?.[0];
           if (value === undefined || value === null) continue;
           cursorOrdinal = Number(value);
           break;

@@ -194,11 +194,10 @@ export const ARROW_TOTAL_METADATA = 'total';
 
 /** An Arrow IPC stream of the rows, the total and `metadata` in the schema metadata. */
 export function toArrowStream(result: RowsResult, metadata: Record<string, string> = {}): Uint8Array {
-  const ids = Object.keys(result.columns);
-  const columns = Object.values(result.columns);
+  const entries = Object.entries(result.columns);
   return encodeArrowStream(
-    ids.map((name, i) => ({ name, type: columns[i]!.type, nullable: true })),
-    [{ length: result.numRows, columns }],
+    entries.map(([name, data]) => ({ name, type: data.type, nullable: true })),
+    [{ length: result.numRows, columns: entries.map(([, data]) => data) }],
     new Map([[ARROW_TOTAL_METADATA, String(result.total)], ...Object.entries(metadata)]),
   );
 }
