@@ -565,7 +565,10 @@ function pairedAppStateCalls(sessions: readonly Session[]): PairedCase[] {
   ];
 }
 
-/** How far over the embedded default a case may be for one analyst on PostgreSQL (issue 16). */
+/**
+ * How far over the embedded default a case may be for one analyst on PostgreSQL: a network round trip per app-state
+ * read may cost something, but not so much that an analyst would notice.
+ */
 const SINGLE_ANALYST_LIMIT = 1.2;
 
 /**
@@ -753,7 +756,7 @@ function replicasTable(r: ReplicasResult): string {
 const CRAWL_LOAD_WEBSITE = 'bench-rust-doc';
 /** Requests per dashboard case, idle and during the crawl. */
 const CRAWL_LOAD_SAMPLES = Number(process.env.BENCH_CRAWL_LOAD_SAMPLES ?? 60);
-/** The dashboard's p95 during a crawl, at most this many times idle (issue 17). */
+/** The dashboard's p95 during a crawl, at most this many times idle: a crawl may slow analysts, not stall them. */
 const CRAWL_LOAD_GOAL = 2;
 const RUN_POLL_MS = 200;
 /**
@@ -799,7 +802,7 @@ async function waitForRun(
 }
 
 /**
- * `npm run bench -- --only crawl-load`: the dashboard while the service crawls (issue 17). The overview and a
+ * `npm run bench -- --only crawl-load`: the dashboard while the service crawls. The overview and a
  * report's first page (caches bypassed) are timed idle, then while a crawl of rust-doc (Debian's, served by nginx on
  * 127.0.0.1) started through the service's crawl-runs calls is `running`, then idle again; the run is cancelled
  * without keeping its pages once enough samples are in. Its figures go to `crawlLoad` in bench/results.json.
