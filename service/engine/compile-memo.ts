@@ -6,8 +6,8 @@
  * for its previous data.
  */
 import type { LruCache } from './cache.ts';
-import { compilePage, type CompiledRows, type CompiledTab } from './compile.ts';
-import { validatePage, type RowsRequest } from './rows-request.ts';
+import { compileRowsOf, type CompiledRows, type CompiledTab } from './compile.ts';
+import type { RowsRequest } from './rows-request.ts';
 import { fragmentKey } from './sql.ts';
 
 const identities = new WeakMap<object, number>();
@@ -46,12 +46,13 @@ export function memoisedCompile(
   req: RowsRequest,
   compileTab: (req: RowsRequest) => CompiledTab,
 ): CompiledRows {
-  validatePage(req, false);
-  const key = tabRequestKey(req);
-  let tab = memo.get(key);
-  if (!tab) {
-    tab = compileTab(req);
-    memo.set(key, tab);
-  }
-  return compilePage(tab, req);
+  return compileRowsOf(req, (tabReq) => {
+    const key = tabRequestKey(tabReq);
+    let tab = memo.get(key);
+    if (!tab) {
+      tab = compileTab(tabReq);
+      memo.set(key, tab);
+    }
+    return tab;
+  });
 }

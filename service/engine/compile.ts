@@ -136,7 +136,7 @@ export function compileTab(req: RowsRequest, { packedColumns = [] }: CompileOpti
 }
 
 /** The page of a compiled tab that the request asks for (its limit, offset and cursor). */
-export function compilePage(tab: CompiledTab, req: RowsRequest): CompiledRows {
+function compilePage(tab: CompiledTab, req: RowsRequest): CompiledRows {
   const { shape, columns, isDefaultOrder, plan: tabPlan } = tab;
   if (req.after !== undefined) validateCursor(req.after, shape, isDefaultOrder);
   const total = tab.count ? { count: tab.count } : { knownTotal: tab.knownTotal };
@@ -160,9 +160,18 @@ export function compilePage(tab: CompiledTab, req: RowsRequest): CompiledRows {
   return { shape, columns, ...total, cursorLookups, ...paging, ...(combined ? { combined } : {}), page, cacheKey };
 }
 
+/** The request's page of the tab `tabOf` gives (compiled or kept), its limit and offset checked before the tab. */
+export function compileRowsOf(
+  req: RowsRequest,
+  tabOf: (req: RowsRequest) => CompiledTab,
+  isWholeTab = false,
+): CompiledRows {
+  validatePage(req, isWholeTab);
+  return compilePage(tabOf(req), req);
+}
+
 export function compileRows(req: RowsRequest, options: CompileOptions = {}): CompiledRows {
-  validatePage(req, options.isWholeTab ?? false);
-  return compilePage(compileTab(req, options), req);
+  return compileRowsOf(req, (tabReq) => compileTab(tabReq, options), options.isWholeTab);
 }
 
 /**
