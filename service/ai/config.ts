@@ -1,5 +1,5 @@
 /**
- * The AI provider from the environment (README "AI suggestions"):
+ * The AI provider from the environment (docs/api.md, "AI suggestions"):
  *   AI_PROVIDER   offline (default) | openai
  *   AI_BASE_URL   the OpenAI-compatible API root, e.g. https://api.openai.com/v1 or http://127.0.0.1:11434/v1
  *   AI_API_KEY    sent as a bearer token when set (local servers usually need none)

@@ -127,9 +127,9 @@ describe('admin CLI', () => {
     });
   });
 
-  it("runs the README's command to enable AI, which changes only the AI setting of the segment", async () => {
-    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('### AI suggestions'));
+  it("runs the API guide's command to enable AI, which changes only the AI setting of the segment", async () => {
+    const guide = fs.readFileSync(path.join(ROOT, 'docs/api.md'), 'utf8');
+    const section = guide.slice(guide.indexOf('## AI suggestions'));
     const example = /`npm run admin -- (segment [^`]*--ai[^`]*)`/.exec(section)?.[1];
     expect(example).toBeDefined();
     const args = example!.split(' ').map((arg) => (arg === 'ID' ? 'shop' : arg));
