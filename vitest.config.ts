@@ -16,6 +16,7 @@ const routeSuite = [
   'service/test/crawl-runs-schedule.test.ts',
   'service/test/export-csv.test.ts',
   'service/test/query-report.test.ts',
+  'service/test/nul-bytes.test.ts',
   'service/test/security-headers.test.ts',
   'service/test/store-robustness.test.ts',
 ];
