@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config';
 const routeSuite = [
   'service/test/ai.test.ts',
   'service/test/app-db-duckdb-import.test.ts',
+  'service/test/approval-race.test.ts',
   'service/test/auth-admin-cli.test.ts',
   'service/test/auth-app-db.test.ts',
   'service/test/auth-approval.test.ts',
