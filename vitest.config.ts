@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config';
 const routeSuite = [
   'service/test/ai.test.ts',
   'service/test/app-db-duckdb-import.test.ts',
+  'service/test/approval-race.test.ts',
   'service/test/auth-admin-cli.test.ts',
   'service/test/auth-app-db.test.ts',
   'service/test/auth-approval.test.ts',
@@ -16,6 +17,7 @@ const routeSuite = [
   'service/test/crawl-runs-schedule.test.ts',
   'service/test/export-csv.test.ts',
   'service/test/query-report.test.ts',
+  'service/test/nul-bytes.test.ts',
   'service/test/security-headers.test.ts',
   'service/test/store-robustness.test.ts',
 ];

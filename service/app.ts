@@ -8,7 +8,7 @@ import type { Config } from './config.ts';
 import type { CrawlRegistry } from './store/registry.ts';
 import { allowAll, type AccessCheck } from './auth/access.ts';
 import type { Accounts } from './auth/accounts.ts';
-import { registerAccounts } from './auth/plugin.ts';
+import { HEALTH_CALL, LIVENESS_CALL, registerAccounts } from './auth/plugin.ts';
 import { registerAdminRoutes } from './routes/admin.ts';
 import { registerApprovalRoutes } from './routes/approval.ts';
 import { registerAuthRoutes } from './routes/auth.ts';
@@ -16,7 +16,8 @@ import { registerChecklistRoutes } from './routes/checklist.ts';
 import { registerCrawlRunRoutes } from './routes/crawl-runs.ts';
 import { registerWebsiteRoutes } from './routes/websites.ts';
 import { registerServerTiming } from './server-timing.ts';
-import { registerErrorReplies } from './routes/error-replies.ts';
+import { APP_DB_UNREACHABLE, RETRY_AFTER_S, registerErrorReplies } from './routes/error-replies.ts';
+import { registerNulByteGuard } from './routes/nul-bytes.ts';
 import { registerTechnicalHealthCheckRoutes } from './routes/technical-health-check.ts';
 import { registerAiRoutes } from './routes/ai.ts';
 import { registerQueryReportRoutes } from './routes/query-report.ts';
@@ -40,6 +41,8 @@ export interface AppDeps {
   logStream?: { write(line: string): void };
 }
 
+const APP_DB_DOWN = { status: 'unavailable', error: APP_DB_UNREACHABLE } as const;
+
 export const WEB_DIST_DIR = path.resolve(import.meta.dirname, '../web/dist');
 
 /** Builds the service without listening, so tests drive it with `app.inject`. */
@@ -52,6 +55,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: accounts?.settings.trustProxy ?? false,
   });
   registerErrorReplies(app);
+  // Before the auth guard, which looks the session cookie up in the app database.
+  registerNulByteGuard(app);
   registerServerTiming(app);
   // Registered first: its auth guard must cover every route.
   const access = accounts ? await registerAccounts(app, accounts) : (deps.access ?? allowAll);
@@ -64,16 +69,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerAdminRoutes(app, accounts);
   }
 
-  // Readiness for anyone (load balancers, start scripts); the store's size, pending crawls included, for admins only.
-  app.get('/api/health', (request) =>
-    request.auth?.role === 'ADMIN'
+  // Readiness for anyone (load balancers, start scripts): 503 while the app database is unreachable; the store's
+  // size, pending crawls included, for admins only. Liveness answers whenever the process does.
+  app.get(HEALTH_CALL, async (request, reply) => {
+    if (accounts && !(await accounts.appDb.isReachable()))
+      return reply.code(503).header('retry-after', RETRY_AFTER_S).send(APP_DB_DOWN);
+    return request.auth?.role === 'ADMIN'
       ? {
           status: 'ok',
           websites: deps.registry.websites().length,
           crawls: deps.registry.websites().reduce((n, w) => n + deps.registry.crawls(w.id).length, 0),
         }
-      : { status: 'ok' },
-  );
+      : { status: 'ok' };
+  });
+  app.get(LIVENESS_CALL, () => ({ status: 'ok' }));
 
   registerTechnicalHealthCheckRoutes(app, {
     registry: deps.registry,

@@ -21,6 +21,7 @@ import { APP_TABLES } from './app-tables.ts';
 import { migrate, type Migration } from './migrate.ts';
 import { migrations } from './migrations.ts';
 import type { Sql, SqlParam } from './sql.ts';
+import { AppDbUnreachableError, isConnectionError } from './errors.ts';
 
 export type { Sql, SqlParam } from './sql.ts';
 
@@ -37,6 +38,10 @@ const WRITES_CHANNEL = 'thc_app_state';
 /** The payload a load's notice carries on the writes channel (a write's payload is its process's instance id). */
 const STORE_CHANGED = 'store';
 const LISTEN_RETRY_MS = 1000;
+/** A server that does not take a connection in this time counts as unreachable (pg waits for ever by default). */
+const CONNECT_TIMEOUT_MS = 5000;
+/** How long /api/health waits for the app database. */
+const PING_TIMEOUT_MS = 2000;
 
 export const appDbDir = (dataDir: string): string => path.join(dataDir, APP_DB_DIR);
 
@@ -59,6 +64,8 @@ interface Connection {
   readonly isShared: boolean;
   query: Query;
   transaction<T>(work: (query: Query) => Promise<T>): Promise<T>;
+  /** Rejects unless the server answers within `timeoutMs` (absent: an embedded database, there while open). */
+  ping?(timeoutMs: number): Promise<void>;
   /** Listens on `channel` from now on, reconnecting after a loss; resolves once listening the first time. */
   listen?(channel: string, events: ListenEvents): Promise<void>;
   close(): Promise<void>;
@@ -186,6 +193,16 @@ export class AppDb implements Sql {
         await new Promise((resolve) => setTimeout(resolve, 250));
       }
     }
+  }
+
+  /** Whether the database answers within `timeoutMs`; bypasses the queue, so a long transaction does not hold it. */
+  async isReachable(timeoutMs = PING_TIMEOUT_MS): Promise<boolean> {
+    if (this.#isClosed) return false;
+    if (!this.conn.ping) return true;
+    return this.conn.ping(timeoutMs).then(
+      () => true,
+      () => false,
+    );
   }
 
   /** Whether this process has the embedded database open (a service in the same process as a loader, in tests). */
@@ -393,10 +410,21 @@ const rowsOf = (result: pg.QueryResult | pg.QueryResult[]): Rows =>
   (Array.isArray(result) ? (result.at(-1)?.rows ?? []) : result.rows) as Rows;
 
 async function connectServer(url: string): Promise<Connection> {
-  const pool = new pg.Pool({ connectionString: url, max: 2, types: serverTypes, application_name: 'thc' });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 2,
+    types: serverTypes,
+    application_name: 'thc',
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+  });
   // An idle client that loses its server is replaced by the pool; without a handler the error would end the process.
   pool.on('error', () => undefined);
-  const query: Query = async (sql, params) => rowsOf(await pool.query(sql, params as unknown[]));
+  // A lost server is told apart from a failed statement, so calls can answer 503 instead of 500.
+  const reached = <T>(work: Promise<T>): Promise<T> =>
+    work.catch((error: unknown) => {
+      throw isConnectionError(error) ? new AppDbUnreachableError(error) : error;
+    });
+  const query: Query = async (sql, params) => rowsOf(await reached(pool.query(sql, params as unknown[])));
   await query('SELECT 1', []);
   let listener: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
@@ -404,12 +432,23 @@ async function connectServer(url: string): Promise<Connection> {
   return {
     isShared: true,
     query,
-    async transaction(work) {
-      const client = await pool.connect();
+    async ping(timeoutMs) {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+      });
       try {
-        await client.query('BEGIN');
-        const result = await work(async (sql, params) => rowsOf(await client.query(sql, params as unknown[])));
-        await client.query('COMMIT');
+        await Promise.race([pool.query('SELECT 1'), timeout]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    async transaction(work) {
+      const client = await reached(pool.connect());
+      try {
+        await reached(client.query('BEGIN'));
+        const result = await work(async (sql, params) => rowsOf(await reached(client.query(sql, params as unknown[]))));
+        await reached(client.query('COMMIT'));
         client.release();
         return result;
       } catch (error) {

@@ -4,8 +4,8 @@
  *
  * The guard runs on every /api/ call before its handler:
  * - it resolves the session cookie to `request.auth`;
- * - anonymous calls get 401 {error:'Not signed in'}, except the public ones (health, login, and the admin CLI's
- *   hand-over, which has its own token);
+ * - anonymous calls get 401 {error:'Not signed in'}, except the public ones (health, liveness, login, and the admin
+ *   CLI's hand-over, which has its own token);
  * - state-changing calls need `x-csrf-token` equal to the session's token, else 403. Exempt are GET, login,
  *   and the read-only calls: websites/list and every call named `get-*` (report, overview, crawl list, checklist
  *   items, AI). They change nothing, and SameSite=Lax keeps the cookie off cross-site POSTs anyway.
@@ -13,12 +13,21 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import helmet from 'helmet';
+import { AppDbUnreachableError } from '../app-db/errors.ts';
 import { createAccessCheck, type AccessCheck } from './access.ts';
 import type { Accounts } from './accounts.ts';
 import { BAD_CSRF, NOT_SIGNED_IN } from './http.ts';
 import { SESSION_COOKIE, findSession, isSameToken } from './sessions.ts';
 
-export const PUBLIC_CALLS: ReadonlySet<string> = new Set(['/api/health', '/api/auth/login', '/api/admin/cli']);
+export const HEALTH_CALL = '/api/health';
+/** Answers without the app database, so it stays 200 whenever the process runs. */
+export const LIVENESS_CALL = '/api/health/live';
+export const PUBLIC_CALLS: ReadonlySet<string> = new Set([
+  HEALTH_CALL,
+  LIVENESS_CALL,
+  '/api/auth/login',
+  '/api/admin/cli',
+]);
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export const isReadOnlyCall = (route: string): boolean =>
@@ -62,8 +71,16 @@ export async function registerAccounts(app: FastifyInstance, accounts: Accounts)
   app.addHook('onRequest', async (request, reply) => {
     const route = routeOf(request);
     if (!route.startsWith('/api/') && !request.url.startsWith('/api/')) return;
+    if (route === LIVENESS_CALL) return;
     const token = request.cookies[SESSION_COOKIE];
-    request.auth = token ? ((await findSession(accounts.appDb, token, accounts.clock())) ?? null) : null;
+    // Health reports an unreachable app database itself: a session it cannot read makes the call anonymous.
+    const session =
+      token &&
+      (await findSession(accounts.appDb, token, accounts.clock()).catch((error: unknown) => {
+        if (route === HEALTH_CALL && error instanceof AppDbUnreachableError) return undefined;
+        throw error;
+      }));
+    request.auth = session || null;
     if (PUBLIC_CALLS.has(route)) return;
     if (!request.auth) return reply.code(401).send(NOT_SIGNED_IN);
     if (SAFE_METHODS.has(request.method) || isReadOnlyCall(route)) return;

@@ -57,26 +57,20 @@ export class Approvals {
     { isMailed = true }: { isMailed?: boolean } = {},
   ): Promise<Approval> {
     const now = this.clock();
-    const approval = await this.appDb.transaction(async (tx) => {
-      const [row] = await tx.all<{ module_state: string; approved_at: Date | null; approved_by: string | null }>(
-        'SELECT module_state, approved_at, approved_by FROM crawl_registry WHERE website_id = ? AND crawl_id = ?',
+    const approval = await this.appDb.transaction(async (tx): Promise<Approval> => {
+      if (await approveInTransaction(tx, websiteId, crawlId, 'manual', approvedBy, now, isMailed))
+        return { websiteId, crawlId, state: { moduleState: 'APPROVED', approvedAt: now, approvedBy }, isNew: true };
+      const [row] = await tx.all<{ approved_at: Date | null; approved_by: string | null }>(
+        'SELECT approved_at, approved_by FROM crawl_registry WHERE website_id = ? AND crawl_id = ?',
         [websiteId, crawlId],
       );
       if (!row) throw new AppDataError(`Crawl ${crawlId} of ${websiteId} is not registered`, 404);
-      if (row.module_state === 'APPROVED')
-        return {
-          websiteId,
-          crawlId,
-          state: { moduleState: 'APPROVED', approvedAt: row.approved_at, approvedBy: row.approved_by },
-          isNew: false,
-        } satisfies Approval;
-      await approveInTransaction(tx, websiteId, crawlId, 'manual', approvedBy, now, isMailed);
       return {
         websiteId,
         crawlId,
-        state: { moduleState: 'APPROVED', approvedAt: now, approvedBy },
-        isNew: true,
-      } satisfies Approval;
+        state: { moduleState: 'APPROVED', approvedAt: row.approved_at, approvedBy: row.approved_by },
+        isNew: false,
+      };
     });
     this.states.set(websiteId, crawlId, approval.state);
     if (approval.isNew && isMailed) this.deliverSoon();
@@ -106,9 +100,10 @@ export class Approvals {
          WHERE module_state = 'PENDING' AND loaded_at <= ? ORDER BY website_id, crawl_id`,
         [scheduledFor],
       );
-      const live = pending.filter((c) => isLive(c.website_id, c.crawl_id));
-      for (const c of live)
-        await approveInTransaction(tx, c.website_id, c.crawl_id, 'automatic', AUTO_APPROVER, now, true);
+      const live: typeof pending = [];
+      for (const c of pending.filter((p) => isLive(p.website_id, p.crawl_id)))
+        if (await approveInTransaction(tx, c.website_id, c.crawl_id, 'automatic', AUTO_APPROVER, now, true))
+          live.push(c);
       await tx.run('UPDATE job_runs SET approved_count = ? WHERE job = ? AND scheduled_for = ?', [
         live.length,
         job,
@@ -198,6 +193,11 @@ export class Approvals {
   }
 }
 
+/**
+ * Approves a pending crawl with its audit row and client emails; false when it is approved already (or unknown).
+ * The conditional UPDATE takes the row's lock, so of approvals at the same time (other replicas included) one takes
+ * effect and the others, once it commits, find the crawl approved.
+ */
 async function approveInTransaction(
   tx: Sql,
   websiteId: string,
@@ -206,22 +206,24 @@ async function approveInTransaction(
   approvedBy: string,
   now: Date,
   isMailed: boolean,
-): Promise<void> {
-  await tx.run(
+): Promise<boolean> {
+  const approved = await tx.all(
     `UPDATE crawl_registry SET module_state = 'APPROVED', approved_at = ?, approved_by = ?
-     WHERE website_id = ? AND crawl_id = ?`,
+     WHERE website_id = ? AND crawl_id = ? AND module_state = 'PENDING' RETURNING 1`,
     [now, approvedBy, websiteId, crawlId],
   );
+  if (approved.length === 0) return false;
   await tx.run(
     'INSERT INTO approval_log (website_id, crawl_id, kind, approved_by, approved_at) VALUES (?, ?, ?, ?, ?)',
     [websiteId, crawlId, kind, approvedBy, now],
   );
-  if (!isMailed) return;
+  if (!isMailed) return true;
   for (const client of await clientsOfWebsite(tx, websiteId))
     await tx.run(
       'INSERT INTO mail_log (website_id, crawl_id, user_id, email, queued_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
       [websiteId, crawlId, client.id, client.email, now],
     );
+  return true;
 }
 
 /** The crawl's overview in the dashboard. */

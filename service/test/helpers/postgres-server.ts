@@ -15,6 +15,10 @@ import { freePort } from './free-port.ts';
 export interface PostgresServer {
   /** postgres://… of the server's `postgres` database. */
   url: string;
+  /** Stops the server as a crash would, keeping its files and port for `restart`. */
+  halt(): void;
+  /** Starts a halted server again, on the same port with the same data. */
+  restart(): void;
   stop(): void;
 }
 
@@ -45,12 +49,24 @@ export async function startPostgres(): Promise<PostgresServer> {
   asServerUser(path.join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--no-sync']);
   const port = await freePort();
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
-  asServerUser(path.join(bin, 'pg_ctl'), ['-D', data, '-o', options, '-l', path.join(dir, 'log'), '-w', 'start']);
+  const start = () =>
+    asServerUser(path.join(bin, 'pg_ctl'), ['-D', data, '-o', options, '-l', path.join(dir, 'log'), '-w', 'start']);
+  const halt = () => asServerUser(path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']);
+  start();
+  let isRunning = true;
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    halt() {
+      halt();
+      isRunning = false;
+    },
+    restart() {
+      start();
+      isRunning = true;
+    },
     stop() {
       try {
-        asServerUser(path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']);
+        if (isRunning) halt();
       } finally {
         fs.rmSync(dir, { recursive: true, force: true });
       }
