@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parquetFileOf } from '../../catalog/export-contract.ts';
 import { openDatabase, quoteLiteral } from '../db/duckdb.ts';
 import type { CrawlOptions } from './crawl-options.ts';
-import { crawlWebsite, parseLinkHeader, parseRobotsHeader } from './crawl.ts';
+import { crawlWebsite } from './crawl.ts';
+import { parseLinkHeader, parseRobotsHeader } from './response-headers.ts';
 import { debianPackages, ensureDebianPackages } from '../test/helpers/debian-packages.ts';
 
 const page = (title: string, body: string, head = ''): string =>

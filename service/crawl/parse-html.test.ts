@@ -5,7 +5,9 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { debianPackages, ensureDebianPackages } from '../test/helpers/debian-packages.ts';
 import { APACHE_MANUAL_ROOT, RUST_DOC_ROOT } from '../test/helpers/real-site.ts';
-import { createHtmlParser, decodeHtml, parseHtml, refreshTarget, sniffCharset } from './parse-html.ts';
+import { decodeHtml, sniffCharset } from './charset.ts';
+import { refreshTarget } from './html-text.ts';
+import { createHtmlParser, parseHtml } from './parse-html.ts';
 
 const PAGE = 'http://127.0.0.1:8080/docs/guide/page.html';
 const parse = (html: string, pageUrl = PAGE) => parseHtml(html, pageUrl);

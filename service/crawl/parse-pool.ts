@@ -6,7 +6,8 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { decodeHtml, parseHtml } from './parse-html.ts';
+import { decodeHtml } from './charset.ts';
+import { parseHtml } from './parse-html.ts';
 import type { ParsedPage } from './parsed-page.ts';
 
 export interface ParseRequest {

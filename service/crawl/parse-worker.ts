@@ -1,6 +1,7 @@
 /** A parse-pool.ts worker: parses each page it is sent with parse-html.ts and sends the ParsedPage back. */
 import { parentPort } from 'node:worker_threads';
-import { decodeHtml, parseHtml } from './parse-html.ts';
+import { decodeHtml } from './charset.ts';
+import { parseHtml } from './parse-html.ts';
 import type { ParseRequest } from './parse-pool.ts';
 
 parentPort?.on('message', (request: ParseRequest) => {

@@ -73,3 +73,5 @@ export interface ParsedPage {
    */
   resources: string[];
 }
+
+export const openGraphByProperty = new Map<string, OpenGraphField>(openGraphFields.map((f) => [`og:${f}`, f]));

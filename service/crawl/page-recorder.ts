@@ -1,0 +1,269 @@
+/**
+ * Recording what a fetch returned: the page row (status, headers, what its HTML says), one edge row per target it
+ * links to (all instances folded into one), images missing alt text, and the targets handed to the frontier.
+ */
+import { LinkKind } from './export-crawl.ts';
+import { headerValue, type FetchResponse } from './fetcher.ts';
+import type { Frontier } from './frontier.ts';
+import { normalizeResolvedUrl, normalizeUrl } from './normalize-url.ts';
+import type { ParsedPage } from './parsed-page.ts';
+import { ParsePool } from './parse-pool.ts';
+import { charsetOf, parseLinkHeader, parseRobotsHeader, redirectTarget } from './response-headers.ts';
+import type { RowWriter } from './row-writer.ts';
+import type { RestrictedReason } from './scope.ts';
+
+type LinkKindId = (typeof LinkKind)[keyof typeof LinkKind];
+
+/** The start URL is the first URL the crawl knows. */
+export const START_ID = 0;
+
+/** One link of a page to one target, all instances folded into one row (the links table's key is the pair). */
+interface Edge {
+  t: number;
+  k: LinkKindId;
+  a: string;
+  r: string | null;
+  nf: boolean;
+  ic: number;
+  im: boolean;
+  al: boolean | null;
+  hl: string | null;
+}
+
+/** A link without anchor or image: canonical, hreflang and redirect links. */
+const plainEdge = (k: LinkKindId, r: string | null, hl: string | null): Omit<Edge, 't'> => ({
+  k,
+  a: '',
+  r,
+  nf: false,
+  ic: 1,
+  im: false,
+  al: null,
+  hl,
+});
+
+/**
+ * An edge row without its defaults (no anchor, no rel, followed, one instance, no image): links are most of what a
+ * crawl writes, and export-crawl.ts puts the defaults back (EDGE_DEFAULTS).
+ */
+function edgeLine(f: number, e: Edge): string {
+  let line = `{"f":${f},"t":${e.t},"k":${e.k}`;
+  if (e.a !== '') line += `,"a":${JSON.stringify(e.a)}`;
+  if (e.r !== null) line += `,"r":${JSON.stringify(e.r)}`;
+  if (e.nf) line += ',"nf":true';
+  if (e.ic !== 1) line += `,"ic":${e.ic}`;
+  if (e.im) line += ',"im":true';
+  if (e.al !== null) line += `,"al":${e.al}`;
+  if (e.hl !== null) line += `,"hl":${JSON.stringify(e.hl)}`;
+  return `${line}}\n`;
+}
+
+/** Folding priority when a page links to one target in several ways. */
+const KIND_RANK: Record<LinkKindId, number> = { 0: 0, 4: 1, 2: 2, 3: 3, 1: 4, 5: 5 };
+
+const round3 = (value: number): number => Math.round(value * 1000) / 1000;
+
+type Redirect = { target: string; kind: 'http' | 'meta' | 'js' };
+
+export interface PageWriters {
+  pages: RowWriter;
+  edges: RowWriter;
+  images: RowWriter;
+}
+
+export class PageRecorder {
+  private parser: ParsePool | null = null;
+
+  constructor(
+    private readonly frontier: Frontier,
+    private readonly writers: PageWriters,
+    /** The start URL redirected (HTTP, meta or JavaScript) to `target`. */
+    private readonly onStartRedirect: (target: string) => void,
+  ) {}
+
+  /** An internal URL's response: its page row and edges, and its targets followed. */
+  async record(id: number, response: FetchResponse): Promise<void> {
+    const { frontier } = this;
+    const url = frontier.urlOf(id);
+    const depth = frontier.depthOf(id) + 1;
+    const robotsHeader = parseRobotsHeader(headerValue(response.headers, 'x-robots-tag'));
+    const linkHeader = parseLinkHeader(headerValue(response.headers, 'link'), url);
+    const contentType = headerValue(response.headers, 'content-type') ?? null;
+    const edges = new Map<number, Edge>();
+    const row: Record<string, unknown> = {
+      id,
+      st: response.status,
+      err: response.error,
+      ct: contentType,
+      ft: round3(response.elapsedMs / 1000),
+      sz: response.bodySize,
+      ...robotsHeader,
+      ch: linkHeader.canonical === null ? null : frontier.know(linkHeader.canonical, id, depth),
+    };
+    const addEdge = (target: string, edge: Omit<Edge, 't'>): number => {
+      const t = frontier.know(target, id, depth);
+      const existing = edges.get(t);
+      if (!existing) edges.set(t, { t, ...edge });
+      else if (KIND_RANK[edge.k] < KIND_RANK[existing.k]) edges.set(t, { t, ...edge, ic: edge.ic + existing.ic });
+      else existing.ic += edge.ic;
+      return t;
+    };
+    const location = redirectTarget(response, url);
+    let redirect: Redirect | null = location === null ? null : { target: location, kind: 'http' };
+    let page: ParsedPage | null = null;
+    if (response.body) {
+      this.parser ??= new ParsePool();
+      // A page its parser could not take (a worker out of memory on a monster page) is recorded unparsed.
+      page = await this.parser.parse(response.body, charsetOf(contentType), url).catch(() => null);
+    }
+    if (page !== null) {
+      redirect ??= pageRedirect(page, url);
+      Object.assign(row, pageColumns(page));
+      const canonical = page.canonicalUrl === null ? null : normalizeUrl(page.canonicalUrl);
+      row.cm = canonical === null ? null : frontier.know(canonical, id, depth);
+      this.addPageEdges(page, id, url, canonical, addEdge);
+    }
+    for (const resource of page?.resources ?? []) {
+      const target = normalizeResolvedUrl(resource);
+      if (target !== null) addEdge(target, plainEdge(LinkKind.resource, null, null));
+    }
+    for (const alternate of linkHeader.hreflang) {
+      if (alternate.url === url) continue;
+      addEdge(alternate.url, plainEdge(LinkKind.hreflang, 'alternate', alternate.hreflang));
+    }
+    if (linkHeader.canonical !== null && linkHeader.canonical !== url) {
+      addEdge(linkHeader.canonical, plainEdge(LinkKind.canonical, 'canonical', null));
+    }
+    if (redirect !== null) {
+      row.rd = addEdge(redirect.target, plainEdge(LinkKind.redirect, null, null));
+      row.rk = redirect.kind;
+    }
+    this.writers.pages.write(row);
+    if (id === START_ID && redirect !== null) this.onStartRedirect(redirect.target);
+    await this.followEdges(id, depth, edges, robotsHeader.hf || (page?.metaNofollow ?? false));
+  }
+
+  /** An external URL's check: status, type and redirect target; nothing of it is parsed. */
+  recordExternal(id: number, response: FetchResponse): void {
+    const url = this.frontier.urlOf(id);
+    const location = redirectTarget(response, url);
+    this.writers.pages.write({
+      id,
+      st: response.status,
+      err: response.error,
+      ct: headerValue(response.headers, 'content-type') ?? null,
+      ft: round3(response.elapsedMs / 1000),
+      rd: location === null ? null : this.frontier.know(location, id, this.frontier.depthOf(id)),
+      rk: location === null ? null : 'http',
+      sz: response.bodySize,
+    });
+  }
+
+  /** Gives the parsers' memory back (before the export). */
+  async closeParser(): Promise<void> {
+    await this.parser?.close();
+    this.parser = null;
+  }
+
+  private addPageEdges(
+    page: ParsedPage,
+    id: number,
+    url: string,
+    canonical: string | null,
+    addEdge: (target: string, edge: Omit<Edge, 't'>) => number,
+  ): void {
+    for (const link of page.links) {
+      const target = normalizeResolvedUrl(link.url);
+      if (target === null) continue;
+      addEdge(target, {
+        k: LinkKind.href,
+        a: link.anchorText,
+        r: link.rel,
+        nf: link.nofollow,
+        ic: 1,
+        im: link.hasImageLink,
+        al: link.hasImageLink ? link.hasImageAltText : null,
+        hl: link.hreflang,
+      });
+    }
+    for (const image of page.images) {
+      const target = normalizeResolvedUrl(image.src);
+      if (target === null) continue;
+      addEdge(target, {
+        k: LinkKind.image,
+        a: image.alt ?? '',
+        r: null,
+        nf: false,
+        ic: 1,
+        im: true,
+        al: !!image.alt,
+        hl: null,
+      });
+      if (image.alt === null || image.alt.trim() === '') this.writers.images.write({ f: id, src: target, ma: true });
+      else this.writers.images.write({ f: id, src: target, ma: false });
+    }
+    if (canonical !== null && canonical !== url) {
+      addEdge(canonical, plainEdge(LinkKind.canonical, 'canonical', null));
+    }
+    for (const alternate of page.hreflang) {
+      const target = normalizeUrl(alternate.url);
+      if (target === null || target === url) continue;
+      addEdge(target, plainEdge(LinkKind.hreflang, 'alternate', alternate.hreflang));
+    }
+  }
+
+  private async followEdges(
+    id: number,
+    depth: number,
+    edges: Map<number, Edge>,
+    isNofollowPage: boolean,
+  ): Promise<void> {
+    const follows: Promise<void>[] = [];
+    for (const edge of edges.values()) {
+      this.writers.edges.writeLine(edgeLine(id, edge));
+      const isAlwaysFollowed = edge.k !== LinkKind.href && edge.k !== LinkKind.image;
+      const nofollow: RestrictedReason | null = isAlwaysFollowed
+        ? null
+        : isNofollowPage
+          ? 'meta_nofollow'
+          : edge.nf
+            ? 'link_nofollow'
+            : null;
+      if (!this.frontier.isUnvisited(edge.t)) continue;
+      const targetDepth = edge.k === LinkKind.redirect ? depth - 1 : depth;
+      follows.push(this.frontier.follow(edge.t, targetDepth, nofollow, this.frontier.links));
+    }
+    await Promise.all(follows);
+  }
+}
+
+/** A meta refresh or JavaScript redirect to another URL than the page's own. */
+function pageRedirect(page: ParsedPage, url: string): Redirect | null {
+  const meta = page.metaRefreshUrl === null ? null : normalizeUrl(page.metaRefreshUrl);
+  if (meta !== null && meta !== url) return { target: meta, kind: 'meta' };
+  const js = page.jsRedirectUrl === null ? null : normalizeUrl(page.jsRedirectUrl);
+  if (js !== null && js !== url) return { target: js, kind: 'js' };
+  return null;
+}
+
+function pageColumns(page: ParsedPage): Record<string, unknown> {
+  return {
+    html: true,
+    ti: page.title,
+    de: page.description,
+    h1: page.h1,
+    h2: page.h2,
+    h3: page.h3,
+    wc: page.wordCount,
+    cs: page.contentSize,
+    bh: page.bodyHash,
+    cc: page.hasConflictingCanonicals,
+    mn: page.metaNoindex,
+    mf: page.metaNofollow,
+    sd: page.hasStructuredData,
+    sc: page.schemaCounts,
+    og: page.openGraph,
+    hib: page.headTagsInBody,
+    bih: page.bodyTagsInHead,
+  };
+}
