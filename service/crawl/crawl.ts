@@ -10,11 +10,12 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import type { CrawlOptions, CrawlProgress, CrawlResult, PageVitals } from './crawl-options.ts';
 import { exportCrawl, LinkKind, type CrawlRows } from './export-crawl.ts';
+import { Egress, egressPolicyFromEnv } from './egress.ts';
 import { Fetcher, headerValue, type FetchResponse } from './fetcher.ts';
 import { normalizeResolvedUrl, normalizeUrl } from './normalize-url.ts';
 import type { ParsedPage } from './parsed-page.ts';
 import { ParsePool } from './parse-pool.ts';
-import { allowAll, parseRobots, robotsUrlOf, type RobotsRules } from './robots.ts';
+import { allowAll, parseRobots, ROBOTS_TIMEOUT_MS, robotsUrlOf, type RobotsRules } from './robots.ts';
 import { RowWriter } from './row-writer.ts';
 import { Scope, type Placement, type RestrictedReason } from './scope.ts';
 import { parseSitemap } from './sitemaps.ts';
@@ -162,12 +163,15 @@ class Crawler {
     this.startUrl = start;
     this.siteUrl = start;
     this.scope = new Scope(start, options);
+    const egress = new Egress(options.egress ?? egressPolicyFromEnv(process.env));
     this.workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'thc-crawl-'));
     this.active = { workDir: this.workDir, written: [] };
     activeCrawls.add(this.active);
     this.fetcher = new Fetcher({
       concurrency: options.concurrency,
       userAgent: options.userAgent,
+      egress,
+      timeoutMs: options.timeoutMs,
       signal: this.controller.signal,
     });
     options.signal?.addEventListener('abort', () => this.controller.abort(), { once: true });
@@ -349,7 +353,7 @@ class Crawler {
     let rules = allowAll;
     if (this.scope.place(url) === 'internal') {
       const robotsUrl = robotsUrlOf(url);
-      const response = await this.fetcher.fetch(robotsUrl, { wantsBody: () => true });
+      const response = await this.fetcher.fetch(robotsUrl, { wantsBody: () => true, timeoutMs: ROBOTS_TIMEOUT_MS });
       if (response.status !== null && response.status >= 200 && response.status < 300 && response.body) {
         rules = parseRobots(robotsUrl, response.body.toString('utf8'), this.options.userAgent);
       }
@@ -620,7 +624,7 @@ class Crawler {
     if (urls.length === 0 || this.signal.aborted) return [];
     // Loaded on demand: playwright-core is heavy to import and most crawls render nothing.
     const { renderPages } = await import('./render.ts');
-    return renderPages(urls, { userAgent: this.options.userAgent, signal: this.signal });
+    return renderPages(urls, { userAgent: this.options.userAgent, egress: this.fetcher.egress, signal: this.signal });
   }
 
   /** The known-URL set as rows; queued URLs the crawl never fetched (a limit, or Ctrl-C) become crawl_limit. */
