@@ -36,7 +36,14 @@ export default defineConfig({
   webServer: {
     command: 'node --import tsx service/main.ts',
     url: `${baseURL}/api/health`,
-    env: { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' },
+    // The Crawls page's tests crawl sites on 127.0.0.1, which the egress policy refuses unless allowed.
+    env: {
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      CRAWL_ALLOW: '127.0.0.1/32',
+      CRAWL_DNS_SERVERS: '127.0.0.1:1',
+    },
     timeout: 300_000,
     reuseExistingServer: false,
     stdout: 'pipe',

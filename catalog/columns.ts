@@ -843,11 +843,13 @@ const sitemapColumns: CatalogColumn[] = [
   column({
     id: 'fetch_error',
     title: 'Fetch Error',
-    tooltip: 'Why the sitemap could not be downloaded, if it could not.',
+    tooltip:
+      'Why the fetch failed, if it did: a timeout, a DNS failure, a refused connection, a target the egress ' +
+      'policy refused (an address that is not public), or for a sitemap its HTTP status.',
     type: 'string',
     format: 'text',
-    family: 'sitemap',
-    tables: SITEMAPS,
+    family: 'url',
+    tables: ['urls', 'sitemaps'],
   }),
   column({
     id: 'parse_error',

@@ -160,6 +160,7 @@ const urls = declare({
       ...schemaTypes.map((s): Col => [`${s}_schema_count`, 'INTEGER', `schema.org ${s} items`]),
       ...openGraphFields.map((o): Col => [`og_${o}`, 'VARCHAR', `Open Graph og:${o}`]),
       ['fetch_time', 'DOUBLE', 'Fetch time in seconds'],
+      ['fetch_error', 'VARCHAR', 'Why the fetch got no response (timeout, DNS, refused by the egress policy)'],
       ['performance_cls', 'DOUBLE', 'Cumulative layout shift'],
       ['performance_dcl', 'DOUBLE', 'DOM content loaded, seconds'],
       ['performance_fcp', 'DOUBLE', 'First contentful paint, seconds'],

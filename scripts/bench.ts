@@ -144,7 +144,16 @@ class Client {
 async function startService(port: number, env: NodeJS.ProcessEnv = {}): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'service/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), DEMO: '0', HOST: '127.0.0.1', ...env },
+    // The crawl-load runs crawl sites served on 127.0.0.1, which the service's egress policy refuses unless allowed.
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      DEMO: '0',
+      HOST: '127.0.0.1',
+      CRAWL_ALLOW: '127.0.0.1/32',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(chunk));

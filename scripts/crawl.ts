@@ -1,8 +1,8 @@
 /**
  * npm run crawl -- START_URL --out EXPORT_DIR [--website ID] [--crawl N] [--max-urls N] [--max-depth N]
  *                  [--concurrency N] [--delay MS] [--user-agent UA] [--ignore-robots] [--include-subdomains]
- *                  [--include REGEX]... [--exclude REGEX]... [--sitemap URL]... [--render N] [--load]
- *                  [--data-dir DIR]
+ *                  [--include REGEX]... [--exclude REGEX]... [--sitemap URL]... [--allow CIDR|HOST]...
+ *                  [--render N] [--load] [--data-dir DIR]
  *
  * Crawls a website into a crawl export (service/crawl/crawl.ts); --load loads it into DATA_DIR. Exit codes: 0 done
  * (also after a first Ctrl-C, which stops fetching and still writes the export), 1 failed (one line on stderr),
@@ -12,7 +12,7 @@ import path from 'node:path';
 import cliProgress from 'cli-progress';
 import type { CrawlProgress, CrawlResult } from '../service/crawl/crawl-options.ts';
 import { abandonCrawlsSync, crawlWebsite, CrawlError } from '../service/crawl/crawl.ts';
-import { parseCrawlCommand, UsageError, USAGE, type CrawlCommand } from '../service/crawl/crawl-command.ts';
+import { HELP, parseCrawlCommand, UsageError, USAGE, type CrawlCommand } from '../service/crawl/crawl-command.ts';
 
 const EXIT_INTERRUPTED = 130;
 
@@ -73,7 +73,7 @@ async function main(): Promise<void> {
     throw error;
   }
   if (command.isHelp) {
-    process.stdout.write(`${USAGE}\n`);
+    process.stdout.write(`${HELP}\n`);
     return;
   }
   const controller = new AbortController();

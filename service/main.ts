@@ -1,4 +1,5 @@
 import { readClock, readConfig, readCrawlWorkers, readStorePollMs } from './config.ts';
+import { checkEgressPolicy, egressPolicyFromEnv } from './crawl/egress.ts';
 import { makeDataDirPrivate } from './data-dir.ts';
 import { openDatabase } from './db/duckdb.ts';
 import { lowerWorkerThreads } from './db/thread-priority.ts';
@@ -19,6 +20,7 @@ async function main(): Promise<void> {
   const config = readConfig();
   const storePollMs = readStorePollMs();
   readCrawlWorkers();
+  checkEgressPolicy(egressPolicyFromEnv(process.env));
   const { clock, start: clockStart } = readClock();
   if (clockStart)
     console.log(`CLOCK_START: the service's clock started at ${clockStart.toISOString()} and runs at normal speed`);

@@ -8,6 +8,7 @@
  */
 import { abandonCrawlsSync, crawlWebsite } from '../crawl/crawl.ts';
 import { defaultUserAgent, nextCrawlId } from '../crawl/crawl-command.ts';
+import { egressPolicyFromEnv } from '../crawl/egress.ts';
 import type { CrawlProgress } from '../crawl/crawl-options.ts';
 import type { CrawlSettings } from '../../catalog/crawl-runs.ts';
 import { CRAWL_NICE, lowerEveryThread } from '../db/thread-priority.ts';
@@ -65,6 +66,8 @@ async function run(job: WorkerJob): Promise<void> {
     exclude: s.exclude.map((p) => new RegExp(p)),
     sitemaps: s.sitemaps,
     render: s.render,
+    // Always enforced: the service crawls on behalf of whoever typed the URL; only the operator opens private targets.
+    egress: egressPolicyFromEnv(process.env),
     signal: crawlAbort.signal,
     // The crawler reports four times a second at most, and once more at the end.
     onProgress: (progress) => {

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CRAWL_DB_FILE, CRAWL_META_FILE, CURRENT_FILE, crawlDir } from '../store/layout.ts';
-import { nextCrawlId, parseCrawlCommand, UsageError, websiteIdFromUrl } from './crawl-command.ts';
+import { HELP, nextCrawlId, parseCrawlCommand, UsageError, websiteIdFromUrl } from './crawl-command.ts';
 
 const temps: string[] = [];
 const tempDir = (): string => {
@@ -67,6 +67,7 @@ describe('parseCrawlCommand', () => {
       exclude: [],
       sitemaps: [],
       render: 0,
+      egress: { allow: ['example.com'], dnsServers: [] },
     });
     expect(command.options.userAgent).toMatch(/^TechnicalHealthCheck\/\d+\.\d+\.\d+ /);
   });
@@ -89,6 +90,9 @@ describe('parseCrawlCommand', () => {
       '--include=/blog/',
       '--exclude=\\?print',
       '--sitemap=https://example.com/s.xml',
+      '--sitemap=http://sitemaps.example/s.xml',
+      '--allow=10.0.0.0/8',
+      '--allow=intranet.example',
       '--render=5',
       '--load',
       '--data-dir=/tmp/d',
@@ -107,9 +111,25 @@ describe('parseCrawlCommand', () => {
       checkExternal: false,
       include: [/\/docs\//, /\/blog\//],
       exclude: [/\?print/],
-      sitemaps: ['https://example.com/s.xml'],
+      sitemaps: ['https://example.com/s.xml', 'http://sitemaps.example/s.xml'],
       render: 5,
+      egress: { allow: ['example.com', 'sitemaps.example', '10.0.0.0/8', 'intranet.example'], dnsServers: [] },
     });
+  });
+
+  it('allows the hosts its operator typed, on top of CRAWL_ALLOW, with CRAWL_DNS_SERVERS', () => {
+    const env = { CRAWL_ALLOW: '192.168.0.0/16, wiki.example', CRAWL_DNS_SERVERS: '127.0.0.1:5353' };
+    expect(parseCrawlCommand(['http://127.0.0.1:8080/', '--out', 'x'], env).options.egress).toEqual({
+      allow: ['192.168.0.0/16', 'wiki.example', '127.0.0.1'],
+      dnsServers: ['127.0.0.1:5353'],
+    });
+    expect(parseCrawlCommand(['http://[::1]:8080/', '--out', 'x']).options.egress?.allow).toEqual(['::1']);
+    expect(() => parseCrawlCommand(['http://a.example/', '--out', 'x'], { CRAWL_ALLOW: 'a b' })).toThrow(
+      new UsageError('CRAWL_ALLOW: "a b" is neither a CIDR, an IP address nor a host name'),
+    );
+    expect(HELP).toContain('--allow CIDR|HOST');
+    expect(HELP).toContain('refused by the egress policy');
+    expect(HELP).toContain('CRAWL_DNS_SERVERS');
   });
 
   it.each([
@@ -134,6 +154,7 @@ describe('parseCrawlCommand', () => {
     [['http://a.example/', '--out', 'x', '--sitemap', 'nope'], '--sitemap "nope" is not an http(s) URL'],
     [['http://a.example/', '--out', 'x', '--website=-x'], '--website "-x" is not a valid website id'],
     [['http://a.example/', '--out', 'x', '--user-agent', ''], '--user-agent must be one non-empty line'],
+    [['http://a.example/', '--out', 'x', '--allow', '10.0.0.0/33'], '--allow: "10.0.0.0/33" is not a valid CIDR'],
   ])('refuses %j', (argv, message) => {
     expect(() => parseCrawlCommand(argv, {})).toThrow(UsageError);
     expect(() => parseCrawlCommand(argv, {})).toThrow(message);

@@ -5,13 +5,24 @@ import { readCommandLine } from '../command-line.ts';
 import { manifestSchema } from '../../catalog/export-contract.ts';
 import { CURRENT_FILE, crawlDir, websiteDir } from '../store/layout.ts';
 import type { CrawlOptions } from './crawl-options.ts';
+import { checkEgressPolicy, egressPolicyFromEnv, type EgressPolicy } from './egress.ts';
 import { crawlerVersion, CRAWLER_NAME } from './export-crawl.ts';
 import { normalizeUrl } from './normalize-url.ts';
 
 export const USAGE =
   'usage: npm run crawl -- START_URL --out EXPORT_DIR [--website ID] [--crawl N] [--max-urls N] [--max-depth N] ' +
   '[--concurrency N] [--delay MS] [--user-agent UA] [--ignore-robots] [--include-subdomains] [--skip-external] [--include REGEX]... ' +
-  '[--exclude REGEX]... [--sitemap URL]... [--render N] [--load] [--data-dir DIR]';
+  '[--exclude REGEX]... [--sitemap URL]... [--allow CIDR|HOST]... [--render N] [--load] [--data-dir DIR]';
+
+export const HELP = `${USAGE}
+
+Where the crawl may connect: public addresses, plus what you open. The start URL's host and every --sitemap
+host are allowed whatever they resolve to, loopback and private networks included, since you typed them; every
+other host the crawl finds (links, images, canonicals, redirect targets, robots.txt sitemaps, external links,
+the renderer's requests) must resolve to a public address, or it is recorded with "refused by the egress policy"
+as its fetch error. Open more with --allow CIDR|HOST (repeatable: 10.0.0.0/8, 127.0.0.1, intranet.example) or
+CRAWL_ALLOW (comma-separated, the same entries). Host names are resolved through CRAWL_DNS_SERVERS
+(comma-separated host[:port]) when set, else the system's DNS servers.`;
 
 export const DEFAULT_MAX_URLS = 1_000_000;
 export const DEFAULT_MAX_DEPTH = 1000;
@@ -81,6 +92,19 @@ function patterns(name: string, values: string[] | undefined): RegExp[] {
   });
 }
 
+/** CRAWL_ALLOW and CRAWL_DNS_SERVERS, with the typed URLs' hosts and --allow entries opened too. */
+function commandEgress(env: NodeJS.ProcessEnv, typedUrls: string[], allow: string[]): EgressPolicy {
+  const fromEnv = egressPolicyFromEnv(env);
+  try {
+    checkEgressPolicy(fromEnv);
+    checkEgressPolicy({ allow, dnsServers: [] }, { allow: '--allow', dns: '' });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const typedHosts = typedUrls.map((url) => new URL(url).hostname.replace(/^\[|\]$/g, ''));
+  return { ...fromEnv, allow: [...new Set([...fromEnv.allow, ...typedHosts, ...allow])] };
+}
+
 export function parseCrawlCommand(argv: string[], env: NodeJS.ProcessEnv = {}): CrawlCommand {
   const parsed = readCommandLine(
     argv,
@@ -99,6 +123,7 @@ export function parseCrawlCommand(argv: string[], env: NodeJS.ProcessEnv = {}): 
       include: { type: 'string', multiple: true },
       exclude: { type: 'string', multiple: true },
       sitemap: { type: 'string', multiple: true },
+      allow: { type: 'string', multiple: true },
       render: { type: 'string' },
       load: { type: 'boolean' },
     },
@@ -132,6 +157,8 @@ export function parseCrawlCommand(argv: string[], env: NodeJS.ProcessEnv = {}): 
   for (const sitemap of v.sitemap ?? []) {
     if (normalizeUrl(sitemap) === null) throw new UsageError(`--sitemap "${sitemap}" is not an http(s) URL`);
   }
+  const sitemaps = (v.sitemap ?? []).map((s) => normalizeUrl(s) as string);
+  const egress = commandEgress(env, [startUrl, ...sitemaps], v.allow ?? []);
   const userAgent = v['user-agent'] ?? defaultUserAgent();
   if (userAgent.trim() === '' || /[\r\n]/.test(userAgent))
     throw new UsageError('--user-agent must be one non-empty line');
@@ -154,8 +181,9 @@ export function parseCrawlCommand(argv: string[], env: NodeJS.ProcessEnv = {}): 
       checkExternal: v['skip-external'] !== true,
       include: patterns('include', v.include),
       exclude: patterns('exclude', v.exclude),
-      sitemaps: (v.sitemap ?? []).map((s) => normalizeUrl(s) as string),
+      sitemaps,
       render: integer('render', v.render, 0, 0),
+      egress,
     },
   };
 }

@@ -3,6 +3,7 @@
  * (service/crawl/), its CLI (scripts/crawl.ts), the service's crawl runs and the tests.
  */
 import type { Manifest } from '../../catalog/export-contract.ts';
+import type { EgressPolicy } from './egress.ts';
 
 export interface CrawlOptions {
   startUrl: string;
@@ -27,6 +28,13 @@ export interface CrawlOptions {
   sitemaps: string[];
   /** Indexable pages to render in Chromium for the performance_* columns; 0 renders none. */
   render: number;
+  /**
+   * Where the crawl may connect (pages, robots.txt, sitemaps, external checks, rendering): public addresses, and what
+   * the allow-list opens. Absent: CRAWL_ALLOW and CRAWL_DNS_SERVERS from the environment.
+   */
+  egress?: EgressPolicy;
+  /** The deadline of one response, connection to the end of the body, in milliseconds (20 s by default). */
+  timeoutMs?: number;
   /** Aborting stops fetching; the crawl still writes a complete export of what it fetched (stoppedEarly). */
   signal?: AbortSignal;
   onProgress?: (progress: CrawlProgress) => void;

@@ -6,11 +6,12 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parquetFileOf } from '../../catalog/export-contract.ts';
-import { openDatabase, quoteLiteral } from '../db/duckdb.ts';
+import { quoteLiteral } from '../db/duckdb.ts';
 import type { CrawlOptions } from './crawl-options.ts';
 import { crawlWebsite } from './crawl.ts';
 import { parseLinkHeader, parseRobotsHeader } from './response-headers.ts';
 import { debianPackages, ensureDebianPackages } from '../test/helpers/debian-packages.ts';
+import { readExportRows } from '../test/helpers/read-export.ts';
 
 const page = (title: string, body: string, head = ''): string =>
   `<!doctype html><html><head><title>${title}</title>${head}</head><body>${body}</body></html>`;
@@ -108,17 +109,7 @@ describe('crawlWebsite', () => {
     return outDir;
   }
 
-  async function rows(dir: string, table: string, sql: string): Promise<Record<string, unknown>[]> {
-    const db = await openDatabase();
-    const conn = await db.connect();
-    try {
-      const source = `read_parquet(${quoteLiteral(path.join(dir, parquetFileOf(table)))})`;
-      return (await conn.runAndReadAll(sql.replace('$table', source))).getRowObjectsJson();
-    } finally {
-      conn.closeSync();
-      db.closeSync();
-    }
-  }
+  const rows = readExportRows;
   const at = (p: string): string => `${origin}${p}`;
 
   it('records redirect chains, loops, JavaScript redirects, header directives and sitemap orphans', async () => {

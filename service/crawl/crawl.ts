@@ -13,6 +13,7 @@ import vm from 'node:vm';
 import type { CrawlOptions, CrawlResult, PageVitals } from './crawl-options.ts';
 import { CrawlError } from './crawl-error.ts';
 import { exportCrawl, type CrawlRows } from './export-crawl.ts';
+import { Egress, egressPolicyFromEnv } from './egress.ts';
 import { Fetcher, type FetchResponse } from './fetcher.ts';
 import { Frontier } from './frontier.ts';
 import { Hosts } from './hosts.ts';
@@ -80,9 +81,12 @@ class Crawler {
     this.workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'thc-crawl-'));
     this.active = { workDir: this.workDir, written: [] };
     activeCrawls.add(this.active);
+    const egress = new Egress(options.egress ?? egressPolicyFromEnv(process.env));
     this.fetcher = new Fetcher({
       concurrency: options.concurrency,
       userAgent: options.userAgent,
+      egress,
+      timeoutMs: options.timeoutMs,
       signal: this.controller.signal,
     });
     options.signal?.addEventListener('abort', () => this.controller.abort(), { once: true });
@@ -255,7 +259,7 @@ class Crawler {
     if (urls.length === 0 || this.signal.aborted) return [];
     // Loaded on demand: playwright-core is heavy to import and most crawls render nothing.
     const { renderPages } = await import('./render.ts');
-    return renderPages(urls, { userAgent: this.options.userAgent, signal: this.signal });
+    return renderPages(urls, { userAgent: this.options.userAgent, egress: this.fetcher.egress, signal: this.signal });
   }
 }
 

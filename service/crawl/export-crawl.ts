@@ -391,6 +391,7 @@ function tableQueries(): Record<CrawledTableId, string> {
     ...Object.fromEntries(schemaTypes.map((t) => [`${t}_schema_count`, `g.sc.${t}`])),
     ...Object.fromEntries(openGraphFields.map((f) => [`og_${f}`, `g.og.${f}`])),
     fetch_time: `CASE WHEN ${internal} THEN g.ft END`,
+    fetch_error: 'g.err',
     performance_cls: 'vit.cls',
     performance_dcl: 'vit.dcl',
     performance_fcp: 'vit.fcp',

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Egress } from './egress.ts';
 import { Fetcher, retryDelay } from './fetcher.ts';
 
 describe('Fetcher', () => {
@@ -29,6 +30,12 @@ describe('Fetcher', () => {
         return res.end('x'.repeat(5000));
       }
       if (req.url === '/slow') return setTimeout(() => res.end('late'), 2000);
+      if (req.url === '/drip') {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        const drip = setInterval(() => res.write('x'), 100);
+        res.on('close', () => clearInterval(drip));
+        return;
+      }
       if (req.url === '/redirect') {
         res.writeHead(301, { location: '/elsewhere' });
         return res.end();
@@ -42,7 +49,13 @@ describe('Fetcher', () => {
   afterAll(() => server.close());
 
   const fetcher = (options: Partial<ConstructorParameters<typeof Fetcher>[0]> = {}): Fetcher =>
-    new Fetcher({ concurrency: 2, userAgent: 'TestBot/1', retryBaseMs: 10, ...options });
+    new Fetcher({
+      concurrency: 2,
+      userAgent: 'TestBot/1',
+      retryBaseMs: 10,
+      egress: new Egress({ allow: ['127.0.0.1/32'], dnsServers: [] }),
+      ...options,
+    });
 
   it('retries 5xx with backoff, honouring Retry-After, until it succeeds', async () => {
     const f = fetcher();
@@ -80,6 +93,27 @@ describe('Fetcher', () => {
     const refused = await fetcher({ retryBaseMs: 5000 }).fetch('http://127.0.0.1:1/');
     expect(refused).toMatchObject({ status: null, error: 'ECONNREFUSED' });
     expect(performance.now() - started).toBeLessThan(4000);
+    await f.close();
+  });
+
+  it('cuts a response that drips at its deadline, headers and body together, and does not retry it', async () => {
+    const f = fetcher({ timeoutMs: 700 });
+    const started = performance.now();
+    const drip = await f.fetch(`${base}/drip`, { wantsBody: () => true });
+    expect(drip).toMatchObject({ status: null, error: 'timeout' });
+    expect(performance.now() - started).toBeLessThan(1500);
+    expect(hits.get('/drip')).toBe(1);
+    await f.close();
+  });
+
+  it('refuses what the egress policy refuses, at once and without retrying', async () => {
+    const f = fetcher({ egress: new Egress({ allow: [], dnsServers: [] }) });
+    const refused = await f.fetch(`${base}/refused-target`);
+    expect(refused.status).toBeNull();
+    expect(refused.error).toBe(
+      'refused by the egress policy: 127.0.0.1 is a loopback address (set CRAWL_ALLOW to allow it)',
+    );
+    expect(hits.get('/refused-target')).toBeUndefined();
     await f.close();
   });
 });

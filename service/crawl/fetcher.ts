@@ -1,13 +1,18 @@
 /**
- * HTTP for the crawler: one undici Agent (a keep-alive pool per origin, `concurrency` connections each), no
- * redirect following (the crawler records every hop), timeouts, a maximum body size, and retries with
- * exponential backoff on 429, 5xx and network errors that honour `Retry-After`.
+ * HTTP for the crawler: one undici Agent (a keep-alive pool per origin, `concurrency` connections each) whose every
+ * connection goes through the egress policy, no redirect following (the crawler records every hop), a deadline per
+ * response (connection, headers and body together), a maximum body size, and retries with exponential backoff on
+ * 429, 5xx and network errors that honour `Retry-After`. A timeout is not retried: it has already cost the deadline.
  */
 import { Agent, errors as undiciErrors } from 'undici';
+import { EgressError, REFUSED, type Egress } from './egress.ts';
 
 export interface FetcherOptions {
   concurrency: number;
   userAgent: string;
+  /** Decides where the fetcher may connect; closed with the fetcher. */
+  egress: Egress;
+  /** The deadline of one response, from the request to the end of the body. */
   timeoutMs?: number;
   maxBodyBytes?: number;
   retries?: number;
@@ -38,9 +43,13 @@ export interface FetchRequest {
   method?: 'GET' | 'HEAD';
   /** Whether to read the body, given the response headers; the body is drained unread otherwise. */
   wantsBody?: (status: number, headers: FetchResponse['headers']) => boolean;
+  /** This request's deadline, when shorter than the fetcher's. */
+  timeoutMs?: number;
 }
 
 export const DEFAULT_TIMEOUT_MS = 20_000;
+/** A host that does not accept a connection in this time is taken as down. */
+export const CONNECT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 export class Fetcher {
@@ -61,7 +70,7 @@ export class Fetcher {
     this.agent = new Agent({
       connections: options.concurrency,
       keepAliveTimeout: 30_000,
-      connect: { timeout: this.timeoutMs },
+      connect: options.egress.connector(Math.min(this.timeoutMs, CONNECT_TIMEOUT_MS)),
       headersTimeout: this.timeoutMs,
       bodyTimeout: this.timeoutMs,
     });
@@ -114,6 +123,7 @@ export class Fetcher {
         origin,
         path: `${pathname}${search}`,
         method,
+        signal: AbortSignal.timeout(Math.min(this.timeoutMs, request.timeoutMs ?? Infinity)),
         headers: { 'user-agent': this.options.userAgent, accept: '*/*', 'accept-encoding': 'identity' },
       });
       const headers = response.headers;
@@ -165,13 +175,30 @@ export class Fetcher {
     }
   }
 
+  get egress(): Egress {
+    return this.options.egress;
+  }
+
   async close(): Promise<void> {
+    this.options.egress.close();
     await this.agent.destroy();
   }
 }
 
-/** Errors a retry is unlikely to mend soon: the host refused, does not resolve or cannot be reached, or the crawl stopped. */
-const FINAL_ERRORS = new Set(['aborted', 'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+/**
+ * Errors a retry is unlikely to mend soon: the host refused, does not resolve or cannot be reached, took the whole
+ * deadline, or the crawl stopped; and every refusal or DNS failure of the egress policy (its answers are kept).
+ */
+const FINAL_ERRORS = new Set([
+  'aborted',
+  'timeout',
+  'connect timeout',
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
 
 /** Bodies up to this size are read and dropped, which keeps the connection; larger ones close it. */
 const DUMP_BYTES = 256 * 1024;
@@ -185,7 +212,10 @@ async function discard(body: Body, length: number): Promise<void> {
 }
 
 function isRetryable(response: FetchResponse): boolean {
-  if (response.status === null) return !FINAL_ERRORS.has(response.error ?? '');
+  if (response.status === null) {
+    const error = response.error ?? '';
+    return !FINAL_ERRORS.has(error) && !error.startsWith(REFUSED) && !error.startsWith('DNS ');
+  }
   return response.status === 429 || response.status >= 500;
 }
 
@@ -200,8 +230,13 @@ export function retryDelay(response: Pick<FetchResponse, 'headers'>, backoffMs: 
 }
 
 function describeError(error: unknown): string {
+  if (error instanceof EgressError) return error.message;
   if (error instanceof undiciErrors.RequestAbortedError || (error as Error).name === 'AbortError') return 'aborted';
-  if (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError)
+  if (
+    error instanceof undiciErrors.HeadersTimeoutError ||
+    error instanceof undiciErrors.BodyTimeoutError ||
+    (error as Error).name === 'TimeoutError'
+  )
     return 'timeout';
   if (error instanceof undiciErrors.ConnectTimeoutError) return 'connect timeout';
   const code = (error as NodeJS.ErrnoException).code;

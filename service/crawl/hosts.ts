@@ -4,7 +4,7 @@
  */
 import type { CrawlOptions } from './crawl-options.ts';
 import type { Fetcher } from './fetcher.ts';
-import { allowAll, parseRobots, robotsUrlOf, type RobotsRules } from './robots.ts';
+import { allowAll, parseRobots, ROBOTS_TIMEOUT_MS, robotsUrlOf, type RobotsRules } from './robots.ts';
 import type { Scope } from './scope.ts';
 
 export interface HostState {
@@ -43,7 +43,7 @@ export class Hosts {
     let rules = allowAll;
     if (this.scope.place(url) === 'internal') {
       const robotsUrl = robotsUrlOf(url);
-      const response = await this.fetcher.fetch(robotsUrl, { wantsBody: () => true });
+      const response = await this.fetcher.fetch(robotsUrl, { wantsBody: () => true, timeoutMs: ROBOTS_TIMEOUT_MS });
       if (response.status !== null && response.status >= 200 && response.status < 300 && response.body) {
         rules = parseRobots(robotsUrl, response.body.toString('utf8'), this.options.userAgent);
       }

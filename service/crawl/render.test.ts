@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Egress } from './egress.ts';
 import { renderPages, timeToInteractive } from './render.ts';
 import { debianPackages, ensureDebianPackages } from '../test/helpers/debian-packages.ts';
 
@@ -40,8 +41,16 @@ const simplePage = (n: number): string =>
 
 let server: http.Server;
 let origin = '';
+const egress = new Egress({ allow: ['127.0.0.1/32'], dnsServers: [] });
 const userAgents: string[] = [];
 let onHanging = (): void => undefined;
+/** The stand-in internal host the leaky page reaches for (127.0.0.2; all of 127/8 is loopback on Linux). */
+let inside = '';
+
+const leakyPage = (): string => `<!doctype html><html><head><title>Leaky</title></head><body><h1>Leaky</h1>
+<img src="${inside}/pixel.png" alt=""><iframe src="${inside}/admin"></iframe><img src="/hero.svg" alt="hero">
+<script>fetch('${inside}/latest/meta-data/iam').catch(() => undefined); navigator.sendBeacon('${inside}/beacon', 'x');</script>
+</body></html>`;
 
 beforeAll(async () => {
   ensureDebianPackages([debianPackages.chromium]);
@@ -58,6 +67,7 @@ beforeAll(async () => {
       onHanging();
       setTimeout(() => send('text/html; charset=utf-8', simplePage(0)), HANGING_MS);
     } else if (url === '/busy') send('text/html; charset=utf-8', busyPage);
+    else if (url === '/leaky') send('text/html; charset=utf-8', leakyPage());
     else if (url.startsWith('/page-')) send('text/html; charset=utf-8', simplePage(Number(url.slice(6))));
     else send('text/html; charset=utf-8', '<!doctype html><title>Not found</title><h1>Not found</h1>', 404);
   });
@@ -72,7 +82,10 @@ afterAll(async () => {
 
 describe('renderPages in Chromium', () => {
   it('measures a known layout shift, a late hero image, a slow first byte and a long task', async () => {
-    const [shift, busy] = await renderPages([`${origin}/shift`, `${origin}/busy`], { userAgent: 'thc-render-test' });
+    const [shift, busy] = await renderPages([`${origin}/shift`, `${origin}/busy`], {
+      userAgent: 'thc-render-test',
+      egress,
+    });
     expect(shift?.url).toBe(`${origin}/shift`);
     const impactArea =
       VIEWPORT.width * (CONTENT_PX + SHIFT_PX) + HERO.width * (VIEWPORT.height - CONTENT_PX - SHIFT_PX);
@@ -102,7 +115,7 @@ describe('renderPages in Chromium', () => {
     const deadOrigin = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const urls = [`${origin}/missing`, `${deadOrigin}/`, `${origin}/page-1`];
-    const vitals = await renderPages(urls, { userAgent: 'thc-render-test' });
+    const vitals = await renderPages(urls, { userAgent: 'thc-render-test', egress });
     expect(vitals.map((v) => v.url)).toEqual(urls);
     for (const failed of vitals.slice(0, 2)) {
       expect([failed.cls, failed.dcl, failed.fcp, failed.lcp, failed.ttfb, failed.tti]).toEqual(Array(6).fill(null));
@@ -114,7 +127,7 @@ describe('renderPages in Chromium', () => {
   it('renders nothing once aborted, and stops at once when aborted while a page loads', async () => {
     const controller = new AbortController();
     controller.abort();
-    const none = await renderPages([`${origin}/page-1`], { userAgent: 'x', signal: controller.signal });
+    const none = await renderPages([`${origin}/page-1`], { userAgent: 'x', egress, signal: controller.signal });
     expect(none).toEqual([
       { url: `${origin}/page-1`, cls: null, dcl: null, fcp: null, lcp: null, ttfb: null, tti: null },
     ]);
@@ -123,6 +136,7 @@ describe('renderPages in Chromium', () => {
     const started = performance.now();
     const rendering = renderPages([`${origin}/page-2`, `${origin}/hanging`], {
       userAgent: 'x',
+      egress,
       concurrency: 1,
       signal: midway.signal,
     });
@@ -133,10 +147,34 @@ describe('renderPages in Chromium', () => {
     expect(hanging?.fcp).toBeNull();
   });
 
+  it('sends every request of the page through the egress policy, loopback included', async () => {
+    const seen: string[] = [];
+    const internal = http.createServer((request, response) => {
+      seen.push(request.url ?? '');
+      response.end();
+    });
+    await new Promise<void>((resolve) => internal.listen(0, '127.0.0.2', resolve));
+    inside = `http://127.0.0.2:${(internal.address() as AddressInfo).port}`;
+    let connections = 0;
+    internal.on('connection', () => connections++);
+    try {
+      const [refused] = await renderPages([`${origin}/leaky`], { userAgent: 'thc-render-test', egress });
+      expect(refused?.fcp).toBeGreaterThan(0);
+      expect(connections).toBe(0);
+      // The same page with 127/8 allowed: its requests do reach the internal host, through the proxy.
+      const open = new Egress({ allow: ['127.0.0.0/8'], dnsServers: [] });
+      await renderPages([`${origin}/leaky`], { userAgent: 'thc-render-test', egress: open });
+      expect(seen).toEqual(expect.arrayContaining(['/pixel.png', '/admin', '/latest/meta-data/iam']));
+    } finally {
+      internal.closeAllConnections();
+      await new Promise<void>((resolve) => internal.close(() => resolve()));
+    }
+  });
+
   it('renders loopback pages several at a time', async () => {
     const urls = Array.from({ length: 40 }, (_, i) => `${origin}/page-${i}`);
     const started = performance.now();
-    const vitals = await renderPages(urls, { userAgent: 'thc-render-test', concurrency: 4 });
+    const vitals = await renderPages(urls, { userAgent: 'thc-render-test', egress, concurrency: 4 });
     const pagesPerSecond = urls.length / ((performance.now() - started) / 1000);
     console.log(`render: ${urls.length} pages at ${pagesPerSecond.toFixed(1)} pages/s`);
     expect(vitals.every((v) => v.fcp !== null && v.lcp !== null && v.ttfb !== null)).toBe(true);

@@ -12,6 +12,8 @@
 import fs from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { PageVitals } from './crawl-options.ts';
+import type { Egress } from './egress.ts';
+import { startEgressProxy } from './egress-proxy.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './render-browser.ts';
 
 const NAVIGATION_TIMEOUT_MS = 15_000;
@@ -24,6 +26,8 @@ export interface RenderOptions {
   /** Pages rendered at once (tabs); 4 by default. */
   concurrency?: number;
   userAgent: string;
+  /** Every request of the browser goes through a proxy that connects only where this allows. */
+  egress: Egress;
   signal?: AbortSignal;
 }
 
@@ -218,12 +222,22 @@ async function renderPage(page: Page, url: string): Promise<PageVitals> {
   return raw ? toPageVitals(url, raw) : unrendered(url);
 }
 
-export async function launchChromium(): Promise<Browser> {
+/**
+ * Chromium with every request through `proxyUrl`: loopback included (Chromium bypasses proxies for it by default),
+ * and no WebRTC UDP outside the proxy.
+ */
+export async function launchChromium(proxyUrl: string): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM_PATH))
     throw new Error(
       `rendering needs Debian's Chromium at ${CHROMIUM_PATH}: install it with apt-get install -y chromium`,
     );
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+  const args = [
+    ...CHROMIUM_ARGS,
+    `--proxy-server=${proxyUrl}`,
+    '--proxy-bypass-list=<-loopback>',
+    '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+  ];
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args, headless: true });
 }
 
 /** Vitals of each URL, in the order given; URLs not rendered (failure, abort) get NULLs. */
@@ -231,7 +245,11 @@ export async function renderPages(urls: string[], options: RenderOptions): Promi
   const results = urls.map(unrendered);
   const { signal } = options;
   if (urls.length === 0 || signal?.aborted) return results;
-  const browser = await launchChromium();
+  const proxy = await startEgressProxy(options.egress);
+  const browser = await launchChromium(proxy.url).catch(async (error: unknown) => {
+    await proxy.close();
+    throw error;
+  });
   // Aborting closes the browser: pages still loading fail at once and keep their NULLs.
   const stop = (): void => void browser.close().catch(() => undefined);
   signal?.addEventListener('abort', stop, { once: true });
@@ -263,6 +281,7 @@ export async function renderPages(urls: string[], options: RenderOptions): Promi
   } finally {
     signal?.removeEventListener('abort', stop);
     await browser.close().catch(() => undefined);
+    await proxy.close();
   }
   return results;
 }

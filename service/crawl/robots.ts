@@ -10,6 +10,12 @@ export interface RobotsRules {
 
 export const allowAll: RobotsRules = { isAllowed: () => true, crawlDelayMs: 0, sitemaps: [] };
 
+/**
+ * robots.txt's deadline: a small file, and the crawl's first request, so a start URL that never answers is declared
+ * unreachable within 30 s (this, then the start URL's own 20 s). A robots.txt that takes longer counts as none.
+ */
+export const ROBOTS_TIMEOUT_MS = 8000;
+
 export function parseRobots(robotsUrl: string, text: string, userAgent: string): RobotsRules {
   const robot = robotsParser(robotsUrl, text);
   const delay = robot.getCrawlDelay(userAgent);
