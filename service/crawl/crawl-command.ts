@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { readCommandLine } from '../command-line.ts';
 import { manifestSchema } from '../../catalog/export-contract.ts';
+import { compileUrlPattern, UrlPatternError, type UrlPattern } from '../../catalog/url-pattern.ts';
 import { CURRENT_FILE, crawlDir, websiteDir } from '../store/layout.ts';
 import type { CrawlOptions } from './crawl-options.ts';
 import { crawlerVersion, CRAWLER_NAME } from './export-crawl.ts';
@@ -11,12 +12,21 @@ import { normalizeUrl } from './normalize-url.ts';
 export const USAGE =
   'usage: npm run crawl -- START_URL --out EXPORT_DIR [--website ID] [--crawl N] [--max-urls N] [--max-depth N] ' +
   '[--concurrency N] [--delay MS] [--user-agent UA] [--ignore-robots] [--include-subdomains] [--skip-external] [--include REGEX]... ' +
-  '[--exclude REGEX]... [--sitemap URL]... [--render N] [--load] [--data-dir DIR]';
+  '[--exclude REGEX]... [--sitemap URL]... [--render N] [--time-limit HOURS] [--load] [--data-dir DIR]';
 
 export const DEFAULT_MAX_URLS = 1_000_000;
 export const DEFAULT_MAX_DEPTH = 1000;
 export const DEFAULT_CONCURRENCY = 16;
 export const MAX_CRAWL_ID = 2_147_483_647;
+export const MAX_TIME_LIMIT_HOURS = 48;
+const HOUR_MS = 3_600_000;
+
+/**
+ * The crawl's working files go beside its export, not to the system's temporary directory, so what a killed crawl
+ * leaves is found there (and removed by the next crawl into the same directory).
+ */
+export const scratchDirOf = (outDir: string): string =>
+  path.join(path.dirname(outDir), `.${path.basename(outDir)}.scratch`);
 
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -69,14 +79,14 @@ function integer(
   return Number(value);
 }
 
-function patterns(name: string, values: string[] | undefined): RegExp[] {
+function patterns(name: string, values: string[] | undefined): UrlPattern[] {
   return (values ?? []).map((source) => {
     try {
-      return new RegExp(source);
+      return compileUrlPattern(source);
     } catch (error) {
-      throw new UsageError(
-        `--${name} ${JSON.stringify(source)} is not a valid regular expression (${(error as Error).message})`,
-      );
+      if (error instanceof UrlPatternError)
+        throw new UsageError(`--${name} ${JSON.stringify(source)} ${error.message}`);
+      throw error;
     }
   });
 }
@@ -100,6 +110,7 @@ export function parseCrawlCommand(argv: string[], env: NodeJS.ProcessEnv = {}): 
       exclude: { type: 'string', multiple: true },
       sitemap: { type: 'string', multiple: true },
       render: { type: 'string' },
+      'time-limit': { type: 'string' },
       load: { type: 'boolean' },
     },
     (problem) => {
@@ -156,6 +167,10 @@ export function parseCrawlCommand(argv: string[], env: NodeJS.ProcessEnv = {}): 
       exclude: patterns('exclude', v.exclude),
       sitemaps: (v.sitemap ?? []).map((s) => normalizeUrl(s) as string),
       render: integer('render', v.render, 0, 0),
+      ...(v['time-limit'] !== undefined && {
+        maxDurationMs: integer('time-limit', v['time-limit'], 0, 1, MAX_TIME_LIMIT_HOURS) * HOUR_MS,
+      }),
+      scratchDir: scratchDirOf(outDir),
     },
   };
 }
