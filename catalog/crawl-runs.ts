@@ -11,6 +11,7 @@
  * Internal users only (ADMIN, and STAFF bound to the website): anyone else gets 404 as for a website they may not see.
  * DOM-free and service-free, so the dashboard validates a form with the same rules and messages the service applies.
  */
+import { compileUrlPattern, UrlPatternError } from './url-pattern.ts';
 
 export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
@@ -27,7 +28,10 @@ export interface CrawlSchedule {
 export interface CrawlSettings {
   startUrl: string;
   includeSubdomains: boolean;
-  /** Regular expressions (JavaScript syntax) a URL must match one of to be crawled; none means every URL in scope. */
+  /**
+   * Regular expressions (JavaScript syntax, run in linear time: no backreferences or lookaround) a URL must match one
+   * of to be crawled; none means every URL in scope.
+   */
   include: string[];
   /** Regular expressions that keep a URL out of the crawl. */
   exclude: string[];
@@ -44,6 +48,10 @@ export interface CrawlSettings {
   render: number;
   /** Sitemaps to read besides robots.txt's and /sitemap.xml. */
   sitemaps: string[];
+  /** Check the status of links to other websites (the CLI's --skip-external turns it off). */
+  checkExternal: boolean;
+  /** Wall-clock limit of a run, hours: the crawl then stops and loads what it has, as a kept partial crawl. */
+  timeLimitHours: number;
   /** Weekly, or null for manual runs only. */
   schedule: CrawlSchedule | null;
 }
@@ -54,12 +62,15 @@ export const CRAWL_LIMITS = {
   concurrency: { min: 1, max: 64 },
   delayMs: { min: 0, max: 60_000 },
   render: { min: 0, max: 1000 },
+  timeLimitHours: { min: 1, max: 48 },
   patterns: 50,
   sitemaps: 50,
   patternLength: 500,
   urlLength: 2048,
   userAgentLength: 300,
 } as const;
+
+export const DEFAULT_TIME_LIMIT_HOURS = 6;
 
 /** Settings of a website nobody has configured yet: its domain's home page, weekly before the Tuesday approval. */
 export function defaultCrawlSettings(domain: string): CrawlSettings {
@@ -76,6 +87,8 @@ export function defaultCrawlSettings(domain: string): CrawlSettings {
     respectRobots: true,
     render: 0,
     sitemaps: [],
+    checkExternal: true,
+    timeLimitHours: DEFAULT_TIME_LIMIT_HOURS,
     schedule: { day: 'monday', time: '06:00' },
   };
 }
@@ -93,13 +106,24 @@ export type CrawlRunTrigger = 'manual' | 'schedule';
 export type CrawlRunStatus = 'queued' | 'running' | 'loading' | 'loaded' | 'cancelled' | 'failed';
 export const ACTIVE_RUN_STATUSES: readonly CrawlRunStatus[] = ['queued', 'running', 'loading'];
 
+/** What a running crawl is doing: fetching, waiting on robots.txt's crawl-delay, writing its export, or loading. */
+export type CrawlRunPhase = 'fetching' | 'waiting' | 'exporting' | 'loading';
+
 export interface CrawlRunProgress {
   pagesDone: number;
   queued: number;
   errors: number;
   pagesPerSecond: number;
   elapsedMs: number;
+  phase?: CrawlRunPhase;
+  /** The last response or load step, epoch ms by the service's clock. */
+  lastActivityAt?: number;
+  /** When pagesDone or lastActivityAt last changed, epoch ms by the service's clock. */
+  progressAt?: number;
 }
+
+/** A running run whose progress has not changed for this long is stalled. */
+export const STALLED_AFTER_MS = 60_000;
 
 export interface CrawlRun {
   id: number;
@@ -118,6 +142,8 @@ export interface CrawlRun {
   /** Why it failed, in one line (status failed); what was kept, for a cancelled run whose pages were kept. */
   reason: string | null;
   isCancelRequested: boolean;
+  /** The cancel asked to keep what was crawled (a later cancel without keeping may still drop it). */
+  isKeepRequested: boolean;
 }
 
 export interface CrawlSettingsAnswer {
@@ -149,6 +175,8 @@ const LABELS: Record<CrawlSettingsField, string> = {
   respectRobots: 'Respect robots.txt',
   render: 'Rendered pages',
   sitemaps: 'Sitemap URL',
+  checkExternal: 'Check external links',
+  timeLimitHours: 'Time limit',
   schedule: 'Schedule',
 };
 
@@ -213,12 +241,10 @@ function patterns(field: 'include' | 'exclude', value: unknown): string[] {
     if (pattern.length > CRAWL_LIMITS.patternLength)
       throw new Problem(field, `${LABELS[field]} must be at most ${CRAWL_LIMITS.patternLength} characters`);
     try {
-      new RegExp(pattern);
+      compileUrlPattern(pattern);
     } catch (error) {
-      throw new Problem(
-        field,
-        `${LABELS[field]} "${pattern}" is not a valid regular expression (${(error as Error).message})`,
-      );
+      if (error instanceof UrlPatternError) throw new Problem(field, `${LABELS[field]} "${pattern}" ${error.message}`);
+      throw error;
     }
     return pattern;
   });
@@ -263,6 +289,12 @@ export function checkCrawlSettings(input: unknown): Check {
       respectRobots: flag('respectRobots', input.respectRobots),
       render: wholeNumber('render', input.render),
       sitemaps: list('sitemaps', input.sitemaps, CRAWL_LIMITS.sitemaps).map((url) => httpUrl('sitemaps', url)),
+      // Settings saved before these two existed, and older callers, leave them out: the defaults apply.
+      checkExternal: input.checkExternal === undefined ? true : flag('checkExternal', input.checkExternal),
+      timeLimitHours:
+        input.timeLimitHours === undefined
+          ? DEFAULT_TIME_LIMIT_HOURS
+          : wholeNumber('timeLimitHours', input.timeLimitHours),
       schedule: schedule(input.schedule),
     };
     if (settings.render > settings.maxUrls)

@@ -2,12 +2,13 @@
  * npm run crawl -- START_URL --out EXPORT_DIR [--website ID] [--crawl N] [--max-urls N] [--max-depth N]
  *                  [--concurrency N] [--delay MS] [--user-agent UA] [--ignore-robots] [--include-subdomains]
  *                  [--include REGEX]... [--exclude REGEX]... [--sitemap URL]... [--allow CIDR|HOST]...
- *                  [--render N] [--load] [--data-dir DIR]
+ *                  [--render N] [--time-limit HOURS] [--load] [--data-dir DIR]
  *
  * Crawls a website into a crawl export (service/crawl/crawl.ts); --load loads it into DATA_DIR. Exit codes: 0 done
  * (also after a first Ctrl-C, which stops fetching and still writes the export), 1 failed (one line on stderr),
  * 2 bad usage, 130 aborted by a second Ctrl-C (nothing written).
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import cliProgress from 'cli-progress';
 import type { CrawlProgress, CrawlResult } from '../service/crawl/crawl-options.ts';
@@ -76,6 +77,15 @@ async function main(): Promise<void> {
     process.stdout.write(`${HELP}\n`);
     return;
   }
+  const { scratchDir } = command.options;
+  if (scratchDir !== undefined) {
+    fs.rmSync(scratchDir, { recursive: true, force: true });
+    fs.mkdirSync(scratchDir, { recursive: true, mode: 0o700 });
+  }
+  const removeScratch = (): void => {
+    if (scratchDir !== undefined) fs.rmSync(scratchDir, { recursive: true, force: true });
+  };
+  process.on('exit', removeScratch);
   const controller = new AbortController();
   const progress = progressReporter();
   const onSignal = (): void => {

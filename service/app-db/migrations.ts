@@ -177,4 +177,13 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX crawl_runs_by_website ON crawl_runs (website_id, id);
     `,
   },
+  {
+    version: 7,
+    name: 'crawl-run-activity',
+    sql: `
+      ALTER TABLE crawl_runs ADD COLUMN phase VARCHAR;
+      ALTER TABLE crawl_runs ADD COLUMN last_activity_at TIMESTAMP;
+      ALTER TABLE crawl_runs ADD COLUMN progress_at TIMESTAMP;
+    `,
+  },
 ];

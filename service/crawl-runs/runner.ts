@@ -4,17 +4,20 @@
  * Every couple of seconds, and at once after a local start, the runner queues the schedules' due runs, fails the
  * runs a dead process left behind, and claims queued runs (oldest first) while it runs fewer than CRAWL_WORKERS.
  * About once a second it writes each of its runs' progress and heartbeat and reads their cancel requests, so a
- * cancel sent to any replica reaches the owner within a second or so. Stopping (SIGTERM) stops the children and
- * fails their runs as interrupted; each run's export directory goes whatever the outcome.
+ * cancel sent to any replica reaches the owner within a second or so. A child that has not exited (cancel without
+ * keep) or acknowledged the stop (cancel keeping what was crawled) within KILL_GRACE_MS is killed: a frozen event
+ * loop cannot hold a run, nor the runs queued behind it. Stopping (SIGTERM) stops the children and fails their runs
+ * as interrupted; each run's export and scratch directories go whatever the outcome.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { CrawlRunProgress } from '../../catalog/crawl-runs.ts';
+import type { CrawlRunPhase, CrawlRunProgress } from '../../catalog/crawl-runs.ts';
 import { isServerLocation, type AppDb } from '../app-db/db.ts';
 import { isPidAlive } from '../pid-lock.ts';
+import { exitReason } from './failure-reason.ts';
 import { queueDueRuns } from './schedule.ts';
 import {
   activeRuns,
@@ -35,12 +38,18 @@ const POLL_MS = 2000;
 const BEAT_MS = 1000;
 /** A run whose owner has not written for this long is taken for dead (its host may be another machine). */
 export const STALE_HEARTBEAT_MS = 60_000;
-/** How long a stopped child may take to exit before it is killed. */
-const KILL_GRACE_MS = 5000;
+/** How long a cancelled child may take to exit (or, keeping what was crawled, to acknowledge) before it is killed. */
+export const KILL_GRACE_MS = 2000;
+export const KILLED_KEEPING =
+  'Cancelled; the crawl did not answer the request to stop within 2 s, so it was ended and nothing was kept';
+const SCRATCH_DIR = 'scratch';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const WORKER = path.join(import.meta.dirname, 'worker.ts');
 
 export const runExportDir = (dataDir: string, runId: number): string => path.join(dataDir, RUNS_DIR, String(runId));
+/** The crawl's working files (CrawlOptions.scratchDir), under DATA_DIR so a restart finds what a killed worker left. */
+export const scratchRoot = (dataDir: string): string => path.join(dataDir, RUNS_DIR, SCRATCH_DIR);
+export const runScratchDir = (dataDir: string, runId: number): string => path.join(scratchRoot(dataDir), String(runId));
 
 export interface CrawlRunnerOptions {
   appDb: AppDb;
@@ -57,8 +66,15 @@ interface ActiveRun {
   id: number;
   child: ChildProcess;
   exportDir: string;
+  scratchDir: string;
+  timeLimitHours: number;
   progress: CrawlRunProgress;
   cancel?: { keep: boolean };
+  isStopAcknowledged: boolean;
+  killTimer?: NodeJS.Timeout;
+  /** Set when the child was killed for not acknowledging a cancel that kept what was crawled. */
+  killedReason?: string;
+  hasExited: boolean;
   outcome?: Extract<FromWorker, { type: 'loaded' | 'failed' }>;
   stderr: string;
   finished: Promise<void>;
@@ -82,6 +98,7 @@ export class CrawlRunner {
   /** Fails what a dead process left, then keeps polling until `stop()`. */
   async start(): Promise<void> {
     this.#isStopped = false;
+    await this.#sweepScratch();
     this.kick();
     await this.#polling;
     this.#pollTimer = setInterval(() => this.kick(), POLL_MS);
@@ -110,6 +127,11 @@ export class CrawlRunner {
   /** Runs in progress here, by id. */
   get runningIds(): number[] {
     return [...this.#active.keys()];
+  }
+
+  /** The worker process of a run in progress here. */
+  workerPid(runId: number): number | undefined {
+    return this.#active.get(runId)?.child.pid;
   }
 
   async poll(): Promise<void> {
@@ -152,15 +174,28 @@ export class CrawlRunner {
         [INTERRUPTED, now, run.id, run.owner],
       );
       fs.rmSync(runExportDir(dataDir, run.id), { recursive: true, force: true });
+      fs.rmSync(runScratchDir(dataDir, run.id), { recursive: true, force: true });
       this.options.logger.info(`crawl run ${run.id} of ${run.owner}: ${INTERRUPTED}`);
     }
+  }
+
+  /** Removes the scratch of every run not in progress on some host: what workers killed before a restart left. */
+  async #sweepScratch(): Promise<void> {
+    const root = scratchRoot(this.options.dataDir);
+    if (!fs.existsSync(root)) return;
+    const active = new Set((await activeRuns(this.options.appDb)).map((run) => String(run.id)));
+    for (const name of fs.readdirSync(root))
+      if (!active.has(name)) fs.rmSync(path.join(root, name), { recursive: true, force: true });
   }
 
   #launch(row: RunRow): void {
     const { appDb, dataDir } = this.options;
     const exportDir = runExportDir(dataDir, row.id);
+    const scratchDir = runScratchDir(dataDir, row.id);
+    const settings = runSettings(row);
     fs.rmSync(exportDir, { recursive: true, force: true });
-    fs.mkdirSync(path.dirname(exportDir), { recursive: true, mode: 0o700 });
+    fs.rmSync(scratchDir, { recursive: true, force: true });
+    fs.mkdirSync(scratchDir, { recursive: true, mode: 0o700 });
     const child = fork(WORKER, [], {
       cwd: ROOT,
       execArgv: ['--import', 'tsx'],
@@ -176,24 +211,21 @@ export class CrawlRunner {
       id: row.id,
       child,
       exportDir,
+      scratchDir,
+      timeLimitHours: settings.timeLimitHours,
       progress: NO_PROGRESS,
+      isStopAcknowledged: false,
+      hasExited: false,
       stderr: '',
       finished: new Promise<void>((resolve) => (exited = resolve)),
     };
     this.#active.set(row.id, run);
     child.stderr?.on('data', (chunk: Buffer) => (run.stderr = (run.stderr + chunk.toString()).slice(-2000)));
-    child.on('message', (message: FromWorker) => {
-      if (message.type === 'progress') run.progress = message.progress;
-      else if (message.type === 'loading')
-        void markLoading(appDb, run.id, this.owner).catch((error: unknown) =>
-          this.options.logger.error(`crawl run ${run.id}: ${messageOf(error)}`),
-        );
-      else run.outcome = message;
-    });
-    let hasEnded = false;
+    child.on('message', (message: FromWorker) => this.#heard(run, message));
     const end = (exit: number | string): void => {
-      if (hasEnded) return;
-      hasEnded = true;
+      if (run.hasExited) return;
+      run.hasExited = true;
+      clearTimeout(run.killTimer);
       this.#finish(run, exit)
         .catch((error: unknown) => this.options.logger.error(`crawl run ${run.id} did not end: ${messageOf(error)}`))
         .finally(() => {
@@ -213,17 +245,66 @@ export class CrawlRunner {
       websiteId: row.website_id,
       dataDir,
       exportDir,
-      settings: runSettings(row),
+      scratchDir,
+      settings,
       ...(isServerLocation(appDb.location) && { databaseUrl: appDb.location }),
     };
     child.send({ type: 'job', job } satisfies ToWorker);
   }
 
+  #heard(run: ActiveRun, message: FromWorker): void {
+    const now = this.options.clock().getTime();
+    switch (message.type) {
+      case 'progress': {
+        // The worker's times are its own clock's; the service's clock may run from CLOCK_START.
+        const { lastActivityAt, phase } = message.progress;
+        const activity = lastActivityAt === undefined ? undefined : lastActivityAt + (now - Date.now());
+        this.#advance(run, { ...message.progress, phase: phase ?? 'fetching', lastActivityAt: activity }, now);
+        break;
+      }
+      case 'loading':
+        this.#advance(run, { ...run.progress, phase: 'loading', lastActivityAt: now }, now);
+        void markLoading(this.options.appDb, run.id, this.owner).catch((error: unknown) =>
+          this.options.logger.error(`crawl run ${run.id}: ${messageOf(error)}`),
+        );
+        break;
+      case 'load-progress':
+        this.#advance(run, { ...run.progress, phase: 'loading' satisfies CrawlRunPhase, lastActivityAt: now }, now);
+        break;
+      case 'stopping':
+        run.isStopAcknowledged = true;
+        break;
+      default:
+        run.outcome = message;
+    }
+  }
+
+  /** Takes the worker's progress; progressAt moves only when pages or activity do (60 s without is stalled). */
+  #advance(run: ActiveRun, next: CrawlRunProgress, now: number): void {
+    const before = run.progress;
+    const hasMoved =
+      before.progressAt === undefined ||
+      next.pagesDone !== before.pagesDone ||
+      (next.lastActivityAt !== undefined && next.lastActivityAt !== before.lastActivityAt);
+    run.progress = { ...next, progressAt: hasMoved ? now : before.progressAt };
+  }
+
+  /**
+   * Sends the stop and arms the kill. A cancel after one keeping what was crawled may still drop it; any other
+   * second cancel changes nothing (the routes answer it 409).
+   */
   #stopChild(run: ActiveRun, cancel: { keep: boolean }): void {
-    if (run.cancel && !this.#isStopped) return;
-    run.cancel ??= cancel;
+    if (run.cancel && (!run.cancel.keep || cancel.keep)) return;
+    run.cancel = cancel;
+    run.isStopAcknowledged = false;
     if (run.child.connected) run.child.send({ type: 'stop', keep: cancel.keep } satisfies ToWorker);
-    if (!cancel.keep) setTimeout(() => run.child.kill('SIGKILL'), KILL_GRACE_MS).unref();
+    clearTimeout(run.killTimer);
+    run.killTimer = setTimeout(() => {
+      if (run.hasExited || (cancel.keep && run.isStopAcknowledged)) return;
+      if (cancel.keep) run.killedReason = KILLED_KEEPING;
+      run.child.kill('SIGKILL');
+    }, KILL_GRACE_MS);
+    run.killTimer.unref();
   }
 
   #beatAll(): Promise<void> {
@@ -231,7 +312,7 @@ export class CrawlRunner {
       for (const run of this.#active.values()) {
         try {
           const state = await beat(this.options.appDb, run.id, this.owner, run.progress, this.options.clock());
-          if (state?.cancelRequestedAt && !run.cancel) this.#stopChild(run, { keep: state.keepCrawled });
+          if (state?.cancelRequestedAt) this.#stopChild(run, { keep: state.keepCrawled });
         } catch (error) {
           this.options.logger.error(`crawl run ${run.id} heartbeat failed: ${messageOf(error)}`);
         }
@@ -246,28 +327,25 @@ export class CrawlRunner {
     let end: RunEnd;
     if (outcome?.type === 'loaded') {
       await this.options.onLoaded();
-      const kept = outcome.stoppedEarly && run.cancel?.keep;
-      end = {
-        status: 'loaded',
-        crawlId: outcome.crawlId,
-        reason: kept
-          ? `Cancelled; the ${outcome.fetched.toLocaleString('en-GB')} pages crawled so far were kept`
-          : null,
-      };
+      const pages = `the ${outcome.fetched.toLocaleString('en-GB')} pages crawled so far were kept`;
+      // Stopped early without a cancel: the time limit, the only other stop.
+      const reason = !outcome.stoppedEarly
+        ? null
+        : run.cancel?.keep
+          ? `Cancelled; ${pages}`
+          : `Stopped at the time limit of ${run.timeLimitHours} h; ${pages}`;
+      end = { status: 'loaded', crawlId: outcome.crawlId, reason };
     } else if (this.#isStopped) {
       end = { status: 'failed', reason: INTERRUPTED };
-    } else if (run.cancel && !run.cancel.keep) {
-      end = { status: 'cancelled' };
+    } else if (run.cancel && (!run.cancel.keep || run.killedReason)) {
+      end = { status: 'cancelled', reason: run.killedReason ?? null };
     } else if (outcome?.type === 'failed') {
       end = { status: 'failed', reason: outcome.reason };
     } else {
-      const lastLine = run.stderr.trim().split('\n').at(-1)?.trim();
-      end = {
-        status: 'failed',
-        reason: `The crawl worker stopped unexpectedly (${exit})${lastLine ? `: ${lastLine}` : ''}`,
-      };
+      end = { status: 'failed', reason: exitReason(exit, run.stderr) };
     }
     fs.rmSync(run.exportDir, { recursive: true, force: true });
+    fs.rmSync(run.scratchDir, { recursive: true, force: true });
     await beat(appDb, run.id, this.owner, run.progress, clock());
     await endRun(appDb, run.id, this.owner, end, clock());
   }

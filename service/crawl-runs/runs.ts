@@ -4,8 +4,10 @@
  * scheduled time at most one run (crawl_runs_scheduled): both hold across replicas, whoever inserts first.
  */
 import {
+  DEFAULT_TIME_LIMIT_HOURS,
   defaultCrawlSettings,
   type CrawlRun,
+  type CrawlRunPhase,
   type CrawlRunProgress,
   type CrawlRunStatus,
   type CrawlRunTrigger,
@@ -16,6 +18,9 @@ import type { Sql } from '../app-db/sql.ts';
 /** The history a list answers, newest first. */
 export const RUN_HISTORY_LIMIT = 200;
 export const ALREADY_ACTIVE = 'A crawl of this website is already queued or running';
+export const ALREADY_DROPPING = 'The crawl run is already being cancelled without keeping what was crawled';
+export const ALREADY_KEEPING =
+  'The crawl run is already stopping and keeping what was crawled; cancel without keeping to drop it';
 
 export interface StoredSettings {
   settings: CrawlSettings;
@@ -49,6 +54,9 @@ export interface RunRow {
   errors: number;
   pages_per_second: number;
   elapsed_ms: number | string;
+  phase: CrawlRunPhase | null;
+  last_activity_at: Date | null;
+  progress_at: Date | null;
   owner: string | null;
   heartbeat_at: Date | null;
   settings: string;
@@ -69,13 +77,25 @@ export const toCrawlRun = (r: RunRow): CrawlRun => ({
     errors: r.errors,
     pagesPerSecond: r.pages_per_second,
     elapsedMs: Number(r.elapsed_ms),
+    ...(r.phase !== null && { phase: r.phase }),
+    ...(r.last_activity_at !== null && { lastActivityAt: r.last_activity_at.getTime() }),
+    ...(r.progress_at !== null && { progressAt: r.progress_at.getTime() }),
   },
   crawlId: r.crawl_id,
   reason: r.reason,
   isCancelRequested: r.cancel_requested_at !== null,
+  isKeepRequested: r.cancel_requested_at !== null && r.keep_crawled,
 });
 
-export const runSettings = (r: RunRow): CrawlSettings => JSON.parse(r.settings) as CrawlSettings;
+/** Settings as stored: those saved before a setting existed take its default. */
+const parseSettings = (json: string): CrawlSettings =>
+  ({
+    checkExternal: true,
+    timeLimitHours: DEFAULT_TIME_LIMIT_HOURS,
+    ...(JSON.parse(json) as Partial<CrawlSettings>),
+  }) as CrawlSettings;
+
+export const runSettings = (r: RunRow): CrawlSettings => parseSettings(r.settings);
 
 async function websiteDomain(sql: Sql, websiteId: string): Promise<string | undefined> {
   const [row] = await sql.all<{ domain: string }>('SELECT domain FROM websites WHERE id = ?', [websiteId]);
@@ -85,8 +105,7 @@ async function websiteDomain(sql: Sql, websiteId: string): Promise<string | unde
 /** The website's saved settings, else the defaults from its domain; undefined for an unknown website. */
 export async function readSettings(sql: Sql, websiteId: string): Promise<StoredSettings | undefined> {
   const [row] = await sql.all<SettingsRow>('SELECT * FROM crawl_settings WHERE website_id = ?', [websiteId]);
-  if (row)
-    return { settings: JSON.parse(row.settings) as CrawlSettings, isDefault: false, scheduleFrom: row.schedule_from };
+  if (row) return { settings: parseSettings(row.settings), isDefault: false, scheduleFrom: row.schedule_from };
   const domain = await websiteDomain(sql, websiteId);
   return domain === undefined
     ? undefined
@@ -126,7 +145,7 @@ export async function scheduledSettings(
   return rows
     .map((r) => ({
       websiteId: r.website_id,
-      settings: JSON.parse(r.settings) as CrawlSettings,
+      settings: parseSettings(r.settings),
       scheduleFrom: r.schedule_from,
     }))
     .filter((s) => s.settings.schedule !== null);
@@ -175,26 +194,34 @@ export async function hasScheduledRun(sql: Sql, websiteId: string, scheduledFor:
 
 /**
  * Asks for a run to stop: a queued one is cancelled at once; a running or loading one is marked for its owner,
- * which acts on it at its next heartbeat. Resolves with the run as it now is, or undefined when it had ended.
+ * which acts on it at its next heartbeat. A second cancel is taken only to drop what a first one kept: resolves with
+ * the run as it now is, `ended` when it had ended, or the reason a second cancel changes nothing.
  */
 export async function requestCancel(
   tx: Sql,
   runId: number,
   keepCrawled: boolean,
   now: Date,
-): Promise<RunRow | undefined> {
+): Promise<{ run: RunRow } | { refused: string } | 'ended'> {
   const [cancelled] = await tx.all<RunRow>(
     `UPDATE crawl_runs SET status = 'cancelled', ended_at = ?, cancel_requested_at = ?, keep_crawled = ?
      WHERE id = ? AND status = 'queued' RETURNING *`,
     [now, now, keepCrawled, runId],
   );
-  if (cancelled) return cancelled;
+  if (cancelled) return { run: cancelled };
   const [requested] = await tx.all<RunRow>(
     `UPDATE crawl_runs SET cancel_requested_at = coalesce(cancel_requested_at, ?), keep_crawled = ?
-     WHERE id = ? AND status IN ('running', 'loading') RETURNING *`,
-    [now, keepCrawled, runId],
+     WHERE id = ? AND status IN ('running', 'loading') AND (cancel_requested_at IS NULL OR keep_crawled AND NOT ?)
+     RETURNING *`,
+    [now, keepCrawled, runId, keepCrawled],
   );
-  return requested;
+  if (requested) return { run: requested };
+  const [active] = await tx.all<RunRow>(
+    `SELECT * FROM crawl_runs WHERE id = ? AND status IN ('running', 'loading') FOR UPDATE`,
+    [runId],
+  );
+  if (!active) return 'ended';
+  return { refused: active.keep_crawled ? ALREADY_KEEPING : ALREADY_DROPPING };
 }
 
 /** Whether any run waits; a cached read, so an idle poll leaves every cache as it was. */
@@ -224,7 +251,7 @@ export async function beat(
 ): Promise<{ cancelRequestedAt: Date | null; keepCrawled: boolean } | undefined> {
   const [row] = await sql.all<{ cancel_requested_at: Date | null; keep_crawled: boolean }>(
     `UPDATE crawl_runs SET pages_done = ?, queued_urls = ?, errors = ?, pages_per_second = ?, elapsed_ms = ?,
-       heartbeat_at = ?
+       phase = ?, last_activity_at = ?, progress_at = ?, heartbeat_at = ?
      WHERE id = ? AND owner = ? AND status IN ('running', 'loading')
      RETURNING cancel_requested_at, keep_crawled`,
     [
@@ -233,6 +260,9 @@ export async function beat(
       progress.errors,
       progress.pagesPerSecond,
       Math.round(progress.elapsedMs),
+      progress.phase ?? null,
+      dateOf(progress.lastActivityAt),
+      dateOf(progress.progressAt),
       now,
       runId,
       owner,
@@ -240,6 +270,8 @@ export async function beat(
   );
   return row && { cancelRequestedAt: row.cancel_requested_at, keepCrawled: row.keep_crawled };
 }
+
+const dateOf = (ms: number | undefined): Date | null => (ms === undefined ? null : new Date(ms));
 
 export async function markLoading(sql: Sql, runId: number, owner: string): Promise<void> {
   await sql.run(`UPDATE crawl_runs SET status = 'loading' WHERE id = ? AND owner = ? AND status = 'running'`, [

@@ -4,21 +4,25 @@
  *
  * stop {keep: true} ends fetching and still loads what was fetched; stop {keep: false} drops everything: while
  * crawling by abandoning the crawl's files and exiting, while loading through the loader's signal (the store stays
- * as it was). A lost parent (the service died) is a stop without keep.
+ * as it was). Either is acknowledged at once with `stopping`: a worker that does not answer within 2 s (its event
+ * loop is frozen) is killed by the runner. A lost parent (the service died) is a stop without keep.
  */
 import { abandonCrawlsSync, crawlWebsite } from '../crawl/crawl.ts';
 import { defaultUserAgent, nextCrawlId } from '../crawl/crawl-command.ts';
 import { egressPolicyFromEnv } from '../crawl/egress.ts';
 import type { CrawlProgress } from '../crawl/crawl-options.ts';
-import type { CrawlSettings } from '../../catalog/crawl-runs.ts';
+import { checkCrawlSettings, type CrawlSettings } from '../../catalog/crawl-runs.ts';
+import { compileUrlPattern } from '../../catalog/url-pattern.ts';
 import { CRAWL_NICE, lowerEveryThread } from '../db/thread-priority.ts';
-import { firstLine } from '../error-text.ts';
+import { failureReason } from './failure-reason.ts';
 
 export interface WorkerJob {
   runId: number;
   websiteId: string;
   dataDir: string;
   exportDir: string;
+  /** The crawl's working files, emptied by the runner at its start and after the run. */
+  scratchDir: string;
   settings: CrawlSettings;
   databaseUrl?: string;
 }
@@ -27,7 +31,9 @@ export type ToWorker = { type: 'job'; job: WorkerJob } | { type: 'stop'; keep: b
 
 export type FromWorker =
   | { type: 'progress'; progress: CrawlProgress }
+  | { type: 'stopping' }
   | { type: 'loading'; fetched: number; stoppedEarly: boolean }
+  | { type: 'load-progress' }
   | { type: 'loaded'; crawlId: number; fetched: number; stoppedEarly: boolean }
   | { type: 'failed'; reason: string; isInterrupted: boolean };
 
@@ -49,7 +55,10 @@ function dropEverything(): never {
 }
 
 async function run(job: WorkerJob): Promise<void> {
-  const s = job.settings;
+  // Settings saved by an older version may hold what is refused now (a pattern RE2 cannot run): fail with the reason.
+  const checked = checkCrawlSettings(job.settings);
+  if ('error' in checked) throw new Error(checked.error);
+  const s = checked.settings;
   const result = await crawlWebsite({
     startUrl: s.startUrl,
     outDir: job.exportDir,
@@ -62,12 +71,15 @@ async function run(job: WorkerJob): Promise<void> {
     userAgent: s.userAgent || defaultUserAgent(),
     respectRobots: s.respectRobots,
     includeSubdomains: s.includeSubdomains,
-    include: s.include.map((p) => new RegExp(p)),
-    exclude: s.exclude.map((p) => new RegExp(p)),
+    include: s.include.map(compileUrlPattern),
+    exclude: s.exclude.map(compileUrlPattern),
     sitemaps: s.sitemaps,
     render: s.render,
     // Always enforced: the service crawls on behalf of whoever typed the URL; only the operator opens private targets.
     egress: egressPolicyFromEnv(process.env),
+    checkExternal: s.checkExternal,
+    maxDurationMs: s.timeLimitHours * 3_600_000,
+    scratchDir: job.scratchDir,
     signal: crawlAbort.signal,
     // The crawler reports four times a second at most, and once more at the end.
     onProgress: (progress) => {
@@ -79,12 +91,18 @@ async function run(job: WorkerJob): Promise<void> {
   phase = 'loading';
   await send({ type: 'loading', fetched: result.fetched, stoppedEarly: result.stoppedEarly });
   loader = await import('../load/load-crawl.ts');
+  let lastLoadBeat = 0;
   const loaded = await loader.loadCrawl({
     dataDir: job.dataDir,
     exportDir: job.exportDir,
     signal: loadAbort.signal,
     databaseUrl: job.databaseUrl,
-    onProgress: () => lowerEveryThread(CRAWL_NICE),
+    onProgress: () => {
+      lowerEveryThread(CRAWL_NICE);
+      if (performance.now() - lastLoadBeat < 500) return;
+      lastLoadBeat = performance.now();
+      void send({ type: 'load-progress' });
+    },
   });
   await send({ type: 'loaded', crawlId: loaded.crawlId, fetched: result.fetched, stoppedEarly: result.stoppedEarly });
 }
@@ -95,11 +113,12 @@ process.on('message', (message: ToWorker) => {
     run(message.job).then(
       () => process.exit(0),
       async (error: unknown) => {
-        await send({ type: 'failed', reason: firstLine(error), isInterrupted: loadAbort.signal.aborted });
+        await send({ type: 'failed', reason: failureReason(error), isInterrupted: loadAbort.signal.aborted });
         process.exit(1);
       },
     );
   } else if (message.type === 'stop') {
+    void send({ type: 'stopping' });
     if (message.keep) crawlAbort.abort();
     else if (phase === 'loading') loadAbort.abort();
     else dropEverything();

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { readCommandLine } from '../command-line.ts';
 import { manifestSchema } from '../../catalog/export-contract.ts';
+import { compileUrlPattern, UrlPatternError, type UrlPattern } from '../../catalog/url-pattern.ts';
 import { CURRENT_FILE, crawlDir, websiteDir } from '../store/layout.ts';
 import type { CrawlOptions } from './crawl-options.ts';
 import { checkEgressPolicy, egressPolicyFromEnv, type EgressPolicy } from './egress.ts';
@@ -12,7 +13,7 @@ import { normalizeUrl } from './normalize-url.ts';
 export const USAGE =
   'usage: npm run crawl -- START_URL --out EXPORT_DIR [--website ID] [--crawl N] [--max-urls N] [--max-depth N] ' +
   '[--concurrency N] [--delay MS] [--user-agent UA] [--ignore-robots] [--include-subdomains] [--skip-external] [--include REGEX]... ' +
-  '[--exclude REGEX]... [--sitemap URL]... [--allow CIDR|HOST]... [--render N] [--load] [--data-dir DIR]';
+  '[--exclude REGEX]... [--sitemap URL]... [--allow CIDR|HOST]... [--render N] [--time-limit HOURS] [--load] [--data-dir DIR]';
 
 export const HELP = `${USAGE}
 
@@ -28,6 +29,15 @@ export const DEFAULT_MAX_URLS = 1_000_000;
 export const DEFAULT_MAX_DEPTH = 1000;
 export const DEFAULT_CONCURRENCY = 16;
 export const MAX_CRAWL_ID = 2_147_483_647;
+export const MAX_TIME_LIMIT_HOURS = 48;
+const HOUR_MS = 3_600_000;
+
+/**
+ * The crawl's working files go beside its export, not to the system's temporary directory, so what a killed crawl
+ * leaves is found there (and removed by the next crawl into the same directory).
+ */
+export const scratchDirOf = (outDir: string): string =>
+  path.join(path.dirname(outDir), `.${path.basename(outDir)}.scratch`);
 
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -80,14 +90,14 @@ function integer(
   return Number(value);
 }
 
-function patterns(name: string, values: string[] | undefined): RegExp[] {
+function patterns(name: string, values: string[] | undefined): UrlPattern[] {
   return (values ?? []).map((source) => {
     try {
-      return new RegExp(source);
+      return compileUrlPattern(source);
     } catch (error) {
-      throw new UsageError(
-        `--${name} ${JSON.stringify(source)} is not a valid regular expression (${(error as Error).message})`,
-      );
+      if (error instanceof UrlPatternError)
+        throw new UsageError(`--${name} ${JSON.stringify(source)} ${error.message}`);
+      throw error;
     }
   });
 }
@@ -125,6 +135,7 @@ export function parseCrawlCommand(argv: string[], env: NodeJS.ProcessEnv = {}): 
       sitemap: { type: 'string', multiple: true },
       allow: { type: 'string', multiple: true },
       render: { type: 'string' },
+      'time-limit': { type: 'string' },
       load: { type: 'boolean' },
     },
     (problem) => {
@@ -184,6 +195,10 @@ export function parseCrawlCommand(argv: string[], env: NodeJS.ProcessEnv = {}): 
       sitemaps,
       render: integer('render', v.render, 0, 0),
       egress,
+      ...(v['time-limit'] !== undefined && {
+        maxDurationMs: integer('time-limit', v['time-limit'], 0, 1, MAX_TIME_LIMIT_HOURS) * HOUR_MS,
+      }),
+      scratchDir: scratchDirOf(outDir),
     },
   };
 }

@@ -4,6 +4,9 @@
  */
 import type { Manifest } from '../../catalog/export-contract.ts';
 import type { EgressPolicy } from './egress.ts';
+import type { UrlPattern } from '../../catalog/url-pattern.ts';
+
+export type { UrlPattern };
 
 export interface CrawlOptions {
   startUrl: string;
@@ -20,8 +23,9 @@ export interface CrawlOptions {
   userAgent: string;
   respectRobots: boolean;
   includeSubdomains: boolean;
-  include: RegExp[];
-  exclude: RegExp[];
+  /** Compiled by compileUrlPattern (linear time); a RegExp will do in tests. */
+  include: UrlPattern[];
+  exclude: UrlPattern[];
   /** Check external link targets (HEAD, GET on 405/501); false leaves their status unknown. Default true. */
   checkExternal?: boolean;
   /** Sitemaps to read besides robots.txt's `Sitemap:` lines and /sitemap.xml. */
@@ -35,6 +39,10 @@ export interface CrawlOptions {
   egress?: EgressPolicy;
   /** The deadline of one response, connection to the end of the body, in milliseconds (20 s by default). */
   timeoutMs?: number;
+  /** Wall-clock limit: past it the crawl stops as if aborted and writes what it fetched (stoppedEarly). */
+  maxDurationMs?: number;
+  /** Where the crawl keeps its working files (default: the system's temporary directory). */
+  scratchDir?: string;
   /** Aborting stops fetching; the crawl still writes a complete export of what it fetched (stoppedEarly). */
   signal?: AbortSignal;
   onProgress?: (progress: CrawlProgress) => void;
@@ -46,6 +54,10 @@ export interface CrawlProgress {
   errors: number;
   pagesPerSecond: number;
   elapsedMs: number;
+  /** Fetching, waiting on robots.txt's crawl-delay, or writing the export. */
+  phase?: 'fetching' | 'waiting' | 'exporting';
+  /** The last response, epoch ms. */
+  lastActivityAt?: number;
 }
 
 export interface CrawlResult {

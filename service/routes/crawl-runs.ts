@@ -116,11 +116,12 @@ export function registerCrawlRunRoutes(app: FastifyInstance, accounts: Accounts,
     const run = await getRun(appDb, websiteId, runId);
     if (!run) return reply.code(404).send(RUN_NOT_FOUND);
     const requested = await appDb.transaction((tx) => requestCancel(tx, runId, keepCrawled, accounts.clock()));
-    if (!requested) {
+    if (requested === 'ended') {
       const ended = (await getRun(appDb, websiteId, runId)) ?? run;
       return reply.code(409).send({ error: `The crawl run has already ended (${ended.status})` });
     }
+    if ('refused' in requested) return reply.code(409).send({ error: requested.refused });
     accounts.crawlRunner.heed(runId);
-    return { run: toCrawlRun(requested) };
+    return { run: toCrawlRun(requested.run) };
   });
 }

@@ -77,6 +77,16 @@ const problems: [Partial<Record<keyof CrawlSettings, unknown>> | 'not an object'
   [{ include: ['('] }, 'include', `Include pattern "(" is not a valid regular expression (${regexError('(')})`],
   [{ exclude: null }, 'exclude', 'Exclude patterns must be a list'],
   [{ exclude: ['[a'] }, 'exclude', `Exclude pattern "[a" is not a valid regular expression (${regexError('[a')})`],
+  [
+    { exclude: ['/ok/', '(a+)\\1$'] },
+    'exclude',
+    'Exclude pattern "(a+)\\1$" cannot be used: backreferences are not supported (patterns must run in linear time)',
+  ],
+  [
+    { include: ['^(?!.*print)'] },
+    'include',
+    'Include pattern "^(?!.*print)" cannot be used: lookahead and lookbehind are not supported (patterns must run in linear time)',
+  ],
   [{ maxUrls: 0 }, 'maxUrls', 'Max URLs must be a whole number from 1 to 1,000,000'],
   [{ maxUrls: 1.5 }, 'maxUrls', 'Max URLs must be a whole number from 1 to 1,000,000'],
   [{ maxDepth: -1 }, 'maxDepth', 'Max depth must be a whole number from 0 to 1,000'],
@@ -97,6 +107,10 @@ const problems: [Partial<Record<keyof CrawlSettings, unknown>> | 'not an object'
     'sitemaps',
     'Sitemap URL "sitemap.xml" is not a URL (it must start with http:// or https://)',
   ],
+  [{ checkExternal: 'no' }, 'checkExternal', 'Check external links must be true or false'],
+  [{ timeLimitHours: 0 }, 'timeLimitHours', 'Time limit must be a whole number from 1 to 48'],
+  [{ timeLimitHours: 49 }, 'timeLimitHours', 'Time limit must be a whole number from 1 to 48'],
+  [{ timeLimitHours: 1.5 }, 'timeLimitHours', 'Time limit must be a whole number from 1 to 48'],
   [{ schedule: 'weekly' }, 'schedule', 'Schedule must be a day and a time, or none'],
   [
     { schedule: { day: 'funday', time: '06:00' } },
@@ -147,6 +161,23 @@ describe('crawl settings', () => {
     const none = await call('save-settings', 'staff', { websiteId: 'shop', settings: { ...valid(), schedule: null } });
     expect(none.json<CrawlSettingsAnswer>().nextRunAt).toBeNull();
   });
+
+  it('keeps Check external links and Time limit, and gives their defaults to settings saved without them', async () => {
+    const changed = { ...valid(), checkExternal: false, timeLimitHours: 48, exclude: ['(a+)+$'] };
+    const saved = await call('save-settings', 'staff', { websiteId: 'shop', settings: changed });
+    expect(saved.json<CrawlSettingsAnswer>().settings).toEqual(changed);
+    // As a caller, or a row, from before the two settings existed.
+    const { checkExternal: _external, timeLimitHours: _hours, ...older } = valid();
+    const olderSaved = await call('save-settings', 'staff', { websiteId: 'shop', settings: older });
+    expect(olderSaved.json<CrawlSettingsAnswer>().settings).toMatchObject({ checkExternal: true, timeLimitHours: 6 });
+    await signedIn.stack.accounts.appDb.run('UPDATE crawl_settings SET settings = ? WHERE website_id = ?', [
+      JSON.stringify(older),
+      'shop',
+    ]);
+    const read = await call('get-settings', 'staff', { websiteId: 'shop' });
+    expect(read.json<CrawlSettingsAnswer>().settings).toEqual(valid());
+    await call('save-settings', 'staff', { websiteId: 'shop', settings: { ...valid(), schedule: null } });
+  });
 });
 
 describe('runs', () => {
@@ -166,6 +197,7 @@ describe('runs', () => {
       crawlId: null,
       reason: null,
       isCancelRequested: false,
+      isKeepRequested: false,
     });
     const again = await call('start', 'admin', { websiteId: 'shop' });
     expect([again.statusCode, again.json()]).toEqual([

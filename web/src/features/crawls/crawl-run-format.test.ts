@@ -22,6 +22,7 @@ const run = (patch: Partial<CrawlRun>): CrawlRun => ({
   crawlId: null,
   reason: null,
   isCancelRequested: false,
+  isKeepRequested: false,
   ...patch,
 });
 

@@ -2,7 +2,9 @@
 import {
   ACTIVE_RUN_STATUSES,
   SCHEDULE_TIME_ZONE,
+  STALLED_AFTER_MS,
   type CrawlRun,
+  type CrawlRunPhase,
   type CrawlRunProgress,
   type CrawlRunStatus,
   type CrawlRunTrigger,
@@ -105,4 +107,41 @@ export function formatCount(value: number): string {
 
 export function formatRate(pagesPerSecond: number): string {
   return pagesPerSecond.toLocaleString('en-GB', { maximumFractionDigits: 1, minimumFractionDigits: 1 });
+}
+
+export const PHASE_LABELS: Record<CrawlRunPhase, string> = {
+  fetching: 'Fetching pages',
+  waiting: "Waiting on robots.txt's crawl-delay",
+  exporting: 'Writing the export',
+  loading: 'Loading the crawl',
+};
+
+/** "4 s", "3 min", "2 h 5 min": how long ago, coarse enough to stay put for a while. */
+export function formatAgo(ms: number): string {
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min`;
+  return `${Math.floor(minutes / 60)} h${minutes % 60 ? ` ${minutes % 60} min` : ''}`;
+}
+
+export interface RunActivity {
+  /** "Fetching pages · last response 3 s ago". */
+  line: string | undefined;
+  /** "Stalled: no progress for 2 min", once nothing has moved for STALLED_AFTER_MS. */
+  stalled: string | undefined;
+}
+
+/** What a running or loading run is doing, by the service's clock `nowMs`; nothing for a queued one. */
+export function runActivity(run: CrawlRun, nowMs: number): RunActivity {
+  const { phase, lastActivityAt, progressAt } = run.progress;
+  if (run.status === 'queued' || phase === undefined) return { line: undefined, stalled: undefined };
+  const last = phase === 'loading' ? 'last load step' : 'last response';
+  const line =
+    lastActivityAt === undefined
+      ? PHASE_LABELS[phase]
+      : `${PHASE_LABELS[phase]} · ${last} ${formatAgo(nowMs - lastActivityAt)} ago`;
+  const still = progressAt === undefined ? 0 : nowMs - progressAt;
+  const stalled = still >= STALLED_AFTER_MS ? `Stalled: no progress for ${Math.floor(still / 60_000)} min` : undefined;
+  return { line, stalled };
 }

@@ -92,6 +92,7 @@ function CrawlsContent({ websiteId }: { websiteId: string }) {
           active={active}
           hasUnsavedSettings={hasUnsavedSettings}
           onRunChanged={runs.track}
+          now={runs.answer.now}
         />
       ) : runs.error ? (
         <FetchErrorPanel area="crawl-runs" onRetry={runs.reload} />

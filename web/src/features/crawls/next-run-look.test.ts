@@ -17,6 +17,7 @@ const scheduledRun = (queuedAt: string): CrawlRun => ({
   crawlId: null,
   reason: null,
   isCancelRequested: false,
+  isKeepRequested: false,
 });
 const answer = (now: string, nextRunAt: string | null, runs: CrawlRun[] = []): CrawlRunsAnswer => ({
   runs,

@@ -8,6 +8,8 @@ import { RunHistory } from './run-history.tsx';
 
 afterEach(cleanup);
 
+const NOW = '2026-11-23T20:05:00.000Z';
+
 const run = (patch: Partial<CrawlRun>): CrawlRun => ({
   id: 7,
   websiteId: 'site',
@@ -21,6 +23,7 @@ const run = (patch: Partial<CrawlRun>): CrawlRun => ({
   crawlId: null,
   reason: null,
   isCancelRequested: false,
+  isKeepRequested: false,
   ...patch,
 });
 
@@ -29,7 +32,7 @@ const startButton = () => screen.getByRole<HTMLButtonElement>('button', { name: 
 describe('RunPanel', () => {
   it('offers Start now when nothing runs and the settings are saved', () => {
     renderWithTheme(
-      <RunPanel websiteId="site" active={undefined} hasUnsavedSettings={false} onRunChanged={() => {}} />,
+      <RunPanel websiteId="site" active={undefined} hasUnsavedSettings={false} onRunChanged={() => {}} now={NOW} />,
     );
     expect(startButton().disabled).toBe(false);
     expect(screen.queryByTestId('start-reason')).toBeNull();
@@ -37,17 +40,21 @@ describe('RunPanel', () => {
 
   it('says why Start now is disabled', () => {
     const { rerender } = renderWithTheme(
-      <RunPanel websiteId="site" active={undefined} hasUnsavedSettings onRunChanged={() => {}} />,
+      <RunPanel websiteId="site" active={undefined} hasUnsavedSettings onRunChanged={() => {}} now={NOW} />,
     );
     expect(startButton().disabled).toBe(true);
     expect(screen.getByTestId('start-reason').textContent).toBe(UNSAVED_REASON);
-    rerender(<RunPanel websiteId="site" active={run({})} hasUnsavedSettings={false} onRunChanged={() => {}} />);
+    rerender(
+      <RunPanel websiteId="site" active={run({})} hasUnsavedSettings={false} onRunChanged={() => {}} now={NOW} />,
+    );
     expect(screen.getByTestId('start-reason').textContent).toBe(ACTIVE_REASON);
     expect(startButton().getAttribute('aria-describedby')).toBe('start-reason');
   });
 
   it("shows the active run's progress, and Cancel asks first with keeping off", async () => {
-    renderWithTheme(<RunPanel websiteId="site" active={run({})} hasUnsavedSettings={false} onRunChanged={() => {}} />);
+    renderWithTheme(
+      <RunPanel websiteId="site" active={run({})} hasUnsavedSettings={false} onRunChanged={() => {}} now={NOW} />,
+    );
     const card = screen.getByTestId('active-run');
     const stat = (label: string) => card.querySelector(`[data-stat="${label}"]`)?.textContent;
     expect([stat('Pages done'), stat('Queued'), stat('Pages/s'), stat('Errors'), stat('Elapsed')]).toEqual([
@@ -73,6 +80,7 @@ describe('RunPanel', () => {
         active={run({ isCancelRequested: true })}
         hasUnsavedSettings={false}
         onRunChanged={() => {}}
+        now={NOW}
       />,
     );
     expect(screen.getByTestId('active-run-status').textContent).toBe('Cancelling');

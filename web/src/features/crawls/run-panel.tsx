@@ -16,6 +16,7 @@ import {
   formatRate,
   formatRunTime,
   progressPercent,
+  runActivity,
 } from './crawl-run-format.ts';
 
 export interface RunPanelProps {
@@ -26,13 +27,15 @@ export interface RunPanelProps {
   hasUnsavedSettings: boolean;
   /** A run was started or changed: read the list again (and watch this run). */
   onRunChanged: (runId: number) => void;
+  /** The service's clock when the run list was read (ISO): activity and stalls are timed by it. */
+  now: string;
 }
 
 export const ACTIVE_REASON = 'A crawl of this website is already queued or running.';
 export const UNSAVED_REASON = 'Save the crawl settings first: a crawl uses the saved settings.';
 
 /** Start now, or the active run's live progress with Cancel. */
-export function RunPanel({ websiteId, active, hasUnsavedSettings, onRunChanged }: RunPanelProps) {
+export function RunPanel({ websiteId, active, hasUnsavedSettings, onRunChanged, now }: RunPanelProps) {
   const [isStarting, setStarting] = useState(false);
   const reason = active ? ACTIVE_REASON : hasUnsavedSettings ? UNSAVED_REASON : undefined;
 
@@ -76,7 +79,7 @@ export function RunPanel({ websiteId, active, hasUnsavedSettings, onRunChanged }
           </Group>
         </Group>
         {active ? (
-          <ActiveRunCard websiteId={websiteId} run={active} onRunChanged={onRunChanged} />
+          <ActiveRunCard websiteId={websiteId} run={active} onRunChanged={onRunChanged} now={now} />
         ) : (
           <Text size="sm" c="dark.5">
             No crawl is running. Start one now, or let the schedule below start it.
@@ -91,15 +94,20 @@ function ActiveRunCard({
   websiteId,
   run,
   onRunChanged,
+  now,
 }: {
   websiteId: string;
   run: CrawlRun;
   onRunChanged: (runId: number) => void;
+  now: string;
 }) {
   const [isDialogOpen, setDialogOpen] = useState(false);
   const [isCancelling, setCancelling] = useState(false);
   const { progress } = run;
   const percent = progressPercent(progress);
+  const activity = runActivity(run, Date.parse(now));
+  // A cancel keeping what was crawled may still be turned into one that drops it.
+  const canDrop = run.isCancelRequested && run.isKeepRequested;
 
   const cancel = async (keepCrawled: boolean) => {
     setCancelling(true);
@@ -138,15 +146,27 @@ function ActiveRunCard({
             {run.startedBy ? ` by ${run.startedBy}` : ''} · queued {formatRunTime(run.queuedAt)}
           </Text>
         </Group>
-        <Button
-          color="red"
-          variant="light"
-          onClick={() => setDialogOpen(true)}
-          disabled={run.isCancelRequested}
-          leftSection={<Icon name="x" size={16} />}
-        >
-          Cancel
-        </Button>
+        {canDrop ? (
+          <Button
+            color="red"
+            variant="light"
+            onClick={() => void cancel(false)}
+            loading={isCancelling}
+            leftSection={<Icon name="x" size={16} />}
+          >
+            Cancel without keeping
+          </Button>
+        ) : (
+          <Button
+            color="red"
+            variant="light"
+            onClick={() => setDialogOpen(true)}
+            disabled={run.isCancelRequested}
+            leftSection={<Icon name="x" size={16} />}
+          >
+            Cancel
+          </Button>
+        )}
       </Group>
       <SimpleGrid cols={{ base: 3, xs: 5 }} spacing="sm" verticalSpacing="xs">
         {stats.map(([label, value]) => (
@@ -168,6 +188,19 @@ function ActiveRunCard({
         striped={run.status !== 'queued'}
         aria-label={`Crawl progress: ${Math.round(percent)}% of the URLs found so far`}
       />
+      {activity.line || activity.stalled ? (
+        <Group gap="sm" wrap="wrap" justify="space-between">
+          <Text size="sm" c="dark.5" data-testid="run-activity">
+            {activity.line}
+          </Text>
+          {activity.stalled ? (
+            <Text size="sm" c="orange.9" fw={600} role="status" data-testid="run-stalled">
+              <Icon name="alert-triangle" size={14} style={{ verticalAlign: '-2px', marginRight: 6 }} />
+              {activity.stalled}
+            </Text>
+          ) : null}
+        </Group>
+      ) : null}
       <CancelRunDialog
         opened={isDialogOpen}
         isCancelling={isCancelling}

@@ -22,6 +22,8 @@ export interface SettingsDraft {
   respectRobots: boolean;
   render: number | string;
   sitemaps: string;
+  checkExternal: boolean;
+  timeLimitHours: number | string;
   scheduleDay: Weekday | 'none';
   scheduleTime: string;
 }
@@ -42,6 +44,8 @@ export function toDraft(settings: CrawlSettings): SettingsDraft {
     respectRobots: settings.respectRobots,
     render: settings.render,
     sitemaps: settings.sitemaps.join('\n'),
+    checkExternal: settings.checkExternal,
+    timeLimitHours: settings.timeLimitHours,
     scheduleDay: settings.schedule?.day ?? NO_SCHEDULE,
     scheduleTime: settings.schedule?.time ?? '06:00',
   };
@@ -72,6 +76,8 @@ export function fromDraft(draft: SettingsDraft): Record<keyof CrawlSettings, unk
     respectRobots: draft.respectRobots,
     render: numberOf(draft.render),
     sitemaps: lines(draft.sitemaps),
+    checkExternal: draft.checkExternal,
+    timeLimitHours: numberOf(draft.timeLimitHours),
     schedule: draft.scheduleDay === NO_SCHEDULE ? null : { day: draft.scheduleDay, time: draft.scheduleTime },
   };
 }

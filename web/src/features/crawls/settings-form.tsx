@@ -42,7 +42,7 @@ const DAY_OPTIONS = [
 
 const MONOSPACE_INPUT = { input: { fontFamily: 'var(--mantine-font-family-monospace)' } };
 
-type NumberField = 'maxUrls' | 'maxDepth' | 'concurrency' | 'delayMs' | 'render';
+type NumberField = 'maxUrls' | 'maxDepth' | 'concurrency' | 'delayMs' | 'render' | 'timeLimitHours';
 
 const range = (field: NumberField) =>
   `${CRAWL_LIMITS[field].min.toLocaleString('en-GB')}–${CRAWL_LIMITS[field].max.toLocaleString('en-GB')}`;
@@ -84,7 +84,7 @@ export function SettingsForm({ answer, save, onSaved, onChangedState }: Settings
     allowDecimal: false,
     allowNegative: false,
   });
-  const toggle = (key: 'includeSubdomains' | 'respectRobots') => ({
+  const toggle = (key: 'includeSubdomains' | 'respectRobots' | 'checkExternal') => ({
     checked: draft[key],
     onChange: (e: ChangeEvent<HTMLInputElement>) => set(key, e.currentTarget.checked),
     error: errorOf(key),
@@ -189,6 +189,16 @@ export function SettingsForm({ answer, save, onSaved, onChangedState }: Settings
               label="Sitemap URLs"
               description="One per line, besides robots.txt's sitemaps and /sitemap.xml."
               {...lines('sitemaps')}
+            />
+            <Switch
+              label="Check external links"
+              description="Ask other websites for the status of the pages linked to; off leaves it unknown."
+              {...toggle('checkExternal')}
+            />
+            <NumberInput
+              label="Time limit (hours)"
+              description={`${range('timeLimitHours')}; then the crawl stops and loads what it has`}
+              {...count('timeLimitHours')}
             />
           </SimpleGrid>
 

@@ -1,0 +1,169 @@
+/**
+ * Cancels that must work whatever the crawl is doing (real runner, real child processes, real sites on 127.0.0.1):
+ * a worker frozen for real (SIGSTOP, as a pattern or parser spinning at 100% CPU would leave it) is killed within
+ * KILL_GRACE_MS and the run queued behind it starts; a cancel keeping what was crawled that the worker never
+ * acknowledges ends as cancelled with the reason; a second cancel drops what a first one kept, or is a 409. A
+ * pattern catastrophic for JavaScript's engine runs in linear time, and the runner times a stall by its own clock.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  STALLED_AFTER_MS,
+  defaultCrawlSettings,
+  type CrawlRun,
+  type CrawlRunsAnswer,
+} from '../../catalog/crawl-runs.ts';
+import { KILLED_KEEPING, KILL_GRACE_MS, scratchRoot } from '../crawl-runs/runner.ts';
+import { ALREADY_DROPPING, ALREADY_KEEPING } from '../crawl-runs/runs.ts';
+import { isPidAlive } from '../pid-lock.ts';
+import { startChainSite, type ChainSite } from './helpers/chain-site.ts';
+import { loadTestCrawl, openSignedInApp, post, tempDir, type SignedInApp } from './auth-fixture.ts';
+
+let signedIn: SignedInApp<'admin'>;
+let dataDir: string;
+let quick: ChainSite;
+let slow: ChainSite;
+const stopped: number[] = [];
+
+beforeAll(async () => {
+  dataDir = tempDir('thc-crawl-cancel-');
+  await loadTestCrawl(dataDir, 'shop', 1, '2026-03-01T09:00:00Z');
+  await loadTestCrawl(dataDir, 'blog', 1, '2026-03-01T09:00:00Z');
+  signedIn = await openSignedInApp(dataDir, '2026-03-25T10:00:00Z', ['admin']);
+  await signedIn.stack.accounts.startJobs();
+  quick = await startChainSite({ pages: 10, delayMs: 0 });
+  slow = await startChainSite({ pages: 400, delayMs: 150 });
+});
+afterEach(() => {
+  // A test that failed half-way must not leave a stopped process behind.
+  for (const pid of stopped.splice(0)) if (isPidAlive(pid)) process.kill(pid, 'SIGKILL');
+});
+afterAll(async () => {
+  await signedIn?.close();
+  await quick?.stop();
+  await slow?.stop();
+});
+
+const call = (url: string, payload: object) => post(signedIn.app, url, signedIn.sessions.admin, payload);
+
+async function startCrawl(websiteId: string, startUrl: string, patch: object = {}): Promise<CrawlRun> {
+  const settings = { ...defaultCrawlSettings('x.example'), startUrl, concurrency: 1, schedule: null, ...patch };
+  expect((await call('/api/crawl-runs/save-settings', { websiteId, settings })).statusCode).toBe(200);
+  const started = await call('/api/crawl-runs/start', { websiteId });
+  expect(started.statusCode).toBe(200);
+  return started.json<{ run: CrawlRun }>().run;
+}
+
+async function listed(websiteId: string, id: number): Promise<{ run: CrawlRun; now: number }> {
+  const answer = (await call('/api/crawl-runs/list', { websiteId })).json<CrawlRunsAnswer>();
+  return { run: answer.runs.find((r) => r.id === id)!, now: Date.parse(answer.now) };
+}
+
+async function waitForRun(websiteId: string, id: number, until: (run: CrawlRun) => boolean, seconds = 60) {
+  const deadline = Date.now() + seconds * 1000;
+  for (;;) {
+    const { run } = await listed(websiteId, id);
+    if (until(run)) return run;
+    if (Date.now() > deadline) throw new Error(`run ${id} not as awaited within ${seconds} s: ${JSON.stringify(run)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const cancel = (websiteId: string, runId: number, keepCrawled: boolean) =>
+  call('/api/crawl-runs/cancel', { websiteId, runId, keepCrawled });
+const ended = (run: CrawlRun): boolean => !['queued', 'running', 'loading'].includes(run.status);
+const crawling = (run: CrawlRun): boolean => run.status === 'running' && run.progress.pagesDone >= 3;
+
+/** Freezes the run's worker for real: it neither reads messages nor exits until killed. */
+function freezeWorker(runId: number): number {
+  const pid = signedIn.stack.accounts.crawlRunner.workerPid(runId);
+  expect(pid).toBeGreaterThan(0);
+  process.kill(pid!, 'SIGSTOP');
+  stopped.push(pid!);
+  return pid!;
+}
+
+describe('a cancel', () => {
+  it('kills a frozen worker within 2 s, and the run queued behind it starts', async () => {
+    const frozen = await startCrawl('shop', slow.url);
+    await waitForRun('shop', frozen.id, crawling);
+    const next = await startCrawl('blog', quick.url);
+    const pid = freezeWorker(frozen.id);
+
+    // Frozen, its progress stops moving while the service's clock goes on: a minute later it reads as stalled.
+    const before = await listed('shop', frozen.id);
+    expect(before.run.progress.phase).toBe('fetching');
+    expect(before.run.progress.progressAt).toBeGreaterThan(0);
+    signedIn.clock.advance(STALLED_AFTER_MS + 1000);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const later = await listed('shop', frozen.id);
+    expect(later.run.progress.progressAt).toBe(before.run.progress.progressAt);
+    expect(later.now - later.run.progress.progressAt!).toBeGreaterThanOrEqual(STALLED_AFTER_MS);
+
+    const asked = performance.now();
+    expect((await cancel('shop', frozen.id, false)).statusCode).toBe(200);
+    const run = await waitForRun('shop', frozen.id, ended, 10);
+    expect(performance.now() - asked).toBeLessThan(KILL_GRACE_MS + 1500);
+    expect(run).toMatchObject({ status: 'cancelled', crawlId: null, reason: null });
+    expect(isPidAlive(pid)).toBe(false);
+    expect(await waitForRun('blog', next.id, ended)).toMatchObject({ status: 'loaded', crawlId: 2 });
+    expect(fs.readdirSync(scratchRoot(dataDir))).toEqual([]);
+  });
+
+  it('keeping what was crawled, ends as cancelled with the reason when the worker never acknowledges', async () => {
+    const frozen = await startCrawl('shop', slow.url);
+    await waitForRun('shop', frozen.id, crawling);
+    freezeWorker(frozen.id);
+    const asked = performance.now();
+    expect((await cancel('shop', frozen.id, true)).statusCode).toBe(200);
+    const run = await waitForRun('shop', frozen.id, ended, 10);
+    expect(performance.now() - asked).toBeLessThan(KILL_GRACE_MS + 1500);
+    expect(run).toMatchObject({ status: 'cancelled', crawlId: null, reason: KILLED_KEEPING });
+  });
+
+  it('a second time drops what a first one kept; any other second cancel is a 409 naming why', async () => {
+    const queued = await startCrawl('shop', slow.url);
+    await waitForRun('shop', queued.id, crawling);
+    const keep = await cancel('shop', queued.id, true);
+    expect(keep.json<{ run: CrawlRun }>().run).toMatchObject({ isCancelRequested: true, isKeepRequested: true });
+    const again = await cancel('shop', queued.id, true);
+    expect([again.statusCode, again.json()]).toEqual([409, { error: ALREADY_KEEPING }]);
+    const drop = await cancel('shop', queued.id, false);
+    expect(drop.statusCode).toBe(200);
+    expect(drop.json<{ run: CrawlRun }>().run).toMatchObject({ isCancelRequested: true, isKeepRequested: false });
+    const third = await cancel('shop', queued.id, true);
+    expect(third.statusCode).toBe(409);
+    expect(third.json<{ error: string }>().error).toMatch(
+      new RegExp(`^(${ALREADY_DROPPING}|The crawl run has already ended \\(cancelled\\))$`),
+    );
+    const run = await waitForRun('shop', queued.id, ended, 10);
+    expect(run).toMatchObject({ status: 'cancelled', crawlId: null, reason: null });
+    expect(signedIn.stack.registry.crawls('shop').map((c) => c.crawlId)).toEqual([1]);
+  });
+});
+
+describe('an exclude pattern', () => {
+  it('that would take JavaScript forever on these URLs runs in linear time', async () => {
+    // `(a+)+$` against ".../aaaa…a/" backtracks 2^40 times in JavaScript's engine; RE2 reads each URL once.
+    const run = 'a'.repeat(40);
+    const server = http.createServer((request, response) => {
+      const links = request.url === '/' ? `<a href="/${run}/">run</a> <a href="/${run}">excluded</a>` : '';
+      response.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>t</title><p>${links}`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const queued = await startCrawl('shop', `http://127.0.0.1:${port}/`, { exclude: ['(a+)+$'] });
+      const done = await waitForRun('shop', queued.id, ended, 120);
+      expect(done.status).toBe('loaded');
+      expect(done.progress.pagesDone).toBe(2);
+      // The crawl itself (loading aside) takes seconds: JavaScript's engine would still be on the first URL.
+      expect(done.progress.elapsedMs).toBeLessThan(15_000);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+});
