@@ -456,7 +456,10 @@ class Crawler {
       else if (redirect === null && js !== null && js !== url) redirect = { target: js, kind: 'js' };
       Object.assign(row, pageColumns(page));
       const canonical = page.canonicalUrl === null ? null : normalizeUrl(page.canonicalUrl);
-      row.cm = canonical === null ? null : this.know(canonical, id, depth);
+      // Another scheme's canonical (file:///…) is a known URL never followed, so the page's canonical stays invalid.
+      const otherScheme = canonical === null && URL.canParse(page.canonicalUrl ?? '') ? page.canonicalUrl : null;
+      const named = canonical ?? otherScheme;
+      row.cm = named === null ? null : this.know(named, id, depth);
       for (const link of page.links) {
         const target = normalizeResolvedUrl(link.url);
         if (target === null) continue;
