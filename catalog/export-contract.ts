@@ -117,7 +117,7 @@ const urls = declare({
       ['found_in_web_crawl', 'BOOLEAN', 'Reached by following links from the start URL'],
     ]),
     ...opt([
-      ['found_in_sitemap', 'BOOLEAN', 'Listed in at least one sitemap'],
+      ['found_in_sitemap', 'BOOLEAN', 'Listed in at least one sitemap; NULL when the crawl found no sitemap'],
       ['found_at_sitemap', 'VARCHAR', 'The first sitemap listing it'],
       ['found_at_url', 'VARCHAR', 'The first page linking to it'],
       ['page_title', 'VARCHAR', 'The <title> text'],

@@ -37,7 +37,11 @@ const defaults = (): Pick<ReportDefinition, 'subKeyColumns' | 'includeTrends' | 
   includeTable: true,
 });
 
-/** One row per URL; html pages on the site's own domains unless the report says otherwise. */
+/**
+ * One row per URL; html pages on the site's own domains unless the report says otherwise. Reports about what a page
+ * says (indexability, canonicals, titles, content...) stay html; URL inventories (all URLs, sitemaps, data sources,
+ * status codes, redirects) use none, as a PDF in a sitemap or a broken stylesheet belongs there.
+ */
 const onUrls = (d: Draft): ReportDefinition => ({
   ...defaults(),
   tableId: 'urls',
@@ -219,6 +223,7 @@ export const reports: readonly ReportDefinition[] = [
     title: 'URLs in sitemaps',
     description: 'Every URL listed in at least one sitemap, with its crawl status.',
     severity: 'NONE',
+    contentType: 'none',
     includeTrends: false,
     filter: 'COALESCE(found_in_sitemap, FALSE)',
     datatableColumns: [
@@ -240,7 +245,7 @@ export const reports: readonly ReportDefinition[] = [
       'Pages reached by the link crawl that are indexable, and not a secondary duplicate, yet appear in no sitemap. Listing them helps discovery and recrawling.',
     severity: 'MEDIUM',
     filter:
-      'COALESCE(found_in_web_crawl, FALSE) AND indexable AND NOT COALESCE(found_in_sitemap, FALSE) AND COALESCE(primary_page, TRUE)',
+      'COALESCE(found_in_web_crawl, FALSE) AND indexable AND NOT found_in_sitemap AND COALESCE(primary_page, TRUE)',
     datatableColumns: [
       'url',
       'page_title',
@@ -259,6 +264,7 @@ export const reports: readonly ReportDefinition[] = [
     description:
       'URLs that a sitemap lists but that the link crawl never reached. Search engines are pointed at pages that visitors cannot navigate to: link them, or redirect or remove them if they are obsolete.',
     severity: 'HIGH',
+    contentType: 'none',
     filter: 'COALESCE(found_in_sitemap, FALSE) AND NOT COALESCE(found_in_web_crawl, FALSE)',
     datatableColumns: [
       'url',
@@ -279,6 +285,7 @@ export const reports: readonly ReportDefinition[] = [
     title: 'Pages with analytics traffic',
     description: 'Every URL with analytics sessions in the date range, joined to its crawl data.',
     severity: 'NONE',
+    contentType: 'none',
     includeTrends: false,
     filter: 'COALESCE(ga_exists, FALSE)',
     datatableColumns: [
@@ -317,6 +324,7 @@ export const reports: readonly ReportDefinition[] = [
     description:
       'URLs that receive visits but that the link crawl did not reach, such as old campaign pages or pages dropped from the navigation. Link, redirect or retire them.',
     severity: 'HIGH',
+    contentType: 'none',
     filter: 'COALESCE(ga_exists, FALSE) AND NOT COALESCE(found_in_web_crawl, FALSE)',
     datatableColumns: [
       'url',
@@ -925,6 +933,7 @@ export const reports: readonly ReportDefinition[] = [
     title: 'Pages with search impressions',
     description: 'Every URL with Search Console data in the date range, joined to its crawl data.',
     severity: 'NONE',
+    contentType: 'none',
     includeTrends: false,
     filter: 'COALESCE(gsc_exists, FALSE)',
     datatableColumns: [
@@ -956,6 +965,7 @@ export const reports: readonly ReportDefinition[] = [
     description:
       'URLs that earn search impressions but that the link crawl did not reach: pages visible in search that the site itself does not link to.',
     severity: 'HIGH',
+    contentType: 'none',
     filter: 'COALESCE(gsc_exists, FALSE) AND NOT COALESCE(found_in_web_crawl, FALSE)',
     datatableColumns: [
       'url',
@@ -976,6 +986,7 @@ export const reports: readonly ReportDefinition[] = [
     title: 'Client errors (4xx)',
     description: `Crawled URLs returning a 4xx status. Unlike the broken-link reports, this one keeps ${excludedBroken}: the status column shows where bots are blocked or rate-limited.`,
     severity: 'CRITICAL',
+    contentType: 'none',
     filter: 'http_status_code BETWEEN 400 AND 499',
     datatableColumns: [
       'url',
@@ -994,6 +1005,7 @@ export const reports: readonly ReportDefinition[] = [
     title: 'Server errors (5xx)',
     description: 'Crawled URLs where the server failed. These are usually urgent, as the failures may be intermittent.',
     severity: 'CRITICAL',
+    contentType: 'none',
     filter: 'http_status_code BETWEEN 500 AND 599',
     datatableColumns: [
       'url',
@@ -1015,6 +1027,7 @@ export const reports: readonly ReportDefinition[] = [
     description:
       'Crawled URLs that got no response (a timeout, shown empty), a 1xx status, a 2xx other than 200, a 3xx without a redirect, or a non-standard code. Search engines cannot index any of them.',
     severity: 'HIGH',
+    contentType: 'none',
     filter:
       '(http_status_code IS NULL AND COALESCE(found_in_web_crawl, FALSE)) OR http_status_code < 200 OR http_status_code BETWEEN 201 AND 299 OR (http_status_code BETWEEN 300 AND 399 AND NOT COALESCE(is_redirect, FALSE)) OR http_status_code >= 600',
     datatableColumns: ['url', 'http_status_code', 'found_at_url', 'links_in_count', 'fetch_time', 'level'],

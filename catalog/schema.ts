@@ -55,6 +55,10 @@ export const reportDefinitionSchema = z.object({
   description: z.string().min(1),
   severity: severitySchema,
   tableId: sourceTableIdSchema,
+  /**
+   * html: pages only, leaving out URLs that answered 2xx with another content type (stylesheets, scripts, fonts,
+   * PDFs: their html_size is NULL); a URL with no 2xx answer has no content of its own and stays. none: every URL.
+   */
   contentType: z.enum(['link', 'html', 'none']),
   internalType: z.enum(['internal', 'external', 'all']),
   /** A DuckDB boolean over one row of the source table; `{CONSTANT_NAME}` stands for a catalogue constant. */

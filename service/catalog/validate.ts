@@ -222,6 +222,10 @@ export function validateCatalog(catalog: CatalogInput, contract: readonly Export
       issues.push(
         `${at}.contentType: "${report.contentType}" does not suit table ${report.tableId} (link tables use "link", others do not)`,
       );
+    if (report.contentType === 'html' && !(tableColumns.has('html_size') && tableColumns.has('http_status_code')))
+      issues.push(
+        `${at}.contentType: "html" needs the html_size and http_status_code columns, which table ${report.tableId} lacks; use "none"`,
+      );
     if (report.internalType !== 'all' && !tableColumns.has('internal'))
       issues.push(
         `${at}.internalType: "${report.internalType}" needs an internal column, which table ${report.tableId} lacks; use "all"`,

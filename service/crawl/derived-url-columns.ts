@@ -51,7 +51,8 @@ export function derivedUrlColumns(
  * The duplicate sets, one row per page in any (dup: id, then t_n/t_p, d_n/d_p, b_n/b_p, p_n/p_p: the size and primary
  * of its title, description, body and page set), over `candidates` (id, title, description, body, dr): the indexable
  * pages. The primary is the page with the highest DeepRank, then the lowest id. Keys are hashed (64-bit) so grouping
- * does not compare long strings.
+ * does not compare long strings. A page set is pages alike in body, title and description, a missing title or
+ * description matching a missing one: byte-identical copies are duplicates whether or not they have a description.
  */
 export function duplicateSetsSql(candidates: string): string {
   const family = (name: string, keyExpr: string, where: string): string => `
@@ -62,7 +63,7 @@ export function duplicateSetsSql(candidates: string): string {
     ${family('dt', 'title', 'title IS NOT NULL')},
     ${family('dd', 'description', 'description IS NOT NULL')},
     ${family('db', 'body', 'body IS NOT NULL')},
-    ${family('dp', 'title, description, body', 'title IS NOT NULL AND description IS NOT NULL AND body IS NOT NULL')}
+    ${family('dp', 'title, description, body', 'body IS NOT NULL')}
     SELECT c.id, dt.n::INTEGER AS t_n, dt.prim AS t_p, dd.n::INTEGER AS d_n, dd.prim AS d_p,
       db.n::INTEGER AS b_n, db.prim AS b_p, dp.n::INTEGER AS p_n, dp.prim AS p_p
     FROM cand c LEFT JOIN dt ON dt.id = c.id LEFT JOIN dd ON dd.id = c.id

@@ -347,6 +347,9 @@ async function buildTables(conn: DuckDBConnection, rows: CrawlRows): Promise<voi
     WHERE e.k <> ${LinkKind.resource}`);
 }
 
+/** The crawl fetched at least one sitemap (a missing /sitemap.xml, a 404 or a fetch error is no sitemap). */
+const HAS_SITEMAP = '(SELECT count(*) > 0 FROM smf WHERE http_status_code BETWEEN 200 AND 299 AND fetch_error IS NULL)';
+
 /** The aliases of the pages a urls row names, columns of nm. */
 const NAMED = ['par', 'cu', 'chd', 'cht', 'pt', 'pd', 'pp', 'pb', 'fin'] as const;
 
@@ -363,7 +366,9 @@ function tableQueries(): Record<CrawledTableId, string> {
     indexable: 'coalesce(g.indexable, false)',
     internal,
     found_in_web_crawl: 'r.id IS NOT NULL',
-    found_in_sitemap: `CASE WHEN ${internal} THEN g.sm IS NOT NULL END`,
+    // Unknown (NULL) when no sitemap could be fetched: the crawl then says "no sitemap found" once, rather than
+    // listing every page as missing from sitemaps.
+    found_in_sitemap: `CASE WHEN ${internal} AND ${HAS_SITEMAP} THEN g.sm IS NOT NULL END`,
     found_at_sitemap: 'g.sm',
     found_at_url: 'nm.par',
     page_title: 'g.ti',

@@ -120,7 +120,10 @@ export class PageRecorder {
       redirect ??= pageRedirect(page, url);
       Object.assign(row, pageColumns(page));
       const canonical = page.canonicalUrl === null ? null : normalizeUrl(page.canonicalUrl);
-      row.cm = canonical === null ? null : frontier.know(canonical, id, depth);
+      // Another scheme's canonical (file:///…) is a known URL never followed, so the page's canonical stays invalid.
+      const otherScheme = canonical === null && URL.canParse(page.canonicalUrl ?? '') ? page.canonicalUrl : null;
+      const named = canonical ?? otherScheme;
+      row.cm = named === null ? null : frontier.know(named, id, depth);
       this.addPageEdges(page, id, url, canonical, addEdge);
     }
     for (const resource of page?.resources ?? []) {

@@ -24,11 +24,14 @@ describe('title and description', () => {
     expect(page.description).toBe('Fish & chips — near you');
   });
 
-  it('tells a missing title (null) from an empty one (empty string), and ignores SVG titles', () => {
+  it('counts an empty or whitespace-only title or description as missing (null), and ignores SVG titles', () => {
     expect(parse('<html><head></head><body><svg><title>Icon</title></svg></body></html>').title).toBeNull();
-    expect(parse('<title></title><p>x</p>').title).toBe('');
+    expect(parse('<title></title><p>x</p>').title).toBeNull();
+    expect(parse('<title> \n&nbsp;</title><title>Later</title><p>x</p>').title).toBeNull();
     expect(parse('<p>x</p>').description).toBeNull();
-    expect(parse('<meta name=description><p>x</p>').description).toBe('');
+    expect(parse('<meta name=description><p>x</p>').description).toBeNull();
+    expect(parse('<meta name="description" content=""><p>x</p>').description).toBeNull();
+    expect(parse('<meta name="description" content="  \t "><p>x</p>').description).toBeNull();
   });
 });
 
@@ -112,12 +115,17 @@ describe('canonical', () => {
     expect(parse('<link rel="canonicalish" href="/x">').canonicalUrl).toBeNull();
   });
 
-  it('falls back to <meta rel=canonical> (rust-doc stubs) and prefers <link>', () => {
-    expect(parse('<meta rel="canonical" href="write/the-attr.html">').canonicalUrl).toBe(
-      'http://127.0.0.1:8080/docs/guide/write/the-attr.html',
-    );
+  it('ignores <meta rel=canonical> (rust-doc stubs), as browsers and search engines do', () => {
+    expect(parse('<meta rel="canonical" href="write/the-attr.html">').canonicalUrl).toBeNull();
     expect(parse('<meta rel="canonical" href="/meta"><link rel="canonical" href="/link">').canonicalUrl).toBe(
       'http://127.0.0.1:8080/link',
+    );
+    expect(parse('<a rel="canonical" href="/a">a</a>').canonicalUrl).toBeNull();
+  });
+
+  it('keeps a canonical naming another scheme as written (python-doc: file:///…), an invalid canonical', () => {
+    expect(parse('<link rel="canonical" href="file:///usr/share/doc/x.html">').canonicalUrl).toBe(
+      'file:///usr/share/doc/x.html',
     );
   });
 
@@ -131,6 +139,11 @@ describe('canonical', () => {
 });
 
 describe('resources', () => {
+  it('lists <object data> and <embed src> targets', () => {
+    const page = parse('<body><object data="movie.swf"><embed src="/clip.svg"></object><object></object></body>');
+    expect(page.resources).toEqual(['http://127.0.0.1:8080/docs/guide/movie.swf', 'http://127.0.0.1:8080/clip.svg']);
+  });
+
   it('lists stylesheets, icons, feeds and scripts, not canonicals, hreflang alternates or resource hints', () => {
     const page = parse(
       '<link rel="stylesheet" href="../style/a.css"><link rel="shortcut icon" href="/favicon.png">' +
@@ -448,7 +461,7 @@ const END = '#END-OF-FILE#';
 /** What xmllint's HTML parser finds in each file, one XPath per file, in one process. */
 function xmllintFacts(files: string[]): string[][] {
   const linkable = `[not(starts-with(normalize-space(@href),'#'))][starts-with(@href,'http:') or starts-with(@href,'https:') or not(contains(substring-before(concat(@href,'/'),'/'),':'))]`;
-  const xpath = `concat(count(//h1),'|',count(//h2),'|',count(//h3),'|',count(//img[@src]),'|',count(//a[@href]${linkable}),'|',count(//a[@href][@hreflang]${linkable}),'|',string((//link|//meta)[@rel='canonical']/@href),'|',string(//meta[@http-equiv='refresh']/@content),'|',string(//title),'|',string((//h1)[1]),'${END}')`;
+  const xpath = `concat(count(//h1),'|',count(//h2),'|',count(//h3),'|',count(//img[@src]),'|',count(//a[@href]${linkable}),'|',count(//a[@href][@hreflang]${linkable}),'|',string(//link[@rel='canonical']/@href),'|',string(//meta[@http-equiv='refresh']/@content),'|',string(//title),'|',string((//h1)[1]),'${END}')`;
   const out = execFileSync('xmllint', ['--html', '--xpath', xpath, ...files], {
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,

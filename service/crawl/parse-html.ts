@@ -10,6 +10,9 @@
  *   words, as they do on screen. A word is a run of non-whitespace characters; content size is the UTF-8 byte
  *   length of the collapsed text; the body hash is the SHA-1 of it.
  * - Meta robots: `<meta name=robots>` and `<meta name=googlebot>`; `none` means noindex and nofollow.
+ * - Title and meta description: the first of each; an empty (or whitespace only) one counts as missing (null).
+ * - Canonical: the first `<link rel=canonical>`; `<meta rel=canonical>`, which browsers and search engines ignore,
+ *   is not one.
  * - Structured data counts items, not nested values: top-level JSON-LD objects (and @graph members) and
  *   microdata items that are not themselves a property (itemtype without itemprop).
  * - Links and images keep only http(s) targets; `href="#..."` (same-document) links are not links.
@@ -92,7 +95,6 @@ class PageCollector {
   private linkCanonical: string | null = null;
   private readonly otherLinkCanonicals: string[] = [];
   private readonly resources: string[] = [];
-  private metaCanonical: string | null = null;
   private metaRefresh: string | null = null;
   private jsRedirect: string | null = null;
   private readonly hreflang: { hreflang: string; href: string }[] = [];
@@ -162,6 +164,12 @@ class PageCollector {
         break;
       case 'script':
         this.openScript(attribs);
+        break;
+      case 'object':
+        if (attribs.data?.trim()) this.resources.push(attribs.data);
+        break;
+      case 'embed':
+        if (attribs.src?.trim()) this.resources.push(attribs.src);
         break;
     }
   }
@@ -259,9 +267,6 @@ class PageCollector {
     if (field !== undefined && this.openGraph[field] === undefined) this.openGraph[field] = collapse(content);
     if (attribs['http-equiv']?.toLowerCase() === 'refresh' && this.metaRefresh === null) {
       this.metaRefresh = refreshTarget(content);
-    }
-    if (this.metaCanonical === null && attribs.href && hasToken(attribs.rel, 'canonical')) {
-      this.metaCanonical = attribs.href;
     }
   }
 
@@ -392,7 +397,7 @@ class PageCollector {
     const resolver = new UrlResolver(this.pageUrl, this.baseHref);
     const visibleText = collapse(this.bodyText.join(''));
     const visibleBytes = Buffer.from(visibleText);
-    const canonical = this.linkCanonical ?? this.metaCanonical;
+    const canonical = this.linkCanonical;
     const links: ParsedLink[] = [];
     for (const raw of this.links) {
       const url = resolver.resolve(raw.href);
@@ -418,8 +423,8 @@ class PageCollector {
       if (url !== null) hreflang.push({ hreflang: raw.hreflang, url });
     }
     return {
-      title: this.title,
-      description: this.description,
+      title: this.title || null,
+      description: this.description || null,
       h1: this.headings.h1,
       h2: this.headings.h2,
       h3: this.headings.h3,
@@ -428,7 +433,8 @@ class PageCollector {
       bodyHash: hash('sha1', visibleBytes),
       metaNoindex: this.metaNoindex,
       metaNofollow: this.metaNofollow,
-      canonicalUrl: canonical === null ? null : resolver.resolve(canonical),
+      // A canonical naming another scheme (file:///…) is kept as written: the page has one, and it is invalid.
+      canonicalUrl: canonical === null ? null : (resolver.resolve(canonical) ?? canonical.trim()),
       resources: this.resources.flatMap((href) => resolver.resolve(href) ?? []),
       hasConflictingCanonicals: this.otherLinkCanonicals.some(
         (href) => resolver.resolve(href) !== resolver.resolve(this.linkCanonical ?? ''),

@@ -36,7 +36,9 @@ export interface ParsedImage {
 }
 
 export interface ParsedPage {
+  /** The first `<title>`, or null when there is none or it is empty. */
   title: string | null;
+  /** The first `<meta name=description>`, or null when there is none or it is empty. */
   description: string | null;
   h1: string[];
   h2: string[];
@@ -49,7 +51,10 @@ export interface ParsedPage {
   bodyHash: string;
   metaNoindex: boolean;
   metaNofollow: boolean;
-  /** From `<link rel=canonical>` or, failing that, `<meta rel=canonical>`. */
+  /**
+   * From the first `<link rel=canonical>` only (browsers and search engines ignore `<meta rel=canonical>`); an href
+   * that is not an http(s) URL (`file:///…`) is kept as written.
+   */
   canonicalUrl: string | null;
   /** Further `<link rel=canonical>` tags name other URLs than canonicalUrl (search engines then ignore them all). */
   hasConflictingCanonicals: boolean;
@@ -69,7 +74,7 @@ export interface ParsedPage {
   images: ParsedImage[];
   /**
    * What the page loads besides its links and images (stylesheets, icons, feeds and other `<link href>` that are not
-   * canonicals or hreflang alternates, `<script src>`), as `wget -r` and link checkers fetch them.
+   * canonicals or hreflang alternates, `<script src>`, `<object data>`, `<embed src>`), as `wget -r` and link checkers fetch them.
    */
   resources: string[];
 }

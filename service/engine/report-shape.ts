@@ -90,6 +90,9 @@ export class ReportShapeError extends Error {
   }
 }
 
+/** contentType html (see the report schema): a 2xx answer without an HTML size was not a page. */
+const HTML_PAGES = 'NOT COALESCE("http_status_code" BETWEEN 200 AND 299 AND "html_size" IS NULL, FALSE)';
+
 const shapes = new WeakMap<ReportDefinition, ReportShape>();
 
 export function shapeOf(report: ReportDefinition): ReportShape {
@@ -145,12 +148,13 @@ function buildShape(report: ReportDefinition): ReportShape {
     if (!storedColumns.some((c) => c.id === primaryColumn)) storedColumns.push({ id: primaryColumn, kind: 'table' });
   }
 
-  const scope =
+  const internalScope =
     !tableColumns.has('internal') || report.internalType === 'all'
       ? 'TRUE'
       : report.internalType === 'internal'
         ? '"internal"'
         : 'NOT "internal"';
+  const scope = report.contentType === 'html' ? `${internalScope} AND ${HTML_PAGES}` : internalScope;
   const urlColumn = tableColumns.has('url') ? 'url' : 'url_to';
   const typeOf = new Map(table.columns.map((c) => [c.name, c.type]));
   const rankedColumns = columns

@@ -137,13 +137,15 @@ const cases: Readonly<Record<string, Case>> = {
     nearMiss: { row: { found_in_sitemap: false } },
   },
   'sitemap/missing': {
-    fires: { row: { found_in_sitemap: null, primary_page: null } },
+    fires: { row: { found_in_sitemap: false, primary_page: null } },
     // A secondary duplicate need not be listed.
-    nearMiss: { row: { found_in_sitemap: null, primary_page: false } },
+    nearMiss: { row: { found_in_sitemap: false, primary_page: false } },
     moreNearMisses: [
-      { row: { found_in_sitemap: null, found_in_web_crawl: false } },
-      { row: { found_in_sitemap: null, indexable: false } },
+      { row: { found_in_sitemap: false, found_in_web_crawl: false } },
+      { row: { found_in_sitemap: false, indexable: false } },
       { row: { found_in_sitemap: true } },
+      // The crawl found no sitemap at all: that is said once, not page by page.
+      { row: { found_in_sitemap: null } },
     ],
   },
   'sitemap/orphaned': {
@@ -198,7 +200,11 @@ const cases: Readonly<Record<string, Case>> = {
     fires: { row: { canonical_links_in_count: 1, indexable: false, meta_noindex: true } },
     nearMiss: { row: { canonical_links_in_count: 0, indexable: false, meta_noindex: true } },
     moreNearMisses: [{ row: { canonical_links_in_count: 1, indexable: true } }],
-    moreFires: [{ row: { canonical_links_in_count: 1, indexable: null } }],
+    moreFires: [
+      { row: { canonical_links_in_count: 1, indexable: null } },
+      // An error page has no content of its own, so no HTML size: still a page for the html reports.
+      { row: { http_status_code: 404, canonical_links_in_count: 1, indexable: false, html_size: null } },
+    ],
   },
   'canonical/non-self-referencing': {
     fires: { row: { indexable: false, canonical_url: `${HOME}/other`, is_self_canonical: false } },
@@ -281,14 +287,18 @@ const cases: Readonly<Record<string, Case>> = {
   'internal/non-indexable': {
     fires: { row: { indexable: false, meta_noindex: true } },
     nearMiss: { row: { http_status_code: 201, indexable: false } },
-    moreNearMisses: [{ row: { indexable: true } }],
+    // A stylesheet, script, font or PDF answering 200 is not a page (no HTML size), so not a non-indexable page.
+    moreNearMisses: [{ row: { indexable: true } }, { row: { indexable: false, html_size: null } }],
     moreFires: [{ row: { indexable: null } }],
   },
   'internal/no-follow': {
     fires: { row: { meta_nofollow: null, header_nofollow: true } },
     nearMiss: { row: { meta_nofollow: false, header_nofollow: false } },
     moreFires: [{ row: { meta_nofollow: true, header_nofollow: null } }],
-    moreNearMisses: [{ row: { http_status_code: 404, indexable: false, meta_nofollow: true } }],
+    moreNearMisses: [
+      { row: { http_status_code: 404, indexable: false, meta_nofollow: true } },
+      { row: { indexable: false, header_nofollow: true, html_size: null } },
+    ],
   },
 
   // meta: duplicate sets keep their primary page (unlike content/duplicate)
@@ -493,7 +503,7 @@ const cases: Readonly<Record<string, Case>> = {
 
 /** Required columns of each source table, for a healthy, unremarkable row. */
 const baselines: Partial<Record<ExportTableId, FixtureRow>> = {
-  urls: { http_status_code: 200, indexable: true, internal: true, found_in_web_crawl: true },
+  urls: { http_status_code: 200, indexable: true, internal: true, found_in_web_crawl: true, html_size: 24_000 },
   links: { url_from: `${HOME}/`, internal: true },
   unique_links: { anchor_text: 'anchor', primary_url_from: `${HOME}/`, internal: true },
   sitemaps: {},

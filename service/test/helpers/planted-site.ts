@@ -228,16 +228,27 @@ export async function startPlantedSite(): Promise<PlantedSite> {
   // sitemap: robots.txt names the index, which lists a gzipped child.
   const sitemapIndex = '/sitemap/sitemaps/index.xml';
   const sitemapChild = '/sitemap/sitemaps/child.xml.gz';
+  // Byte-identical copies without a meta description are still one page set: the copy is secondary, not missing.
+  const copySpec = (): PageSpec => ({
+    title: 'A page served at two addresses',
+    description: null,
+    h1: ['Two addresses'],
+    body: `<p>${textOfLength(3600, 'twin')}</p><p><a href="/sitemap/missing/near">The first address</a></p>`,
+  });
   const inSitemap = [
     '/',
     page('/sitemap/all/fires'),
-    page('/sitemap/missing/near'),
+    page('/sitemap/missing/near', copySpec()),
     page('/sitemap/orphaned/fires', {}, false),
     page('/sitemap/orphaned/near'),
   ];
   plant('sitemap/sitemaps', [sitemapIndex, sitemapChild], [page('/sitemap/sitemaps/near')]);
   plant('sitemap/all', ['/sitemap/all/fires'], [page('/sitemap/all/near')]);
-  plant('sitemap/missing', [page('/sitemap/missing/fires')], ['/sitemap/missing/near']);
+  plant(
+    'sitemap/missing',
+    [page('/sitemap/missing/fires')],
+    ['/sitemap/missing/near', page('/sitemap/missing/near-copy', copySpec())],
+  );
   plant('sitemap/orphaned', ['/sitemap/orphaned/fires'], ['/sitemap/orphaned/near']);
 
   // canonical
@@ -282,10 +293,16 @@ export async function startPlantedSite(): Promise<PlantedSite> {
     'canonical/non-self-referencing',
     [
       canonicalTo(`${ns}/fires`, ok),
-      page(`${ns}/fires-meta`, { head: `<meta rel="canonical" href="${origin}${ok}">` }),
       page(`${ns}/fires-header`, { headers: { link: `<${origin}${ok}>; rel="canonical"` } }),
+      // As python-doc writes it: kept, and shown as the canonical it is.
+      page(`${ns}/fires-other-scheme`, { head: '<link rel="canonical" href="file:///usr/share/doc/page.html">' }),
     ],
-    [canonicalTo(`${ns}/near`, `${ns}/near`), page(`${ns}/near-none`)],
+    [
+      canonicalTo(`${ns}/near`, `${ns}/near`),
+      page(`${ns}/near-none`),
+      // As rust-doc writes its stubs: browsers and search engines ignore a <meta rel=canonical>.
+      page(`${ns}/near-meta`, { head: `<meta rel="canonical" href="${origin}${ok}">` }),
+    ],
   );
 
   // content: the duplicate set's primary is the page with the higher DeepRank (every copy links to it), left out.
@@ -315,8 +332,27 @@ export async function startPlantedSite(): Promise<PlantedSite> {
     [page('/content/multiple-h1/near', { h1: ['Only heading'], body: '<h2>A subheading</h2><p>Some text.</p>' })],
   );
 
-  // crawl: robots.txt keeps the near miss out of the crawl.
-  plant('crawl/all', [page('/crawl/all/fires')], [page('/crawl/all/near')]);
+  // crawl: robots.txt keeps the near miss out of the crawl; an <object data> and an <embed src> target are fetched.
+  const file = (path: string, type: string, body: string): string => {
+    routes.set(path, { status: 200, headers: { 'content-type': type }, body });
+    return path;
+  };
+  const objectPdf = file('/crawl/all/fires-object.pdf', 'application/pdf', '%PDF-1.4\n%%EOF\n');
+  const embedSvg = file('/crawl/all/fires-embed.svg', 'image/svg+xml', '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  const stylesheet = file('/crawl/all/fires-stylesheet.css', 'text/css', 'p{color:#333}');
+  plant(
+    'crawl/all',
+    [
+      page('/crawl/all/fires', {
+        head: `<link rel="stylesheet" href="${stylesheet}">`,
+        bodyStart: `<object data="${objectPdf}" type="application/pdf"></object><embed src="${embedSvg}">`,
+      }),
+      objectPdf,
+      embedSvg,
+      stylesheet,
+    ],
+    [page('/crawl/all/near')],
+  );
 
   // hreflang
   const alternate = (lang: string, target: string): string =>
@@ -366,6 +402,10 @@ export async function startPlantedSite(): Promise<PlantedSite> {
     [
       page('/internal/non-indexable/near', { head: '<meta name="robots" content="index, follow">' }),
       page('/internal/non-indexable/near-404', { status: 404, head: '<meta name="robots" content="noindex">' }),
+      // Answering 200 but not pages: a report about pages leaves them out.
+      objectPdf,
+      embedSvg,
+      stylesheet,
     ],
   );
   plant(
@@ -389,7 +429,13 @@ export async function startPlantedSite(): Promise<PlantedSite> {
       page(`${dd}/fires-a`, { description: sharedDescription }),
       page(`${dd}/fires-b`, { description: sharedDescription }),
     ],
-    [page(`${dd}/near`, { description: `${sharedDescription.slice(0, -1)}y` })],
+    [
+      page(`${dd}/near`, { description: `${sharedDescription.slice(0, -1)}y` }),
+      // An empty description is a missing one, not a value two pages share.
+      page(`${dd}/near-empty-a`, { description: '' }),
+      page(`${dd}/near-empty-b`, { description: '' }),
+      page(`${dd}/near-blank`, { description: ' \t ' }),
+    ],
   );
   const dt = '/meta/duplicate-titles';
   // The same title sent in UTF-8 and in ISO-8859-1 (declared in the header, or only in the page) is one title.
@@ -402,7 +448,11 @@ export async function startPlantedSite(): Promise<PlantedSite> {
       page(`${dt}/fires-latin1-header`, { title: sharedTitle, latin1: 'header' }),
       page(`${dt}/fires-latin1-meta`, { title: sharedTitle, latin1: 'meta' }),
     ],
-    [page(`${dt}/near`, { title: `${sharedTitle}!` })],
+    [
+      page(`${dt}/near`, { title: `${sharedTitle}!` }),
+      page(`${dt}/near-empty-a`, { title: '' }),
+      page(`${dt}/near-empty-b`, { title: '' }),
+    ],
   );
   const lengths = (id: string, field: 'title' | 'description', fires: number[], near: number[]): void =>
     plant(

@@ -75,8 +75,12 @@ function rowsOf(report: ReportDefinition, crawl: OracleCrawl): string {
       : report.internalType === 'external'
         ? 'NOT COALESCE(internal, TRUE)'
         : 'TRUE';
+  const pages =
+    report.contentType === 'html'
+      ? '(html_size IS NOT NULL OR http_status_code IS NULL OR http_status_code NOT BETWEEN 200 AND 299)'
+      : 'TRUE';
   const key = report.keyColumns.map((k) => `COALESCE(${k}::VARCHAR, chr(0))`).join(` || chr(1) || `);
-  return `SELECT ${key} AS k FROM ${source} WHERE ${scope} AND (${filter})`;
+  return `SELECT ${key} AS k FROM ${source} WHERE ${scope} AND ${pages} AND (${filter})`;
 }
 
 /** One report over a website's crawls (oldest first): rows, and rows whose key the previous crawl lacks / keeps. */
