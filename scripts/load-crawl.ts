@@ -18,6 +18,7 @@ import {
   type LoadResult,
 } from '../service/load/load-crawl.ts';
 import { readCommandLine } from '../service/command-line.ts';
+import { makeDataDirPrivate, useDataDirUmask } from '../service/data-dir.ts';
 import { refreshStaleCrawls } from '../service/load/refresh.ts';
 import { checkStore } from '../service/store/registry.ts';
 
@@ -136,6 +137,8 @@ async function main(): Promise<void> {
 
   const progress = progressReporter();
   try {
+    if (command.kind === 'check') useDataDirUmask();
+    else makeDataDirPrivate(command.dataDir);
     if (command.kind === 'check') {
       const { crawls, unreadable } = await checkStore(command.dataDir);
       for (const folder of unreadable) say(process.stdout, `${folder.dir}: ${folder.reason}`);

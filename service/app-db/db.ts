@@ -16,6 +16,7 @@ import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { makePrivate } from '../data-dir.ts';
 import { acquirePidLock, type PidLock } from '../pid-lock.ts';
 import { APP_TABLES } from './app-tables.ts';
 import { migrate, type Migration } from './migrate.ts';
@@ -581,7 +582,6 @@ async function openEmbedded(location: string): Promise<Connection> {
   const isInMemory = location === IN_MEMORY;
   let lock: PidLock | undefined;
   if (!isInMemory) {
-    // PGlite creates its files 0666 whatever the umask: this folder's 0700 is what keeps them private.
     fs.mkdirSync(location, { recursive: true, mode: 0o700 });
     fs.chmodSync(location, 0o700);
     lock = acquirePidLock(
@@ -598,7 +598,8 @@ async function openEmbedded(location: string): Promise<Connection> {
       const tmp = `${location}.${process.pid}.tmp`;
       fs.rmSync(tmp, { recursive: true, force: true });
       fs.cpSync(await emptyClusterDir(), tmp, { recursive: true });
-      fs.chmodSync(tmp, 0o700);
+      // The copy keeps the template's modes (PGlite made its files 0666).
+      makePrivate(tmp);
       fs.rmSync(location, { recursive: true, force: true });
       fs.renameSync(tmp, location);
     }

@@ -1,6 +1,6 @@
 /**
  * The service as the README starts it (`npm start`), on a fresh data directory without demo data: what it answers
- * anonymously, the modes of what it writes there, and that SIGTERM to the npm process stops it cleanly.
+ * anonymously, the modes of what it and the loader CLI write there, and that SIGTERM to the npm process stops it cleanly.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -12,6 +12,7 @@ import { AppDb, appDbDir } from '../app-db/db.ts';
 import { websiteExists } from '../app-db/websites.ts';
 import { ADMIN_TOKEN_FILE } from '../app-db/db.ts';
 import { tempDir } from './auth-fixture.ts';
+import { makeExport } from './helpers/make-export.ts';
 import { startService, type ServiceProcess } from './helpers/service-process.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -65,8 +66,14 @@ const modesBelow = (dir: string): Record<string, string> =>
     }),
   );
 
+/** Left readable by an older build or another umask: the start takes the permissions off. */
+const LEFT_READABLE = { file: 'outbox/old.eml', folder: 'outbox' };
+
 beforeAll(async () => {
   dataDir = path.join(tempDir('thc-process-'), 'data');
+  fs.mkdirSync(path.join(dataDir, LEFT_READABLE.folder), { recursive: true, mode: 0o755 });
+  fs.writeFileSync(path.join(dataDir, LEFT_READABLE.file), 'x', { mode: 0o666 });
+  fs.chmodSync(dataDir, 0o755);
   // PORT=0: the service takes a free port and names it in admin.token, the hand-over file of the admin CLI.
   service = await startService({ env: { DATA_DIR: dataDir, PORT: '0' }, viaNpm: true });
   const handOver = await waitFor('no hand-over', 10, () => {
@@ -107,14 +114,28 @@ describe('npm start', () => {
     expect(await healthAs('admin@shop.example')).toEqual({ status: 'ok', websites: 0, crawls: 0 });
   });
 
-  it('keeps the data directory private: folders 0700, files 0600', () => {
-    // The test above wrote through the running service, so the embedded app database has its files and lock.
+  it('keeps the data directory private: folders 0700, files 0600, the app database and loaded crawls included', async () => {
+    // The test above wrote through the running service, so the embedded app database has its files and lock; a crawl
+    // loaded by the loader CLI meanwhile puts the store's files there.
+    const made = await makeExport({
+      manifest: { websiteId: 'shop', crawlId: 1, crawledAt: '2025-03-01T09:00:00.000Z' },
+    });
+    try {
+      await run(process.execPath, ['--import', 'tsx', 'scripts/load-crawl.ts', made.dir, '--data-dir', dataDir], {
+        cwd: ROOT,
+      });
+    } finally {
+      fs.rmSync(made.dir, { recursive: true, force: true });
+    }
     expect((fs.statSync(dataDir).mode & 0o777).toString(8)).toBe('700');
     const modes = modesBelow(dataDir);
-    expect(Object.keys(modes)).toEqual(expect.arrayContaining([ADMIN_TOKEN_FILE, 'app-db.lock', 'app-db/PG_VERSION']));
-    // The embedded database's files are PGlite's to create (0666, whatever the umask): its folder keeps them private.
-    expect(modes['app-db']).toBe('700');
-    for (const [name, mode] of Object.entries(modes).filter(([n]) => !n.startsWith('app-db/')))
+    const names = Object.keys(modes);
+    expect(names).toEqual(
+      expect.arrayContaining([ADMIN_TOKEN_FILE, 'app-db.lock', 'app-db/PG_VERSION', LEFT_READABLE.file]),
+    );
+    expect(names.filter((n) => n.startsWith('app-db/')).length).toBeGreaterThan(900);
+    expect(names.filter((n) => n.startsWith('store/shop/1/')).length).toBeGreaterThan(3);
+    for (const [name, mode] of Object.entries(modes))
       expect({ name, mode }).toEqual({
         name,
         mode: fs.statSync(path.join(dataDir, name)).isDirectory() ? '700' : '600',
