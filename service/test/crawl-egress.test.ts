@@ -245,7 +245,11 @@ describe('a crawl run by the service', () => {
       env: { ...env, CRAWL_DNS_SERVERS: '127.0.0.1:1' },
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
-    const failed = new Promise<FromWorker>((resolve) => worker.on('message', resolve));
+    const failed = new Promise<FromWorker>((resolve) =>
+      worker.on('message', (message: FromWorker) => {
+        if (message.type !== 'progress') resolve(message);
+      }),
+    );
     const startUrl = `http://127.0.0.1:${port}/`;
     const job: ToWorker = {
       type: 'job',
