@@ -1,4 +1,9 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
+import os from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,6 +28,7 @@ describe('Egress', () => {
       if (name === 'intranet.test') return '10.0.0.5';
       if (name === 'site.test') return '127.0.0.1';
       if (name === 'internal.test') return '127.0.0.2';
+      if (name === 'secure.test') return '127.0.0.1';
       if (name === 'rebind.test') return n === 1 ? PUBLIC : '127.0.0.2';
       return null;
     });
@@ -103,6 +109,36 @@ describe('Egress', () => {
     expect(internalHits).toBe(before + 1);
     expect(lastHost).toBe(`internal.test:${port}`);
     await allowed.close();
+  });
+
+  it('speaks TLS to the checked address under the host name: SNI and the certificate are the name’s', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'thc-egress-tls-'));
+    const [key, cert] = [path.join(dir, 'key.pem'), path.join(dir, 'cert.pem')];
+    execFileSync(
+      'openssl',
+      [
+        ...['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1'],
+        ...['-subj', '/CN=secure.test', '-addext', 'subjectAltName=DNS:secure.test', '-keyout', key, '-out', cert],
+      ],
+      { stdio: 'ignore' },
+    );
+    const names: string[] = [];
+    const server = https.createServer({ key: fs.readFileSync(key), cert: fs.readFileSync(cert) }, (_req, res) =>
+      res.end('secure'),
+    );
+    server.on('secureConnection', (socket: { servername?: string | false }) => names.push(String(socket.servername)));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `https://secure.test:${(server.address() as AddressInfo).port}`;
+    const agent = new Agent({ connect: egress(['127.0.0.1/32']).connector(1000, { ca: fs.readFileSync(cert) }) });
+    try {
+      const response = await agent.request({ origin, path: '/', method: 'GET' });
+      expect(await response.body.text()).toBe('secure');
+      expect(names).toEqual(['secure.test']);
+    } finally {
+      await agent.close();
+      await new Promise((resolve) => server.close(resolve));
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('reads CRAWL_ALLOW and CRAWL_DNS_SERVERS, and names the setting an entry is wrong in', () => {

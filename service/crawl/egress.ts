@@ -44,7 +44,10 @@ export function egressPolicyFromEnv(env: NodeJS.ProcessEnv): EgressPolicy {
 }
 
 /** Throws an Error naming the setting and the entry that is wrong; the policy as given otherwise. */
-export function checkEgressPolicy(policy: EgressPolicy, names = { allow: 'CRAWL_ALLOW', dns: 'CRAWL_DNS_SERVERS' }) {
+export function checkEgressPolicy(
+  policy: EgressPolicy,
+  names = { allow: 'CRAWL_ALLOW', dns: 'CRAWL_DNS_SERVERS' },
+): EgressPolicy {
   try {
     new AllowList(policy.allow);
   } catch (error) {
@@ -95,9 +98,12 @@ export class Egress {
     return { address, family: net.isIP(address) as 4 | 6 };
   }
 
-  /** An undici `connect` option: every connection of the agent goes to an address this policy checked. */
-  connector(timeoutMs: number): buildConnector.connector {
-    const connect = buildConnector({ timeout: timeoutMs });
+  /**
+   * An undici `connect` option: every connection of the agent goes to an address this policy checked. `tls` adds
+   * options for https connections (a private CA).
+   */
+  connector(timeoutMs: number, tls: buildConnector.BuildOptions = {}): buildConnector.connector {
+    const connect = buildConnector({ ...tls, timeout: timeoutMs });
     return (options, callback) => {
       this.address(options.hostname).then(
         // The name stays in `host`, so TLS still sends it as SNI and checks the certificate against it.

@@ -6,12 +6,15 @@
  * be a row of the export (loaded by the real loader) with the reason. Names resolve through a stub DNS server on
  * loopback; one that never answers, a start URL that never answers and a page that drips must all end promptly.
  */
+import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultCrawlSettings } from '../../catalog/crawl-runs.ts';
+import type { FromWorker, ToWorker } from '../crawl-runs/worker.ts';
 import { crawlWebsite, CrawlError } from '../crawl/crawl.ts';
 import type { CrawlOptions } from '../crawl/crawl-options.ts';
 import { loadCrawl } from '../load/load-crawl.ts';
@@ -231,4 +234,39 @@ describe('a start URL that accepts connections and never answers', () => {
       await new Promise((resolve) => mute.close(resolve));
     }
   }, 60_000);
+});
+
+describe('a crawl run by the service', () => {
+  it('is held to CRAWL_ALLOW from its environment, its start URL included', async () => {
+    const before = siteHosts.length;
+    const { CRAWL_ALLOW: _allowed, ...env } = process.env;
+    const worker = fork(path.join(import.meta.dirname, '../crawl-runs/worker.ts'), [], {
+      execArgv: ['--import', 'tsx'],
+      env: { ...env, CRAWL_DNS_SERVERS: '127.0.0.1:1' },
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
+    const failed = new Promise<FromWorker>((resolve) =>
+      worker.on('message', (message: FromWorker) => {
+        if (message.type !== 'progress') resolve(message);
+      }),
+    );
+    const startUrl = `http://127.0.0.1:${port}/`;
+    const job: ToWorker = {
+      type: 'job',
+      job: {
+        runId: 1,
+        websiteId: 'egress-run',
+        dataDir: path.join(work, 'run', 'data'),
+        exportDir: path.join(work, 'run', 'export'),
+        settings: { ...defaultCrawlSettings('127.0.0.1'), startUrl },
+      },
+    };
+    worker.send(job);
+    expect(await failed).toEqual({
+      type: 'failed',
+      reason: `start URL ${startUrl} is unreachable (${refused('127.0.0.1 is a loopback address')})`,
+      isInterrupted: false,
+    });
+    expect(siteHosts.length).toBe(before);
+  });
 });
