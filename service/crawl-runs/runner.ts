@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { CrawlRunPhase, CrawlRunProgress } from '../../catalog/crawl-runs.ts';
+import type { CrawlRunProgress } from '../../catalog/crawl-runs.ts';
 import { isServerLocation, type AppDb } from '../app-db/db.ts';
 import { isPidAlive } from '../pid-lock.ts';
 import { exitReason } from './failure-reason.ts';
@@ -269,7 +269,7 @@ export class CrawlRunner {
         );
         break;
       case 'load-progress':
-        this.#advance(run, { ...run.progress, phase: 'loading' satisfies CrawlRunPhase, lastActivityAt: now }, now);
+        this.#advance(run, { ...run.progress, phase: 'loading', lastActivityAt: now }, now);
         break;
       case 'stopping':
         run.isStopAcknowledged = true;
