@@ -6,7 +6,9 @@
  * POST /api/crawl-runs/save-settings {websiteId, settings}          → CrawlSettingsAnswer  (400 CrawlSettingsProblem)
  * POST /api/crawl-runs/list          {websiteId}                    → CrawlRunsAnswer
  * POST /api/crawl-runs/start         {websiteId}                    → {run: CrawlRun}       (409 when one is queued or running)
- * POST /api/crawl-runs/cancel        {websiteId, runId, keepCrawled} → {run: CrawlRun}      (409 when it has ended)
+ * POST /api/crawl-runs/cancel        {websiteId, runId, keepCrawled} → {run: CrawlRun}      (409 when it has ended, or
+ *                                                                     a cancel is under way and this one would not drop
+ *                                                                     what it keeps)
  *
  * Internal users only (ADMIN, and STAFF bound to the website): anyone else gets 404 as for a website they may not see.
  * DOM-free and service-free, so the dashboard validates a form with the same rules and messages the service applies.

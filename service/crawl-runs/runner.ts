@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { CrawlRunPhase, CrawlRunProgress } from '../../catalog/crawl-runs.ts';
+import { STALLED_AFTER_MS, type CrawlRunProgress } from '../../catalog/crawl-runs.ts';
 import { isServerLocation, type AppDb } from '../app-db/db.ts';
 import { isPidAlive } from '../pid-lock.ts';
 import { exitReason } from './failure-reason.ts';
@@ -43,6 +43,7 @@ export const KILL_GRACE_MS = 2000;
 export const KILLED_KEEPING =
   'Cancelled; the crawl did not answer the request to stop within 2 s, so it was ended and nothing was kept';
 const SCRATCH_DIR = 'scratch';
+const HOUR_MS = 3_600_000;
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const WORKER = path.join(import.meta.dirname, 'worker.ts');
 
@@ -68,12 +69,16 @@ interface ActiveRun {
   exportDir: string;
   scratchDir: string;
   timeLimitHours: number;
+  /** By the runner's clock. */
+  startedAt: number;
   progress: CrawlRunProgress;
   cancel?: { keep: boolean };
   isStopAcknowledged: boolean;
   killTimer?: NodeJS.Timeout;
   /** Set when the child was killed for not acknowledging a cancel that kept what was crawled. */
   killedReason?: string;
+  /** Set when the child was killed for running, stalled, past its time limit. */
+  overrunReason?: string;
   hasExited: boolean;
   outcome?: Extract<FromWorker, { type: 'loaded' | 'failed' }>;
   stderr: string;
@@ -119,9 +124,10 @@ export class CrawlRunner {
       .catch((error: unknown) => this.options.logger.error(`crawl runs poll failed: ${messageOf(error)}`));
   }
 
-  /** A cancel was just requested: acts on it now if the run is this runner's. */
-  heed(runId: number): void {
-    if (this.#active.has(runId)) void this.#beatAll();
+  /** A cancel was just requested here: acts on it now if the run is this runner's (others learn it at their beat). */
+  heed(runId: number, cancel: { keep: boolean }): void {
+    const run = this.#active.get(runId);
+    if (run) this.#stopChild(run, cancel);
   }
 
   /** Runs in progress here, by id. */
@@ -213,6 +219,7 @@ export class CrawlRunner {
       exportDir,
       scratchDir,
       timeLimitHours: settings.timeLimitHours,
+      startedAt: this.options.clock().getTime(),
       progress: NO_PROGRESS,
       isStopAcknowledged: false,
       hasExited: false,
@@ -269,7 +276,7 @@ export class CrawlRunner {
         );
         break;
       case 'load-progress':
-        this.#advance(run, { ...run.progress, phase: 'loading' satisfies CrawlRunPhase, lastActivityAt: now }, now);
+        this.#advance(run, { ...run.progress, phase: 'loading', lastActivityAt: now }, now);
         break;
       case 'stopping':
         run.isStopAcknowledged = true;
@@ -307,9 +314,25 @@ export class CrawlRunner {
     run.killTimer.unref();
   }
 
+  /**
+   * The crawl stops itself at its time limit; one past it whose progress has not moved for STALLED_AFTER_MS (a frozen
+   * worker, which cannot) is ended, so that no run outlives its limit for long.
+   */
+  #endIfOverrun(run: ActiveRun): void {
+    const now = this.options.clock().getTime();
+    const { progressAt } = run.progress;
+    const isOverrun = now - run.startedAt > run.timeLimitHours * HOUR_MS;
+    if (run.cancel || !isOverrun || (progressAt !== undefined && now - progressAt < STALLED_AFTER_MS)) return;
+    run.overrunReason =
+      `The crawl failed: it was still running past its time limit of ${run.timeLimitHours} h with no progress ` +
+      'for a minute, so it was ended and nothing was kept';
+    this.#stopChild(run, { keep: false });
+  }
+
   #beatAll(): Promise<void> {
     this.#beating = this.#beating.then(async () => {
       for (const run of this.#active.values()) {
+        this.#endIfOverrun(run);
         try {
           const state = await beat(this.options.appDb, run.id, this.owner, run.progress, this.options.clock());
           if (state?.cancelRequestedAt) this.#stopChild(run, { keep: state.keepCrawled });
@@ -335,6 +358,8 @@ export class CrawlRunner {
           ? `Cancelled; ${pages}`
           : `Stopped at the time limit of ${run.timeLimitHours} h; ${pages}`;
       end = { status: 'loaded', crawlId: outcome.crawlId, reason };
+    } else if (run.overrunReason) {
+      end = { status: 'failed', reason: run.overrunReason };
     } else if (this.#isStopped) {
       end = { status: 'failed', reason: INTERRUPTED };
     } else if (run.cancel && (!run.cancel.keep || run.killedReason)) {

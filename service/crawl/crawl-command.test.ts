@@ -68,7 +68,9 @@ describe('parseCrawlCommand', () => {
       sitemaps: [],
       render: 0,
       egress: { allow: ['example.com'], dnsServers: [] },
+      scratchDir: path.resolve('.out.scratch'),
     });
+    expect(command.options.maxDurationMs).toBeUndefined();
     expect(command.options.userAgent).toMatch(/^TechnicalHealthCheck\/\d+\.\d+\.\d+ /);
   });
 
@@ -94,6 +96,7 @@ describe('parseCrawlCommand', () => {
       '--allow=10.0.0.0/8',
       '--allow=intranet.example',
       '--render=5',
+      '--time-limit=2',
       '--load',
       '--data-dir=/tmp/d',
     ]);
@@ -109,12 +112,15 @@ describe('parseCrawlCommand', () => {
       respectRobots: false,
       includeSubdomains: true,
       checkExternal: false,
-      include: [/\/docs\//, /\/blog\//],
-      exclude: [/\?print/],
       sitemaps: ['https://example.com/s.xml', 'http://sitemaps.example/s.xml'],
       render: 5,
+      maxDurationMs: 2 * 3_600_000,
       egress: { allow: ['example.com', 'sitemaps.example', '10.0.0.0/8', 'intranet.example'], dnsServers: [] },
     });
+    const { include, exclude } = command.options;
+    const matches = (url: string) => [include.map((p) => p.test(url)), exclude.map((p) => p.test(url))];
+    expect(matches('https://example.com/docs/a?print')).toEqual([[true, false], [true]]);
+    expect(matches('https://example.com/blog/')).toEqual([[false, true], [false]]);
   });
 
   it('allows the hosts its operator typed, on top of CRAWL_ALLOW, with CRAWL_DNS_SERVERS', () => {
@@ -151,6 +157,11 @@ describe('parseCrawlCommand', () => {
     ],
     [['http://a.example/', '--out', 'x', '--delay=-1'], '--delay must be a whole number from 0 to 600000 (got "-1")'],
     [['http://a.example/', '--out', 'x', '--include', '*'], '--include "*" is not a valid regular expression'],
+    [
+      ['http://a.example/', '--out', 'x', '--exclude', '(a)\\1'],
+      '--exclude "(a)\\\\1" cannot be used: backreferences are not supported (patterns must run in linear time)',
+    ],
+    [['http://a.example/', '--out', 'x', '--time-limit', '49'], '--time-limit must be a whole number from 1 to 48'],
     [['http://a.example/', '--out', 'x', '--sitemap', 'nope'], '--sitemap "nope" is not an http(s) URL'],
     [['http://a.example/', '--out', 'x', '--website=-x'], '--website "-x" is not a valid website id'],
     [['http://a.example/', '--out', 'x', '--user-agent', ''], '--user-agent must be one non-empty line'],

@@ -121,7 +121,7 @@ export function registerCrawlRunRoutes(app: FastifyInstance, accounts: Accounts,
       return reply.code(409).send({ error: `The crawl run has already ended (${ended.status})` });
     }
     if ('refused' in requested) return reply.code(409).send({ error: requested.refused });
-    accounts.crawlRunner.heed(runId);
+    accounts.crawlRunner.heed(runId, { keep: requested.run.keep_crawled });
     return { run: toCrawlRun(requested.run) };
   });
 }

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MANIFEST_FILE, parquetFileOf } from '../../catalog/export-contract.ts';
 import { openDatabase, quoteLiteral } from '../db/duckdb.ts';
 import { loadCrawl } from '../load/load-crawl.ts';
+import { scratchDirOf } from '../crawl/crawl-command.ts';
 import { readCurrentLoad, websiteDir } from '../store/layout.ts';
 import { freePort } from './helpers/free-port.ts';
 
@@ -202,6 +203,11 @@ describe('npm run crawl', () => {
       [[siteUrl], 2, /^crawl: missing --out EXPORT_DIR/],
       [[siteUrl, '--out', out, '--max-urls', '0'], 2, /^crawl: --max-urls must be a whole number from 1 to /],
       [[siteUrl, '--out', out, '--exclude', '(['], 2, /^crawl: --exclude "\(\[" is not a valid regular expression/],
+      [
+        [siteUrl, '--out', out, '--exclude', '(x+)\\1'],
+        2,
+        /^crawl: --exclude "\(x\+\)\\\\1" cannot be used: backreferences are not supported \(patterns must run in linear time\)/,
+      ],
       [[siteUrl, '--out', out, '--website', 'Bad Id'], 2, /^crawl: --website "Bad Id" is not a valid website id/],
       [[siteUrl, '--out', out, '--bogus'], 2, /^crawl: Unknown option '--bogus'/],
     ];
@@ -218,6 +224,7 @@ describe('npm run crawl', () => {
       expect(run.stderr, args.join(' ')).toMatch(line);
     }
     expect(fs.existsSync(out)).toBe(false);
+    expect(fs.existsSync(scratchDirOf(out))).toBe(false);
   }, 240_000);
 
   it('keeps 64 requests and politeness waits in flight without a listener warning', async () => {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CrawlRun, CrawlRunsAnswer } from '../../catalog/crawl-runs.ts';
 import { defaultCrawlSettings } from '../../catalog/crawl-runs.ts';
-import { INTERRUPTED, RUNS_DIR } from '../crawl-runs/runner.ts';
+import { INTERRUPTED, RUNS_DIR, runScratchDir, scratchRoot } from '../crawl-runs/runner.ts';
 import { isPidAlive } from '../pid-lock.ts';
 import { addTestUsers, loadTestCrawl, openStack, tempDir, TestClock } from './auth-fixture.ts';
 import { startChainSite, type ChainSite } from './helpers/chain-site.ts';
@@ -111,6 +111,9 @@ describe('a crawl run and the service process', () => {
     // The orphaned worker notices its parent is gone and stops, leaving nothing.
     await waitFor('the worker stopped', 10, () => (isPidAlive(workers[0]!) ? undefined : true));
     const servedAtEnd = site.served;
+    // What a killed worker leaves in its scratch, and a folder of a run long gone: the next start removes both.
+    fs.writeFileSync(path.join(runScratchDir(dataDir, runId), 'leftover.tmp'), 'x'.repeat(1000));
+    fs.mkdirSync(runScratchDir(dataDir, 999_999), { recursive: true });
 
     const second = await startService();
     const again = await signIn(second.origin);
@@ -118,6 +121,7 @@ describe('a crawl run and the service process', () => {
     expect(run).toMatchObject({ status: 'failed', reason: INTERRUPTED, crawlId: null });
     expect(run?.endedAt).not.toBeNull();
     expect(fs.existsSync(path.join(dataDir, RUNS_DIR, String(runId)))).toBe(false);
+    expect(fs.readdirSync(scratchRoot(dataDir))).toEqual([]);
     expect(await crawlIdsOf(again)).toEqual([1]);
     const overview = await again('/api/technical-health-check/overview/get-overview', {
       websiteId: 'shop',
@@ -133,7 +137,8 @@ describe('a crawl run and the service process', () => {
     const last = await signIn(third.origin);
     expect((await runsOf(last)).find((r) => r.id === next)).toMatchObject({ status: 'failed', reason: INTERRUPTED });
     expect(third.output()).not.toContain(`crawl run ${next} of`);
-    expect(fs.readdirSync(path.join(dataDir, RUNS_DIR))).toEqual([]);
+    expect(fs.readdirSync(path.join(dataDir, RUNS_DIR))).toEqual([path.basename(scratchRoot(dataDir))]);
+    expect(fs.readdirSync(scratchRoot(dataDir))).toEqual([]);
     expect(await crawlIdsOf(last)).toEqual([1]);
     expect(await third.stop()).toBe(0);
   });

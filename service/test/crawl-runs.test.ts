@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultCrawlSettings, type CrawlRun, type CrawlRunsAnswer } from '../../catalog/crawl-runs.ts';
-import { RUNS_DIR } from '../crawl-runs/runner.ts';
+import { RUNS_DIR, scratchRoot } from '../crawl-runs/runner.ts';
 import { freePort } from './helpers/free-port.ts';
 import { startChainSite, type ChainSite } from './helpers/chain-site.ts';
 import { loadTestCrawl, openSignedInApp, post, tempDir, type SignedInApp } from './auth-fixture.ts';
@@ -86,8 +86,15 @@ const urlCountOf = async (crawlId: number): Promise<number> => {
   return record.meta.tables.urls ?? 0;
 };
 
-const runDirs = (): string[] =>
-  fs.existsSync(path.join(dataDir, RUNS_DIR)) ? fs.readdirSync(path.join(dataDir, RUNS_DIR)) : [];
+/** What runs left under DATA_DIR/crawl-runs: their export directories and the scratch folder's entries. */
+const runDirs = (): string[] => {
+  const root = path.join(dataDir, RUNS_DIR);
+  if (!fs.existsSync(root)) return [];
+  const scratch = path.basename(scratchRoot(dataDir));
+  return fs
+    .readdirSync(root)
+    .flatMap((name) => (name === scratch ? fs.readdirSync(path.join(root, name)).map((n) => `${name}/${n}`) : [name]));
+};
 
 describe('a crawl run', () => {
   it('crawls the site in a child process and loads it as the next crawl, pending for staff, unseen by clients', async () => {

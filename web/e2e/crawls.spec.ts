@@ -1,9 +1,10 @@
 /**
  * The Crawls page, as the demo staff user, against crawls of sites served on 127.0.0.1: configure and start a crawl and
- * see it pending in the Current Crawl dropdown; cancel a slow one; a weekly schedule firing on a second service whose
- * clock starts just before it; and a client, who gets the not-found page and 404 from every crawl-runs call.
+ * see it pending in the Current Crawl dropdown; cancel a slow one, whose worker is then frozen for real (SIGSTOP) and
+ * shown as stalled; a weekly schedule firing on a second service whose clock starts just before it; and a client, who
+ * gets the not-found page and 404 from every crawl-runs call.
  */
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -51,6 +52,18 @@ async function setHidden(page: Page, isHidden: boolean): Promise<void> {
     });
     document.dispatchEvent(new Event('visibilitychange'));
   }, isHidden);
+}
+
+/** The crawl worker of the service under test (other checkouts' tests may run workers too): one at most runs. */
+function serviceWorkerPid(): number {
+  const worker = path.join(repoDir, 'service/crawl-runs/worker.ts');
+  const pids = execFileSync('pgrep', ['-f', worker], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
+  const ofService = pids.filter((pid) => {
+    const parent = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]!;
+    return fs.readFileSync(`/proc/${parent}/cmdline`, 'utf8').includes('service/main.ts');
+  });
+  expect(ofService).toHaveLength(1);
+  return ofService[0]!;
 }
 
 /** Fails if a shown toast overlaps the control. */
@@ -110,8 +123,34 @@ test.describe('as the demo staff user', () => {
     await expect(page.getByTestId('start-reason')).toHaveText(
       'Save the crawl settings first: a crawl uses the saved settings.',
     );
-    await saveCrawlSettings(page, { startUrl: site.url, maxUrls: 100, concurrency: 1, schedule: 'None' });
+    await form.getByRole('textbox', { name: /^Start URL/ }).fill(site.url);
+    const exclude = form.getByRole('textbox', { name: 'Exclude patterns' });
+    await exclude.fill('(a+)\\1');
+    await expect(
+      form.getByText(
+        'Exclude pattern "(a+)\\1" cannot be used: backreferences are not supported (patterns must run in linear time)',
+      ),
+    ).toBeVisible();
+    await exclude.fill('(a+)+$');
+    const external = form.getByRole('switch', { name: 'Check external links' });
+    const timeLimit = form.getByRole('textbox', { name: 'Time limit (hours)' });
+    await expect(external).toBeChecked();
+    await expect(timeLimit).toHaveValue('6');
+    await timeLimit.fill('49');
+    await expect(form.getByText('Time limit must be a whole number from 1 to 48')).toBeVisible();
+    await saveCrawlSettings(page, {
+      startUrl: site.url,
+      maxUrls: 100,
+      concurrency: 1,
+      checkExternal: false,
+      timeLimitHours: 2,
+      schedule: 'None',
+    });
     await expect(page.getByTestId('next-run')).toHaveText('Next run: none scheduled');
+    await page.reload();
+    await expect(external).not.toBeChecked();
+    await expect(timeLimit).toHaveValue('2');
+    await expect(exclude).toHaveValue('(a+)+$');
 
     await page.getByRole('button', { name: 'Start now' }).click();
     const card = page.getByTestId('active-run');
@@ -120,6 +159,9 @@ test.describe('as the demo staff user', () => {
     await expect(page.getByTestId('start-reason')).toHaveText('A crawl of this website is already queued or running.');
     await expect(card.locator('[data-stat="Pages done"]')).not.toHaveText('0', { timeout: 60_000 });
     await expect(card.locator('[data-stat="Elapsed"]')).toHaveText(/^\d\d:\d\d$/);
+    await expect(card.getByTestId('run-activity')).toHaveText(
+      /^(Fetching pages|Writing the export|Loading the crawl)( · last (response|load step) \d+ s ago)?$/,
+    );
 
     const loaded = page.getByRole('link', { name: 'Loaded as crawl 1' });
     await expect(loaded).toBeVisible({ timeout: 180_000 });
@@ -151,8 +193,8 @@ test.describe('as the demo staff user', () => {
     expect(problems()).toEqual([]);
   });
 
-  test('cancel a slow crawl: nothing is loaded', async ({ page }) => {
-    test.setTimeout(180_000);
+  test('cancel a slow crawl, frozen and stalled: it ends within seconds and nothing is loaded', async ({ page }) => {
+    test.setTimeout(300_000);
     const problems = watchProblems(page);
     await openCrawls(page, sites.cancelled.id);
     await saveCrawlSettings(page, { startUrl: slowSite.url, maxUrls: 1000, concurrency: 1 });
@@ -181,6 +223,17 @@ test.describe('as the demo staff user', () => {
     }
     const cancel = card.getByRole('button', { name: 'Cancel' });
     await expectUncovered(page, cancel);
+
+    // Frozen for real (as a runaway pattern or parse once left it): a minute on, the panel says it is stalled.
+    await expect(card.getByTestId('run-activity')).toHaveText(/^Fetching pages/);
+    const worker = serviceWorkerPid();
+    process.kill(worker, 'SIGSTOP');
+    try {
+      await expect(card.getByTestId('run-stalled')).toHaveText('Stalled: no progress for 1 min', { timeout: 90_000 });
+    } catch (error) {
+      process.kill(worker, 'SIGKILL');
+      throw error;
+    }
     await cancel.click({ timeout: 2000 });
     const dialog = page.getByRole('dialog', { name: 'Cancel this crawl?' });
     const keep = dialog.getByRole('checkbox', { name: 'Keep the pages crawled so far and load them as a crawl' });
@@ -189,7 +242,8 @@ test.describe('as the demo staff user', () => {
     await dialog.getByRole('button', { name: 'Cancel crawl' }).click();
     await expect(dialog).toBeHidden();
 
-    await expect(historyRow(page).getByTestId('outcome')).toHaveText('Cancelled', { timeout: 60_000 });
+    // The frozen worker never reads the stop: it is killed 2 s on, and the run ends.
+    await expect(historyRow(page).getByTestId('outcome')).toHaveText('Cancelled', { timeout: 6_000 });
     await expect(card).toBeHidden();
     await expect(page.getByRole('button', { name: 'Start now' })).toBeEnabled();
     const requestsAfterCancel = slowSite.requests();

@@ -156,6 +156,8 @@ export async function saveCrawlSettings(
     startUrl: string;
     maxUrls: number;
     concurrency: number;
+    checkExternal?: boolean;
+    timeLimitHours?: number;
     schedule?: 'None' | { day: string; time: string };
   },
 ): Promise<void> {
@@ -163,6 +165,10 @@ export async function saveCrawlSettings(
   await form.getByRole('textbox', { name: /^Start URL/ }).fill(settings.startUrl);
   await form.getByRole('textbox', { name: 'Max URLs' }).fill(String(settings.maxUrls));
   await form.getByRole('textbox', { name: 'Concurrency' }).fill(String(settings.concurrency));
+  if (settings.checkExternal !== undefined)
+    await form.getByRole('switch', { name: 'Check external links' }).setChecked(settings.checkExternal);
+  if (settings.timeLimitHours !== undefined)
+    await form.getByRole('textbox', { name: 'Time limit (hours)' }).fill(String(settings.timeLimitHours));
   if (settings.schedule === 'None') await choose(page, 'Schedule', 'None (manual runs only)');
   else if (settings.schedule) {
     await choose(page, 'Schedule', settings.schedule.day);

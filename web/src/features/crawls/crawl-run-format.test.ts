@@ -6,7 +6,9 @@ import {
   formatRunTime,
   isActiveRun,
   outcomeText,
+  formatAgo,
   progressPercent,
+  runActivity,
 } from './crawl-run-format.ts';
 
 const run = (patch: Partial<CrawlRun>): CrawlRun => ({
@@ -75,5 +77,51 @@ describe('outcomeText', () => {
         isActiveRun(run({ status: status as CrawlRun['status'] })),
       ),
     ).toEqual([true, true, true, false, false, false]);
+  });
+});
+
+describe('runActivity', () => {
+  const now = Date.parse('2026-11-23T20:10:00.000Z');
+  const progress = { pagesDone: 3, queued: 1, errors: 0, pagesPerSecond: 1, elapsedMs: 9000 };
+
+  it('names the phase and how long ago the last response came', () => {
+    const fetching = run({
+      progress: { ...progress, phase: 'fetching', lastActivityAt: now - 3_400, progressAt: now },
+    });
+    expect(runActivity(fetching, now)).toEqual({
+      line: 'Fetching pages · last response 3 s ago',
+      stalled: undefined,
+    });
+    const waiting = run({ progress: { ...progress, phase: 'waiting', lastActivityAt: now - 9_000, progressAt: now } });
+    expect(runActivity(waiting, now).line).toBe("Waiting on robots.txt's crawl-delay · last response 9 s ago");
+    const exporting = run({ progress: { ...progress, phase: 'exporting', progressAt: now } });
+    expect(runActivity(exporting, now).line).toBe('Writing the export');
+    const loading = run({
+      status: 'loading',
+      progress: { ...progress, phase: 'loading', lastActivityAt: now - 1000, progressAt: now - 1000 },
+    });
+    expect(runActivity(loading, now).line).toBe('Loading the crawl · last load step 1 s ago');
+  });
+
+  it('says a run is stalled once nothing has moved for a minute, and says nothing of a queued one', () => {
+    const at = (ms: number) =>
+      runActivity(run({ progress: { ...progress, phase: 'fetching', lastActivityAt: ms, progressAt: ms } }), now);
+    expect(at(now - 59_999).stalled).toBeUndefined();
+    expect(at(now - 60_000).stalled).toBe('Stalled: no progress for 1 min');
+    expect(at(now - 185_000)).toEqual({
+      line: 'Fetching pages · last response 3 min ago',
+      stalled: 'Stalled: no progress for 3 min',
+    });
+    expect(runActivity(run({ status: 'queued', progress }), now)).toEqual({ line: undefined, stalled: undefined });
+  });
+
+  it('counts seconds, then minutes, then hours and minutes', () => {
+    expect([formatAgo(-5), formatAgo(59_999), formatAgo(60_000), formatAgo(3_600_000), formatAgo(3_900_000)]).toEqual([
+      '0 s',
+      '59 s',
+      '1 min',
+      '1 h',
+      '1 h 5 min',
+    ]);
   });
 });

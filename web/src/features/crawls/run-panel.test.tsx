@@ -88,6 +88,39 @@ describe('RunPanel', () => {
   });
 });
 
+describe('RunPanel activity', () => {
+  it('shows the phase and last activity, and a stall by the service clock', () => {
+    const progressAt = Date.parse(NOW) - 125_000;
+    const progress = { ...run({}).progress, phase: 'fetching' as const, lastActivityAt: progressAt, progressAt };
+    renderWithTheme(
+      <RunPanel
+        websiteId="site"
+        active={run({ progress })}
+        hasUnsavedSettings={false}
+        onRunChanged={() => {}}
+        now={NOW}
+      />,
+    );
+    expect(screen.getByTestId('run-activity').textContent).toBe('Fetching pages · last response 2 min ago');
+    expect(screen.getByTestId('run-stalled').textContent).toBe('Stalled: no progress for 2 min');
+  });
+
+  it('offers to drop the pages while a cancel that keeps them runs', () => {
+    renderWithTheme(
+      <RunPanel
+        websiteId="site"
+        active={run({ isCancelRequested: true, isKeepRequested: true })}
+        hasUnsavedSettings={false}
+        onRunChanged={() => {}}
+        now={NOW}
+      />,
+    );
+    expect(screen.getByTestId('active-run-status').textContent).toBe('Cancelling');
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Cancel without keeping' }).disabled).toBe(false);
+    expect(screen.queryByRole('button', { name: 'Cancel' })).toBeNull();
+  });
+});
+
 describe('RunHistory', () => {
   it('links a loaded run to its crawl and keeps a long failure on one line with its full text on hover', () => {
     const reason = `start URL http://127.0.0.1:9/ is unreachable (${'connect ECONNREFUSED '.repeat(8)})`;

@@ -85,6 +85,28 @@ describe('SettingsForm', () => {
     await waitFor(() => expect(saveButton.disabled).toBe(true));
   });
 
+  it('refuses a pattern the linear-time engine cannot run, and saves Check external links and Time limit', async () => {
+    const save = vi.fn((settings: CrawlSettings) => Promise.resolve({ ...saved, settings }));
+    const { saveButton, onSaved } = renderForm(save);
+    fireEvent.change(field('Exclude patterns'), { target: { value: '/cart/\n(?<=x)y' } });
+    expect(
+      screen.getByText(
+        'Exclude pattern "(?<=x)y" cannot be used: lookahead and lookbehind are not supported (patterns must run in linear time)',
+      ),
+    ).toBeTruthy();
+    expect(saveButton.disabled).toBe(true);
+    fireEvent.change(field('Exclude patterns'), { target: { value: '(a+)+$' } });
+    expect(field('Check external links').checked).toBe(true);
+    expect(field('Time limit (hours)').value).toBe('6');
+    fireEvent.click(field('Check external links'));
+    fireEvent.change(field('Time limit (hours)'), { target: { value: '0' } });
+    expect(screen.getByText('Time limit must be a whole number from 1 to 48')).toBeTruthy();
+    fireEvent.change(field('Time limit (hours)'), { target: { value: '12' } });
+    fireEvent.click(saveButton);
+    await waitFor(() => expect(onSaved).toHaveBeenCalledTimes(1));
+    expect(save.mock.calls[0]![0]).toMatchObject({ exclude: ['(a+)+$'], checkExternal: false, timeLimitHours: 12 });
+  });
+
   it("shows the service's 400 at the field it names", async () => {
     const problem = { error: 'Start URL must be on a website the service may crawl', field: 'startUrl' };
     const save = () => Promise.reject(new ApiError(400, problem.error, undefined, problem));
