@@ -1,0 +1,42 @@
+/**
+ * The second real site of the accuracy check (issue 27 §4): Debian's Rust documentation (rust-doc), about 22,000
+ * URLs, served by nginx on 127.0.0.1, crawled with the CLI's defaults, loaded with the real loader and read through
+ * the real engine. Its oracles read the files nginx serves with grep, hashes and file names
+ * (helpers/real-site-accuracy.ts): rust-doc's 900-odd empty meta descriptions, its `<meta rel=canonical>` redirect
+ * stubs, its stylesheets, scripts and fonts, and its lack of a sitemap are what the checks need.
+ */
+import { afterAll, beforeAll, describe } from 'vitest';
+import { parseCrawlCommand } from '../crawl/crawl-command.ts';
+import { crawlAndLoad, type CrawledSite } from './helpers/crawl-and-load.ts';
+import { debianPackages, ensureDebianPackages } from './helpers/debian-packages.ts';
+import { crawledHtmlPages, describeAccuracyChecks } from './helpers/real-site-accuracy.ts';
+import { RUST_DOC_ROOT, startNginx, type RunningSite } from './helpers/real-site.ts';
+
+let site: RunningSite;
+let crawled: CrawledSite;
+let pages: Map<string, string>;
+
+describe('crawling the Rust documentation (rust-doc) served by nginx on 127.0.0.1', () => {
+  beforeAll(async () => {
+    ensureDebianPackages([debianPackages.nginx, debianPackages.rustDoc]);
+    site = await startNginx({ root: RUST_DOC_ROOT });
+    const { options } = parseCrawlCommand([
+      ...[site.url, '--out', 'unused', '--website', 'rust-doc', '--crawl', '1'],
+      '--skip-external',
+    ]);
+    crawled = await crawlAndLoad(options);
+    pages = await crawledHtmlPages(crawled, site);
+  }, 600_000);
+
+  afterAll(async () => {
+    crawled?.dispose();
+    await site?.stop();
+  });
+
+  describeAccuracyChecks(() => ({ crawled, site, pages }), {
+    emptyDescriptions: 500,
+    metaCanonicals: 3,
+    byteIdenticalCopies: 0,
+    nonIndexablePages: 100,
+  });
+});
