@@ -8,7 +8,9 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
+import { NO_SITEMAP_NOTICE } from '../../../catalog/api.ts';
 import { parquetFileOf } from '../../../catalog/export-contract.ts';
+import { catalog } from '../../../catalog/index.ts';
 import { quoteLiteral, withConnection } from '../../db/duckdb.ts';
 import type { CrawledSite } from './crawl-and-load.ts';
 import { fileOfUrl } from './real-site-oracles.ts';
@@ -159,5 +161,7 @@ export function describeAccuracyChecks(subject: () => AccuracySubject, floors: A
     expect(fetched).toBe(0);
     expect([...(await columnOf('found_in_sitemap')).values()].filter((v) => v !== null)).toEqual([]);
     expect(await crawled.reportRows('sitemap/missing')).toEqual([]);
+    const missing = catalog.reports.find((r) => r.id === 'sitemap/missing')!;
+    expect(await crawled.engine.noticeOf(missing, crawled.target)).toBe(NO_SITEMAP_NOTICE);
   });
 }
