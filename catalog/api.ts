@@ -143,10 +143,16 @@ export interface TrendPoint {
   issues: number;
 }
 
+/** Said once on the sitemap reports of a crawl that fetched no sitemap, instead of every page being "missing". */
+export const NO_SITEMAP_NOTICE =
+  'No sitemap found: this crawl found no sitemap (robots.txt Sitemap lines and /sitemap.xml were tried)';
+
 /** report/get-summary. */
 export interface ReportSummary {
   trends: TrendPoint[];
   differences: { all: number; added: number; removed: number };
+  /** A fact about the crawl that the report's rows depend on (NO_SITEMAP_NOTICE). */
+  notice?: string;
 }
 
 // query/get-report: everything the data sources know about one search query.

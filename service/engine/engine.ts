@@ -4,6 +4,7 @@
  * `report_counts` whenever it matches the catalogue, with live queries as the fallback.
  */
 import type { DuckDBInstance } from '@duckdb/node-api';
+import { NO_SITEMAP_NOTICE } from '../../catalog/api.ts';
 import type { ReportDefinition } from '../../catalog/schema.ts';
 import { withConnection } from '../db/duckdb.ts';
 import { dataIdOf } from '../store/crawl-meta.ts';
@@ -22,6 +23,7 @@ import {
 import { createResultCache, runCount, runRows, tuneInstance, type CachedValue, type RunOptions } from './execute.ts';
 import { emsRank, readPrecomputed } from './precompute.ts';
 import { baseCountSql, shapeOf } from './report-shape.ts';
+import { sql, tableRef } from './sql.ts';
 import type { RowsResult } from './result.ts';
 
 export interface ReportStats {
@@ -128,6 +130,14 @@ export class ReportEngine {
   async count(req: RowsRequest, options: RunOptions = {}): Promise<number> {
     const compiled = compileCount(req);
     return compiled.count ? runCount(this.pool, this.cache, compiled.count, options) : (compiled.knownTotal ?? 0);
+  }
+
+  /** The notice a report of the crawl carries: on sitemap reports, that the crawl fetched no sitemap (no 2xx). */
+  async noticeOf(report: ReportDefinition, target: CrawlTarget, options: RunOptions = {}): Promise<string | undefined> {
+    if (report.category !== 'sitemap' || !target.tables.has('sitemaps')) return undefined;
+    const fetched = sql`SELECT count(*) AS n FROM ${tableRef(target.alias, 'sitemaps')}
+      WHERE http_status_code BETWEEN 200 AND 299`;
+    return (await runCount(this.pool, this.cache, fetched, options)) === 0 ? NO_SITEMAP_NOTICE : undefined;
   }
 
   /** Row count, base, rank and Added/Removed of a report: look-ups when precomputed for this comparison. */

@@ -169,6 +169,13 @@ describe('report/get-summary', () => {
     expect(body.differences).toEqual({ all: 2, added: 1, removed: 0 });
   });
 
+  it('gives no "no sitemap found" notice for a crawl that fetched a sitemap', async () => {
+    // The sample crawls fetched /sitemap.xml (200): no notice, there or on any other report.
+    const response = await post('/report/get-summary', rowsBody({ reportId: 'sitemap/missing' }));
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).not.toHaveProperty('notice');
+  });
+
   it('counts with the user filter and skips trends of a report without them', async () => {
     const response = await post('/report/get-summary', {
       ...rowsBody({ reportId: 'crawl/all', userFilter: 'dup' }),

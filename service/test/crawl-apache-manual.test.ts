@@ -5,12 +5,10 @@
  * the real engine are compared with independent oracles run on the same server in the same test: linkchecker and
  * `wget --spider` (broken URLs and the pages linking to them, statuses, redirects), xmllint's HTML parser over the
  * files behind the pages (titles, h1 counts, meta refreshes) and the bytes nginx sends (byte-identical groups).
+ * The accuracy checks shared with crawl-rust-doc.test.ts (helpers/real-site-accuracy.ts) run on it too.
  */
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parquetFileOf } from '../../catalog/export-contract.ts';
 import { parseCrawlCommand } from '../crawl/crawl-command.ts';
-import { quoteLiteral, withConnection } from '../db/duckdb.ts';
 import { crawlAndLoad, type CrawledSite } from './helpers/crawl-and-load.ts';
 import { debianPackages, ensureDebianPackages } from './helpers/debian-packages.ts';
 import {
@@ -23,6 +21,7 @@ import {
   type WgetRun,
   type XmllintPage,
 } from './helpers/real-site-oracles.ts';
+import { crawledHtmlPages, describeAccuracyChecks, exportedUrls } from './helpers/real-site-accuracy.ts';
 import { APACHE_MANUAL_ROOT, startNginx, type RunningSite } from './helpers/real-site.ts';
 
 const WEBSITE = 'apache-manual';
@@ -33,6 +32,8 @@ let linkchecker: LinkcheckerRun;
 let wget: WgetRun;
 /** The pages wget fetched with 200 text/html, with the file nginx sent for each and xmllint's view of it. */
 let pages: Map<string, { file: string; xmllint: XmllintPage }>;
+/** The crawl's 200 HTML pages and their files. */
+let crawledPages: Map<string, string>;
 
 const reportRows = (reportId: string): Promise<Record<string, unknown>[]> => crawled.reportRows(reportId);
 
@@ -40,17 +41,6 @@ const column = (rows: readonly Record<string, unknown>[], name: string): string[
   rows.map((r) => String(r[name])).sort();
 
 const sorted = (values: Iterable<string>): string[] => [...new Set(values)].sort();
-
-/** The export's urls table as the crawler wrote it (real Parquet, read by DuckDB). */
-async function exportedUrls(columns: string[]): Promise<Record<string, unknown>[]> {
-  const file = path.join(crawled.crawl.outDir, parquetFileOf('urls'));
-  return withConnection(crawled.db, async (conn) => {
-    const reader = await conn.runAndReadAll(
-      `SELECT ${columns.join(', ')} FROM read_parquet(${quoteLiteral(file)}) ORDER BY url`,
-    );
-    return reader.getRowObjectsJS();
-  });
-}
 
 describe('crawling the Apache manual (apache2-doc) served by nginx on 127.0.0.1', () => {
   beforeAll(async () => {
@@ -76,6 +66,7 @@ describe('crawling the Apache manual (apache2-doc) served by nginx on 127.0.0.1'
     const files = new Map(html.map(([url]) => [url, fileOfUrl(site.root, site.url, url)]));
     const parsed = await xmllintPages([...new Set(files.values())]);
     pages = new Map([...files].map(([url, file]) => [url, { file, xmllint: parsed.get(file)! }]));
+    crawledPages = await crawledHtmlPages(crawled, site);
   }, 600_000);
 
   afterAll(async () => {
@@ -89,7 +80,7 @@ describe('crawling the Apache manual (apache2-doc) served by nginx on 127.0.0.1'
   });
 
   it('requests every URL wget requests (pages, images, stylesheets, scripts), with the same status', async () => {
-    const rows = await exportedUrls(['url', 'http_status_code']);
+    const rows = await exportedUrls(crawled, ['url', 'http_status_code']);
     const status = new Map(rows.map((r) => [String(r.url), Number(r.http_status_code)]));
     const differing = [...wget.pages]
       .filter(([url, p]) => status.get(url) !== p.status)
@@ -142,7 +133,9 @@ describe('crawling the Apache manual (apache2-doc) served by nginx on 127.0.0.1'
     expect(column(await reportRows('content/missing-h1'), 'url')).toEqual(urlsWhere((p) => p.h1Count === 0));
     expect(column(await reportRows('content/multiple-h1'), 'url')).toEqual(urlsWhere((p) => p.h1Count > 1));
 
-    const counts = new Map((await exportedUrls(['url', 'h1_count'])).map((r) => [String(r.url), Number(r.h1_count)]));
+    const counts = new Map(
+      (await exportedUrls(crawled, ['url', 'h1_count'])).map((r) => [String(r.url), Number(r.h1_count)]),
+    );
     const differing = [...pages]
       .filter(([url, p]) => isPage(p.xmllint) && counts.get(url) !== p.xmllint.h1Count)
       .map(([url, p]) => `${url}: xmllint ${p.xmllint.h1Count}, crawler ${counts.get(url)}`);
@@ -156,5 +149,13 @@ describe('crawling the Apache manual (apache2-doc) served by nginx on 127.0.0.1'
     expect(moved.length).toBeGreaterThan(0);
     expect(column(await reportRows('redirects/js-meta'), 'url')).toEqual(metaRefresh);
     expect(column(await reportRows('redirects/all'), 'url')).toEqual(sorted([...metaRefresh, ...moved]));
+  });
+
+  // The manual has no meta descriptions and no canonicals: those checks hold trivially here and bite on rust-doc.
+  describeAccuracyChecks(() => ({ crawled, site, pages: crawledPages }), {
+    emptyDescriptions: 0,
+    metaCanonicals: 0,
+    byteIdenticalCopies: 1000,
+    nonIndexablePages: 1,
   });
 });

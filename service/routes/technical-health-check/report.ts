@@ -64,7 +64,8 @@ export function registerReportCalls(app: FastifyInstance, calls: CallResolver): 
           });
         }
       }
-      return { trends, differences };
+      const notice = await engine.noticeOf(report, call.currentTarget, options);
+      return { trends, differences, ...(notice === undefined ? {} : { notice }) };
     } catch (error) {
       return sendRequestError(reply, error);
     }

@@ -333,24 +333,30 @@ export async function startPlantedSite(): Promise<PlantedSite> {
   );
 
   // crawl: robots.txt keeps the near miss out of the crawl; an <object data> and an <embed src> target are fetched.
-  const file = (path: string, type: string, body: string): string => {
-    routes.set(path, { status: 200, headers: { 'content-type': type }, body });
+  const file = (path: string, type: string, headers: Record<string, string> = {}): string => {
+    const body = type === 'application/pdf' ? '%PDF-1.4\n%%EOF\n' : `/* ${path} */`;
+    routes.set(path, { status: 200, headers: { 'content-type': type, ...headers }, body });
     return path;
   };
-  const objectPdf = file('/crawl/all/fires-object.pdf', 'application/pdf', '%PDF-1.4\n%%EOF\n');
-  const embedSvg = file('/crawl/all/fires-embed.svg', 'image/svg+xml', '<svg xmlns="http://www.w3.org/2000/svg"/>');
-  const stylesheet = file('/crawl/all/fires-stylesheet.css', 'text/css', 'p{color:#333}');
+  /** A page loading a stylesheet and showing an object and an embed: their targets are fetched too. */
+  const withFiles = (path: string, files: { css: string; object: string; embed: string }): string =>
+    page(path, {
+      head: `<link rel="stylesheet" href="${files.css}">`,
+      bodyStart: `<object data="${files.object}" type="application/pdf"></object><embed src="${files.embed}">`,
+    });
+  const filesUnder = (dir: string, headers: Record<string, string> = {}) => ({
+    css: file(`${dir}/near-stylesheet.css`, 'text/css', headers),
+    object: file(`${dir}/near-object.pdf`, 'application/pdf', headers),
+    embed: file(`${dir}/near-embed.js`, 'text/javascript', headers),
+  });
+  const crawled = {
+    css: file('/crawl/all/fires-stylesheet.css', 'text/css'),
+    object: file('/crawl/all/fires-object.pdf', 'application/pdf'),
+    embed: file('/crawl/all/fires-embed.js', 'text/javascript'),
+  };
   plant(
     'crawl/all',
-    [
-      page('/crawl/all/fires', {
-        head: `<link rel="stylesheet" href="${stylesheet}">`,
-        bodyStart: `<object data="${objectPdf}" type="application/pdf"></object><embed src="${embedSvg}">`,
-      }),
-      objectPdf,
-      embedSvg,
-      stylesheet,
-    ],
+    [withFiles('/crawl/all/fires', crawled), crawled.css, crawled.object, crawled.embed],
     [page('/crawl/all/near')],
   );
 
@@ -389,6 +395,8 @@ export async function startPlantedSite(): Promise<PlantedSite> {
     ],
     [page('/internal/head-issues/near', { bodyStart: '<meta itemprop="name" content="microdata is fine here">' })],
   );
+  const nonIndexableFiles = filesUnder('/internal/non-indexable');
+  const noFollowFiles = filesUnder('/internal/no-follow', { 'x-robots-tag': 'nofollow' });
   plant(
     'internal/non-indexable',
     [
@@ -402,10 +410,9 @@ export async function startPlantedSite(): Promise<PlantedSite> {
     [
       page('/internal/non-indexable/near', { head: '<meta name="robots" content="index, follow">' }),
       page('/internal/non-indexable/near-404', { status: 404, head: '<meta name="robots" content="noindex">' }),
-      // Answering 200 but not pages: a report about pages leaves them out.
-      objectPdf,
-      embedSvg,
-      stylesheet,
+      // Files answering 200 (not indexable, not pages either): a report about pages leaves them out.
+      withFiles('/internal/non-indexable/near-loading-files', nonIndexableFiles),
+      ...Object.values(nonIndexableFiles),
     ],
   );
   plant(
@@ -417,7 +424,11 @@ export async function startPlantedSite(): Promise<PlantedSite> {
       }),
       page('/internal/no-follow/fires-header', { headers: { 'x-robots-tag': 'nofollow' } }),
     ],
-    [page('/internal/no-follow/near', { head: '<meta name="robots" content="index, follow">' })],
+    [
+      page('/internal/no-follow/near', { head: '<meta name="robots" content="index, follow">' }),
+      withFiles('/internal/no-follow/near-loading-files', noFollowFiles),
+      ...Object.values(noFollowFiles),
+    ],
   );
 
   // meta: lengths in characters, with multi-byte letters so that a byte count would cross the threshold.

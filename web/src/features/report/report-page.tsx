@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { ActionIcon, Button, Group, Paper, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Button, Group, Paper, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { DEFAULT_PAGE_SIZE, MAX_TREND_CRAWLS } from '../../../../catalog/constants.ts';
 import type { ReportDefinition } from '../../../../catalog/schema.ts';
 import type { ReportQuery } from '../../api/technical-health-check.ts';
@@ -155,6 +155,7 @@ export function ReportPage({ report }: { report: ReportDefinition }) {
   const differences =
     summary.status === 'success' || summary.status === 'pending' ? summary.data?.differences : undefined;
   const trends = summary.status === 'success' || summary.status === 'pending' ? (summary.data?.trends ?? []) : [];
+  const notice = summary.status === 'success' ? summary.data?.notice : undefined;
   const fileStem = report.title;
   const checklist = useChecklistEdits({
     report,
@@ -197,6 +198,12 @@ export function ReportPage({ report }: { report: ReportDefinition }) {
           </Tooltip>
         </Group>
       </Paper>
+
+      {notice ? (
+        <Alert color="blue" variant="light" radius="md" icon={<Icon name="sitemap" size={20} />} role="status">
+          {notice}
+        </Alert>
+      ) : null}
 
       {report.includeTrends ? (
         <IssuesChart
