@@ -258,6 +258,7 @@ describe('a crawl run by the service', () => {
         websiteId: 'egress-run',
         dataDir: path.join(work, 'run', 'data'),
         exportDir: path.join(work, 'run', 'export'),
+        scratchDir: path.join(work, 'run', 'scratch'),
         settings: { ...defaultCrawlSettings('127.0.0.1'), startUrl },
       },
     };
