@@ -4,6 +4,7 @@
  * response (connection, headers and body together), a maximum body size, and retries with exponential backoff on
  * 429, 5xx and network errors that honour `Retry-After`. A timeout is not retried: it has already cost the deadline.
  */
+import { EventEmitter } from 'node:events';
 import { Agent, errors as undiciErrors } from 'undici';
 import { EgressError, REFUSED, type Egress } from './egress.ts';
 
@@ -118,12 +119,13 @@ export class Fetcher {
     const started = performance.now();
     const method = request.method ?? 'GET';
     const { origin, pathname, search } = new URL(url);
+    const deadline = new Deadline(Math.min(this.timeoutMs, request.timeoutMs ?? Infinity));
     try {
       const response = await this.agent.request({
         origin,
         path: `${pathname}${search}`,
         method,
-        signal: AbortSignal.timeout(Math.min(this.timeoutMs, request.timeoutMs ?? Infinity)),
+        signal: deadline,
         headers: { 'user-agent': this.options.userAgent, accept: '*/*', 'accept-encoding': 'identity' },
       });
       const headers = response.headers;
@@ -172,6 +174,8 @@ export class Fetcher {
         isTruncated: false,
         elapsedMs: performance.now() - started,
       };
+    } finally {
+      deadline.clear();
     }
   }
 
@@ -182,6 +186,30 @@ export class Fetcher {
   async close(): Promise<void> {
     this.options.egress.close();
     await this.agent.destroy();
+  }
+}
+
+/**
+ * A response's deadline, as the EventEmitter form of a signal that undici also takes: on loopback an AbortSignal per
+ * request (AbortSignal.timeout, or a controller's) cost a fifth to a third of the fetcher's throughput; this costs
+ * nothing measurable.
+ */
+class Deadline extends EventEmitter {
+  aborted = false;
+  reason: Error | undefined;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(ms: number) {
+    super();
+    this.timer = setTimeout(() => {
+      this.aborted = true;
+      this.reason = Object.assign(new Error('the response deadline passed'), { name: 'TimeoutError' });
+      this.emit('abort');
+    }, ms);
+  }
+
+  clear(): void {
+    clearTimeout(this.timer);
   }
 }
 
