@@ -42,6 +42,6 @@ describe('crawling the Rust documentation (rust-doc) served by nginx on 127.0.0.
     emptyDescriptions: 500,
     metaCanonicals: 3,
     byteIdenticalCopies: 0,
-    nonIndexablePages: 100,
+    nonIndexablePages: 5,
   });
 });
