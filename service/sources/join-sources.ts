@@ -1,0 +1,106 @@
+/**
+ * Joins a website's imported sources into a crawl database being built (a new load or a refresh): each source
+ * table becomes the slice of the crawl's data window (manifest dataStart..dataEnd) of the live source version, in
+ * key order, exactly as an export's own source tables are loaded; a source the store lacks keeps what the export
+ * brought. When a slice changed, `urls` takes in the URLs only the sources know again (load-tables.ts).
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { dataSources, type DataSourceId } from '../../catalog/data-sources.ts';
+import { exportTable, type Manifest } from '../../catalog/export-contract.ts';
+import { quoteIdent, quoteLiteral } from '../db/duckdb.ts';
+import { readSourceVersion } from './source-store.ts';
+
+/** How each connected source reached a crawl: the store's version id, or 'export' (the crawl export's tables). */
+export type JoinedSources = Record<string, string>;
+export const FROM_EXPORT = 'export';
+
+/** Sources of a crawl loaded before joins were recorded: those whose export tables had rows. */
+export function joinedFromTables(tables: Record<string, number>): JoinedSources {
+  const joined: JoinedSources = {};
+  for (const source of dataSources)
+    if (source.tables.some((t) => (tables[t] ?? 0) > 0)) joined[source.id] = FROM_EXPORT;
+  return joined;
+}
+
+export interface JoinResult {
+  joined: JoinedSources;
+  /** Some source table now holds other rows than before. */
+  isChanged: boolean;
+  /** Rows per source table joined from the store. */
+  tables: Record<string, number>;
+}
+
+export async function joinSources(
+  conn: DuckDBConnection,
+  dataDir: string,
+  manifest: Manifest,
+  before: JoinedSources,
+): Promise<JoinResult> {
+  const joined: JoinedSources = { ...before };
+  const tables: Record<string, number> = {};
+  let isChanged = false;
+  for (const source of dataSources) {
+    const version = readSourceVersion(dataDir, manifest.websiteId, source.id);
+    if (!version || before[source.id] === version.meta.versionId) continue;
+    for (const table of source.tables) tables[table] = await joinTable(conn, table, version.fileOf(table), manifest);
+    joined[source.id] = version.meta.versionId;
+    isChanged = true;
+  }
+  if (isChanged) await addSourceOnlyUrls(conn, manifest);
+  return { joined, isChanged, tables };
+}
+
+async function joinTable(
+  conn: DuckDBConnection,
+  tableId: string,
+  file: string | undefined,
+  manifest: Manifest,
+): Promise<number> {
+  const table = exportTable(tableId as never);
+  const name = quoteIdent(table.id);
+  const columns = table.columns.map((c) => quoteIdent(c.name)).join(', ');
+  const key = table.key.map(quoteIdent).join(', ');
+  await conn.run(`DROP TABLE IF EXISTS ${name}`);
+  if (!file) {
+    await conn.run(`CREATE TABLE ${name} (${table.columns.map((c) => `${quoteIdent(c.name)} ${c.type}`).join(', ')})`);
+    return 0;
+  }
+  await conn.run(
+    `CREATE TABLE ${name} AS SELECT ${columns} FROM read_parquet(${quoteLiteral(file)})
+     WHERE "date" BETWEEN ${quoteLiteral(manifest.dataStart)}::DATE AND ${quoteLiteral(manifest.dataEnd)}::DATE
+     ORDER BY ${key}`,
+  );
+  const reader = await conn.runAndReadAll(`SELECT count(*) FROM ${name}`);
+  return Number(reader.getRowsJS()[0]?.[0] ?? 0);
+}
+
+/**
+ * `urls` without the rows only a source brought (never crawled, in no sitemap, linked from nowhere), then with
+ * the URLs the joined search console and analytics rows know and the crawl does not, as the loader adds them.
+ */
+async function addSourceOnlyUrls(conn: DuckDBConnection, manifest: Manifest): Promise<void> {
+  const columns = new Set(
+    (await conn.runAndReadAll(`SELECT * FROM "urls" LIMIT 0`)).columnNames().map((c) => c.toLowerCase()),
+  );
+  const hasSitemapFlag = columns.has('found_in_sitemap');
+  const isSourceOnly = [
+    'NOT COALESCE(found_in_web_crawl, FALSE)',
+    'http_status_code IS NULL',
+    ...(hasSitemapFlag ? ['NOT COALESCE(found_in_sitemap, FALSE)'] : []),
+    ...(columns.has('found_at_url') ? ['found_at_url IS NULL'] : []),
+  ].join(' AND ');
+  const host = new URL(manifest.startUrl).hostname.toLowerCase();
+  const hostOf = `lower(regexp_extract(url, '^[A-Za-z][A-Za-z0-9+.-]*://(?:[^/?#@]*@)?([^/?#:]*)', 1))`;
+  await conn.run(`CREATE OR REPLACE TEMP TABLE __thc_crawl_urls AS SELECT * FROM "urls" WHERE NOT (${isSourceOnly})`);
+  await conn.run(`CREATE OR REPLACE TABLE "urls" AS SELECT * FROM (
+      SELECT * FROM temp.main.__thc_crawl_urls
+      UNION ALL BY NAME
+      SELECT url, ${hostOf} = ${quoteLiteral(host)} AS internal, FALSE AS found_in_web_crawl
+        ${hasSitemapFlag ? ', FALSE AS found_in_sitemap' : ''}
+      FROM ((SELECT url FROM "search_console" UNION SELECT url FROM "analytics") EXCEPT SELECT url FROM temp.main.__thc_crawl_urls)
+    ) ORDER BY url`);
+  await conn.run('DROP TABLE temp.main.__thc_crawl_urls');
+}
+
+export const sourceIdsOf = (joined: JoinedSources): DataSourceId[] =>
+  dataSources.filter((s) => s.id in joined).map((s) => s.id);
