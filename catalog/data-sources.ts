@@ -54,3 +54,13 @@ export const requiredSourceOf = (category: string): DataSourceId | undefined =>
 /** The source that fills a contract table, if it is a source table. */
 export const sourceOfTable = (table: string): DataSourceId | undefined =>
   dataSources.find((s) => (s.tables as readonly string[]).includes(table))?.id;
+
+/** The data window of a crawl made by the product's crawler: the days before its crawl date. */
+export const DATA_WINDOW_DAYS = 28;
+
+/** dataStart..dataEnd of a crawl made at `crawledAt`: the DATA_WINDOW_DAYS whole UTC days before its crawl date. */
+export function dataWindowBefore(crawledAt: Date, days = DATA_WINDOW_DAYS): { dataStart: string; dataEnd: string } {
+  const day = Date.UTC(crawledAt.getUTCFullYear(), crawledAt.getUTCMonth(), crawledAt.getUTCDate());
+  const iso = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+  return { dataStart: iso(day - days * 86_400_000), dataEnd: iso(day - 86_400_000) };
+}

@@ -79,9 +79,9 @@ function summary(result: ImportResult): string {
   if (result.skippedRows > 0)
     parts.push(`${n(result.skippedRows)} rows without a URL skipped (e.g. ${result.skippedExamples.join(' ')})`);
   parts.push(...result.notes);
-  const outcome = result.isUnchanged
-    ? 'nothing changed (imported before)'
-    : `version ${result.versionId}; crawls refreshed: ${result.refreshedCrawlIds.join(', ') || 'none'}`;
+  const refreshed =
+    result.refreshedCrawlIds.length > 0 ? `; crawls refreshed: ${result.refreshedCrawlIds.join(', ')}` : '';
+  const outcome = `${result.isUnchanged ? 'nothing changed (imported before)' : `version ${result.versionId}`}${refreshed}`;
   const failure = result.refreshFailure
     ? `; refreshing the crawls failed (${result.refreshFailure}): run npm run load-crawl -- --refresh`
     : '';

@@ -13,7 +13,6 @@ import { websiteIdSchema } from '../../catalog/export-contract.ts';
 import { openDatabase, quoteLiteral } from '../db/duckdb.ts';
 import { firstLine } from '../error-text.ts';
 import { afterCommit } from '../load/load-build.ts';
-import { refreshCrawl } from '../load/load-crawl.ts';
 import { LoadError } from '../load/load-error.ts';
 import { acquireLoadLock } from '../load/load-lock.ts';
 import { refreshStaleCrawls } from '../load/refresh.ts';
@@ -99,8 +98,8 @@ export async function importData(options: ImportOptions): Promise<ImportResult> 
   } finally {
     lock.release();
   }
-  if (result.isUnchanged) return result;
-  return { ...result, ...(await refreshTouched(dataDir, options, result.coverage)) };
+  // Even an import that changes nothing finishes the refresh an interrupted one left undone.
+  return { ...result, ...(await refreshJoins(dataDir, options)) };
 }
 
 function checkRange(range: ImportOptions['range']): void {
@@ -223,33 +222,25 @@ function publishUnderLoadLock(dataDir: string, websiteId: string, dir: string, p
 }
 
 /**
- * Precomputes again every crawl whose data window meets the imported dates (oldest first), then any crawl whose
- * Added/Removed were diffed against data that changed. A failure leaves the import in place and is reported.
+ * Precomputes again every crawl that has not joined the new version, oldest first (refresh.ts): those whose data
+ * window meets the imported dates get new rows and counts, the others only note the version. A failure leaves the
+ * import in place and is reported; `load-crawl -- --refresh` finishes it.
  */
-async function refreshTouched(
+async function refreshJoins(
   dataDir: string,
   options: ImportOptions,
-  coverage: Coverage,
 ): Promise<Pick<ImportResult, 'refreshedCrawlIds' | 'refreshFailure'>> {
   const refreshedCrawlIds: number[] = [];
-  const touched = listLiveCrawls(dataDir)
-    .filter((c) => c.websiteId === options.websiteId)
-    .filter((c) => c.meta.manifest.dataStart <= coverage.end && c.meta.manifest.dataEnd >= coverage.start)
-    .reverse();
   try {
-    for (const crawl of touched) {
-      await refreshCrawl({
-        dataDir,
-        websiteId: options.websiteId,
-        crawlId: crawl.crawlId,
-        databaseUrl: options.databaseUrl,
-      });
-      refreshedCrawlIds.push(crawl.crawlId);
-    }
-    const stale = await refreshStaleCrawls({ dataDir, websiteId: options.websiteId, databaseUrl: options.databaseUrl });
-    for (const r of stale) if (!refreshedCrawlIds.includes(r.crawlId)) refreshedCrawlIds.push(r.crawlId);
+    await refreshStaleCrawls({
+      dataDir,
+      websiteId: options.websiteId,
+      databaseUrl: options.databaseUrl,
+      onCrawl: (crawl) => refreshedCrawlIds.push(crawl.crawlId),
+    });
     return { refreshedCrawlIds, refreshFailure: null };
   } catch (error) {
+    refreshedCrawlIds.pop();
     return { refreshedCrawlIds, refreshFailure: firstLine(error) };
   }
 }

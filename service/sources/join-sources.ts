@@ -24,7 +24,7 @@ export function joinedFromTables(tables: Record<string, number>): JoinedSources 
 
 export interface JoinResult {
   joined: JoinedSources;
-  /** Some source table now holds other rows than before. */
+  /** Some source table now holds other rows than before (a new version whose slice is the same changes nothing). */
   isChanged: boolean;
   /** Rows per source table joined from the store. */
   tables: Record<string, number>;
@@ -42,36 +42,50 @@ export async function joinSources(
   for (const source of dataSources) {
     const version = readSourceVersion(dataDir, manifest.websiteId, source.id);
     if (!version || before[source.id] === version.meta.versionId) continue;
-    for (const table of source.tables) tables[table] = await joinTable(conn, table, version.fileOf(table), manifest);
+    for (const table of source.tables) {
+      const joinedTable = await joinTable(conn, table, version.fileOf(table), manifest);
+      tables[table] = joinedTable.rows;
+      isChanged ||= joinedTable.isChanged;
+    }
     joined[source.id] = version.meta.versionId;
-    isChanged = true;
   }
   if (isChanged) await addSourceOnlyUrls(conn, manifest);
   return { joined, isChanged, tables };
 }
 
+const SLICE = '__thc_source_slice';
+
+/** Replaces the table with the window's slice of the version's file, unless it holds the same rows already. */
 async function joinTable(
   conn: DuckDBConnection,
   tableId: string,
   file: string | undefined,
   manifest: Manifest,
-): Promise<number> {
+): Promise<{ rows: number; isChanged: boolean }> {
   const table = exportTable(tableId as never);
   const name = quoteIdent(table.id);
   const columns = table.columns.map((c) => quoteIdent(c.name)).join(', ');
   const key = table.key.map(quoteIdent).join(', ');
-  await conn.run(`DROP TABLE IF EXISTS ${name}`);
-  if (!file) {
-    await conn.run(`CREATE TABLE ${name} (${table.columns.map((c) => `${quoteIdent(c.name)} ${c.type}`).join(', ')})`);
-    return 0;
+  const slice = file
+    ? `SELECT ${columns} FROM read_parquet(${quoteLiteral(file)})
+       WHERE "date" BETWEEN ${quoteLiteral(manifest.dataStart)}::DATE AND ${quoteLiteral(manifest.dataEnd)}::DATE`
+    : `SELECT ${table.columns.map((c) => `NULL::${c.type} AS ${quoteIdent(c.name)}`).join(', ')} WHERE FALSE`;
+  await conn.run(`CREATE OR REPLACE TEMP TABLE ${SLICE} AS ${slice}`);
+  try {
+    const count = async (sql: string): Promise<number> =>
+      Number((await conn.runAndReadAll(sql)).getRowsJS()[0]?.[0] ?? 0);
+    const rows = await count(`SELECT count(*) FROM temp.main.${SLICE}`);
+    const differing = await count(
+      `SELECT (SELECT count(*) FROM (SELECT ${columns} FROM ${name} EXCEPT ALL SELECT * FROM temp.main.${SLICE}))
+            + (SELECT count(*) FROM (SELECT * FROM temp.main.${SLICE} EXCEPT ALL SELECT ${columns} FROM ${name}))`,
+    );
+    if (differing === 0) return { rows, isChanged: false };
+    await conn.run(`DROP TABLE ${name}`);
+    await conn.run(`CREATE TABLE ${name} AS SELECT * FROM temp.main.${SLICE} ORDER BY ${key}`);
+    return { rows, isChanged: true };
+  } finally {
+    await conn.run(`DROP TABLE IF EXISTS temp.main.${SLICE}`);
   }
-  await conn.run(
-    `CREATE TABLE ${name} AS SELECT ${columns} FROM read_parquet(${quoteLiteral(file)})
-     WHERE "date" BETWEEN ${quoteLiteral(manifest.dataStart)}::DATE AND ${quoteLiteral(manifest.dataEnd)}::DATE
-     ORDER BY ${key}`,
-  );
-  const reader = await conn.runAndReadAll(`SELECT count(*) FROM ${name}`);
-  return Number(reader.getRowsJS()[0]?.[0] ?? 0);
 }
 
 /**
