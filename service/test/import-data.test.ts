@@ -262,6 +262,20 @@ describe('importing Search Console files', () => {
       /1 rows differ from search_console rows imported before \(first: date 2026-11-02, url https:\/\/www\.alpine-travel\.eu\/de\/\).*use --replace/,
     );
     expect(snapshotTree(storeDir(dataDir))).toEqual(before);
+
+    // With --replace the file's dates (2026-11-02 and 03) take its rows; the Performance period on 11-14 stays.
+    const replaced = importData('--source', 'search-console', '--replace', changed);
+    expect(replaced.stderr).toBe('');
+    expect(replaced.status).toBe(0);
+    const rows = await query<{ date: string; impressions: bigint }>(
+      2,
+      `SELECT date::VARCHAR AS date, impressions FROM search_console WHERE url = 'https://www.alpine-travel.eu/de/' ORDER BY date`,
+    );
+    expect(rows.map((r) => [r.date, Number(r.impressions)])).toEqual([
+      ['2026-11-02', 121 + 80 + 15],
+      ['2026-11-03', 110],
+      ['2026-11-14', 9310],
+    ]);
   }, 300_000);
 });
 
