@@ -3,6 +3,7 @@
  * Types only, so the service's routes and the dashboard's api/ client import the same declarations. Row pages travel as Arrow and are not described here.
  */
 import type { Severity } from './schema.ts';
+import type { DataSourceId } from './data-sources.ts';
 
 export type Role = 'CLIENT' | 'STAFF' | 'ADMIN';
 
@@ -64,6 +65,11 @@ export interface OverviewReport {
   reportId: string;
   ems_rank: number;
   ems_lumar_row_count: number;
+  /**
+   * The data source this report needs and the crawl lacks: the report is "not connected" (not zero), its rank and
+   * row count are 0 and it counts towards no issue total or health score.
+   */
+  notConnected?: DataSourceId;
   added?: number;
   removed?: number;
   title?: string;
@@ -73,6 +79,8 @@ export interface OverviewReport {
 /** overview/get-overview. */
 export interface Overview {
   moduleId: string | number;
+  /** Every data source the crawl lacks. */
+  notConnected?: DataSourceId[];
   severityMap: Partial<Record<Severity, { reports: OverviewReport[] }>>;
 }
 
@@ -153,6 +161,14 @@ export interface ReportSummary {
   differences: { all: number; added: number; removed: number };
   /** A fact about the crawl that the report's rows depend on (NO_SITEMAP_NOTICE). */
   notice?: string;
+  /** The data source the report needs and the crawl lacks; then trends are empty and differences 0. */
+  notConnected?: DataSourceId;
+}
+
+/** report/get-rows and export-csv of a report whose source the crawl lacks: 409 with this body. */
+export interface NotConnectedAnswer {
+  error: string;
+  notConnected: DataSourceId;
 }
 
 // query/get-report: everything the data sources know about one search query.
@@ -223,4 +239,6 @@ export interface QueryReport {
   adsTwo: { totals: AdsTwoTotals | null };
   trends: { date: string; value: number }[];
   keywordPlanner: KeywordPlannerEntry | null;
+  /** The query report's sources the crawl lacks: their parts are not connected, not empty. */
+  notConnected: DataSourceId[];
 }

@@ -7,6 +7,8 @@ interface NewLoad {
   loadId: string;
   tables: Record<string, number>;
   previousCrawlId: number | null;
+  /** The data sources joined (service/sources/join-sources.ts). */
+  sources: Record<string, string>;
 }
 
 export function exportCrawlMeta(manifest: Manifest, load: NewLoad): CrawlMeta {
@@ -19,17 +21,23 @@ export function exportCrawlMeta(manifest: Manifest, load: NewLoad): CrawlMeta {
     moduleState: 'PENDING',
     tables: load.tables,
     previousCrawlId: load.previousCrawlId,
+    sources: load.sources,
   } satisfies CrawlMeta);
 }
 
-/** The same data (and so the same dataId) under a new load id, diffed against today's previous crawl. */
-export function refreshedCrawlMeta(meta: CrawlMeta, load: Omit<NewLoad, 'tables'>): CrawlMeta {
+/**
+ * A new load id, diffed against today's previous crawl: the same data keeps its dataId; newly joined source rows
+ * make it new data (its own load id), so the next newer crawl's Added/Removed are diffed again.
+ */
+export function refreshedCrawlMeta(meta: CrawlMeta, load: NewLoad & { isDataChanged: boolean }): CrawlMeta {
   return crawlMetaSchema.parse({
     ...meta,
     layout: STORE_LAYOUT,
     loadId: load.loadId,
     previousCrawlId: load.previousCrawlId,
-    dataId: dataIdOf(meta),
+    dataId: load.isDataChanged ? load.loadId : dataIdOf(meta),
+    tables: load.tables,
+    sources: load.sources,
   } satisfies CrawlMeta);
 }
 

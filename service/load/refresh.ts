@@ -9,6 +9,8 @@ import { PRECOMPUTE_VERSION, readPrecomputed, type StoredPrecompute } from '../e
 import { shapeOf } from '../engine/report-shape.ts';
 import { dataIdOf } from '../store/crawl-meta.ts';
 import { listLiveCrawls, readCrawlMeta } from '../store/layout.ts';
+import type { CrawlMeta } from '../store/crawl-meta.ts';
+import { readConnectedSources } from '../sources/source-store.ts';
 import { refreshCrawl, type LoadResult, type RefreshOptions } from './load-crawl.ts';
 
 /** Each crawl database is attached under this name while it is checked. */
@@ -43,6 +45,15 @@ function staleReason(
     : `Added/Removed were diffed against crawl ${storedPrevious}, which is no longer loaded`;
 }
 
+/** A source imported since the crawl joined it (an import whose refresh did not finish). */
+function unjoinedSources(dataDir: string, meta: CrawlMeta): string | undefined {
+  const joined = meta.sources ?? {};
+  const newer = readConnectedSources(dataDir, meta.manifest.websiteId).filter(
+    (v) => joined[v.source] !== v.meta.versionId,
+  );
+  return newer.length > 0 ? `data imported since it was joined (${newer.map((v) => v.source).join(', ')})` : undefined;
+}
+
 /** Live crawls whose precomputed reports are out of date, oldest first within each website. */
 export async function findStaleCrawls(dataDir: string, websiteId?: string): Promise<StaleCrawl[]> {
   const live = listLiveCrawls(dataDir).filter((c) => websiteId === undefined || c.websiteId === websiteId);
@@ -55,7 +66,8 @@ export async function findStaleCrawls(dataDir: string, websiteId?: string): Prom
         const previous = older && { crawlId: older.crawlId, dataId: dataIdOf(readCrawlMeta(older.dir)) };
         await conn.run(`ATTACH ${quoteLiteral(crawl.dbFile)} AS ${ALIAS} (READ_ONLY)`);
         try {
-          const reason = staleReason(await readPrecomputed(conn, ALIAS), previous);
+          const reason =
+            unjoinedSources(dataDir, crawl.meta) ?? staleReason(await readPrecomputed(conn, ALIAS), previous);
           if (reason) stale.push({ websiteId: crawl.websiteId, crawlId: crawl.crawlId, reason });
         } finally {
           await conn.run(`DETACH ${ALIAS}`);

@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { Manifest } from '../../catalog/export-contract.ts';
-import { precomputeCrawl } from '../engine/precompute.ts';
+import { REPORT_COUNTS_TABLE, precomputeCrawl } from '../engine/precompute.ts';
+import { joinSources, joinedFromTables, type JoinedSources } from '../sources/join-sources.ts';
 import type { CrawlMeta } from '../store/crawl-meta.ts';
 import {
   CRAWL_DB_FILE,
@@ -61,13 +62,20 @@ export async function writeCrawl(
 
     const loadId = newLoadId();
     const partialDir = build.startPartialDir(loadId);
-    const { tables, addedUrls } = await buildDatabase(partialDir, source, previous, options, progress, interrupter);
+    const built = await buildDatabase(dataDir, partialDir, source, previous, options, progress, interrupter);
+    const { tables, addedUrls, sources } = built;
     const previousCrawlId = previous?.crawlId ?? null;
     writeCrawlMeta(
       partialDir,
       source.kind === 'export'
-        ? exportCrawlMeta(manifest, { loadId, tables, previousCrawlId })
-        : refreshedCrawlMeta(source.meta, { loadId, previousCrawlId }),
+        ? exportCrawlMeta(manifest, { loadId, tables, previousCrawlId, sources })
+        : refreshedCrawlMeta(source.meta, {
+            loadId,
+            tables,
+            previousCrawlId,
+            sources,
+            isDataChanged: built.isDataChanged,
+          }),
     );
 
     interrupter.check();
@@ -125,15 +133,25 @@ function readLoadToReplace(
   return existing;
 }
 
-/** The crawl database of the partial load: the export's tables (or a copy of the live load's), reports precomputed. */
+interface BuiltDatabase extends TableCounts {
+  sources: JoinedSources;
+  /** Joined source rows changed, so this is new data (see refreshedCrawlMeta). */
+  isDataChanged: boolean;
+}
+
+/**
+ * The crawl database of the partial load: the export's tables (or a copy of the live load's), the website's
+ * imported sources joined over its data window, reports precomputed (all of them again when the joined rows changed).
+ */
 async function buildDatabase(
+  dataDir: string,
   partialDir: string,
   source: LoadSource,
   previous: LiveCrawl | undefined,
   options: LoadOptions,
   progress: Progress,
   interrupter: Interrupter,
-): Promise<TableCounts> {
+): Promise<BuiltDatabase> {
   const dbFile = path.join(partialDir, CRAWL_DB_FILE);
   if (source.kind === 'refresh') fs.copyFileSync(source.live.dbFile, dbFile);
   let db: DuckDBInstance | undefined = await openLoadDatabase(dbFile, options.memoryLimit);
@@ -147,6 +165,13 @@ async function buildDatabase(
       source.kind === 'export'
         ? await loadTables(conn, source.plan, progress, interrupter)
         : { tables: source.meta.tables, addedUrls: 0 };
+    const before = source.kind === 'export' ? joinedFromTables(counts.tables) : joinedOf(source.meta);
+    const join = await joinSources(conn, dataDir, manifestOf(source), before);
+    if (join.isChanged && source.kind === 'refresh') await conn.run(`DROP TABLE IF EXISTS ${REPORT_COUNTS_TABLE}`);
+    if (join.isChanged) {
+      const urls = await conn.runAndReadAll('SELECT count(*) FROM "urls"');
+      join.tables.urls = Number(urls.getRowsJS()[0]?.[0] ?? 0);
+    }
 
     interrupter.check();
     progress.step('precompute', 'precomputing reports');
@@ -163,12 +188,19 @@ async function buildDatabase(
     db.closeSync();
     db = undefined;
     fs.rmSync(path.join(partialDir, `${CRAWL_DB_FILE}.tmp`), { recursive: true, force: true });
-    return counts;
+    return {
+      tables: { ...counts.tables, ...join.tables },
+      addedUrls: counts.addedUrls,
+      sources: join.joined,
+      isDataChanged: join.isChanged,
+    };
   } finally {
     if (conn) interrupter.unwatch(conn);
     closeQuietly(conn, db);
   }
 }
+
+const joinedOf = (meta: CrawlMeta): JoinedSources => meta.sources ?? joinedFromTables(meta.tables);
 
 /** crawl.json beside the database, both synced to disk before the load is renamed into place. */
 function writeCrawlMeta(partialDir: string, meta: CrawlMeta): void {

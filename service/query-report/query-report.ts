@@ -42,7 +42,7 @@ export async function queryReport(
   alias: string,
   query: string,
   range: DateRange,
-): Promise<QueryReport> {
+): Promise<Omit<QueryReport, 'notConnected'>> {
   const t = (table: string): string => `${quoteIdent(alias)}.${quoteIdent(table)}`;
   const params = [query, range.start, range.end];
   return withConnection(db, async (conn) => {

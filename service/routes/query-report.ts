@@ -12,6 +12,10 @@ import type { CrawlRegistry } from '../store/registry.ts';
 import type { AccessCheck } from '../auth/access.ts';
 import { CRAWL_NOT_FOUND, WEBSITE_NOT_FOUND } from './technical-health-check.ts';
 import { readBody } from './read-body.ts';
+import { missingSources } from '../sources/connected.ts';
+
+/** The sources the query report's parts come from. */
+const QUERY_REPORT_SOURCES = ['search-console', 'google-ads', 'microsoft-ads', 'trends', 'keyword-planner'] as const;
 
 export interface QueryReportDeps {
   registry: CrawlRegistry;
@@ -43,6 +47,12 @@ export function registerQueryReportRoutes(app: FastifyInstance, deps: QueryRepor
         : visible.find((c) => c.crawlId === body.currentId);
     if (!current) return reply.code(404).send(CRAWL_NOT_FOUND);
     const { dataStart, dataEnd } = current.meta.manifest;
-    return queryReport(deps.db, current.alias, body.query, body.dataDateRange ?? { start: dataStart, end: dataEnd });
+    const report = await queryReport(
+      deps.db,
+      current.alias,
+      body.query,
+      body.dataDateRange ?? { start: dataStart, end: dataEnd },
+    );
+    return { ...report, notConnected: missingSources(current.meta, QUERY_REPORT_SOURCES) };
   });
 }

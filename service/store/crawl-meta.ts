@@ -28,6 +28,11 @@ export const crawlMetaSchema = z.object({
    * same data, so the next newer crawl's Added/Removed, diffed against this data, stay valid.
    */
   dataId: z.string().min(1).optional(),
+  /**
+   * The data sources joined into this load: source id → the store's version id, or 'export' for the export's own
+   * tables. Absent in crawls loaded before imports: their sources are those whose tables have rows.
+   */
+  sources: z.record(z.string(), z.string()).optional(),
 });
 export type CrawlMeta = z.infer<typeof crawlMetaSchema>;
 

@@ -6,6 +6,7 @@
  *   store/<websiteId>/<crawlId>/CURRENT            the live load id, replaced atomically (write + rename)
  *   store/<websiteId>/<crawlId>/<loadId>/          one complete load: crawl.duckdb + crawl.json
  *   store/<websiteId>/<crawlId>/<loadId>.partial/  a load in progress; never read, removed by the next load
+ *   store/<websiteId>/sources/<source>/            imported marketing data (service/sources/source-store.ts)
  *
  * A crawl is visible only when CURRENT names a complete load directory, so a crash at any point leaves
  * either the previous state or the new one.
@@ -23,6 +24,7 @@ export const CURRENT_FILE = 'CURRENT';
 export const WEBSITE_FILE = 'website.json';
 export const LOCK_FILE = '.load.lock';
 export const PARTIAL_SUFFIX = '.partial';
+export const SOURCES_DIR = 'sources';
 
 export const storeDir = (dataDir: string): string => path.join(dataDir, 'store');
 export const websiteDir = (dataDir: string, websiteId: string): string => path.join(storeDir(dataDir), websiteId);
@@ -97,7 +99,7 @@ export function scanStore(dataDir: string, metas: MetaCache = new Map()): StoreS
     }
     scan.websites.push(website);
     for (const crawlEntry of fs.readdirSync(dir, { withFileTypes: true })) {
-      if (!crawlEntry.isDirectory()) continue;
+      if (!crawlEntry.isDirectory() || crawlEntry.name === SOURCES_DIR) continue;
       const found = readCrawlFolder(dir, website.id, crawlEntry.name, metas);
       if (found && 'reason' in found) scan.unreadable.push(found);
       else if (found) scan.crawls.push(found);

@@ -4,10 +4,20 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { catalog, categoryById } from '../../../catalog/index.ts';
-import { severities } from '../../../catalog/schema.ts';
+import { dataSourceIds } from '../../../catalog/data-sources.ts';
+import { severities, type ReportDefinition } from '../../../catalog/schema.ts';
+import { missingSources, notConnectedFor } from '../../sources/connected.ts';
 import { readBody } from '../read-body.ts';
 import { MODULE_ID, overviewSchema, type OverviewEntry } from './payloads.ts';
 import { moduleIdOf, type CallResolver } from './report-call.ts';
+
+const entryOf = (report: ReportDefinition) => ({
+  tableId: report.tableId,
+  reportId: report.id,
+  title: report.title,
+  category: report.category,
+  severity: report.severity,
+});
 
 export function registerOverviewCalls(app: FastifyInstance, calls: CallResolver): void {
   const { engine } = calls;
@@ -23,17 +33,25 @@ export function registerOverviewCalls(app: FastifyInstance, calls: CallResolver)
     const shown = catalog.reports.filter((r) => !categoryById(r.category)?.isHidden);
     const entries: OverviewEntry[] = [];
     for (const report of shown) {
+      const notConnected = notConnectedFor(current.meta, report.category);
+      if (notConnected) {
+        entries.push({
+          ...entryOf(report),
+          ems_rank: 0,
+          ems_lumar_row_count: 0,
+          added: null,
+          removed: null,
+          notConnected,
+        });
+        continue;
+      }
       const stats = await engine.stats(report, currentTarget, comparisonTarget, { bypassCache: body.refresh });
       entries.push({
-        tableId: report.tableId,
-        reportId: report.id,
+        ...entryOf(report),
         ems_rank: stats.emsRank,
         ems_lumar_row_count: stats.rowCount,
         added: stats.added,
         removed: stats.removed,
-        title: report.title,
-        category: report.category,
-        severity: report.severity,
       });
     }
     const severityMap = Object.fromEntries(
@@ -51,6 +69,7 @@ export function registerOverviewCalls(app: FastifyInstance, calls: CallResolver)
       module: MODULE_ID,
       crawlId: current.crawlId,
       comparisonId: comparison?.crawlId ?? null,
+      notConnected: missingSources(current.meta, dataSourceIds),
       severityMap,
     };
   });

@@ -2,6 +2,7 @@
  * The module's call payloads (zod schemas; ids may arrive as numbers or numeric strings, nulls stand for "not
  * chosen"), its response bodies and the answers every call shares.
  */
+import type { DataSourceId } from '../../../catalog/data-sources.ts';
 import { z } from 'zod';
 import { crawlIdParamSchema } from '../crawl-id.ts';
 import type { Severity } from '../../../catalog/schema.ts';
@@ -85,6 +86,7 @@ export interface OverviewEntry {
   title: string;
   category: string;
   severity: Severity;
+  notConnected?: DataSourceId;
 }
 
 /** A report call's payload, as get-summary, get-rows and export-csv share it. */

@@ -8,7 +8,9 @@
  *                       attachment
  */
 import { Readable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { NotConnectedAnswer } from '../../../catalog/api.ts';
+import { dataSource } from '../../../catalog/data-sources.ts';
 import { MAX_TREND_CRAWLS } from '../../../catalog/constants.ts';
 import { tabRequest } from '../../engine/engine.ts';
 import { rowsOf, toArrowStream } from '../../engine/result.ts';
@@ -23,7 +25,8 @@ import {
   rowsSchema,
   summarySchema,
 } from './payloads.ts';
-import { sendRequestError, type CallResolver } from './report-call.ts';
+import { notConnectedFor } from '../../sources/connected.ts';
+import { sendRequestError, type CallResolver, type ReportCall } from './report-call.ts';
 
 export function registerReportCalls(app: FastifyInstance, calls: CallResolver): void {
   const { engine } = calls;
@@ -35,6 +38,8 @@ export function registerReportCalls(app: FastifyInstance, calls: CallResolver): 
     if (!call) return reply;
     const { report, crawls, current, base } = call;
     const options = { bypassCache: body.skipCache };
+    const notConnected = notConnectedFor(current.meta, report.category);
+    if (notConnected) return { trends: [], differences: { all: 0, added: 0, removed: 0 }, notConnected };
     try {
       const count = (differenceType: RowsRequest['differenceType']): Promise<number> =>
         engine.count({ ...base, differenceType }, options);
@@ -76,6 +81,7 @@ export function registerReportCalls(app: FastifyInstance, calls: CallResolver): 
     if (!body) return reply;
     const call = await calls.resolve(request, reply, body);
     if (!call) return reply;
+    if (refuseNotConnected(reply, call)) return reply;
     const req: RowsRequest = {
       ...call.base,
       orderBy: body.orderBy,
@@ -104,6 +110,7 @@ export function registerReportCalls(app: FastifyInstance, calls: CallResolver): 
     if (!body) return reply;
     const call = await calls.resolve(request, reply, body);
     if (!call) return reply;
+    if (refuseNotConnected(reply, call)) return reply;
     const req: RowsRequest = { ...call.base, orderBy: body.orderBy };
     try {
       const total = await engine.count(req, { bypassCache: body.skipCache });
@@ -123,6 +130,18 @@ export function registerReportCalls(app: FastifyInstance, calls: CallResolver): 
       return sendRequestError(reply, error);
     }
   });
+}
+
+/** Rows of a report whose source the crawl lacks are not an empty table: 409, naming the source. */
+function refuseNotConnected(reply: FastifyReply, call: ReportCall): boolean {
+  const notConnected = notConnectedFor(call.current.meta, call.report.category);
+  if (!notConnected) return false;
+  const answer: NotConnectedAnswer = {
+    error: `${dataSource(notConnected).title} is not connected for website "${call.current.websiteId}"`,
+    notConnected,
+  };
+  void reply.code(409).send(answer);
+  return true;
 }
 
 /** The iterator's first result (already taken) followed by the rest. */

@@ -1,4 +1,5 @@
 /** Per-report figures from an overview answer, keyed by catalogue report id (`category/report`). */
+import type { DataSourceId } from '../../../catalog/data-sources.ts';
 import type { Severity } from '../../../catalog/schema.ts';
 import type { Overview, OverviewReport } from '../api/types.ts';
 import { toNumber } from '../../../catalog/format.ts';
@@ -10,6 +11,8 @@ export interface ReportMetric {
   rows: number;
   added: number | undefined;
   removed: number | undefined;
+  /** The data source the report needs and the crawl lacks: no figures, not zero. */
+  notConnected?: DataSourceId | undefined;
 }
 
 export const REPORTED_SEVERITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'NONE'] as const satisfies readonly Severity[];
@@ -24,6 +27,7 @@ function metricOf(report: OverviewReport, severity: Severity): ReportMetric {
     rows: toNumber(report.ems_lumar_row_count) ?? 0,
     added: added ?? undefined,
     removed: removed ?? undefined,
+    notConnected: report.notConnected,
   };
 }
 

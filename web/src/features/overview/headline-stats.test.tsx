@@ -4,7 +4,7 @@ import { cleanup, screen, within } from '@testing-library/react';
 import type { Crawl } from '../../api/types.ts';
 import { renderWithTheme } from '../../test/render.tsx';
 import { HeadlineStats } from './headline-stats.tsx';
-import { HEALTH_SCORE_FORMULA, type Headline } from './overview-model.ts';
+import { HEALTH_SCORE_FORMULA, healthScoreHint, type Headline } from './overview-model.ts';
 
 afterEach(cleanup);
 
@@ -29,7 +29,7 @@ describe('HeadlineStats', () => {
     const change = within(card).getByRole('img', { name: 'Down 0.6 since 9 Nov 2026' });
     expect(change.textContent).toBe('-0.6');
     expect(change.getAttribute('data-change')).toBe('-0.6');
-    expect(within(card).getByLabelText(`Health score: ${HEALTH_SCORE_FORMULA}`)).toBeTruthy();
+    expect(within(card).getByLabelText(`Health score: ${healthScoreHint([])}`)).toBeTruthy();
     expect(HEALTH_SCORE_FORMULA).toContain('8 × critical + 4 × high + 2 × medium + 1 × low');
   });
 

@@ -4,7 +4,8 @@ import { formatNumber } from '../../../../catalog/format.ts';
 import { ChangeIndicator } from '../../components/change-indicator.tsx';
 import { Icon } from '../../components/icon.tsx';
 import { rankBand } from '../../lib/rank.ts';
-import { HEALTH_SCORE_FORMULA, type Headline } from './overview-model.ts';
+import { healthScoreHint, type Headline } from './overview-model.ts';
+import type { DataSourceId } from '../../../../catalog/data-sources.ts';
 
 interface StatProps {
   label: string;
@@ -100,10 +101,13 @@ export function HeadlineStats({
   totals,
   comparison,
   isComparing,
+  notConnected = [],
 }: {
   totals: Headline;
   comparison: Crawl | undefined;
   isComparing: boolean;
+  /** The data sources the crawl lacks: the score leaves out the reports that need them. */
+  notConnected?: readonly DataSourceId[] | undefined;
 }) {
   const context = comparison ? `since ${comparison.crawledFriendly}` : undefined;
   const since = comparison ? (isComparing ? 'comparing…' : `since ${comparison.crawledFriendly}`) : 'no earlier crawl';
@@ -116,7 +120,7 @@ export function HeadlineStats({
         detail={since}
         change={isComparing ? undefined : totals.healthScoreChange}
         changeView={<ScoreChange value={isComparing ? undefined : totals.healthScoreChange} context={context} />}
-        hint={HEALTH_SCORE_FORMULA}
+        hint={healthScoreHint(notConnected)}
         context={context}
         aside={
           <RingProgress

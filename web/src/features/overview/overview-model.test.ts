@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { ReportDefinition } from '../../../../catalog/schema.ts';
 import { visibleReports } from '../../lib/catalog.ts';
 import type { ReportMetric } from '../../lib/overview-metrics.ts';
-import { SEVERITY_WEIGHTS, URLS_REPORT_ID, headline, healthScoreOf } from './overview-model.ts';
+import { SEVERITY_WEIGHTS, URLS_REPORT_ID, headline, healthScoreHint, healthScoreOf } from './overview-model.ts';
 
 type GoldenCounts = Record<string, Record<string, Record<string, { all: number; added: number; removed: number }>>>;
 
@@ -86,5 +86,29 @@ describe('health score', () => {
         }
     }
     expect(pairs).toBe(60);
+  });
+});
+
+describe('a source that is not connected', () => {
+  it('leaves its reports out of the issue totals and the health score, while a connected one counts', () => {
+    const reports = visibleReports(SITES['alpine-travel']);
+    const counts = golden['alpine-travel']!['2']!;
+    const metrics = metricsOf(reports, counts);
+    const missing = reports.find((r) => r.id === 'analytics/missing')!;
+    const connected = headline(reports, metrics, undefined);
+    metrics.set(missing.id, { ...metrics.get(missing.id)!, notConnected: 'analytics' });
+    const notConnected = headline(reports, metrics, undefined);
+    expect(counts[missing.id]!.all).toBeGreaterThan(0);
+    expect(notConnected.issues).toBe(connected.issues - counts[missing.id]!.all);
+    expect(notConnected.healthScore).toBeGreaterThan(connected.healthScore);
+  });
+});
+
+describe('healthScoreHint', () => {
+  it('names the sources the score includes and those it leaves out', () => {
+    expect(healthScoreHint([])).toContain('Sources included: the crawl, Search Console, Analytics.');
+    const hint = healthScoreHint(['search-console', 'google-ads']);
+    expect(hint).toContain('Sources included: the crawl, Analytics.');
+    expect(hint).toContain('Not connected, so left out: Search Console.');
   });
 });

@@ -1,4 +1,5 @@
 /** Headline totals and per-severity rows of the overview page. */
+import { dataSource, dataSources, type DataSourceId } from '../../../../catalog/data-sources.ts';
 import type { ReportDefinition, Severity } from '../../../../catalog/schema.ts';
 import type { ReportMetric } from '../../lib/overview-metrics.ts';
 import { compareReports } from '../../lib/sidebar-model.ts';
@@ -38,6 +39,16 @@ export const URLS_REPORT_ID = 'crawl/all';
 export const HEALTH_SCORE_FORMULA =
   'Health score = 100 × URLs ÷ (URLs + weighted issues), where weighted issues = 8 × critical + 4 × high + 2 × medium + 1 × low issues and URLs are the crawl’s URLs (All crawled URLs). A clean crawl scores 100; one weighted issue per URL scores 50. The score falls whenever weighted issues per URL rise.';
 
+/** The formula, and which data sources the score includes: reports of a source not connected are left out. */
+export function healthScoreHint(notConnected: readonly DataSourceId[]): string {
+  const titles = (ids: readonly DataSourceId[]): string => ids.map((id) => dataSource(id).title).join(', ');
+  const included = dataSources.filter((s) => s.categories.length > 0 && !notConnected.includes(s.id)).map((s) => s.id);
+  const missing = notConnected.filter((id) => dataSource(id).categories.length > 0);
+  return `${HEALTH_SCORE_FORMULA} Sources included: the crawl${included.length > 0 ? `, ${titles(included)}` : ''}.${
+    missing.length > 0 ? ` Not connected, so left out: ${titles(missing)}.` : ''
+  }`;
+}
+
 /** HEALTH_SCORE_FORMULA, unrounded. */
 export function healthScoreOf(weightedIssues: number, urls: number): number {
   const n = Math.max(urls, 1);
@@ -68,6 +79,7 @@ function totals(reports: readonly ReportDefinition[], metrics: Metrics) {
   let withIssues = 0;
   let weighted = 0;
   for (const report of issueReports) {
+    if (metrics.get(report.id)?.notConnected) continue;
     const rows = metrics.get(report.id)?.rows ?? 0;
     issues += rows;
     if (report.severity === 'CRITICAL') critical += rows;

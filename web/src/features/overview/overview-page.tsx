@@ -59,7 +59,12 @@ export function OverviewPage() {
           onRetry={() => void retryComparison(website.id, selection.comparison!.crawlId)}
         />
       ) : null}
-      <HeadlineStats totals={totals} comparison={comparison} isComparing={isComparing} />
+      <HeadlineStats
+        totals={totals}
+        comparison={comparison}
+        isComparing={isComparing}
+        notConnected={data.notConnected}
+      />
       <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md" verticalSpacing="md">
         {SIDEBAR_SEVERITIES.map((severity) => (
           <SeverityCard

@@ -151,7 +151,13 @@ function OverviewReportRow({
         </Text>
       </Table.Td>
       <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>
-        {formatNumber(metric?.rows ?? 0)}
+        {metric?.notConnected ? (
+          <Text span size="xs" c="dimmed" data-testid="not-connected">
+            not connected
+          </Text>
+        ) : (
+          formatNumber(metric?.rows ?? 0)
+        )}
       </Table.Td>
       <Table.Td>
         <Group justify="flex-end">

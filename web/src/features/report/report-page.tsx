@@ -23,6 +23,8 @@ import { ChecklistContext } from './checklist-context.ts';
 import { ChecklistSaveDialog } from './checklist-save-dialog.tsx';
 import { CsvExportProgress } from './csv-export-progress.tsx';
 import { DifferenceTabs } from './difference-tabs.tsx';
+import { NotConnectedPanel } from './not-connected-panel.tsx';
+import { overviewMetrics } from '../../lib/overview-metrics.ts';
 import { useChecklistEdits } from './use-checklist-edits.ts';
 import { useCsvExport } from './use-csv-export.ts';
 import { useTablePreferences } from './use-table-preferences.ts';
@@ -46,9 +48,14 @@ function StoreTablePagination(props: Omit<TablePaginationProps, 'total' | 'isErr
 
 /** One report of one crawl: header, issues over time, the breakdown tabs and the table (spec §2 'Report page'). */
 export function ReportPage({ report }: { report: ReportDefinition }) {
-  const { website, segment, crawls, current, comparison, range, url, setUrl } = useDashboard();
+  const { website, segment, crawls, current, comparison, range, url, setUrl, overview } = useDashboard();
   const email = useSessionStore((s) => s.user?.email ?? '');
+  const isStaff = useSessionStore((s) => s.user !== null && s.user.role !== 'CLIENT');
   const summary = useReportStore((s) => s.summary);
+  const overviewData = overview.status === 'success' ? overview.data : undefined;
+  const metrics = useMemo(() => overviewMetrics(overviewData), [overviewData]);
+  const notConnected =
+    metrics.get(report.id)?.notConnected ?? (summary.status === 'success' ? summary.data?.notConnected : undefined);
   // The total only: a page turn's pending and answered rows render the table and its pages, not this page.
   const total = useReportStore((s) => rowsTotal(s.rows));
   const loadSummary = useReportStore((s) => s.loadSummary);
@@ -116,8 +123,8 @@ export function ReportPage({ report }: { report: ReportDefinition }) {
     if (summaryQuery) void loadSummary(summaryQuery);
   }, [summaryQuery, loadSummary]);
   useEffect(() => {
-    if (query && report.includeTable) void loadRows(query, page);
-  }, [query, page, loadRows, report.includeTable]);
+    if (query && report.includeTable && !notConnected) void loadRows(query, page);
+  }, [query, page, loadRows, report.includeTable, notConnected]);
   useEffect(() => () => useReportStore.getState().reset(), []);
 
   const columns = useMemo(
@@ -205,7 +212,9 @@ export function ReportPage({ report }: { report: ReportDefinition }) {
         </Alert>
       ) : null}
 
-      {report.includeTrends ? (
+      {notConnected ? <NotConnectedPanel source={notConnected} isStaff={isStaff} /> : null}
+
+      {report.includeTrends && !notConnected ? (
         <IssuesChart
           trends={trends}
           fileStem={fileStem}
@@ -214,7 +223,7 @@ export function ReportPage({ report }: { report: ReportDefinition }) {
         />
       ) : null}
 
-      {report.includeTable ? (
+      {report.includeTable && !notConnected ? (
         <Paper withBorder radius="md" component="section" aria-labelledby="breakdown-title">
           <Group justify="space-between" px="md" pt="md" pb={6} wrap="wrap" gap="xs">
             <Title order={3} fz="md" id="breakdown-title">

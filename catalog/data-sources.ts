@@ -1,0 +1,66 @@
+/**
+ * The marketing data sources a website can connect (ARCHITECTURE.md: they belong to a website, not to a crawl):
+ * each feeds some of the export contract's source tables and is needed by some report categories. A report whose
+ * source a crawl lacks is "not connected", which is never the same as zero rows.
+ */
+import type { ExportTableId } from './export-contract.ts';
+import type { CategoryId } from './schema.ts';
+
+export const dataSourceIds = [
+  'search-console',
+  'analytics',
+  'google-ads',
+  'microsoft-ads',
+  'keyword-planner',
+  'trends',
+] as const;
+export type DataSourceId = (typeof dataSourceIds)[number];
+
+export interface DataSource {
+  id: DataSourceId;
+  title: string;
+  /** The contract tables this source fills. */
+  tables: readonly ExportTableId[];
+  /** Report categories whose every report reads this source. */
+  categories: readonly CategoryId[];
+}
+
+export const dataSources: readonly DataSource[] = [
+  {
+    id: 'search-console',
+    title: 'Search Console',
+    tables: ['search_console', 'search_console_queries'],
+    categories: ['search-console'],
+  },
+  { id: 'analytics', title: 'Analytics', tables: ['analytics'], categories: ['analytics'] },
+  { id: 'google-ads', title: 'Google Ads', tables: ['ads_one'], categories: [] },
+  { id: 'microsoft-ads', title: 'Microsoft Advertising', tables: ['ads_two'], categories: [] },
+  { id: 'keyword-planner', title: 'Keyword Planner', tables: ['keyword_planner'], categories: [] },
+  { id: 'trends', title: 'Google Trends', tables: ['trends'], categories: [] },
+];
+
+export const isDataSourceId = (id: string): id is DataSourceId => (dataSourceIds as readonly string[]).includes(id);
+
+export function dataSource(id: DataSourceId): DataSource {
+  const source = dataSources.find((s) => s.id === id);
+  if (!source) throw new Error(`data source ${id} is not declared`);
+  return source;
+}
+
+/** The source a report of this category cannot do without, if any. */
+export const requiredSourceOf = (category: string): DataSourceId | undefined =>
+  dataSources.find((s) => (s.categories as readonly string[]).includes(category))?.id;
+
+/** The source that fills a contract table, if it is a source table. */
+export const sourceOfTable = (table: string): DataSourceId | undefined =>
+  dataSources.find((s) => (s.tables as readonly string[]).includes(table))?.id;
+
+/** The data window of a crawl made by the product's crawler: the days before its crawl date. */
+export const DATA_WINDOW_DAYS = 28;
+
+/** dataStart..dataEnd of a crawl made at `crawledAt`: the DATA_WINDOW_DAYS whole UTC days before its crawl date. */
+export function dataWindowBefore(crawledAt: Date, days = DATA_WINDOW_DAYS): { dataStart: string; dataEnd: string } {
+  const day = Date.UTC(crawledAt.getUTCFullYear(), crawledAt.getUTCMonth(), crawledAt.getUTCDate());
+  const iso = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+  return { dataStart: iso(day - days * 86_400_000), dataEnd: iso(day - 86_400_000) };
+}

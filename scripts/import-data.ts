@@ -1,0 +1,107 @@
+/**
+ * npm run import-data -- --website ID --source SOURCE FILE... [--start YYYY-MM-DD --end YYYY-MM-DD] [--replace]
+ *   [--data-dir DIR]
+ *
+ * Imports vendor export files into a website's data source (service/sources/import-data.ts) and refreshes the
+ * crawls whose data window they touch. Exit codes: 0 done (or nothing to change), 1 refused or failed (one line on
+ * stderr naming the file, line and column of bad input), 2 bad usage.
+ */
+import { dataSourceIds, isDataSourceId } from '../catalog/data-sources.ts';
+import { readCommandLine } from '../service/command-line.ts';
+import { dateText } from '../service/sources/cells.ts';
+import { ImportError } from '../service/sources/import-error.ts';
+import { importData, type ImportOptions, type ImportResult } from '../service/sources/import-data.ts';
+
+const USAGE = `usage: npm run import-data -- --website ID --source ${dataSourceIds.join('|')} FILE... [--start YYYY-MM-DD --end YYYY-MM-DD] [--replace] [--data-dir DIR]`;
+
+const say = (stream: NodeJS.WriteStream, line: string): void => void stream.write(`import-data: ${line}\n`);
+
+function usageError(problem: string): never {
+  say(process.stderr, `${problem} (${USAGE})`);
+  process.exit(2);
+}
+
+function parseCommandLine(argv: string[]): ImportOptions {
+  const parsed = readCommandLine(
+    argv,
+    {
+      website: { type: 'string' },
+      source: { type: 'string' },
+      start: { type: 'string' },
+      end: { type: 'string' },
+      replace: { type: 'boolean' },
+    },
+    usageError,
+  );
+  if (parsed.isHelp) {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
+  }
+  const { website, source, start, end } = parsed.values;
+  if (!website) return usageError('missing --website');
+  if (!source) return usageError('missing --source');
+  if (!isDataSourceId(source)) return usageError(`unknown source "${source}"`);
+  if (parsed.positionals.length === 0) return usageError('missing FILE');
+  if ((start === undefined) !== (end === undefined)) return usageError('--start and --end go together');
+  const range =
+    start !== undefined && end !== undefined ? { start: dayOf('--start', start), end: dayOf('--end', end) } : undefined;
+  return {
+    dataDir: parsed.dataDir,
+    websiteId: website,
+    source,
+    files: parsed.positionals,
+    range,
+    replace: parsed.values.replace === true,
+    databaseUrl: process.env.DATABASE_URL || undefined,
+  };
+}
+
+function dayOf(option: string, text: string): string {
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(text) ? dateText(text) : undefined;
+  return day ?? usageError(`${option} "${text}" is not a date (YYYY-MM-DD)`);
+}
+
+const n = (value: number): string => value.toLocaleString('en-GB');
+
+function summary(result: ImportResult): string {
+  const { coverage, urls } = result;
+  const dates =
+    coverage.granularity === 'day'
+      ? `days ${coverage.start} to ${coverage.end}`
+      : `totals for ${coverage.start} to ${coverage.end} (one period, placed on ${coverage.end})`;
+  const unmatched =
+    urls.unmatched > 0 ? `, ${n(urls.unmatched)} not (e.g. ${urls.unmatchedExamples.join(' ')})` : ', none unmatched';
+  const parts = [
+    `${n(result.rows)} rows of ${result.format}`,
+    dates,
+    `URLs: ${n(urls.matched)} matched to crawl ${urls.crawlId}${unmatched}`,
+  ];
+  if (result.skippedRows > 0)
+    parts.push(`${n(result.skippedRows)} rows without a URL skipped (e.g. ${result.skippedExamples.join(' ')})`);
+  parts.push(...result.notes);
+  const refreshed =
+    result.refreshedCrawlIds.length > 0 ? `; crawls refreshed: ${result.refreshedCrawlIds.join(', ')}` : '';
+  const outcome = `${result.isUnchanged ? 'nothing changed (imported before)' : `version ${result.versionId}`}${refreshed}`;
+  const failure = result.refreshFailure
+    ? `; refreshing the crawls failed (${result.refreshFailure}): run npm run load-crawl -- --refresh`
+    : '';
+  return `${result.source} of website "${result.websiteId}": ${parts.join('; ')}; ${outcome}${failure}`;
+}
+
+async function main(): Promise<void> {
+  const options = parseCommandLine(process.argv.slice(2));
+  try {
+    const result = await importData(options);
+    say(process.stdout, summary(result));
+    process.exit(result.refreshFailure ? 1 : 0);
+  } catch (error) {
+    if (error instanceof ImportError) {
+      say(process.stderr, error.message);
+      process.exit(1);
+    }
+    say(process.stderr, `failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+    process.exit(1);
+  }
+}
+
+await main();

@@ -1,0 +1,21 @@
+/** Which data sources a crawl joined: a source it lacks is "not connected", never the same as zero rows. */
+import { dataSourceIds, requiredSourceOf, type DataSourceId } from '../../catalog/data-sources.ts';
+import type { CrawlMeta } from '../store/crawl-meta.ts';
+import { joinedFromTables } from './join-sources.ts';
+
+export function connectedSourcesOf(meta: CrawlMeta): Set<DataSourceId> {
+  const joined = meta.sources ?? joinedFromTables(meta.tables);
+  return new Set(dataSourceIds.filter((id) => id in joined));
+}
+
+/** The source a report of this category needs and the crawl lacks, if any. */
+export function notConnectedFor(meta: CrawlMeta, category: string): DataSourceId | undefined {
+  const required = requiredSourceOf(category);
+  return required && !connectedSourcesOf(meta).has(required) ? required : undefined;
+}
+
+/** The sources among `wanted` the crawl lacks, in declaration order. */
+export const missingSources = (meta: CrawlMeta, wanted: readonly DataSourceId[]): DataSourceId[] => {
+  const connected = connectedSourcesOf(meta);
+  return wanted.filter((id) => !connected.has(id));
+};

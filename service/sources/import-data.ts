@@ -1,0 +1,246 @@
+/**
+ * Imports vendor export files into a website's source (source-store.ts), then refreshes the joined columns and
+ * precomputed counts of the website's crawls whose data window the imported dates touch. Everything is read and
+ * checked before the store is touched; one import per website at a time (`.import.lock`); the new version is
+ * published under the website's load lock, so no crawl load reads a source while its version changes.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { DataSourceId } from '../../catalog/data-sources.ts';
+import { websiteIdSchema } from '../../catalog/export-contract.ts';
+import { openDatabase, quoteLiteral } from '../db/duckdb.ts';
+import { firstLine } from '../error-text.ts';
+import { afterCommit } from '../load/load-build.ts';
+import { LoadError } from '../load/load-error.ts';
+import { acquireLoadLock } from '../load/load-lock.ts';
+import { refreshStaleCrawls } from '../load/refresh.ts';
+import { newLoadId } from '../load/store-files.ts';
+import { acquirePidLock } from '../pid-lock.ts';
+import { WEBSITE_FILE, listLiveCrawls, websiteDir, type LiveCrawl } from '../store/layout.ts';
+import { importerOf, openSourceFile } from './detect-format.ts';
+import { ImportError } from './import-error.ts';
+import type { Coverage, Importer, SourceFile } from './importer.ts';
+import { matchCrawledUrls, type UrlMatch } from './match-urls.ts';
+import { mergeVersion, normaliseStaged } from './merge-version.ts';
+import {
+  cleanupSourceLeftovers,
+  publishVersion,
+  readSourceVersion,
+  sourceDir,
+  startPartialVersion,
+  type SourceMeta,
+} from './source-store.ts';
+
+export const IMPORT_LOCK_FILE = '.import.lock';
+
+export interface ImportOptions {
+  dataDir: string;
+  websiteId: string;
+  source: DataSourceId;
+  /** The files as given; relative paths resolve against the working directory. */
+  files: string[];
+  /** The dates of files that carry none of their own. */
+  range?: { start: string; end: string } | undefined;
+  /** Replace the source's rows on the dates the files cover instead of refusing rows that differ. */
+  replace?: boolean;
+  databaseUrl?: string | undefined;
+}
+
+export interface ImportResult {
+  websiteId: string;
+  source: DataSourceId;
+  format: string;
+  /** Rows read from the files, after summing per contract key. */
+  rows: number;
+  coverage: Coverage;
+  /** Nothing changed: the same rows were imported before. */
+  isUnchanged: boolean;
+  versionId: string | null;
+  /** Rows per table of the source's live version. */
+  tables: Record<string, number>;
+  urls: UrlMatch;
+  skippedRows: number;
+  skippedExamples: string[];
+  notes: string[];
+  /** Crawls whose joined columns and counts were computed again. */
+  refreshedCrawlIds: number[];
+  /** A refresh that failed after the import was published; `load-crawl -- --refresh` retries it. */
+  refreshFailure: string | null;
+}
+
+export async function importData(options: ImportOptions): Promise<ImportResult> {
+  const dataDir = path.resolve(options.dataDir);
+  if (!websiteIdSchema.safeParse(options.websiteId).success)
+    throw new ImportError(`website id "${options.websiteId}": lowercase letters, digits and dashes`);
+  const websitePath = websiteDir(dataDir, options.websiteId);
+  if (!fs.existsSync(path.join(websitePath, WEBSITE_FILE)))
+    throw new ImportError(
+      `${websitePath}: website "${options.websiteId}" has no crawl loaded; load one first`,
+      'unknown-website',
+    );
+  checkRange(options.range);
+  const files = options.files.map((name) => openSourceFile(name, path.resolve(name)));
+  if (files.length === 0) throw new ImportError('no FILE given');
+  const importer = oneImporter(files, options.source);
+  const lock = acquirePidLock(
+    path.join(websitePath, IMPORT_LOCK_FILE),
+    (pid) =>
+      new ImportError(
+        `${path.join(websitePath, IMPORT_LOCK_FILE)}: another import (${pid === undefined ? 'pid unknown' : `pid ${pid}`}) is running for website "${options.websiteId}"`,
+        'locked',
+      ),
+  );
+  let result: ImportResult;
+  try {
+    result = await importLocked(dataDir, options, importer, files);
+  } finally {
+    lock.release();
+  }
+  // Even an import that changes nothing finishes the refresh an interrupted one left undone.
+  return { ...result, ...(await refreshJoins(dataDir, options)) };
+}
+
+function checkRange(range: ImportOptions['range']): void {
+  if (range && range.start > range.end) throw new ImportError(`--start ${range.start} is after --end ${range.end}`);
+}
+
+function oneImporter(files: SourceFile[], source: DataSourceId): Importer {
+  const found = files.map((f) => importerOf(f, source));
+  const other = found.findIndex((i) => i !== found[0]);
+  if (other >= 0)
+    throw new ImportError(
+      `${files[other]!.name}: a ${found[other]!.format}, while ${files[0]!.name} is a ${found[0]!.format}; import each format on its own`,
+    );
+  return found[0]!;
+}
+
+const sha256Of = (file: string): string => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+
+/** The origin paths are resolved on: the newest crawl's start URL. */
+const originOf = (crawls: LiveCrawl[]): string => new URL(crawls[0]!.meta.manifest.startUrl).origin;
+
+async function importLocked(
+  dataDir: string,
+  options: ImportOptions,
+  importer: Importer,
+  files: SourceFile[],
+): Promise<ImportResult> {
+  const dir = sourceDir(dataDir, options.websiteId, options.source);
+  cleanupSourceLeftovers(dir);
+  const crawls = listLiveCrawls(dataDir).filter((c) => c.websiteId === options.websiteId);
+  if (crawls.length === 0)
+    throw new ImportError(`website "${options.websiteId}" has no crawl loaded; load one first`, 'unknown-website');
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'import-data-'));
+  const db = await openDatabase(':memory:');
+  const conn = await db.connect();
+  try {
+    await conn.run(`SET temp_directory = ${quoteLiteral(workDir)}`);
+    await conn.run('SET preserve_insertion_order = true');
+    const staged = await importer.stage(files, { conn, workDir, range: options.range });
+    const normal = await normaliseStaged(conn, staged, originOf(crawls), workDir);
+    const urls = await matchCrawledUrls(conn, crawls[0]!, [...normal.tables.values()]);
+    const live = readSourceVersion(dataDir, options.websiteId, options.source);
+    const versionId = newLoadId();
+    const partialDir = startPartialVersion(dir, versionId);
+    const fileNames = files.map((f) => f.name).join(', ');
+    let merged;
+    try {
+      merged = await mergeVersion(conn, options.source, live, normal.tables, staged.coverage, {
+        isReplace: options.replace === true,
+        partialDir,
+        fileNames,
+      });
+    } catch (error) {
+      fs.rmSync(partialDir, { recursive: true, force: true });
+      throw error instanceof ImportError
+        ? error
+        : new ImportError(`${fileNames}: ${firstLine(error)}`, 'invalid-input');
+    }
+    const base = {
+      websiteId: options.websiteId,
+      source: options.source,
+      format: importer.format,
+      rows: normal.rows,
+      coverage: staged.coverage,
+      urls,
+      skippedRows: normal.skippedRows,
+      skippedExamples: normal.skippedExamples,
+      notes: staged.notes,
+      refreshedCrawlIds: [],
+      refreshFailure: null,
+    };
+    if (merged.changedRows === 0) {
+      fs.rmSync(partialDir, { recursive: true, force: true });
+      return { ...base, isUnchanged: true, versionId: live?.meta.versionId ?? null, tables: live?.meta.tables ?? {} };
+    }
+    const meta: SourceMeta = {
+      layout: 1,
+      source: options.source,
+      versionId,
+      importedAt: new Date().toISOString(),
+      tables: merged.tables,
+      imports: [
+        ...(live?.meta.imports ?? []),
+        {
+          at: new Date().toISOString(),
+          files: files.map((f) => ({ name: path.basename(f.name), sha256: sha256Of(f.path) })),
+          format: importer.format,
+          rows: normal.rows,
+          coverage: staged.coverage,
+          isReplace: options.replace === true,
+        },
+      ],
+    };
+    publishUnderLoadLock(dataDir, options.websiteId, dir, partialDir, meta);
+    return { ...base, isUnchanged: false, versionId, tables: merged.tables };
+  } finally {
+    conn.closeSync();
+    db.closeSync();
+    fs.rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+/** Crawl loads read a source's live version under the load lock: publishing (and dropping the old) takes it too. */
+function publishUnderLoadLock(dataDir: string, websiteId: string, dir: string, partial: string, meta: SourceMeta) {
+  let lock;
+  try {
+    lock = acquireLoadLock(websiteDir(dataDir, websiteId), websiteId);
+  } catch (error) {
+    fs.rmSync(partial, { recursive: true, force: true });
+    if (error instanceof LoadError)
+      throw new ImportError(`${error.message}; nothing imported, try again when it is done`, 'locked');
+    throw error;
+  }
+  try {
+    publishVersion(dir, partial, meta);
+    afterCommit(() => cleanupSourceLeftovers(dir));
+  } finally {
+    lock.release();
+  }
+}
+
+/**
+ * Precomputes again every crawl that has not joined the new version, oldest first (refresh.ts): those whose data
+ * window meets the imported dates get new rows and counts, the others only note the version. A failure leaves the
+ * import in place and is reported; `load-crawl -- --refresh` finishes it.
+ */
+async function refreshJoins(
+  dataDir: string,
+  options: ImportOptions,
+): Promise<Pick<ImportResult, 'refreshedCrawlIds' | 'refreshFailure'>> {
+  const refreshedCrawlIds: number[] = [];
+  try {
+    await refreshStaleCrawls({
+      dataDir,
+      websiteId: options.websiteId,
+      databaseUrl: options.databaseUrl,
+      onCrawl: (crawl) => refreshedCrawlIds.push(crawl.crawlId),
+    });
+    return { refreshedCrawlIds, refreshFailure: null };
+  } catch (error) {
+    refreshedCrawlIds.pop();
+    return { refreshedCrawlIds, refreshFailure: firstLine(error) };
+  }
+}

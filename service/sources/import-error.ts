@@ -1,0 +1,24 @@
+import { oneLine } from '../error-text.ts';
+
+/**
+ * Why an import was refused: the input (a file's shape, a cell, the command's dates), another import holding the
+ * website's lock, a website the store does not know, or rows that differ from imported ones without --replace.
+ */
+export type ImportErrorKind = 'invalid-input' | 'locked' | 'unknown-website' | 'conflict' | 'interrupted';
+
+/** An expected import failure; the message is one line naming the file and, for a bad cell, its line and column. */
+export class ImportError extends Error {
+  override readonly name = 'ImportError';
+
+  constructor(
+    message: string,
+    readonly kind: ImportErrorKind = 'invalid-input',
+    options?: { cause?: unknown },
+  ) {
+    super(oneLine(message), options);
+  }
+}
+
+/** A bad cell: `file:line:column: problem`, as compilers locate errors. */
+export const cellError = (file: string, line: number, column: number, problem: string): ImportError =>
+  new ImportError(`${file}:${line}:${column}: ${problem}`);

@@ -1,0 +1,126 @@
+/**
+ * Search Console's bulk data export, table `searchdata_url_impression`, as BigQuery exports it: CSV with a header,
+ * Parquet, or newline-delimited JSON, with Google's column names (data_date, site_url, url, query,
+ * is_anonymized_query, country, search_type, device, …, impressions, clicks, sum_position). One row per day, URL,
+ * query, country, device and search type; anonymized queries have no query text. sum_position is zero-based and
+ * summed over impressions, so the average position is sum_position / impressions + 1.
+ *
+ * Rows are summed per day and URL into search_console (anonymized queries included) and per day, URL and query into
+ * search_console_queries (anonymized ones left out, as they have no text).
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { quoteIdent, quoteLiteral, textOf } from '../../db/duckdb.ts';
+import { firstLine } from '../../error-text.ts';
+import { ImportError, cellError } from '../import-error.ts';
+import type { Importer, SourceFile, StageContext } from '../importer.ts';
+
+/** query may be absent where every row is anonymized (BigQuery's JSON export leaves NULL fields out). */
+const REQUIRED = ['data_date', 'url', 'impressions', 'clicks', 'sum_position'] as const;
+const CHECKS: [column: string, type: string, what: string][] = [
+  ['data_date', 'DATE', 'is not a date (YYYY-MM-DD)'],
+  ['impressions', 'BIGINT', 'is not a whole number'],
+  ['clicks', 'BIGINT', 'is not a whole number'],
+  ['sum_position', 'DOUBLE', 'is not a number'],
+];
+
+type Shape = 'parquet' | 'ndjson' | 'csv';
+
+function shapeOf(file: SourceFile): Shape | undefined {
+  if (file.head.subarray(0, 4).toString('latin1') === 'PAR1') return 'parquet';
+  const text = file.head.toString('utf8').replace(/^\uFEFF/, '');
+  const first = text.split(/\r?\n/)[0] ?? '';
+  const has = (name: string): boolean => first.includes(name);
+  if (!REQUIRED.every((c) => has(c))) return undefined;
+  return first.trimStart().startsWith('{') ? 'ndjson' : 'csv';
+}
+
+function readerOf(file: SourceFile, shape: Shape): string {
+  const at = quoteLiteral(file.path);
+  if (shape === 'parquet') return `read_parquet(${at})`;
+  if (shape === 'ndjson') return `read_json(${at}, format = 'newline_delimited', sample_size = -1)`;
+  return `read_csv(${at}, header = true, all_varchar = true, auto_detect = true, strict_mode = true)`;
+}
+
+/** The file as text columns with each row's line (CSV: the header is line 1; otherwise the row number). */
+async function readRaw(conn: DuckDBConnection, file: SourceFile, shape: Shape, name: string): Promise<string[]> {
+  try {
+    await conn.run(
+      `CREATE TEMP TABLE ${quoteIdent(name)} AS SELECT *, row_number() OVER () + ${shape === 'csv' ? 1 : 0} AS _line FROM ${readerOf(file, shape)}`,
+    );
+  } catch (error) {
+    throw new ImportError(`${file.name}: not a readable ${shape} file (${firstLine(error)})`, 'invalid-input', {
+      cause: error,
+    });
+  }
+  const reader = await conn.runAndReadAll(`SELECT * FROM ${quoteIdent(name)} LIMIT 0`);
+  const columns = reader.columnNames();
+  const missing = REQUIRED.filter((c) => !columns.includes(c));
+  if (missing.length > 0)
+    throw new ImportError(`${file.name}: missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
+  return columns;
+}
+
+async function checkCells(ctx: StageContext, file: SourceFile, name: string, columns: string[], shape: Shape) {
+  for (const [column, type, what] of CHECKS) {
+    const col = quoteIdent(column);
+    const reader = await ctx.conn.runAndReadAll(
+      `SELECT _line, CAST(${col} AS VARCHAR) AS v FROM ${quoteIdent(name)}
+       WHERE ${col} IS NULL OR TRY_CAST(CAST(${col} AS VARCHAR) AS ${type}) IS NULL ORDER BY _line LIMIT 1`,
+    );
+    const bad = reader.getRowObjectsJS()[0];
+    if (!bad) continue;
+    const text = bad.v === null ? 'empty' : `"${textOf(bad.v)}"`;
+    if (shape === 'csv')
+      throw cellError(file.name, Number(bad._line), columns.indexOf(column) + 1, `${column} ${text} ${what}`);
+    throw new ImportError(`${file.name}: row ${Number(bad._line)}, column ${column}: ${text} ${what}`);
+  }
+  const url = await ctx.conn.runAndReadAll(
+    `SELECT _line FROM ${quoteIdent(name)} WHERE url IS NULL OR trim(CAST(url AS VARCHAR)) = '' ORDER BY _line LIMIT 1`,
+  );
+  const line = url.getRowsJS()[0]?.[0];
+  if (line !== undefined) {
+    if (shape === 'csv') throw cellError(file.name, Number(line), columns.indexOf('url') + 1, 'url is empty');
+    throw new ImportError(`${file.name}: row ${Number(line)}, column url: empty`);
+  }
+}
+
+export const searchConsoleBulk: Importer = {
+  source: 'search-console',
+  format: 'Search Console bulk export (searchdata_url_impression)',
+  detect: (file) => shapeOf(file) !== undefined,
+  async stage(files, ctx) {
+    const raws: string[] = [];
+    const queryOf = (columns: string[]): string =>
+      columns.includes('query') ? `NULLIF(trim(CAST(query AS VARCHAR)), '')` : 'NULL::VARCHAR';
+    for (const [i, file] of files.entries()) {
+      const shape = shapeOf(file)!;
+      const name = `bulk_raw_${i}`;
+      const columns = await readRaw(ctx.conn, file, shape, name);
+      await checkCells(ctx, file, name, columns, shape);
+      raws.push(
+        `SELECT CAST(data_date AS DATE) AS date, CAST(url AS VARCHAR) AS url, ${queryOf(columns)} AS query,
+                CAST(clicks AS BIGINT) AS clicks, CAST(impressions AS BIGINT) AS impressions,
+                CAST(sum_position AS DOUBLE) AS sum_position FROM ${quoteIdent(name)}`,
+      );
+    }
+    await ctx.conn.run(`CREATE TEMP TABLE bulk_all AS ${raws.join(' UNION ALL ')}`);
+    const position = 'CASE WHEN sum(impressions) > 0 THEN sum(sum_position) / sum(impressions) + 1 END';
+    await ctx.conn.run(`CREATE TEMP TABLE bulk_sc AS SELECT date, url, sum(clicks)::BIGINT AS clicks,
+      sum(impressions)::BIGINT AS impressions, ${position} AS position FROM bulk_all GROUP BY date, url`);
+    await ctx.conn.run(`CREATE TEMP TABLE bulk_scq AS SELECT date, url, query, sum(clicks)::BIGINT AS clicks,
+      sum(impressions)::BIGINT AS impressions, ${position} AS position FROM bulk_all WHERE query IS NOT NULL
+      GROUP BY date, url, query`);
+    const span = (
+      await ctx.conn.runAndReadAll(`SELECT min(date)::VARCHAR, max(date)::VARCHAR FROM bulk_all`)
+    ).getRowsJS()[0];
+    if (!span?.[0]) throw new ImportError(`${files.map((f) => f.name).join(', ')}: no rows`);
+    return {
+      tables: new Map([
+        ['search_console', 'bulk_sc'],
+        ['search_console_queries', 'bulk_scq'],
+      ]),
+      coverage: { start: textOf(span[0]), end: textOf(span[1]), granularity: 'day' },
+      notes: [],
+    };
+  },
+};

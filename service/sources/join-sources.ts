@@ -1,0 +1,120 @@
+/**
+ * Joins a website's imported sources into a crawl database being built (a new load or a refresh): each source
+ * table becomes the slice of the crawl's data window (manifest dataStart..dataEnd) of the live source version, in
+ * key order, exactly as an export's own source tables are loaded; a source the store lacks keeps what the export
+ * brought. When a slice changed, `urls` takes in the URLs only the sources know again (load-tables.ts).
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { dataSources, type DataSourceId } from '../../catalog/data-sources.ts';
+import { exportTable, type Manifest } from '../../catalog/export-contract.ts';
+import { quoteIdent, quoteLiteral } from '../db/duckdb.ts';
+import { readSourceVersion } from './source-store.ts';
+
+/** How each connected source reached a crawl: the store's version id, or 'export' (the crawl export's tables). */
+export type JoinedSources = Record<string, string>;
+export const FROM_EXPORT = 'export';
+
+/** Sources of a crawl loaded before joins were recorded: those whose export tables had rows. */
+export function joinedFromTables(tables: Record<string, number>): JoinedSources {
+  const joined: JoinedSources = {};
+  for (const source of dataSources)
+    if (source.tables.some((t) => (tables[t] ?? 0) > 0)) joined[source.id] = FROM_EXPORT;
+  return joined;
+}
+
+export interface JoinResult {
+  joined: JoinedSources;
+  /** Some source table now holds other rows than before (a new version whose slice is the same changes nothing). */
+  isChanged: boolean;
+  /** Rows per source table joined from the store. */
+  tables: Record<string, number>;
+}
+
+export async function joinSources(
+  conn: DuckDBConnection,
+  dataDir: string,
+  manifest: Manifest,
+  before: JoinedSources,
+): Promise<JoinResult> {
+  const joined: JoinedSources = { ...before };
+  const tables: Record<string, number> = {};
+  let isChanged = false;
+  for (const source of dataSources) {
+    const version = readSourceVersion(dataDir, manifest.websiteId, source.id);
+    if (!version || before[source.id] === version.meta.versionId) continue;
+    for (const table of source.tables) {
+      const joinedTable = await joinTable(conn, table, version.fileOf(table), manifest);
+      tables[table] = joinedTable.rows;
+      isChanged ||= joinedTable.isChanged;
+    }
+    joined[source.id] = version.meta.versionId;
+  }
+  if (isChanged) await addSourceOnlyUrls(conn, manifest);
+  return { joined, isChanged, tables };
+}
+
+const SLICE = '__thc_source_slice';
+
+/** Replaces the table with the window's slice of the version's file, unless it holds the same rows already. */
+async function joinTable(
+  conn: DuckDBConnection,
+  tableId: string,
+  file: string | undefined,
+  manifest: Manifest,
+): Promise<{ rows: number; isChanged: boolean }> {
+  const table = exportTable(tableId as never);
+  const name = quoteIdent(table.id);
+  const columns = table.columns.map((c) => quoteIdent(c.name)).join(', ');
+  const key = table.key.map(quoteIdent).join(', ');
+  const slice = file
+    ? `SELECT ${columns} FROM read_parquet(${quoteLiteral(file)})
+       WHERE "date" BETWEEN ${quoteLiteral(manifest.dataStart)}::DATE AND ${quoteLiteral(manifest.dataEnd)}::DATE`
+    : `SELECT ${table.columns.map((c) => `NULL::${c.type} AS ${quoteIdent(c.name)}`).join(', ')} WHERE FALSE`;
+  await conn.run(`CREATE OR REPLACE TEMP TABLE ${SLICE} AS ${slice}`);
+  try {
+    const count = async (sql: string): Promise<number> =>
+      Number((await conn.runAndReadAll(sql)).getRowsJS()[0]?.[0] ?? 0);
+    const rows = await count(`SELECT count(*) FROM temp.main.${SLICE}`);
+    const differing = await count(
+      `SELECT (SELECT count(*) FROM (SELECT ${columns} FROM ${name} EXCEPT ALL SELECT * FROM temp.main.${SLICE}))
+            + (SELECT count(*) FROM (SELECT * FROM temp.main.${SLICE} EXCEPT ALL SELECT ${columns} FROM ${name}))`,
+    );
+    if (differing === 0) return { rows, isChanged: false };
+    await conn.run(`DROP TABLE ${name}`);
+    await conn.run(`CREATE TABLE ${name} AS SELECT * FROM temp.main.${SLICE} ORDER BY ${key}`);
+    return { rows, isChanged: true };
+  } finally {
+    await conn.run(`DROP TABLE IF EXISTS temp.main.${SLICE}`);
+  }
+}
+
+/**
+ * `urls` without the rows only a source brought (never crawled, in no sitemap, linked from nowhere), then with
+ * the URLs the joined search console and analytics rows know and the crawl does not, as the loader adds them.
+ */
+async function addSourceOnlyUrls(conn: DuckDBConnection, manifest: Manifest): Promise<void> {
+  const columns = new Set(
+    (await conn.runAndReadAll(`SELECT * FROM "urls" LIMIT 0`)).columnNames().map((c) => c.toLowerCase()),
+  );
+  const hasSitemapFlag = columns.has('found_in_sitemap');
+  const isSourceOnly = [
+    'NOT COALESCE(found_in_web_crawl, FALSE)',
+    'http_status_code IS NULL',
+    ...(hasSitemapFlag ? ['NOT COALESCE(found_in_sitemap, FALSE)'] : []),
+    ...(columns.has('found_at_url') ? ['found_at_url IS NULL'] : []),
+  ].join(' AND ');
+  const host = new URL(manifest.startUrl).hostname.toLowerCase();
+  const hostOf = `lower(regexp_extract(url, '^[A-Za-z][A-Za-z0-9+.-]*://(?:[^/?#@]*@)?([^/?#:]*)', 1))`;
+  await conn.run(`CREATE OR REPLACE TEMP TABLE __thc_crawl_urls AS SELECT * FROM "urls" WHERE NOT (${isSourceOnly})`);
+  await conn.run(`CREATE OR REPLACE TABLE "urls" AS SELECT * FROM (
+      SELECT * FROM temp.main.__thc_crawl_urls
+      UNION ALL BY NAME
+      SELECT url, ${hostOf} = ${quoteLiteral(host)} AS internal, FALSE AS found_in_web_crawl
+        ${hasSitemapFlag ? ', FALSE AS found_in_sitemap' : ''}
+      FROM ((SELECT url FROM "search_console" UNION SELECT url FROM "analytics") EXCEPT SELECT url FROM temp.main.__thc_crawl_urls)
+    ) ORDER BY url`);
+  await conn.run('DROP TABLE temp.main.__thc_crawl_urls');
+}
+
+export const sourceIdsOf = (joined: JoinedSources): DataSourceId[] =>
+  dataSources.filter((s) => s.id in joined).map((s) => s.id);

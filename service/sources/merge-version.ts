@@ -1,0 +1,160 @@
+/**
+ * From staged vendor rows to a new version of a source: URLs normalised as the crawler normalises them (paths
+ * resolved on the website's origin), rows summed per contract key (position weighted by impressions), then merged
+ * with the live version's rows: added where new, refused where they contradict imported rows (unless --replace,
+ * which first drops the live rows on the dates the new files cover).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { dataSource, type DataSourceId } from '../../catalog/data-sources.ts';
+import { exportTable, parquetFileOf, type ExportTableId } from '../../catalog/export-contract.ts';
+import { quoteIdent, quoteLiteral, textOf } from '../db/duckdb.ts';
+import { normalizeUrl } from '../crawl/normalize-url.ts';
+import { ImportError } from './import-error.ts';
+import type { Coverage, Staged } from './importer.ts';
+import type { SourceVersion } from './source-store.ts';
+
+export interface Normalised {
+  tables: Map<ExportTableId, string>;
+  rows: number;
+  /** Rows whose URL is no http(s) URL even on the website's origin, with a few examples. */
+  skippedRows: number;
+  skippedExamples: string[];
+}
+
+const rowsOf = async (conn: DuckDBConnection, sql: string): Promise<Record<string, unknown>[]> =>
+  (await conn.runAndReadAll(sql)).getRowObjectsJS();
+const countOf = async (conn: DuckDBConnection, sql: string): Promise<number> =>
+  Number((await conn.runAndReadAll(sql)).getRowsJS()[0]?.[0] ?? 0);
+
+function aggregateOf(tableId: ExportTableId): string[] {
+  const table = exportTable(tableId);
+  return table.columns.map((c) => {
+    const name = quoteIdent(c.name);
+    if (table.key.includes(c.name)) return c.name === 'url' ? `m.url AS "url"` : `s.${name}`;
+    if (c.name === 'position')
+      return `CASE WHEN sum(s.impressions) > 0 THEN sum(s.position * s.impressions) / sum(s.impressions) END AS "position"`;
+    if (c.type === 'BIGINT' || c.type === 'INTEGER' || c.type === 'DOUBLE')
+      return `CAST(sum(s.${name}) AS ${c.type}) AS ${name}`;
+    return `first(s.${name}) AS ${name}`;
+  });
+}
+
+export async function normaliseStaged(
+  conn: DuckDBConnection,
+  staged: Staged,
+  origin: string,
+  workDir: string,
+): Promise<Normalised> {
+  const rawUrls = new Set<string>();
+  for (const name of staged.tables.values())
+    for (const row of await rowsOf(conn, `SELECT DISTINCT url FROM ${quoteIdent(name)}`)) rawUrls.add(textOf(row.url));
+  const mapFile = path.join(workDir, 'url-map.ndjson');
+  fs.writeFileSync(
+    mapFile,
+    [...rawUrls].map((raw) => JSON.stringify({ raw, url: normalizeUrl(raw, origin) })).join('\n'),
+  );
+  await conn.run(
+    rawUrls.size === 0
+      ? `CREATE TEMP TABLE url_map (raw VARCHAR, url VARCHAR)`
+      : `CREATE TEMP TABLE url_map AS SELECT * FROM read_json(${quoteLiteral(mapFile)}, format = 'newline_delimited', columns = {'raw': 'VARCHAR', 'url': 'VARCHAR'})`,
+  );
+  const tables = new Map<ExportTableId, string>();
+  let rows = 0;
+  let skippedRows = 0;
+  for (const [tableId, name] of staged.tables) {
+    const keys = exportTable(tableId).key.map((k) => (k === 'url' ? 'm.url' : `s.${quoteIdent(k)}`));
+    const fresh = `new_${tableId}`;
+    await conn.run(`CREATE TEMP TABLE ${fresh} AS SELECT ${aggregateOf(tableId).join(', ')}
+      FROM ${quoteIdent(name)} s JOIN url_map m ON m.raw = s.url WHERE m.url IS NOT NULL GROUP BY ${keys.join(', ')}`);
+    tables.set(tableId, fresh);
+    rows += await countOf(conn, `SELECT count(*) FROM ${fresh}`);
+    skippedRows += await countOf(
+      conn,
+      `SELECT count(*) FROM ${quoteIdent(name)} s JOIN url_map m ON m.raw = s.url WHERE m.url IS NULL`,
+    );
+  }
+  const skippedExamples = (await rowsOf(conn, `SELECT raw FROM url_map WHERE url IS NULL ORDER BY raw LIMIT 3`)).map(
+    (r) => textOf(r.raw),
+  );
+  return { tables, rows, skippedRows, skippedExamples };
+}
+
+export interface Merged {
+  /** Rows per table of the new version. */
+  tables: Record<string, number>;
+  /** Rows the new version adds, drops or changes. */
+  changedRows: number;
+}
+
+/** Writes the new version's Parquet files into `partialDir`; `changedRows` 0 means the import changes nothing. */
+export async function mergeVersion(
+  conn: DuckDBConnection,
+  source: DataSourceId,
+  live: SourceVersion | undefined,
+  fresh: Map<ExportTableId, string>,
+  coverage: Coverage,
+  options: { isReplace: boolean; partialDir: string; fileNames: string },
+): Promise<Merged> {
+  const tables: Record<string, number> = {};
+  let changedRows = 0;
+  for (const tableId of dataSource(source).tables) {
+    const table = exportTable(tableId);
+    const columns = table.columns.map((c) => quoteIdent(c.name)).join(', ');
+    const key = table.key.map(quoteIdent).join(', ');
+    const oldFile = live?.fileOf(tableId);
+    const old = oldFile ? `(SELECT ${columns} FROM read_parquet(${quoteLiteral(oldFile)}))` : undefined;
+    const neu = fresh.get(tableId);
+    let merged: string | undefined = old;
+    if (neu && options.isReplace) {
+      const inRange = `"date" BETWEEN ${quoteLiteral(coverage.start)}::DATE AND ${quoteLiteral(coverage.end)}::DATE`;
+      const kept = old ? `SELECT * FROM ${old} WHERE NOT (${inRange})` : undefined;
+      merged = `(${[kept, `SELECT ${columns} FROM ${neu}`].filter(Boolean).join(' UNION ALL ')})`;
+      const dropped = old ? `(SELECT * FROM ${old} WHERE ${inRange})` : `(SELECT ${columns} FROM ${neu} WHERE FALSE)`;
+      changedRows += await countOf(
+        conn,
+        `SELECT (SELECT count(*) FROM (SELECT ${columns} FROM ${neu} EXCEPT ALL SELECT * FROM ${dropped})) + (SELECT count(*) FROM (SELECT * FROM ${dropped} EXCEPT ALL SELECT ${columns} FROM ${neu}))`,
+      );
+    } else if (neu) {
+      if (old) await refuseContradictions(conn, tableId, old, neu, options.fileNames);
+      const added = old
+        ? `(SELECT ${columns} FROM ${neu} n ANTI JOIN ${old} o USING (${key}))`
+        : `(SELECT ${columns} FROM ${neu})`;
+      changedRows += await countOf(conn, `SELECT count(*) FROM ${added}`);
+      merged = old ? `(SELECT * FROM ${old} UNION ALL SELECT * FROM ${added})` : added;
+    }
+    if (!merged) continue;
+    const file = path.join(options.partialDir, parquetFileOf(tableId));
+    await conn.run(
+      `COPY (SELECT * FROM ${merged} ORDER BY ${key}) TO ${quoteLiteral(file)} (FORMAT parquet, COMPRESSION zstd)`,
+    );
+    tables[tableId] = await countOf(conn, `SELECT count(*) FROM read_parquet(${quoteLiteral(file)})`);
+  }
+  return { tables, changedRows };
+}
+
+/** Without --replace, a row whose key was imported before must carry the same values. */
+async function refuseContradictions(
+  conn: DuckDBConnection,
+  tableId: ExportTableId,
+  old: string,
+  neu: string,
+  fileNames: string,
+): Promise<void> {
+  const table = exportTable(tableId);
+  const values = table.columns.filter((c) => !table.key.includes(c.name));
+  const differs = values.map((c) => `n.${quoteIdent(c.name)} IS DISTINCT FROM o.${quoteIdent(c.name)}`).join(' OR ');
+  const keys = table.key.map((k) => `CAST(n.${quoteIdent(k)} AS VARCHAR) AS ${quoteIdent(k)}`).join(', ');
+  const [row] = await rowsOf(
+    conn,
+    `SELECT ${keys}, count(*) OVER () AS n_rows FROM ${neu} n JOIN ${old} o USING (${table.key.map(quoteIdent).join(', ')})
+     WHERE ${differs} ORDER BY ALL LIMIT 1`,
+  );
+  if (!row) return;
+  const first = table.key.map((k) => `${k} ${textOf(row[k])}`).join(', ');
+  throw new ImportError(
+    `${fileNames}: ${Number(row.n_rows)} rows differ from ${tableId} rows imported before (first: ${first}); nothing imported; use --replace to replace the dates these files cover`,
+    'conflict',
+  );
+}

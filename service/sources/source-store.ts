@@ -1,0 +1,118 @@
+/**
+ * Imported marketing data in the store, per website and source, replaced atomically as crawls are:
+ *
+ *   store/<websiteId>/sources/<source>/CURRENT                 the live version id (write + rename)
+ *   store/<websiteId>/sources/<source>/<versionId>/            <table>.parquet per contract table, source.json
+ *   store/<websiteId>/sources/<source>/<versionId>.partial/    an import in progress; removed by the next one
+ *
+ * Each version holds all of the source's rows (by date), so a crash leaves the previous version or the new one.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { dataSourceIds, type DataSourceId } from '../../catalog/data-sources.ts';
+import { parquetFileOf } from '../../catalog/export-contract.ts';
+import { CURRENT_FILE, PARTIAL_SUFFIX, SOURCES_DIR, websiteDir, writeFileAtomic } from '../store/layout.ts';
+import { fsyncDir, fsyncFile } from '../load/store-files.ts';
+
+export const SOURCE_META_FILE = 'source.json';
+
+const coverageSchema = z.object({
+  start: z.iso.date(),
+  end: z.iso.date(),
+  granularity: z.enum(['day', 'period']),
+});
+
+const importRecordSchema = z.object({
+  at: z.iso.datetime({ offset: true }),
+  files: z.array(z.object({ name: z.string(), sha256: z.string() })),
+  format: z.string(),
+  rows: z.number().int().nonnegative(),
+  coverage: coverageSchema,
+  isReplace: z.boolean(),
+});
+
+export const sourceMetaSchema = z.object({
+  layout: z.literal(1),
+  source: z.enum(dataSourceIds),
+  versionId: z.string().min(1),
+  importedAt: z.iso.datetime({ offset: true }),
+  /** Rows per contract table held by this version. */
+  tables: z.record(z.string(), z.number().int().nonnegative()),
+  /** Every import that made this version, oldest first. */
+  imports: z.array(importRecordSchema),
+});
+export type SourceMeta = z.infer<typeof sourceMetaSchema>;
+export type ImportRecord = z.infer<typeof importRecordSchema>;
+
+export interface SourceVersion {
+  source: DataSourceId;
+  dir: string;
+  meta: SourceMeta;
+  /** The Parquet file of a contract table in this version, if it holds that table. */
+  fileOf(table: string): string | undefined;
+}
+
+export const sourcesDir = (dataDir: string, websiteId: string): string =>
+  path.join(websiteDir(dataDir, websiteId), SOURCES_DIR);
+export const sourceDir = (dataDir: string, websiteId: string, source: DataSourceId): string =>
+  path.join(sourcesDir(dataDir, websiteId), source);
+
+/** The live version of a website's source, or undefined when the source is not connected. */
+export function readSourceVersion(dataDir: string, websiteId: string, source: DataSourceId): SourceVersion | undefined {
+  const dir = sourceDir(dataDir, websiteId, source);
+  let versionId: string;
+  try {
+    versionId = fs.readFileSync(path.join(dir, CURRENT_FILE), 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+  const versionDir = path.join(dir, versionId);
+  const meta = sourceMetaSchema.parse(JSON.parse(fs.readFileSync(path.join(versionDir, SOURCE_META_FILE), 'utf8')));
+  return {
+    source,
+    dir: versionDir,
+    meta,
+    fileOf: (table) => (table in meta.tables ? path.join(versionDir, parquetFileOf(table)) : undefined),
+  };
+}
+
+export function readConnectedSources(dataDir: string, websiteId: string): SourceVersion[] {
+  return dataSourceIds.flatMap((id) => readSourceVersion(dataDir, websiteId, id) ?? []);
+}
+
+/** Removes partial versions and versions CURRENT does not name; only under the website's import lock. */
+export function cleanupSourceLeftovers(dir: string): void {
+  if (!fs.existsSync(dir)) return;
+  let current: string | undefined;
+  try {
+    current = fs.readFileSync(path.join(dir, CURRENT_FILE), 'utf8').trim();
+  } catch {
+    current = undefined;
+  }
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const target = path.join(dir, entry.name);
+    if (entry.isDirectory() && entry.name !== current) fs.rmSync(target, { recursive: true, force: true });
+    else if (entry.isFile() && entry.name.endsWith('.tmp')) fs.rmSync(target, { force: true });
+  }
+}
+
+export function startPartialVersion(dir: string, versionId: string): string {
+  fs.mkdirSync(dir, { recursive: true });
+  const partial = path.join(dir, `${versionId}${PARTIAL_SUFFIX}`);
+  fs.mkdirSync(partial);
+  return partial;
+}
+
+/** Renames the finished version into place and names it in CURRENT: from here it is live. */
+export function publishVersion(dir: string, partial: string, meta: SourceMeta): string {
+  writeFileAtomic(path.join(partial, SOURCE_META_FILE), `${JSON.stringify(meta, null, 2)}\n`);
+  for (const file of fs.readdirSync(partial)) fsyncFile(path.join(partial, file));
+  fsyncDir(partial);
+  const versionDir = path.join(dir, meta.versionId);
+  fs.renameSync(partial, versionDir);
+  fsyncDir(dir);
+  writeFileAtomic(path.join(dir, CURRENT_FILE), meta.versionId);
+  fsyncDir(dir);
+  return versionDir;
+}

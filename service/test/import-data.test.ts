@@ -1,0 +1,374 @@
+/**
+ * npm run import-data end to end: a generated site's crawls loaded without their marketing tables, then the vendor
+ * files of fixtures/sources imported by the real CLI. Search Console and analytics start "not connected" (no counts,
+ * 409 for rows), then their reports fill with the imported rows over each crawl's data window; importing the same
+ * rows again, or replacing them with the same rows from Parquet, changes nothing; bad input, a file of the wrong
+ * source and a held lock are refused with one line and leave the store as it was.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Overview, OverviewReport, QueryReport, ReportSummary } from '../../catalog/api.ts';
+import { generateSite } from '../../scripts/fixtures/generate.ts';
+import { openDatabase, quoteLiteral, textOf } from '../db/duckdb.ts';
+import { loadCrawl } from '../load/load-crawl.ts';
+import { readCurrentLoad, readCrawlMeta, storeDir } from '../store/layout.ts';
+import { openSignedInApp, post, tempDir, type SignedInApp } from './auth-fixture.ts';
+import { snapshotTree } from './helpers/tree-snapshot.ts';
+
+const REPO = path.resolve(import.meta.dirname, '../..');
+const FIXTURES = path.join(REPO, 'fixtures/sources');
+const SITE = 'alpine-travel';
+const SOURCE_TABLES = [
+  'search_console',
+  'search_console_queries',
+  'analytics',
+  'ads_one',
+  'ads_two',
+  'trends',
+  'keyword_planner',
+];
+const performance = ['Pages.csv', 'Dates.csv', 'Filters.csv', 'Devices.csv'].map((f) =>
+  path.join(FIXTURES, 'search-console/performance', f),
+);
+const bulkCsv = path.join(FIXTURES, 'search-console/bulk/searchdata_url_impression.csv');
+
+let dataDir: string;
+let signedIn: SignedInApp<'admin'>;
+
+function importData(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const run = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', 'scripts/import-data.ts', '--website', SITE, '--data-dir', dataDir, ...args],
+    { cwd: REPO, encoding: 'utf8', timeout: 240_000 },
+  );
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+async function query<T>(crawlId: number, sql: string): Promise<T[]> {
+  const live = readCurrentLoad(dataDir, SITE, crawlId)!;
+  const db = await openDatabase();
+  const conn = await db.connect();
+  try {
+    await conn.run(`ATTACH ${quoteLiteral(live.dbFile)} AS c (READ_ONLY); USE c`);
+    return (await conn.runAndReadAll(sql)).getRowObjectsJS() as T[];
+  } finally {
+    conn.closeSync();
+    db.closeSync();
+  }
+}
+
+const rowCount = async (crawlId: number, reportId: string): Promise<number> =>
+  Number(
+    (await query<{ n: bigint }>(crawlId, `SELECT row_count AS n FROM report_counts WHERE report_id = '${reportId}'`))[0]
+      ?.n,
+  );
+
+async function overview(crawlId: number): Promise<OverviewReport[]> {
+  const res = await post(signedIn.app, '/api/technical-health-check/overview/get-overview', signedIn.sessions.admin, {
+    websiteId: SITE,
+    currentId: crawlId,
+    refresh: true,
+  });
+  expect(res.statusCode).toBe(200);
+  return Object.values(res.json<Overview>().severityMap).flatMap((s) => s?.reports ?? []);
+}
+
+const reportCall = (reportId: string, crawlId: number) => ({
+  websiteId: SITE,
+  segmentId: null,
+  currentId: crawlId,
+  comparisonId: null,
+  dataDateRange: null,
+  differenceType: 'all',
+  reportId,
+  tableId: 'urls',
+  showChecked: true,
+  userFilter: '',
+  channel: null,
+});
+
+beforeAll(async () => {
+  const out = tempDir('thc-import-exports-');
+  const { crawlDirs } = await generateSite({ outDir: out, site: SITE, urls: 200, crawls: 2 });
+  dataDir = tempDir('thc-import-data-');
+  for (const dir of crawlDirs) {
+    for (const table of SOURCE_TABLES) fs.rmSync(path.join(dir, `${table}.parquet`), { force: true });
+    await loadCrawl({ dataDir, exportDir: dir });
+  }
+  signedIn = await openSignedInApp(dataDir, '2026-11-20T09:00:00Z', ['admin']);
+}, 300_000);
+
+afterAll(() => signedIn?.close());
+
+describe('a website without data sources', () => {
+  it('shows search console and analytics reports as not connected, not as zero', async () => {
+    const entries = await overview(2);
+    const analytics = entries.filter((e) => e.reportId.startsWith('analytics/'));
+    expect(analytics.map((e) => [e.reportId, e.notConnected, e.ems_rank, e.ems_lumar_row_count]).sort()).toEqual([
+      ['analytics/all', 'analytics', 0, 0],
+      ['analytics/missing', 'analytics', 0, 0],
+      ['analytics/orphaned', 'analytics', 0, 0],
+    ]);
+    expect(entries.find((e) => e.reportId === 'search-console/missing')?.notConnected).toBe('search-console');
+    // The near miss: a crawl-fed report is connected whatever the sources.
+    expect(entries.find((e) => e.reportId === 'status-code/4xx')?.notConnected).toBeUndefined();
+    // Precomputed, analytics/missing would flag every indexable page.
+    expect(await rowCount(2, 'analytics/missing')).toBeGreaterThan(50);
+
+    const summary = await post(
+      signedIn.app,
+      '/api/technical-health-check/report/get-summary',
+      signedIn.sessions.admin,
+      {
+        ...reportCall('analytics/missing', 2),
+        skipCache: true,
+      },
+    );
+    expect(summary.json<ReportSummary>().notConnected).toBe('analytics');
+    const rows = await post(signedIn.app, '/api/technical-health-check/report/get-rows', signedIn.sessions.admin, {
+      ...reportCall('analytics/missing', 2),
+      limit: 10,
+      offset: 0,
+      orderBy: [],
+    });
+    expect(rows.statusCode).toBe(409);
+    expect(rows.json()).toEqual({
+      error: 'Analytics is not connected for website "alpine-travel"',
+      notConnected: 'analytics',
+    });
+  });
+});
+
+describe('importing Search Console files', () => {
+  it('joins the Performance report into each crawl whose window holds its period, and refreshes the counts', async () => {
+    const loadBefore = readCurrentLoad(dataDir, SITE, 2)!.loadId;
+    const run = importData('--source', 'search-console', ...performance);
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.stdout.trim().split('\n')).toHaveLength(1);
+    expect(run.stdout).toContain('5 rows of Search Console Performance report CSV');
+    expect(run.stdout).toContain('totals for 2026-11-01 to 2026-11-14 (one period, placed on 2026-11-14)');
+    expect(run.stdout).toContain('URLs: 4 matched to crawl 2, 1 not (e.g. https://alpine-travel.eu/de/datenschutz)');
+    expect(run.stdout).toContain('devices left out (no page URL)');
+
+    const live = readCurrentLoad(dataDir, SITE, 2)!;
+    expect(live.loadId).not.toBe(loadBefore);
+    expect(readCrawlMeta(live.dir).sources?.['search-console']).toMatch(/^[a-z0-9-]+$/);
+    const rows = await query<{ url: string; date: string; clicks: bigint; position: number }>(
+      2,
+      `SELECT url, date::VARCHAR AS date, clicks, position FROM search_console ORDER BY url`,
+    );
+    expect(rows.map((r) => [r.url, r.date, Number(r.clicks), r.position])).toEqual([
+      ['https://alpine-travel.eu/de/datenschutz', '2026-11-14', 0, 43],
+      ['https://www.alpine-travel.eu/de/', '2026-11-14', 412, 6.8],
+      ['https://www.alpine-travel.eu/de/deutschland/', '2026-11-14', 95, 9.12],
+      ['https://www.alpine-travel.eu/de/deutschland/berchtesgaden-urlaub-c16/', '2026-11-14', 31, 11.4],
+      ['https://www.alpine-travel.eu/de/frankreich/', '2026-11-14', 8, 17.03],
+    ]);
+    expect(await rowCount(2, 'search-console/all')).toBe(4);
+    // The non-www URL the crawl never reached is kept as a URL of another host: visible, not lost.
+    expect(
+      await query(
+        2,
+        `SELECT internal, found_in_web_crawl FROM urls WHERE url = 'https://alpine-travel.eu/de/datenschutz'`,
+      ),
+    ).toEqual([{ internal: false, found_in_web_crawl: false }]);
+    // Crawl 1's window ends 2026-11-08: connected, but the period's totals are not in it.
+    expect(await query(1, 'SELECT * FROM search_console')).toEqual([]);
+    expect(await rowCount(1, 'search-console/all')).toBe(0);
+
+    const entries = await overview(2);
+    expect(entries.find((e) => e.reportId === 'search-console/all')?.notConnected).toBeUndefined();
+    expect(entries.find((e) => e.reportId === 'analytics/all')?.notConnected).toBe('analytics');
+  }, 300_000);
+
+  it('changes nothing when the same files are imported again', () => {
+    const before = snapshotTree(storeDir(dataDir));
+    const run = importData('--source', 'search-console', ...performance);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('nothing changed (imported before)');
+    expect(snapshotTree(storeDir(dataDir))).toEqual(before);
+  }, 120_000);
+
+  it('adds the bulk export by day, URL and query, which feeds the query report', async () => {
+    const run = importData('--source', 'search-console', bulkCsv);
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('days 2026-11-02 to 2026-11-03');
+    const queries = await query<{ query: string; clicks: bigint; impressions: bigint; position: number }>(
+      1,
+      `SELECT query, sum(clicks) AS clicks, sum(impressions) AS impressions, max(position) AS position
+       FROM search_console_queries WHERE url = 'https://www.alpine-travel.eu/de/' GROUP BY query`,
+    );
+    // Two devices summed; sum_position is zero-based: (96 + 72 + 99) / (120 + 80 + 110) + 1 over both days.
+    expect(queries.map((q) => [q.query, Number(q.clicks), Number(q.impressions)])).toEqual([
+      ['alpine travel', 35, 310],
+    ]);
+    const perDay = await query<{ position: number }>(
+      2,
+      `SELECT position FROM search_console_queries WHERE url = 'https://www.alpine-travel.eu/de/' AND date = '2026-11-02'`,
+    );
+    expect(perDay[0]?.position).toBeCloseTo((96 + 72) / 200 + 1, 9);
+    // The anonymized query counts in the URL's totals, not in its queries.
+    const day = await query<{ clicks: bigint }>(
+      2,
+      `SELECT clicks FROM search_console WHERE url = 'https://www.alpine-travel.eu/de/' AND date = '2026-11-02'`,
+    );
+    expect(Number(day[0]?.clicks)).toBe(24);
+    // The fragment goes, as the crawler drops it.
+    expect(
+      await query(
+        2,
+        `SELECT 1 FROM search_console WHERE url = 'https://www.alpine-travel.eu/de/frankreich/' AND date = '2026-11-03'`,
+      ),
+    ).toHaveLength(1);
+
+    await signedIn.stack.registry.refresh();
+    const res = await post(signedIn.app, '/api/technical-health-check/query/get-report', signedIn.sessions.admin, {
+      websiteId: SITE,
+      query: 'alpine travel',
+      currentId: 2,
+    });
+    const report = res.json<QueryReport>();
+    expect(report.searchConsole.byUrl.map((u) => [u.url, u.clicks])).toEqual([
+      ['https://www.alpine-travel.eu/de/', 35],
+    ]);
+    expect(report.notConnected).toEqual(['google-ads', 'microsoft-ads', 'trends', 'keyword-planner']);
+  }, 300_000);
+
+  it('--replace with the same rows from Parquet changes nothing; different rows without it are refused', async () => {
+    const work = tempDir('thc-import-parquet-');
+    const parquet = path.join(work, 'searchdata_url_impression.parquet');
+    const db = await openDatabase();
+    const conn = await db.connect();
+    await conn.run(
+      `COPY (SELECT * FROM read_csv(${quoteLiteral(bulkCsv)})) TO ${quoteLiteral(parquet)} (FORMAT parquet)`,
+    );
+    conn.closeSync();
+    db.closeSync();
+    const before = snapshotTree(storeDir(dataDir));
+    const same = importData('--source', 'search-console', '--replace', parquet);
+    expect(same.stderr).toBe('');
+    expect(same.stdout).toContain('nothing changed');
+    expect(snapshotTree(storeDir(dataDir))).toEqual(before);
+
+    const changed = path.join(work, 'searchdata_url_impression.csv');
+    fs.writeFileSync(changed, fs.readFileSync(bulkCsv, 'utf8').replace(',120,14,96', ',121,14,96'));
+    const refused = importData('--source', 'search-console', changed);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(
+      /1 rows differ from search_console rows imported before \(first: date 2026-11-02, url https:\/\/www\.alpine-travel\.eu\/de\/\).*use --replace/,
+    );
+    expect(snapshotTree(storeDir(dataDir))).toEqual(before);
+
+    // With --replace the file's dates (2026-11-02 and 03) take its rows; the Performance period on 11-14 stays.
+    const replaced = importData('--source', 'search-console', '--replace', changed);
+    expect(replaced.stderr).toBe('');
+    expect(replaced.status).toBe(0);
+    const rows = await query<{ date: string; impressions: bigint }>(
+      2,
+      `SELECT date::VARCHAR AS date, impressions FROM search_console WHERE url = 'https://www.alpine-travel.eu/de/' ORDER BY date`,
+    );
+    expect(rows.map((r) => [r.date, Number(r.impressions)])).toEqual([
+      ['2026-11-02', 121 + 80 + 15],
+      ['2026-11-03', 110],
+      ['2026-11-14', 9310],
+    ]);
+  }, 300_000);
+});
+
+describe('bad input', () => {
+  const refuse = (args: string[], message: RegExp | string): void => {
+    const before = snapshotTree(storeDir(dataDir));
+    const run = importData(...args);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    if (typeof message === 'string') expect(run.stderr).toContain(message);
+    else expect(run.stderr).toMatch(message);
+    expect(snapshotTree(storeDir(dataDir))).toEqual(before);
+  };
+
+  it('names the file, line and column of a bad cell and imports nothing', () => {
+    const file = path.join(tempDir('thc-import-bad-'), 'Pages.csv');
+    const text = fs.readFileSync(performance[0]!, 'utf8').replace('95,2204,4.31%', '95,2,204,4.31%');
+    fs.writeFileSync(file, text);
+    refuse(['--source', 'search-console', file, performance[1]!], `${file}:3:1: 6 cells, the header has 5`);
+    fs.writeFileSync(file, fs.readFileSync(performance[0]!, 'utf8').replace('4.31%', '4.31'));
+    refuse(['--source', 'search-console', file, performance[1]!], `${file}:3:4: CTR "4.31" is not a percentage`);
+    fs.writeFileSync(file, fs.readFileSync(performance[0]!, 'utf8').replace('9310', '9.310'));
+    refuse(
+      ['--source', 'search-console', file, performance[1]!],
+      `${file}:2:3: Impressions "9.310" is not a whole number`,
+    );
+    const bulk = path.join(tempDir('thc-import-bad-'), 'export.csv');
+    fs.writeFileSync(bulk, fs.readFileSync(bulkCsv, 'utf8').replace('2026-11-03,', '2026-11-31,'));
+    refuse(['--source', 'search-console', bulk], `${bulk}:6:1: data_date "2026-11-31" is not a date`);
+  }, 120_000);
+
+  it('refuses a file of another source, an unknown shape and a truncated file', () => {
+    refuse(
+      ['--source', 'analytics', performance[0]!],
+      'a Search Console Performance report CSV (Search Console), not a analytics file',
+    );
+    const odd = path.join(tempDir('thc-import-bad-'), 'Pages.csv');
+    fs.writeFileSync(odd, 'Landing URL;Clicks\n/a;1\n');
+    refuse(['--source', 'search-console', odd], `${odd}: not a format import-data reads for search-console`);
+    const cut = path.join(tempDir('thc-import-bad-'), 'ga4.csv');
+    const ga4 = fs.readFileSync(path.join(FIXTURES, 'analytics/ga4-landing-page-daily.csv'), 'utf8');
+    fs.writeFileSync(cut, ga4.slice(0, ga4.indexOf('utm_medium')));
+    refuse(['--source', 'analytics', cut], 'a quoted cell is not closed (a truncated file?)');
+  }, 120_000);
+
+  it('refuses a second import while one holds the website', () => {
+    const holder = spawn('sleep', ['30']);
+    try {
+      const lock = path.join(storeDir(dataDir), SITE, '.import.lock');
+      fs.writeFileSync(lock, `${holder.pid}\n`);
+      const run = importData('--source', 'analytics', path.join(FIXTURES, 'analytics/ga4-pages-and-screens.csv'));
+      expect(run.status).toBe(1);
+      expect(run.stderr).toContain(`another import (pid ${holder.pid}) is running for website "alpine-travel"`);
+      fs.rmSync(lock);
+    } finally {
+      holder.kill();
+    }
+  }, 120_000);
+
+  it('answers bad usage with exit 2', () => {
+    expect(importData('--source', 'search-console').status).toBe(2);
+    expect(importData('--source', 'nowhere', bulkCsv).status).toBe(2);
+    expect(importData('--source', 'search-console', '--start', '2026-11-01', bulkCsv).status).toBe(2);
+  });
+});
+
+describe('importing Google Analytics 4 reports', () => {
+  it('resolves paths on the crawl host, keeps channels and days, and connects the analytics reports', async () => {
+    const run = importData('--source', 'analytics', path.join(FIXTURES, 'analytics/ga4-landing-page-daily.csv'));
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('days 2026-11-02 to 2026-11-03');
+    expect(run.stdout).toContain(
+      '1 not (e.g. https://www.alpine-travel.eu/de/frankreich/?utm_source=newsletter&utm_medium=email)',
+    );
+    expect(run.stdout).toContain('1 rows without a page ("(not set)", "(other)") left out');
+    const rows = await query<{ url: string; channel: string; sessions: bigint; revenue: number; page_views: unknown }>(
+      2,
+      `SELECT url, channel, sum(sessions) AS sessions, sum(revenue) AS revenue, max(page_views) AS page_views
+       FROM analytics GROUP BY url, channel ORDER BY url, channel`,
+    );
+    expect(rows.map((r) => [r.url, r.channel, Number(r.sessions)])).toEqual([
+      ['https://www.alpine-travel.eu/de/', 'Direct', 94],
+      ['https://www.alpine-travel.eu/de/', 'Organic Search', 497],
+      ['https://www.alpine-travel.eu/de/deutschland/', 'Paid Search', 31],
+      ['https://www.alpine-travel.eu/de/frankreich/?utm_source=newsletter&utm_medium=email', 'Email', 12],
+    ]);
+    // The report has no Views column: page views are unknown (NULL), not 0.
+    expect(rows.every((r) => r.page_views === null)).toBe(true);
+    expect(await rowCount(2, 'analytics/all')).toBe(3);
+    const entries = await overview(2);
+    expect(entries.find((e) => e.reportId === 'analytics/missing')?.notConnected).toBeUndefined();
+    expect(textOf(readCrawlMeta(readCurrentLoad(dataDir, SITE, 1)!.dir).sources?.analytics)).toMatch(/^[a-z0-9-]+$/);
+  }, 300_000);
+});
