@@ -185,11 +185,6 @@ export function SettingsForm({ answer, save, onSaved, onChangedState }: Settings
               description="Indexable pages rendered in Chromium for the performance columns; 0 renders none."
               {...count('render')}
             />
-            <Textarea
-              label="Sitemap URLs"
-              description="One per line, besides robots.txt's sitemaps and /sitemap.xml."
-              {...lines('sitemaps')}
-            />
             <Switch
               label="Check external links"
               description="Ask other websites for the status of the pages linked to; off leaves it unknown."
@@ -199,6 +194,11 @@ export function SettingsForm({ answer, save, onSaved, onChangedState }: Settings
               label="Time limit (hours)"
               description={`${range('timeLimitHours')}; then the crawl stops and loads what it has`}
               {...count('timeLimitHours')}
+            />
+            <Textarea
+              label="Sitemap URLs"
+              description="One per line, besides robots.txt's sitemaps and /sitemap.xml."
+              {...lines('sitemaps')}
             />
           </SimpleGrid>
 

@@ -1,4 +1,3 @@
-import { lazy, Suspense } from 'react';
 import { Alert, Skeleton, Stack } from '@mantine/core';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useDashboard } from '../../lib/dashboard-context.ts';
@@ -12,9 +11,7 @@ import { FetchErrorPanel } from '../../components/fetch-error-panel.tsx';
 import { OverviewPage } from '../overview/overview-page.tsx';
 import { ReportNotFound, ReportRoute } from '../report/report-route.tsx';
 import { findVisibleReport } from '../../lib/catalog.ts';
-
-// Staff only, and it brings the pattern engine (re2js) the settings form checks with: loaded when opened.
-const CrawlsPage = lazy(() => import('../crawls/crawls-page.tsx').then((m) => ({ default: m.CrawlsPage })));
+import { CrawlsPage } from '../crawls/crawls-page.tsx';
 
 /** The section layout (spec §2): title and intro, the crawl controls, crawl-state notices, then the page. */
 export function DashboardBody({ isModuleActive }: { isModuleActive: boolean }) {
@@ -28,12 +25,7 @@ export function DashboardBody({ isModuleActive }: { isModuleActive: boolean }) {
     page.kind === 'overview' ? 'Overview' : page.kind === 'crawls' ? 'Crawls' : report ? undefined : 'Report not found',
   );
 
-  if (page.kind === 'crawls')
-    return (
-      <Suspense fallback={<Skeleton h={420} radius="md" aria-label="Loading the Crawls page" />}>
-        <CrawlsPage />
-      </Suspense>
-    );
+  if (page.kind === 'crawls') return <CrawlsPage />;
 
   if (!isModuleActive) {
     return (
