@@ -1,8 +1,8 @@
 /**
  * npm run crawl -- START_URL --out EXPORT_DIR [--website ID] [--crawl N] [--max-urls N] [--max-depth N]
  *                  [--concurrency N] [--delay MS] [--user-agent UA] [--ignore-robots] [--include-subdomains]
- *                  [--include REGEX]... [--exclude REGEX]... [--sitemap URL]... [--render N] [--load]
- *                  [--data-dir DIR]
+ *                  [--include REGEX]... [--exclude REGEX]... [--sitemap URL]... [--render N]
+ *                  [--max-duration MINUTES] [--load] [--data-dir DIR]
  *
  * Crawls a website into a crawl export (service/crawl/crawl.ts); --load loads it into DATA_DIR. Exit codes: 0 done
  * (also after a first Ctrl-C, which stops fetching and still writes the export), 1 failed (one line on stderr),
@@ -12,7 +12,7 @@ import path from 'node:path';
 import cliProgress from 'cli-progress';
 import type { CrawlProgress, CrawlResult } from '../service/crawl/crawl-options.ts';
 import { abandonCrawlsSync, crawlWebsite, CrawlError } from '../service/crawl/crawl.ts';
-import { parseCrawlCommand, UsageError, USAGE, type CrawlCommand } from '../service/crawl/crawl-command.ts';
+import { helpText, parseCrawlCommand, UsageError, USAGE, type CrawlCommand } from '../service/crawl/crawl-command.ts';
 
 const EXIT_INTERRUPTED = 130;
 
@@ -56,10 +56,11 @@ function summary(command: CrawlCommand, result: CrawlResult): string {
   const seconds = result.elapsedMs / 1000;
   const rate = seconds > 0 ? result.fetched / seconds : 0;
   const early = result.stoppedEarly ? '; stopped early, the unvisited URLs are listed as crawl_limit' : '';
+  const parseFailures = result.parseFailures === 0 ? '' : `, ${n(result.parseFailures)} pages not parsed`;
   return (
     `crawled ${n(result.fetched)} URLs of ${result.manifest.startUrl} in ${seconds.toFixed(1)} s ` +
     `(${rate.toFixed(0)} URLs/s): ${n(result.tables.urls)} urls, ${n(result.tables.links)} links, ` +
-    `${n(result.tables.uncrawled_urls)} uncrawled; website "${result.manifest.websiteId}" crawl ` +
+    `${n(result.tables.uncrawled_urls)} uncrawled${parseFailures}; website "${result.manifest.websiteId}" crawl ` +
     `${result.manifest.crawlId} written to ${command.options.outDir}${early}`
   );
 }
@@ -73,7 +74,7 @@ async function main(): Promise<void> {
     throw error;
   }
   if (command.isHelp) {
-    process.stdout.write(`${USAGE}\n`);
+    process.stdout.write(`${helpText()}\n`);
     return;
   }
   const controller = new AbortController();

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CRAWL_DB_FILE, CRAWL_META_FILE, CURRENT_FILE, crawlDir } from '../store/layout.ts';
-import { nextCrawlId, parseCrawlCommand, UsageError, websiteIdFromUrl } from './crawl-command.ts';
+import { helpText, nextCrawlId, parseCrawlCommand, UsageError, websiteIdFromUrl } from './crawl-command.ts';
 
 const temps: string[] = [];
 const tempDir = (): string => {
@@ -67,6 +67,7 @@ describe('parseCrawlCommand', () => {
       exclude: [],
       sitemaps: [],
       render: 0,
+      maxDurationMs: 6 * 60 * 60 * 1000,
     });
     expect(command.options.userAgent).toMatch(/^TechnicalHealthCheck\/\d+\.\d+\.\d+ /);
   });
@@ -90,6 +91,7 @@ describe('parseCrawlCommand', () => {
       '--exclude=\\?print',
       '--sitemap=https://example.com/s.xml',
       '--render=5',
+      '--max-duration=90',
       '--load',
       '--data-dir=/tmp/d',
     ]);
@@ -109,7 +111,13 @@ describe('parseCrawlCommand', () => {
       exclude: [/\?print/],
       sitemaps: ['https://example.com/s.xml'],
       render: 5,
+      maxDurationMs: 90 * 60_000,
     });
+  });
+
+  it('says what bounds a run in --help', () => {
+    expect(helpText()).toContain('--max-duration MINUTES   wall-clock limit (default 360)');
+    expect(parseCrawlCommand(['--help']).isHelp).toBe(true);
   });
 
   it.each([
@@ -134,6 +142,10 @@ describe('parseCrawlCommand', () => {
     [['http://a.example/', '--out', 'x', '--sitemap', 'nope'], '--sitemap "nope" is not an http(s) URL'],
     [['http://a.example/', '--out', 'x', '--website=-x'], '--website "-x" is not a valid website id'],
     [['http://a.example/', '--out', 'x', '--user-agent', ''], '--user-agent must be one non-empty line'],
+    [
+      ['http://a.example/', '--out', 'x', '--max-duration', '0'],
+      '--max-duration must be a whole number from 1 to 100000 (got "0")',
+    ],
   ])('refuses %j', (argv, message) => {
     expect(() => parseCrawlCommand(argv, {})).toThrow(UsageError);
     expect(() => parseCrawlCommand(argv, {})).toThrow(message);

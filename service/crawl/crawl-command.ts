@@ -4,18 +4,33 @@ import path from 'node:path';
 import { readCommandLine } from '../command-line.ts';
 import { manifestSchema } from '../../catalog/export-contract.ts';
 import { CURRENT_FILE, crawlDir, websiteDir } from '../store/layout.ts';
-import type { CrawlOptions } from './crawl-options.ts';
+import { DEFAULT_MAX_DURATION_MS, type CrawlOptions } from './crawl-options.ts';
 import { crawlerVersion, CRAWLER_NAME } from './export-crawl.ts';
 import { normalizeUrl } from './normalize-url.ts';
 
 export const USAGE =
   'usage: npm run crawl -- START_URL --out EXPORT_DIR [--website ID] [--crawl N] [--max-urls N] [--max-depth N] ' +
   '[--concurrency N] [--delay MS] [--user-agent UA] [--ignore-robots] [--include-subdomains] [--skip-external] [--include REGEX]... ' +
-  '[--exclude REGEX]... [--sitemap URL]... [--render N] [--load] [--data-dir DIR]';
+  '[--exclude REGEX]... [--sitemap URL]... [--render N] [--max-duration MINUTES] [--load] [--data-dir DIR]';
+
+/** --help: the usage line, then what the limits are. */
+export const helpText = (): string =>
+  [
+    USAGE,
+    '',
+    'Limits of a run:',
+    `  --max-urls N             URLs of the site to fetch, sitemap URLs included (default ${DEFAULT_MAX_URLS})`,
+    `  --max-depth N            click depth from the start URL (default ${DEFAULT_MAX_DEPTH})`,
+    `  --max-duration MINUTES   wall-clock limit (default ${DEFAULT_MAX_DURATION_MINUTES}); when reached, fetching stops`,
+    '                           and the export holds what was crawled, marked stopped early',
+    "  robots.txt's crawl-delay is obeyed up to 10 s; Ctrl-C stops fetching and writes the export, twice aborts",
+  ].join('\n');
 
 export const DEFAULT_MAX_URLS = 1_000_000;
 export const DEFAULT_MAX_DEPTH = 1000;
 export const DEFAULT_CONCURRENCY = 16;
+/** --max-duration's default, in minutes (6 h, DEFAULT_MAX_DURATION_MS). */
+export const DEFAULT_MAX_DURATION_MINUTES = DEFAULT_MAX_DURATION_MS / 60_000;
 export const MAX_CRAWL_ID = 2_147_483_647;
 
 export class UsageError extends Error {
@@ -100,6 +115,7 @@ export function parseCrawlCommand(argv: string[], env: NodeJS.ProcessEnv = {}): 
       exclude: { type: 'string', multiple: true },
       sitemap: { type: 'string', multiple: true },
       render: { type: 'string' },
+      'max-duration': { type: 'string' },
       load: { type: 'boolean' },
     },
     (problem) => {
@@ -156,6 +172,7 @@ export function parseCrawlCommand(argv: string[], env: NodeJS.ProcessEnv = {}): 
       exclude: patterns('exclude', v.exclude),
       sitemaps: (v.sitemap ?? []).map((s) => normalizeUrl(s) as string),
       render: integer('render', v.render, 0, 0),
+      maxDurationMs: integer('max-duration', v['max-duration'], DEFAULT_MAX_DURATION_MINUTES, 1, 100_000) * 60_000,
     },
   };
 }
