@@ -57,10 +57,11 @@ function summary(command: CrawlCommand, result: CrawlResult): string {
   const seconds = result.elapsedMs / 1000;
   const rate = seconds > 0 ? result.fetched / seconds : 0;
   const early = result.stoppedEarly ? '; stopped early, the unvisited URLs are listed as crawl_limit' : '';
+  const parseFailures = result.parseFailures === 0 ? '' : `, ${n(result.parseFailures)} pages not parsed`;
   return (
     `crawled ${n(result.fetched)} URLs of ${result.manifest.startUrl} in ${seconds.toFixed(1)} s ` +
     `(${rate.toFixed(0)} URLs/s): ${n(result.tables.urls)} urls, ${n(result.tables.links)} links, ` +
-    `${n(result.tables.uncrawled_urls)} uncrawled; website "${result.manifest.websiteId}" crawl ` +
+    `${n(result.tables.uncrawled_urls)} uncrawled${parseFailures}; website "${result.manifest.websiteId}" crawl ` +
     `${result.manifest.crawlId} written to ${command.options.outDir}${early}`
   );
 }

@@ -23,7 +23,15 @@ other host the crawl finds (links, images, canonicals, redirect targets, robots.
 the renderer's requests) must resolve to a public address, or it is recorded with "refused by the egress policy"
 as its fetch error. Open more with --allow CIDR|HOST (repeatable: 10.0.0.0/8, 127.0.0.1, intranet.example) or
 CRAWL_ALLOW (comma-separated, the same entries). Host names are resolved through CRAWL_DNS_SERVERS
-(comma-separated host[:port]) when set, else the system's DNS servers.`;
+(comma-separated host[:port]) when set, else the system's DNS servers.
+
+Limits of a run:
+  --max-urls N          URLs of the site to fetch, sitemap URLs included (default 1000000)
+  --max-depth N         click depth from the start URL (default 1000)
+  --time-limit HOURS    wall-clock limit, 1 to 48 (default 6); when reached, fetching stops and the export holds
+                        what was crawled, marked stopped early
+  Each response has 20 s in all (connection, headers and body); robots.txt's crawl-delay is obeyed up to 10 s;
+  Ctrl-C stops fetching and writes the export, twice aborts.`;
 
 export const DEFAULT_MAX_URLS = 1_000_000;
 export const DEFAULT_MAX_DEPTH = 1000;

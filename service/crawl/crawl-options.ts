@@ -39,26 +39,38 @@ export interface CrawlOptions {
   egress?: EgressPolicy;
   /** The deadline of one response, connection to the end of the body, in milliseconds (20 s by default). */
   timeoutMs?: number;
-  /** Wall-clock limit: past it the crawl stops as if aborted and writes what it fetched (stoppedEarly). */
+  /**
+   * Wall-clock limit of the run, in milliseconds (default DEFAULT_MAX_DURATION_MS, 6 h): when reached, fetching stops
+   * and the crawl writes a complete export of what it fetched (stoppedEarly), with a notice saying so.
+   */
   maxDurationMs?: number;
-  /** Where the crawl keeps its working files (default: the system's temporary directory). */
+  /** Where the crawl's work directory (row files, DuckDB's spill) is made; default os.tmpdir(). */
   scratchDir?: string;
   /** Aborting stops fetching; the crawl still writes a complete export of what it fetched (stoppedEarly). */
   signal?: AbortSignal;
   onProgress?: (progress: CrawlProgress) => void;
 }
 
+/**
+ * What a crawl is doing: fetching; waiting (every worker waits out a host's pause, robots.txt's crawl-delay or
+ * --delay); exporting (the crawl's tables and Parquet files are being written).
+ */
+export type CrawlPhase = 'fetching' | 'waiting' | 'exporting';
+
+/** Reported at most every 250 ms while things happen, and at least every 2 s whatever happens. */
 export interface CrawlProgress {
   pagesDone: number;
   queued: number;
   errors: number;
   pagesPerSecond: number;
   elapsedMs: number;
-  /** Fetching, waiting on robots.txt's crawl-delay, or writing the export. */
-  phase?: 'fetching' | 'waiting' | 'exporting';
-  /** The last response, epoch ms. */
-  lastActivityAt?: number;
+  phase: CrawlPhase;
+  /** When the last response was received or the last export step ended (epoch milliseconds). */
+  lastActivityAt: number;
 }
+
+/** The default wall-clock limit of a run. */
+export const DEFAULT_MAX_DURATION_MS = 6 * 60 * 60 * 1000;
 
 export interface CrawlResult {
   outDir: string;
@@ -67,10 +79,15 @@ export interface CrawlResult {
   fetched: number;
   /** Rows per written table. */
   tables: Record<string, number>;
-  /** Stopped by the signal before the frontier was empty. */
+  /** Stopped by the signal or the time limit before the frontier was empty. */
   stoppedEarly: boolean;
   elapsedMs: number;
-  /** What the user should know about how the crawl went, in one line (a start URL redirecting to another site). */
+  /** Pages whose HTML could not be parsed (recorded without what their HTML says, with the reason). */
+  parseFailures: number;
+  /**
+   * What the user should know about how the crawl went, in one line (a start URL redirecting to another site, a
+   * crawl-delay capped, the time limit reached); several are joined by "; ".
+   */
   notice?: string;
 }
 

@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -10,17 +9,12 @@ import { quoteLiteral } from '../db/duckdb.ts';
 import type { CrawlOptions } from './crawl-options.ts';
 import { crawlWebsite } from './crawl.ts';
 import { parseLinkHeader, parseRobotsHeader } from './response-headers.ts';
+import { serveRoutes, testCrawlOptions, type Route } from '../test/helpers/crawl-site.ts';
 import { debianPackages, ensureDebianPackages } from '../test/helpers/debian-packages.ts';
 import { readExportRows } from '../test/helpers/read-export.ts';
 
 const page = (title: string, body: string, head = ''): string =>
   `<!doctype html><html><head><title>${title}</title>${head}</head><body>${body}</body></html>`;
-
-interface Route {
-  status?: number;
-  headers?: Record<string, string>;
-  body?: string | Buffer;
-}
 
 /** Redirect chains and a loop, a JavaScript redirect, header directives and canonicals, a deep chain of pages. */
 function routes(origin: string): Record<string, Route> {
@@ -72,13 +66,7 @@ describe('crawlWebsite', () => {
   let work: string;
 
   beforeAll(async () => {
-    server = http.createServer((req, res) => {
-      const route = routes(origin)[req.url ?? ''];
-      res.writeHead(route?.status ?? (route ? 200 : 404), route?.headers ?? { 'content-type': 'text/html' });
-      res.end(req.method === 'HEAD' ? undefined : (route?.body ?? page('Not found', '')));
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    ({ server, origin } = await serveRoutes(routes, { body: page('Not found', '') }));
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'thc-crawl-unit-'));
   });
   afterAll(() => {
@@ -88,24 +76,7 @@ describe('crawlWebsite', () => {
 
   async function crawl(name: string, options: Partial<CrawlOptions> = {}): Promise<string> {
     const outDir = path.join(work, name);
-    await crawlWebsite({
-      startUrl: `${origin}/`,
-      outDir,
-      websiteId: 'unit',
-      crawlId: 1,
-      maxUrls: 1000,
-      maxDepth: 100,
-      concurrency: 4,
-      delayMs: 0,
-      userAgent: 'TestBot/1',
-      respectRobots: true,
-      includeSubdomains: false,
-      include: [],
-      exclude: [],
-      sitemaps: [],
-      render: 0,
-      ...options,
-    });
+    await crawlWebsite(testCrawlOptions(`${origin}/`, outDir, options));
     return outDir;
   }
 

@@ -10,13 +10,20 @@ import os from 'node:os';
 import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import type { CrawlOptions, CrawlResult, PageVitals } from './crawl-options.ts';
+import { DEFAULT_MAX_DURATION_MS, type CrawlOptions, type CrawlResult, type PageVitals } from './crawl-options.ts';
 import { CrawlError } from './crawl-error.ts';
+import {
+  recordFileOf,
+  type EdgeRecord,
+  type ImageRecord,
+  type PageRecord,
+  type SitemapRecord,
+} from './crawl-records.ts';
 import { exportCrawl, type CrawlRows } from './export-crawl.ts';
 import { Egress, egressPolicyFromEnv } from './egress.ts';
 import { Fetcher, type FetchResponse } from './fetcher.ts';
 import { Frontier } from './frontier.ts';
-import { Hosts } from './hosts.ts';
+import { Hosts, MAX_CRAWL_DELAY_MS } from './hosts.ts';
 import { normalizeUrl } from './normalize-url.ts';
 import { PageRecorder } from './page-recorder.ts';
 import { Progress } from './progress.ts';
@@ -26,6 +33,9 @@ import { Scope } from './scope.ts';
 import { readSitemaps } from './sitemap-reader.ts';
 
 export { CrawlError } from './crawl-error.ts';
+
+/** setTimeout's longest delay (about 24.8 days); a longer limit is as good as none. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Work directories of running crawls and the export files they have moved into place so far. */
 const activeCrawls = new Set<{ workDir: string; written: string[] }>();
@@ -55,7 +65,10 @@ class Crawler {
   private readonly startUrl: string;
   /** Where the site is: the start URL, or the twin it redirects to (see Scope.isTwin). */
   private siteUrl: string;
-  private notice: string | undefined;
+  private readonly notices: string[] = [];
+  /** Stops the run at its wall-clock limit. */
+  private readonly timeLimit: NodeJS.Timeout;
+  private isTimeLimitReached = false;
   private readonly scope: Scope;
   private readonly fetcher: Fetcher;
   private readonly hosts: Hosts;
@@ -64,10 +77,10 @@ class Crawler {
   private readonly workDir: string;
   private readonly controller = new AbortController();
   private readonly active: { workDir: string; written: string[] };
-  private readonly pages: RowWriter;
-  private readonly edges: RowWriter;
-  private readonly images: RowWriter;
-  private readonly sitemaps: RowWriter;
+  private readonly pages: RowWriter<PageRecord>;
+  private readonly edges: RowWriter<EdgeRecord>;
+  private readonly images: RowWriter<ImageRecord>;
+  private readonly sitemaps: RowWriter<SitemapRecord>;
   private readonly recorder: PageRecorder;
   private inFlight = 0;
   private wake: (() => void) | null = null;
@@ -78,7 +91,9 @@ class Crawler {
     this.startUrl = start;
     this.siteUrl = start;
     this.scope = new Scope(start, options);
-    this.workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'thc-crawl-'));
+    const scratchDir = options.scratchDir ?? os.tmpdir();
+    fs.mkdirSync(scratchDir, { recursive: true, mode: 0o700 });
+    this.workDir = fs.mkdtempSync(path.join(scratchDir, 'thc-crawl-'));
     this.active = { workDir: this.workDir, written: [] };
     activeCrawls.add(this.active);
     const egress = new Egress(options.egress ?? egressPolicyFromEnv(process.env));
@@ -91,14 +106,29 @@ class Crawler {
     });
     options.signal?.addEventListener('abort', () => this.controller.abort(), { once: true });
     if (options.signal?.aborted) this.controller.abort();
+    const maxDurationMs = options.maxDurationMs ?? DEFAULT_MAX_DURATION_MS;
+    this.timeLimit = setTimeout(
+      () => {
+        this.isTimeLimitReached = !this.controller.signal.aborted;
+        this.controller.abort();
+      },
+      Math.min(maxDurationMs, MAX_TIMER_MS),
+    );
+    this.timeLimit.unref();
     this.hosts = new Hosts(this.fetcher, this.scope, options);
     this.frontier = new Frontier(this.scope, options, this.hosts);
     this.frontier.onQueued = () => this.wake?.();
-    this.progress = new Progress(this.frontier, options.onProgress);
-    this.pages = new RowWriter(path.join(this.workDir, 'pages.ndjson'));
-    this.edges = new RowWriter(path.join(this.workDir, 'edges.ndjson'));
-    this.images = new RowWriter(path.join(this.workDir, 'images.ndjson'));
-    this.sitemaps = new RowWriter(path.join(this.workDir, 'sitemaps.ndjson'));
+    this.progress = new Progress(
+      {
+        queued: () => this.frontier.queued,
+        isWaiting: () => this.hosts.pausing > 0 && this.hosts.pausing >= this.inFlight,
+      },
+      options.onProgress,
+    );
+    this.pages = new RowWriter(path.join(this.workDir, recordFileOf('pages')));
+    this.edges = new RowWriter(path.join(this.workDir, recordFileOf('edges')));
+    this.images = new RowWriter(path.join(this.workDir, recordFileOf('images')));
+    this.sitemaps = new RowWriter(path.join(this.workDir, recordFileOf('sitemaps')));
     this.recorder = new PageRecorder(
       this.frontier,
       { pages: this.pages, edges: this.edges, images: this.images },
@@ -120,8 +150,9 @@ class Crawler {
     if (first?.status === null && first.error !== 'aborted') {
       throw new CrawlError(`start URL ${this.startUrl} is unreachable (${first.error ?? 'no response'})`);
     }
-    await readSitemaps(
+    const unreadSitemaps = await readSitemaps(
       {
+        scope: this.scope,
         fetcher: this.fetcher,
         hosts: this.hosts,
         frontier,
@@ -136,10 +167,13 @@ class Crawler {
     await this.recorder.closeParser();
 
     const stoppedEarly = this.signal.aborted;
+    clearTimeout(this.timeLimit);
+    this.noteHowItWent(unreadSitemaps);
     collectGarbage();
     await Promise.all([this.pages.close(), this.edges.close(), this.images.close(), this.sitemaps.close()]);
-    const nodes = path.join(this.workDir, 'nodes.ndjson');
+    const nodes = path.join(this.workDir, recordFileOf('nodes'));
     frontier.writeNodes(nodes);
+    this.progress.exporting(false);
     const rows: CrawlRows = {
       workDir: this.workDir,
       pages: this.pages.file,
@@ -159,6 +193,7 @@ class Crawler {
       crawledAt: new Date(this.progress.started),
       stoppedEarly,
       written: this.active.written,
+      onStep: () => this.progress.exporting(true),
     });
     this.progress.report(true);
     return {
@@ -168,12 +203,15 @@ class Crawler {
       tables,
       stoppedEarly,
       elapsedMs: Date.now() - this.progress.started,
-      ...(this.notice === undefined ? {} : { notice: this.notice }),
+      parseFailures: this.recorder.parseFailures,
+      ...(this.notices.length === 0 ? {} : { notice: this.notices.join('; ') }),
     };
   }
 
   async dispose(): Promise<void> {
     activeCrawls.delete(this.active);
+    clearTimeout(this.timeLimit);
+    this.progress.stop();
     await Promise.all([this.fetcher.close(), this.recorder.closeParser()]);
     fs.rmSync(this.workDir, { recursive: true, force: true });
   }
@@ -245,14 +283,31 @@ class Crawler {
   private followStartRedirect(target: string): void {
     if (this.scope.place(target) === 'internal') return;
     if (!this.scope.isTwin(target)) {
-      this.notice =
+      this.notices.push(
         `start URL ${this.startUrl} redirects to ${target}, another website: the redirect is recorded, ` +
-        `that website is not crawled (start at ${target} to crawl it)`;
+          `that website is not crawled (start at ${target} to crawl it)`,
+      );
       return;
     }
     this.scope.adopt(target);
     this.siteUrl = target;
     this.frontier.placeAgain();
+  }
+
+  private noteHowItWent(unreadSitemaps: string | null): void {
+    for (const { origin, askedMs } of this.hosts.cappedDelays) {
+      this.notices.push(
+        `${origin}/robots.txt asks for a crawl-delay of ${askedMs / 1000} s; ${MAX_CRAWL_DELAY_MS / 1000} s was used`,
+      );
+    }
+    if (unreadSitemaps !== null) this.notices.push(unreadSitemaps);
+    if (this.isTimeLimitReached) {
+      const minutes = (this.options.maxDurationMs ?? DEFAULT_MAX_DURATION_MS) / 60_000;
+      this.notices.push(
+        `the time limit of ${Number(minutes.toFixed(2))} minutes was reached: fetching stopped, ` +
+          'the export holds what was crawled and lists the rest as crawl_limit',
+      );
+    }
   }
 
   private async render(urls: string[]): Promise<PageVitals[]> {

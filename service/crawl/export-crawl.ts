@@ -17,6 +17,15 @@ import {
 } from '../../catalog/export-contract.ts';
 import { openDatabase, quoteLiteral } from '../db/duckdb.ts';
 import type { PageVitals } from './crawl-options.ts';
+import {
+  duckdbColumnsOf,
+  EDGE_DEFAULTS,
+  edgeColumns,
+  imageColumns,
+  nodeColumns,
+  pageColumns,
+  sitemapColumns,
+} from './crawl-records.ts';
 import { openGraphFields, schemaTypes } from './parsed-page.ts';
 import { derivedUrlColumns, duplicateSetsSql } from './derived-url-columns.ts';
 import { projectContract } from './project-contract.ts';
@@ -59,6 +68,8 @@ export interface ExportTarget {
   stoppedEarly: boolean;
   /** Filled with each path put into place (the export directory when created here, then each file). */
   written: string[];
+  /** Called after each step of the export (the tables built, each Parquet file written). */
+  onStep?: () => void;
 }
 
 export function crawlerVersion(): string {
@@ -70,11 +81,6 @@ const json = (file: string, columns: Record<string, string>): string =>
   `read_json(${quoteLiteral(file)}, format = 'newline_delimited', columns = {${Object.entries(columns)
     .map(([name, type]) => `${quoteLiteral(name)}: ${quoteLiteral(type)}`)
     .join(', ')}})`;
-
-/** What an edge row leaves out (see edgeLine in crawl.ts). */
-const EDGE_DEFAULTS: Record<string, string> = { a: "''", nf: 'false', ic: '1', im: 'false' };
-
-const directiveColumns = { hn: 'BOOLEAN', hf: 'BOOLEAN', ha: 'BOOLEAN', hs: 'BOOLEAN', hi: 'BOOLEAN', ht: 'BOOLEAN' };
 
 export async function exportCrawl(
   rows: CrawlRows,
@@ -104,6 +110,7 @@ export async function exportCrawl(
     await conn.run(`SET temp_directory = ${quoteLiteral(path.join(rows.workDir, 'duckdb.tmp'))}`);
     await conn.run('SET preserve_insertion_order = false');
     await buildTables(conn, rows);
+    target.onStep?.();
     // Written to the database file, the tables' blocks can leave memory while the Parquet files are written.
     await conn.run('CHECKPOINT');
     for (const [table, sql] of Object.entries(tableQueries())) {
@@ -111,6 +118,7 @@ export async function exportCrawl(
       await conn.run(`COPY (${sql}) TO ${quoteLiteral(file)} (FORMAT parquet, ROW_GROUP_SIZE ${ROW_GROUP_SIZE})`);
       const reader = await conn.runAndReadAll(`SELECT count(*)::INTEGER FROM read_parquet(${quoteLiteral(file)})`);
       tables[table] = Number(reader.getRows()[0]?.[0] ?? 0);
+      target.onStep?.();
     }
   } finally {
     conn.closeSync();
@@ -134,93 +142,18 @@ export async function exportCrawl(
 }
 
 async function buildTables(conn: DuckDBConnection, rows: CrawlRows): Promise<void> {
-  const schemaStruct = `STRUCT(${schemaTypes.map((t) => `${t} INTEGER`).join(', ')})`;
-  const ogStruct = `STRUCT(${openGraphFields.map((f) => `${f} VARCHAR`).join(', ')})`;
   const rowTables: [string, string, Record<string, string>, Record<string, string>?][] = [
-    [
-      'n',
-      rows.nodes,
-      { id: 'INTEGER', url: 'VARCHAR', pl: 'VARCHAR', fe: 'BOOLEAN', rr: 'VARCHAR', fa: 'INTEGER', sm: 'VARCHAR' },
-    ],
-    [
-      'p',
-      rows.pages,
-      {
-        id: 'INTEGER',
-        st: 'INTEGER',
-        err: 'VARCHAR',
-        ct: 'VARCHAR',
-        ft: 'DOUBLE',
-        sz: 'BIGINT',
-        ...directiveColumns,
-        ch: 'INTEGER',
-        cm: 'INTEGER',
-        cc: 'BOOLEAN',
-        rd: 'INTEGER',
-        rk: 'VARCHAR',
-        html: 'BOOLEAN',
-        ti: 'VARCHAR',
-        de: 'VARCHAR',
-        h1: 'VARCHAR[]',
-        h2: 'VARCHAR[]',
-        h3: 'VARCHAR[]',
-        wc: 'INTEGER',
-        cs: 'INTEGER',
-        bh: 'VARCHAR',
-        mn: 'BOOLEAN',
-        mf: 'BOOLEAN',
-        sd: 'BOOLEAN',
-        sc: schemaStruct,
-        og: ogStruct,
-        hib: 'INTEGER',
-        bih: 'INTEGER',
-      },
-    ],
-    [
-      'e',
-      rows.edges,
-      {
-        f: 'INTEGER',
-        t: 'INTEGER',
-        k: 'INTEGER',
-        a: 'VARCHAR',
-        r: 'VARCHAR',
-        nf: 'BOOLEAN',
-        ic: 'INTEGER',
-        im: 'BOOLEAN',
-        al: 'BOOLEAN',
-        hl: 'VARCHAR',
-      },
-      EDGE_DEFAULTS,
-    ],
-    [
-      'smf',
-      rows.sitemaps,
-      {
-        url: 'VARCHAR',
-        found_at: 'VARCHAR',
-        restricted_reason: 'VARCHAR',
-        http_status_code: 'INTEGER',
-        fetch_error: 'VARCHAR',
-        sitemap_type: 'VARCHAR',
-        format: 'VARCHAR',
-        parse_error: 'VARCHAR',
-        file_size: 'BIGINT',
-        links_count: 'INTEGER',
-        url_count: 'INTEGER',
-      },
-    ],
+    ['n', rows.nodes, duckdbColumnsOf(nodeColumns)],
+    ['p', rows.pages, duckdbColumnsOf(pageColumns)],
+    ['e', rows.edges, duckdbColumnsOf(edgeColumns), EDGE_DEFAULTS],
+    ['smf', rows.sitemaps, duckdbColumnsOf(sitemapColumns)],
   ];
   for (const [table, file, columns, defaults = {}] of rowTables) {
     const select = Object.keys(columns).map((c) => (c in defaults ? `coalesce(${c}, ${defaults[c]}) AS ${c}` : c));
     await conn.run(`CREATE TABLE ${table} AS SELECT ${select.join(', ')} FROM ${json(file, columns)}`);
   }
   await conn.run(
-    `CREATE TABLE img AS SELECT f, src, bool_or(ma) AS ma FROM ${json(rows.images, {
-      f: 'INTEGER',
-      src: 'VARCHAR',
-      ma: 'BOOLEAN',
-    })} GROUP BY f, src`,
+    `CREATE TABLE img AS SELECT f, src, bool_or(ma) AS ma FROM ${json(rows.images, duckdbColumnsOf(imageColumns))} GROUP BY f, src`,
   );
 
   // Every fetched URL with its page; canon is NULL when canonicals disagree (HTML and header, or two HTML tags).

@@ -4,6 +4,7 @@
  */
 import fs from 'node:fs';
 import type { CrawlOptions } from './crawl-options.ts';
+import type { NodeRecord } from './crawl-records.ts';
 import type { Hosts } from './hosts.ts';
 import type { Placement, RestrictedReason, Scope } from './scope.ts';
 
@@ -85,6 +86,11 @@ export class Frontier {
     return id;
   }
 
+  /** The id of a URL already known. */
+  idOf(url: string): number | undefined {
+    return this.ids.get(url);
+  }
+
   urlOf(id: number): string {
     return this.urls[id] as string;
   }
@@ -163,17 +169,16 @@ export class Frontier {
       for (let id = 0; id < this.urls.length; id++) {
         const state = this.state[id];
         const reason = state === State.Queued ? 'crawl_limit' : state === State.Known ? this.reason[id] : null;
-        chunk.push(
-          `${JSON.stringify({
-            id,
-            url: this.urls[id],
-            pl: PLACEMENT_CODES[this.placement[id] ?? 'external'],
-            fe: state === State.Fetched,
-            rr: this.placement[id] === 'external' ? null : reason,
-            fa: this.foundAt[id] === -1 ? null : this.foundAt[id],
-            sm: this.foundAtSitemap[id],
-          })}\n`,
-        );
+        const row: NodeRecord = {
+          id,
+          url: this.urls[id],
+          pl: PLACEMENT_CODES[this.placement[id] ?? 'external'],
+          fe: state === State.Fetched,
+          rr: this.placement[id] === 'external' ? null : reason,
+          fa: this.foundAt[id] === -1 ? null : this.foundAt[id],
+          sm: this.foundAtSitemap[id],
+        };
+        chunk.push(`${JSON.stringify(row)}\n`);
         if (chunk.length >= 4096) {
           fs.writeSync(fd, chunk.join(''));
           chunk = [];

@@ -7,6 +7,9 @@ import type { Fetcher } from './fetcher.ts';
 import { allowAll, parseRobots, ROBOTS_TIMEOUT_MS, robotsUrlOf, type RobotsRules } from './robots.ts';
 import type { Scope } from './scope.ts';
 
+/** The longest crawl-delay obeyed: a robots.txt asking for more (86400 is one page a day) gets this. */
+export const MAX_CRAWL_DELAY_MS = 10_000;
+
 export interface HostState {
   rules: RobotsRules;
   delayMs: number;
@@ -21,6 +24,10 @@ export const originOf = (url: string): string => {
 
 export class Hosts {
   private readonly hosts = new Map<string, Promise<HostState>>();
+  /** Requests waiting out a host's pause now. */
+  pausing = 0;
+  /** Hosts whose robots.txt asked for a crawl-delay over MAX_CRAWL_DELAY_MS, and what they asked for. */
+  readonly cappedDelays: { origin: string; askedMs: number }[] = [];
 
   constructor(
     private readonly fetcher: Fetcher,
@@ -48,7 +55,9 @@ export class Hosts {
         rules = parseRobots(robotsUrl, response.body.toString('utf8'), this.options.userAgent);
       }
     }
-    const crawlDelay = this.options.respectRobots ? rules.crawlDelayMs : 0;
+    const asked = this.options.respectRobots ? rules.crawlDelayMs : 0;
+    if (asked > MAX_CRAWL_DELAY_MS) this.cappedDelays.push({ origin: originOf(url), askedMs: asked });
+    const crawlDelay = Math.min(asked, MAX_CRAWL_DELAY_MS);
     return { rules, delayMs: Math.max(this.options.delayMs, crawlDelay), nextAt: 0 };
   }
 
@@ -59,6 +68,12 @@ export class Hosts {
     const now = Date.now();
     const at = Math.max(now, host.nextAt);
     host.nextAt = at + host.delayMs;
-    await this.fetcher.pause(at - now);
+    if (at === now) return;
+    this.pausing++;
+    try {
+      await this.fetcher.pause(at - now);
+    } finally {
+      this.pausing--;
+    }
   }
 }

@@ -3,13 +3,14 @@
  * links to (all instances folded into one), images missing alt text, and the targets handed to the frontier.
  */
 import { LinkKind } from './export-crawl.ts';
-import { headerValue, type FetchResponse } from './fetcher.ts';
+import { DEFAULT_MAX_BODY_BYTES, headerValue, type FetchResponse } from './fetcher.ts';
 import type { Frontier } from './frontier.ts';
 import { normalizeResolvedUrl, normalizeUrl } from './normalize-url.ts';
 import type { ParsedPage } from './parsed-page.ts';
 import { ParsePool } from './parse-pool.ts';
 import { charsetOf, parseLinkHeader, parseRobotsHeader, redirectTarget } from './response-headers.ts';
 import type { RowWriter } from './row-writer.ts';
+import type { EdgeRecord, ImageRecord, PageRecord } from './crawl-records.ts';
 import type { RestrictedReason } from './scope.ts';
 
 type LinkKindId = (typeof LinkKind)[keyof typeof LinkKind];
@@ -17,8 +18,11 @@ type LinkKindId = (typeof LinkKind)[keyof typeof LinkKind];
 /** The start URL is the first URL the crawl knows. */
 export const START_ID = 0;
 
-/** One link of a page to one target, all instances folded into one row (the links table's key is the pair). */
-interface Edge {
+/**
+ * One link of a page to one target, all instances folded into one row (the links table's key is the pair): an edge
+ * row but for its page (`f`) and with every key present.
+ */
+interface Edge extends Required<Omit<EdgeRecord, 'f'>> {
   t: number;
   k: LinkKindId;
   a: string;
@@ -62,17 +66,20 @@ function edgeLine(f: number, e: Edge): string {
 const KIND_RANK: Record<LinkKindId, number> = { 0: 0, 4: 1, 2: 2, 3: 3, 1: 4, 5: 5 };
 
 const round3 = (value: number): number => Math.round(value * 1000) / 1000;
+const megabytes = (bytes: number): string => `${Math.round(bytes / (1024 * 1024))} MB`;
 
 type Redirect = { target: string; kind: 'http' | 'meta' | 'js' };
 
 export interface PageWriters {
-  pages: RowWriter;
-  edges: RowWriter;
-  images: RowWriter;
+  pages: RowWriter<PageRecord>;
+  edges: RowWriter<EdgeRecord>;
+  images: RowWriter<ImageRecord>;
 }
 
 export class PageRecorder {
   private parser: ParsePool | null = null;
+  /** Pages whose HTML could not be parsed. */
+  parseFailures = 0;
 
   constructor(
     private readonly frontier: Frontier,
@@ -90,7 +97,7 @@ export class PageRecorder {
     const linkHeader = parseLinkHeader(headerValue(response.headers, 'link'), url);
     const contentType = headerValue(response.headers, 'content-type') ?? null;
     const edges = new Map<number, Edge>();
-    const row: Record<string, unknown> = {
+    const row: PageRecord = {
       id,
       st: response.status,
       err: response.error,
@@ -110,11 +117,16 @@ export class PageRecorder {
     };
     const location = redirectTarget(response, url);
     let redirect: Redirect | null = location === null ? null : { target: location, kind: 'http' };
+    if (response.isTruncated) row.err = `body over the ${megabytes(DEFAULT_MAX_BODY_BYTES)} limit, truncated`;
     let page: ParsedPage | null = null;
     if (response.body) {
       this.parser ??= new ParsePool();
       // A page its parser could not take (a worker out of memory on a monster page) is recorded unparsed.
-      page = await this.parser.parse(response.body, charsetOf(contentType), url).catch(() => null);
+      page = await this.parser.parse(response.body, charsetOf(contentType), url).catch((error: Error) => {
+        this.parseFailures++;
+        row.err = `${row.err ? `${row.err}; ` : ''}HTML not parsed (${error.message})`;
+        return null;
+      });
     }
     if (page !== null) {
       redirect ??= pageRedirect(page, url);
@@ -249,7 +261,7 @@ function pageRedirect(page: ParsedPage, url: string): Redirect | null {
   return null;
 }
 
-function pageColumns(page: ParsedPage): Record<string, unknown> {
+function pageColumns(page: ParsedPage): PageRecord {
   return {
     html: true,
     ti: page.title,

@@ -1,13 +1,13 @@
 /**
  * HTML parsing off the crawler's main thread: a few worker threads each run parse-html.ts, so parsing uses the
- * other cores while the main thread fetches and keeps the known-URL set. Page bytes are transferred, not copied.
+ * other cores while the main thread fetches and keeps the known-URL set. A worker that dies (out of memory on a
+ * monster page) is replaced, and the pages it held are parsed again one at a time on a worker of their own, so the
+ * page that kills it again is known and fails alone, with the reason, while the others are parsed.
  */
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { decodeHtml } from './charset.ts';
-import { parseHtml } from './parse-html.ts';
 import type { ParsedPage } from './parsed-page.ts';
 
 export interface ParseRequest {
@@ -27,62 +27,125 @@ const BOOTSTRAP = `import(${JSON.stringify(pathToFileURL(require.resolve('tsx/es
 
 /** A parser holds one page at a time: a small heap keeps the crawler's memory flat (V8 collects sooner). */
 const WORKER_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 };
+/** Workers started in all to replace dead ones; past it, pages are refused rather than workers started forever. */
+const MAX_REPLACEMENTS = 100;
 
 type ParseReply = { id: number; page: ParsedPage } | { id: number; error: string };
 
+interface ParseJob {
+  id: number;
+  /** Kept until the page is parsed: a worker that dies takes the bytes it was sent with it. */
+  body: Buffer;
+  charset: string | null;
+  url: string;
+  isRetry: boolean;
+  resolve: (page: ParsedPage) => void;
+  reject: (error: Error) => void;
+}
+
 interface PoolWorker {
   worker: Worker;
-  pending: Map<number, { resolve: (page: ParsedPage) => void; reject: (error: Error) => void }>;
+  jobs: Map<number, ParseJob>;
   isDead: boolean;
 }
 
 export class ParsePool {
   private readonly workers: PoolWorker[] = [];
+  /** Pages a dead worker held, parsed again one at a time. */
+  private readonly retries: ParseJob[] = [];
+  private retryWorker: PoolWorker | null = null;
   private nextId = 0;
+  private started = 0;
+  private isClosed = false;
 
   constructor(size = Math.max(1, Math.min(2, os.availableParallelism()))) {
-    for (let i = 0; i < size; i++) {
-      const worker = new Worker(BOOTSTRAP, { eval: true, execArgv: [], resourceLimits: WORKER_LIMITS });
-      const entry: PoolWorker = { worker, pending: new Map(), isDead: false };
-      worker.on('message', (reply: ParseReply) => {
-        const waiter = entry.pending.get(reply.id);
-        entry.pending.delete(reply.id);
-        if ('page' in reply) waiter?.resolve(reply.page);
-        else waiter?.reject(new Error(reply.error));
-      });
-      const fail = (error: Error): void => {
-        entry.isDead = true;
-        for (const waiter of entry.pending.values()) waiter.reject(error);
-        entry.pending.clear();
-      };
-      worker.on('error', fail);
-      worker.on('exit', () => fail(new Error('parse worker exited')));
-      this.workers.push(entry);
-    }
+    for (let i = 0; i < size; i++) this.workers.push(this.start((entry) => this.replace(entry)));
   }
 
-  /**
-   * Parses one page on the least busy worker (`body` is handed over and unusable afterwards); on this thread when
-   * no worker is left.
-   */
+  /** Parses one page on the least busy worker; rejects with the reason when it cannot be parsed. */
   parse(body: Buffer, charset: string | null, url: string): Promise<ParsedPage> {
-    let target: PoolWorker | undefined;
-    for (const entry of this.workers) {
-      if (!entry.isDead && (target === undefined || entry.pending.size < target.pending.size)) target = entry;
-    }
-    if (target === undefined) return Promise.resolve(parseHtml(decodeHtml(body, charset), url));
-    const id = this.nextId++;
-    // A Buffer may share its memory with others (the pool of small allocations): transfer only a private copy.
-    const bytes = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? body : Uint8Array.from(body);
     return new Promise((resolve, reject) => {
-      const worker = target;
-      worker.pending.set(id, { resolve, reject });
-      const request: ParseRequest = { id, body: bytes, charset, url };
-      worker.worker.postMessage(request, [bytes.buffer as ArrayBuffer]);
+      const job: ParseJob = { id: this.nextId++, body, charset, url, isRetry: false, resolve, reject };
+      let target: PoolWorker | undefined;
+      for (const entry of this.workers) {
+        if (!entry.isDead && (target === undefined || entry.jobs.size < target.jobs.size)) target = entry;
+      }
+      if (target === undefined) reject(new Error('no parse worker left'));
+      else this.send(target, job);
     });
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.workers.map((entry) => entry.worker.terminate()));
+    this.isClosed = true;
+    const all = this.retryWorker ? [...this.workers, this.retryWorker] : this.workers;
+    await Promise.all(all.map((entry) => entry.worker.terminate()));
+  }
+
+  private send(entry: PoolWorker, job: ParseJob): void {
+    entry.jobs.set(job.id, job);
+    // A private copy is transferred: the body stays here for a retry, and a Buffer may share its memory with others.
+    const bytes = new Uint8Array(job.body);
+    const request: ParseRequest = { id: job.id, body: bytes, charset: job.charset, url: job.url };
+    entry.worker.postMessage(request, [bytes.buffer]);
+  }
+
+  private start(onDeath: (entry: PoolWorker, error: Error) => void): PoolWorker {
+    this.started++;
+    const worker = new Worker(BOOTSTRAP, { eval: true, execArgv: [], resourceLimits: WORKER_LIMITS });
+    const entry: PoolWorker = { worker, jobs: new Map(), isDead: false };
+    worker.on('message', (reply: ParseReply) => {
+      const job = entry.jobs.get(reply.id);
+      entry.jobs.delete(reply.id);
+      if (job === undefined) return;
+      if ('page' in reply) job.resolve(reply.page);
+      else job.reject(new Error(reply.error));
+      if (entry === this.retryWorker) this.retryNext();
+    });
+    let isHandled = false;
+    const die = (error: Error): void => {
+      if (isHandled) return;
+      isHandled = true;
+      entry.isDead = true;
+      onDeath(entry, error);
+    };
+    worker.on('error', die);
+    worker.on('exit', () => die(new Error('parse worker exited')));
+    return entry;
+  }
+
+  /** A pool worker died: its pages are parsed again one by one, and a new worker takes its place. */
+  private replace(entry: PoolWorker): void {
+    const jobs = [...entry.jobs.values()];
+    entry.jobs.clear();
+    const at = this.workers.indexOf(entry);
+    if (!this.isClosed && this.started < MAX_REPLACEMENTS && at !== -1) {
+      this.workers[at] = this.start((next) => this.replace(next));
+    }
+    for (const job of jobs) {
+      if (this.isClosed) job.reject(new Error('parse worker stopped'));
+      else this.retries.push({ ...job, isRetry: true });
+    }
+    if (this.retryWorker === null || this.retryWorker.jobs.size === 0) this.retryNext();
+  }
+
+  /** The retry worker died on its one page: that page is the one that kills workers. */
+  private retryDied(entry: PoolWorker, error: Error): void {
+    for (const job of entry.jobs.values()) job.reject(new Error(`parser died: ${error.message}`));
+    entry.jobs.clear();
+    if (this.retryWorker === entry) this.retryWorker = null;
+    this.retryNext();
+  }
+
+  private retryNext(): void {
+    if (this.retryWorker !== null && this.retryWorker.jobs.size > 0) return;
+    const job = this.retries.shift();
+    if (job === undefined) return;
+    if (this.isClosed || this.started >= MAX_REPLACEMENTS) {
+      job.reject(new Error('parser died, and no parse worker is left to retry the page'));
+      this.retryNext();
+      return;
+    }
+    this.retryWorker ??= this.start((entry, error) => this.retryDied(entry, error));
+    this.send(this.retryWorker, job);
   }
 }

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 
 const FLUSH_BYTES = 1 << 20;
 
-export class RowWriter {
+export class RowWriter<Row extends object = object> {
   private readonly stream: fs.WriteStream;
   private pending: string[] = [];
   private pendingBytes = 0;
@@ -17,7 +17,7 @@ export class RowWriter {
     this.stream = fs.createWriteStream(file, { flags: 'w' });
   }
 
-  write(row: object): void {
+  write(row: Row): void {
     this.writeLine(`${JSON.stringify(row)}\n`);
   }
 

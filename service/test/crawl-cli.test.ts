@@ -3,44 +3,20 @@
  * with DuckDB and loaded with the real loader: the command's defaults, --load, bad arguments, an unreachable start
  * URL, and Ctrl-C once (a complete export of what was crawled) and twice (nothing written).
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MANIFEST_FILE, parquetFileOf } from '../../catalog/export-contract.ts';
 import { openDatabase, quoteLiteral } from '../db/duckdb.ts';
 import { loadCrawl } from '../load/load-crawl.ts';
 import { scratchDirOf } from '../crawl/crawl-command.ts';
 import { readCurrentLoad, websiteDir } from '../store/layout.ts';
+import { runCrawlCli } from './helpers/crawl-site.ts';
 import { freePort } from './helpers/free-port.ts';
-
-const ROOT = path.resolve(import.meta.dirname, '../..');
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function runCrawl(args: string[], onStart?: (child: ReturnType<typeof spawn>) => void): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/crawl.ts', ...args], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, DATA_DIR: path.join(os.tmpdir(), 'thc-crawl-cli-no-data') },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-    onStart?.(child);
-  });
-}
 
 const page = (title: string, body: string, head = ''): string =>
   `<!doctype html><html><head><title>${title}</title>${head}</head><body>${body}</body></html>`;
@@ -139,7 +115,7 @@ describe('npm run crawl', () => {
   it('crawls a site into an export that --load loads, with the website and crawl id by default', async () => {
     const out = path.join(work, 'export');
     const dataDir = path.join(work, 'data');
-    const run = await runCrawl([siteUrl, '--out', out, '--load', '--data-dir', dataDir]);
+    const run = await runCrawlCli([siteUrl, '--out', out, '--load', '--data-dir', dataDir]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const websiteId = `127-0-0-1-${new URL(siteUrl).port}`;
@@ -190,7 +166,7 @@ describe('npm run crawl', () => {
     expect(sitemaps).toEqual([{ url: new URL('/sitemap.xml', siteUrl).href, found_at: 'robots.txt', url_count: 2 }]);
 
     // A second crawl of the same website takes the next crawl id.
-    const again = await runCrawl([siteUrl, '--out', path.join(work, 'export-2'), '--data-dir', dataDir]);
+    const again = await runCrawlCli([siteUrl, '--out', path.join(work, 'export-2'), '--data-dir', dataDir]);
     expect(again.code).toBe(0);
     expect(again.stdout).toContain(`website "${websiteId}" crawl 2 written`);
   });
@@ -218,7 +194,7 @@ describe('npm run crawl', () => {
       /^crawl: start URL http:\/\/127\.0\.0\.1:\d+\/ is unreachable/,
     ]);
     for (const [args, code, line] of cases) {
-      const run = await runCrawl(args);
+      const run = await runCrawlCli(args);
       expect(run.code, args.join(' ')).toBe(code);
       expect(run.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
       expect(run.stderr, args.join(' ')).toMatch(line);
@@ -233,7 +209,7 @@ describe('npm run crawl', () => {
     try {
       const out = path.join(work, 'busy');
       const args = [endlessUrl, '--out', out, '--concurrency', '64', '--delay', '1', '--max-urls', '400'];
-      const run = await runCrawl(args);
+      const run = await runCrawlCli(args);
       expect(run.code).toBe(0);
       expect(run.stdout).toContain('crawled 400 URLs');
       expect(run.stderr).toBe('');
@@ -253,7 +229,7 @@ describe('npm run crawl', () => {
     const elsewhereUrl = await listen(elsewhere);
     try {
       const out = path.join(work, 'twin');
-      const run = await runCrawl([twinUrl, '--out', out, '--skip-external']);
+      const run = await runCrawlCli([twinUrl, '--out', out, '--skip-external']);
       expect(run.stderr).toBe('');
       expect(run.code).toBe(0);
       const urls = await query(
@@ -273,7 +249,7 @@ describe('npm run crawl', () => {
 
       const away = path.join(work, 'elsewhere');
       const target = `http://localhost:${origin.port}/`;
-      const stopped = await runCrawl([elsewhereUrl, '--out', away, '--skip-external']);
+      const stopped = await runCrawlCli([elsewhereUrl, '--out', away, '--skip-external']);
       expect(stopped.code).toBe(0);
       expect(stopped.stderr).toBe(
         `crawl: start URL ${elsewhereUrl} redirects to ${target}, another website: the redirect is recorded, ` +
@@ -296,7 +272,7 @@ describe('npm run crawl', () => {
     /** Presses Ctrl-C `times` times (5 ms apart) once the site has served 40 requests. */
     const interruptAfter40Requests =
       (times: number) =>
-      (child: ReturnType<typeof spawn>): void => {
+      (child: ChildProcess): void => {
         const timer = setInterval(() => {
           if (requests < 40) return;
           clearInterval(timer);
@@ -305,7 +281,7 @@ describe('npm run crawl', () => {
       };
     try {
       const once = path.join(work, 'stopped');
-      const run = await runCrawl([endlessUrl, '--out', once, '--concurrency', '4'], interruptAfter40Requests(1));
+      const run = await runCrawlCli([endlessUrl, '--out', once, '--concurrency', '4'], interruptAfter40Requests(1));
       expect(run.code).toBe(0);
       expect(run.stderr).toContain('stopping: writing what was crawled');
       expect(run.stdout).toContain('stopped early');
@@ -324,7 +300,10 @@ describe('npm run crawl', () => {
 
       requests = 0;
       const twice = path.join(work, 'aborted');
-      const aborted = await runCrawl([endlessUrl, '--out', twice, '--concurrency', '4'], interruptAfter40Requests(2));
+      const aborted = await runCrawlCli(
+        [endlessUrl, '--out', twice, '--concurrency', '4'],
+        interruptAfter40Requests(2),
+      );
       expect(aborted.code).toBe(130);
       expect(aborted.stderr.trim().split('\n').at(-1)).toBe('crawl: aborted; nothing written');
       expect(fs.existsSync(twice)).toBe(false);
