@@ -13,6 +13,7 @@ import { egressPolicyFromEnv } from '../crawl/egress.ts';
 import type { CrawlProgress } from '../crawl/crawl-options.ts';
 import { checkCrawlSettings, type CrawlSettings } from '../../catalog/crawl-runs.ts';
 import { compileUrlPattern } from '../../catalog/url-pattern.ts';
+import { useDataDirUmask } from '../data-dir.ts';
 import { CRAWL_NICE, lowerEveryThread } from '../db/thread-priority.ts';
 import { failureReason } from './failure-reason.ts';
 
@@ -107,6 +108,7 @@ async function run(job: WorkerJob): Promise<void> {
   await send({ type: 'loaded', crawlId: loaded.crawlId, fetched: result.fetched, stoppedEarly: result.stoppedEarly });
 }
 
+useDataDirUmask();
 lowerEveryThread(CRAWL_NICE);
 process.on('message', (message: ToWorker) => {
   if (message.type === 'job') {

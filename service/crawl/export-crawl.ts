@@ -15,6 +15,7 @@ import {
   type CrawledTableId,
   type Manifest,
 } from '../../catalog/export-contract.ts';
+import { dataWindowBefore } from '../../catalog/data-sources.ts';
 import { openDatabase, quoteLiteral } from '../db/duckdb.ts';
 import type { PageVitals } from './crawl-options.ts';
 import {
@@ -90,8 +91,7 @@ export async function exportCrawl(
     websiteId: target.websiteId,
     crawlId: target.crawlId,
     crawledAt: target.crawledAt.toISOString(),
-    dataStart: target.crawledAt.toISOString().slice(0, 10),
-    dataEnd: target.crawledAt.toISOString().slice(0, 10),
+    ...dataWindowBefore(target.crawledAt),
     startUrl: target.startUrl,
     crawler: { name: CRAWLER_NAME, version: crawlerVersion() },
     ...(target.stoppedEarly ? { stoppedEarly: true } : {}),
