@@ -3,7 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CRAWL_DB_FILE, CRAWL_META_FILE, CURRENT_FILE, crawlDir } from '../store/layout.ts';
-import { DEFAULT_MAX_URLS, HELP, nextCrawlId, parseCrawlCommand, UsageError, websiteIdFromUrl } from './crawl-command.ts';
+import {
+  DEFAULT_MAX_URLS,
+  HELP,
+  nextCrawlId,
+  parseCrawlCommand,
+  UsageError,
+  websiteIdFromUrl,
+} from './crawl-command.ts';
 
 const temps: string[] = [];
 const tempDir = (): string => {
@@ -140,7 +147,9 @@ describe('parseCrawlCommand', () => {
 
   it('says what bounds a run in --help', () => {
     expect(HELP).toContain('--time-limit HOURS    wall-clock limit, 1 to 48 (default 6)');
-    expect(HELP).toContain(`--max-urls N          URLs of the site to fetch, sitemap URLs included (default ${DEFAULT_MAX_URLS})`);
+    expect(HELP).toContain(
+      `--max-urls N          URLs of the site to fetch, sitemap URLs included (default ${DEFAULT_MAX_URLS})`,
+    );
     expect(parseCrawlCommand(['--help']).isHelp).toBe(true);
   });
 
