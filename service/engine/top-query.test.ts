@@ -17,6 +17,8 @@ const page = (path: string, status = 200) => ({
   found_in_web_crawl: true,
   page_title: 'Hi',
   page_title_length: 2,
+  // An HTML page (a 200 without an HTML size is a stylesheet or a PDF, which the page reports leave out).
+  html_size: 20_000,
 });
 const gsc = (path: string, date: string, clicks: number, impressions: number) => ({
   date,
