@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 /** The route suite: run once more with the app state on a real PostgreSQL server (the `postgres` project). */
 const routeSuite = [
   'service/test/ai.test.ts',
+  'service/test/app-auth-required.test.ts',
   'service/test/app-db-duckdb-import.test.ts',
   'service/test/approval-race.test.ts',
   'service/test/auth-admin-cli.test.ts',

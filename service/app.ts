@@ -5,9 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { DuckDBInstance } from '@duckdb/node-api';
 import type { Config } from './config.ts';
-import type { CrawlRegistry } from './store/registry.ts';
-import { allowAll, type AccessCheck } from './auth/access.ts';
-import type { Accounts } from './auth/accounts.ts';
+import type { AppState } from './app-state.ts';
 import { HEALTH_CALL, LIVENESS_CALL, registerAccounts } from './auth/plugin.ts';
 import { registerAdminRoutes } from './routes/admin.ts';
 import { registerApprovalRoutes } from './routes/approval.ts';
@@ -24,16 +22,15 @@ import { registerQueryReportRoutes } from './routes/query-report.ts';
 import { AiSuggestions } from './ai/suggestions.ts';
 import { createAiProvider } from './ai/config.ts';
 import type { AiProvider } from './ai/provider.ts';
-import { getSegment } from './app-db/websites.ts';
-import { DEFAULT_SEGMENT } from './app-db/model.ts';
 
 export interface AppDeps {
   config: Config;
   db: DuckDBInstance;
-  registry: CrawlRegistry;
-  access?: AccessCheck;
-  /** Sign-in, sessions, CSRF, approval, checklist and the access rules; without it every call is open. */
-  accounts?: Accounts;
+  /**
+   * The app database, sign-in and access, approvals and crawl runs (app-state.ts). Required: every /api/ call but
+   * the public ones answers 401 without a session, and there is no way to build the app without that guard.
+   */
+  state: AppState;
   isLogging?: boolean;
   /** The AI suggestion provider; by default the one AI_PROVIDER and friends name (offline without them). */
   aiProvider?: AiProvider;
@@ -41,72 +38,77 @@ export interface AppDeps {
   logStream?: { write(line: string): void };
 }
 
+export const NO_AUTH = 'buildApp needs the app state: sign-in and access are never optional';
 const APP_DB_DOWN = { status: 'unavailable', error: APP_DB_UNREACHABLE } as const;
 
 export const WEB_DIST_DIR = path.resolve(import.meta.dirname, '../web/dist');
 
 /** Builds the service without listening, so tests drive it with `app.inject`. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
-  const { accounts } = deps;
+  const { state } = deps;
+  // For callers the compiler does not see (a cast, plain JavaScript): an app without its auth guard is never built.
+  if (!state?.accounts) throw new Error(NO_AUTH);
+  const { accounts, appDb, clock, registry } = state;
   const app = Fastify({
     logger: { level: deps.isLogging ? 'info' : 'error', ...(deps.logStream && { stream: deps.logStream }) },
     genReqId: () => crypto.randomUUID(),
     bodyLimit: 1_048_576,
-    trustProxy: accounts?.settings.trustProxy ?? false,
+    trustProxy: accounts.settings.trustProxy,
   });
   registerErrorReplies(app);
   // Before the auth guard, which looks the session cookie up in the app database.
   registerNulByteGuard(app);
   registerServerTiming(app);
   // Registered first: its auth guard must cover every route.
-  const access = accounts ? await registerAccounts(app, accounts) : (deps.access ?? allowAll);
-  if (accounts) {
-    registerAuthRoutes(app, accounts);
-    registerWebsiteRoutes(app, accounts);
-    registerApprovalRoutes(app, accounts, access);
-    registerChecklistRoutes(app, accounts, access);
-    registerCrawlRunRoutes(app, accounts, access);
-    registerAdminRoutes(app, accounts);
-  }
+  const access = await registerAccounts(app, accounts);
+  registerAuthRoutes(app, accounts);
+  registerWebsiteRoutes(app, { appDb });
+  registerApprovalRoutes(app, {
+    registry,
+    states: state.states,
+    approvals: state.approvals,
+    sync: () => state.sync(),
+    access,
+  });
+  registerChecklistRoutes(app, { registry, appDb, clock, access });
+  registerCrawlRunRoutes(app, { appDb, runner: state.crawlRunner, clock, access });
+  registerAdminRoutes(app, accounts);
 
   // Readiness for anyone (load balancers, start scripts): 503 while the app database is unreachable; the store's
   // size, pending crawls included, for admins only. Liveness answers whenever the process does.
   app.get(HEALTH_CALL, async (request, reply) => {
-    if (accounts && !(await accounts.appDb.isReachable()))
-      return reply.code(503).header('retry-after', RETRY_AFTER_S).send(APP_DB_DOWN);
+    if (!(await appDb.isReachable())) return reply.code(503).header('retry-after', RETRY_AFTER_S).send(APP_DB_DOWN);
     return request.auth?.role === 'ADMIN'
       ? {
           status: 'ok',
-          websites: deps.registry.websites().length,
-          crawls: deps.registry.websites().reduce((n, w) => n + deps.registry.crawls(w.id).length, 0),
+          websites: registry.websites().length,
+          crawls: registry.websites().reduce((n, w) => n + registry.crawls(w.id).length, 0),
         }
       : { status: 'ok' };
   });
   app.get(LIVENESS_CALL, () => ({ status: 'ok' }));
 
   registerTechnicalHealthCheckRoutes(app, {
-    registry: deps.registry,
+    registry,
     db: deps.db,
     access,
-    moduleStateOf: accounts && ((websiteId, crawlId) => accounts.moduleStateOf(websiteId, crawlId)),
-    checkedKeys: accounts && ((websiteId, reportId, crawlId) => accounts.checkedKeysFor(websiteId, reportId, crawlId)),
-    segmentScope: accounts && ((websiteId, segmentId) => accounts.segmentScope(websiteId, segmentId)),
-    isKnownWebsite: accounts && ((websiteId) => accounts.isKnownWebsite(websiteId)),
+    moduleStateOf: (websiteId, crawlId) => state.moduleStateOf(websiteId, crawlId),
+    checkedKeys: (websiteId, reportId, crawlId) => state.checkedKeysFor(websiteId, reportId, crawlId),
+    segmentScope: (websiteId, segmentId) => state.segmentScope(websiteId, segmentId),
+    isKnownWebsite: (websiteId) => state.isKnownWebsite(websiteId),
   });
 
-  registerQueryReportRoutes(app, { registry: deps.registry, db: deps.db, access });
+  registerQueryReportRoutes(app, { registry, db: deps.db, access });
   const suggestions = new AiSuggestions(deps.db, deps.aiProvider ?? createAiProvider(process.env), (error) =>
     app.log.warn({ err: error }, 'AI provider failed; the offline suggestion stands in'),
   );
-  const stopClearing = deps.registry.onChange(() => suggestions.cache.clear());
+  const stopClearing = registry.onChange(() => suggestions.cache.clear());
   app.addHook('onClose', () => void stopClearing());
   registerAiRoutes(app, {
-    registry: deps.registry,
+    registry,
     access,
     suggestions,
-    isAiWebsite:
-      accounts &&
-      (async (websiteId) => (await getSegment(accounts.appDb, websiteId, DEFAULT_SEGMENT.id))?.isAi === true),
+    isAiWebsite: (websiteId) => state.isAiWebsite(websiteId),
   });
 
   app.setNotFoundHandler((request, reply) => {

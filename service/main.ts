@@ -7,7 +7,7 @@ import { CrawlRegistry } from './store/registry.ts';
 import { listLiveCrawls } from './store/layout.ts';
 import { buildApp } from './app.ts';
 import { seedDemo } from './demo.ts';
-import { Accounts } from './auth/accounts.ts';
+import { AppState } from './app-state.ts';
 import { loopbackUrlOf, printDemoLogins } from './auth/start.ts';
 import { loadCatalog } from './catalog/index.ts';
 import { explainCatalog } from './engine/explain-catalog.ts';
@@ -47,20 +47,20 @@ async function main(): Promise<void> {
     const newest = registry.crawls(website.id)[0];
     if (newest) await explainCatalog(db, newest.alias);
   }
-  const accounts = await Accounts.open({
+  const state = await AppState.open({
     dataDir: config.dataDir,
     registry,
     port: config.port,
     isDemo: config.isDemo,
     clock,
   });
-  const app = await buildApp({ config, db, registry, accounts, isLogging: process.env.LOG === '1' });
-  await accounts.startJobs();
+  const app = await buildApp({ config, db, state, isLogging: process.env.LOG === '1' });
+  await state.startJobs();
   const refreshStore = (): void => {
     registry.refresh().catch((error: unknown) => console.error('store refresh failed:', error));
   };
   // Over a PostgreSQL server a load announces its crawl, and every replica serves it at once; the poll remains.
-  accounts.appDb.onStoreChange(refreshStore);
+  state.appDb.onStoreChange(refreshStore);
   const timer = setInterval(() => {
     refreshStore();
     lowerWorkerThreads();
@@ -76,7 +76,7 @@ async function main(): Promise<void> {
     }, SHUTDOWN_GRACE_MS).unref();
     app
       .close()
-      .then(() => accounts.close())
+      .then(() => state.close())
       .then(
         () => process.exit(0),
         () => process.exit(1),
@@ -84,15 +84,15 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);
-  process.once('exit', () => accounts.withdrawAdminToken());
+  process.once('exit', () => state.accounts.withdrawAdminToken());
 
   await app.listen({ port: config.port, host: config.host });
   const loopbackUrl = loopbackUrlOf(app.server.address());
   // The port taken, which PORT=0 leaves to the system.
   console.log(`Technical Health Check is serving http://localhost:${new URL(loopbackUrl).port}/technical-health-check`);
-  accounts.publishAdminToken(loopbackUrl);
+  state.accounts.publishAdminToken(loopbackUrl);
   lowerWorkerThreads();
-  if (config.isDemo) await printDemoLogins(accounts);
+  if (config.isDemo) await printDemoLogins(state.accounts);
 }
 
 main().catch((error: unknown) => {

@@ -2,7 +2,7 @@
  * The crawl registry in the app database: one row per crawl the service has seen, holding its moduleState.
  * The loader registers a crawl's initial state in crawl.json; from the first sync on, the app database decides.
  * `CrawlStates` mirrors the rows in memory so access checks stay synchronous; this process's writes update it, and
- * over a shared PostgreSQL server every other replica's write reloads it (Accounts.open).
+ * over a shared PostgreSQL server every other replica's write reloads it (AppState.open).
  */
 import type { CrawlRegistry } from '../store/registry.ts';
 import type { ModuleState } from '../store/crawl-meta.ts';

@@ -14,12 +14,6 @@ export interface AccessCheck {
   canSeeCrawl(req: FastifyRequest, record: Pick<CrawlRecord, 'websiteId' | 'crawlId'>): boolean;
 }
 
-/** Every website and crawl is visible: the rule of an app built without accounts. */
-export const allowAll: AccessCheck = {
-  canSeeWebsite: () => true,
-  canSeeCrawl: () => true,
-};
-
 export function createAccessCheck(states: CrawlStates): AccessCheck {
   const canSeeWebsite = (req: FastifyRequest, websiteId: string): boolean => {
     const auth = req.auth;

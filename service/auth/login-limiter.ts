@@ -9,7 +9,6 @@
  * failures.
  */
 import type { AppDb } from '../app-db/db.ts';
-import type { Clock } from '../jobs/approval.ts';
 
 export interface LoginLimits {
   /** Failures of one account from one address before attempts wait. */
@@ -47,7 +46,7 @@ export class LoginLimiter {
   constructor(
     private readonly appDb: AppDb,
     private readonly limits: LoginLimits,
-    private readonly clock: Clock,
+    private readonly clock: () => Date,
   ) {}
 
   /** Decides whether `email` may try a password from `address` now; when allowed, `finish` records the outcome. */

@@ -14,7 +14,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import helmet from 'helmet';
 import { AppDbUnreachableError } from '../app-db/errors.ts';
-import { createAccessCheck, type AccessCheck } from './access.ts';
+import type { AccessCheck } from './access.ts';
 import type { Accounts } from './accounts.ts';
 import { BAD_CSRF, NOT_SIGNED_IN } from './http.ts';
 import { SESSION_COOKIE, findSession, isSameToken } from './sessions.ts';
@@ -37,7 +37,7 @@ const routeOf = (request: FastifyRequest): string => request.routeOptions.url ??
 
 export async function registerAccounts(app: FastifyInstance, accounts: Accounts): Promise<AccessCheck> {
   // Browsers ignore these over plain HTTP, and log an error for COOP on every page of a host other than localhost.
-  const isBehindHttps = accounts.settings.trustProxy || /^https:/i.test(accounts.settings.mail.publicUrl);
+  const { isBehindHttps } = accounts.settings;
   // Built once, not per request as @fastify/helmet does (12 µs a request when warm, more after a pause).
   const securityHeaders = helmet({
     crossOriginOpenerPolicy: isBehindHttps,
@@ -88,5 +88,5 @@ export async function registerAccounts(app: FastifyInstance, accounts: Accounts)
     if (typeof given !== 'string' || !isSameToken(given, request.auth.csrfToken)) return reply.code(403).send(BAD_CSRF);
   });
 
-  return createAccessCheck(accounts.states);
+  return accounts.access;
 }

@@ -15,7 +15,10 @@ import { isSameToken } from '../auth/sessions.ts';
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 const bodySchema = z.object({ command: z.unknown() });
 
-export function registerAdminRoutes(app: FastifyInstance, accounts: Accounts): void {
+export function registerAdminRoutes(
+  app: FastifyInstance,
+  accounts: Pick<Accounts, 'appDb' | 'clock' | 'adminToken'>,
+): void {
   const run = async (request: FastifyRequest, reply: FastifyReply) => {
     const body = bodySchema.safeParse(request.body ?? {});
     try {

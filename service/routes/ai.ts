@@ -24,7 +24,7 @@ export interface AiRouteDeps {
   registry: CrawlRegistry;
   access: AccessCheck;
   suggestions: AiSuggestions;
-  /** Whether the website's default segment has AI enabled; without accounts every website has. */
+  /** Whether the website's default segment has AI enabled; left out (route unit tests), every website has. */
   isAiWebsite?: (websiteId: string) => Promise<boolean>;
 }
 

@@ -11,10 +11,12 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { isCrawlId } from '../../catalog/export-contract.ts';
-import type { Accounts } from '../auth/accounts.ts';
 import { authOf, sendAppError } from '../auth/http.ts';
 import { readBody } from './read-body.ts';
 import type { AccessCheck } from '../auth/access.ts';
+import type { CrawlStates } from '../app-db/crawls.ts';
+import type { Approvals } from '../jobs/approval.ts';
+import type { CrawlRegistry } from '../store/registry.ts';
 import { CRAWL_NOT_FOUND, WEBSITE_NOT_FOUND } from './technical-health-check.ts';
 
 export const INTERNAL_ONLY = { error: 'Only internal users can approve crawls' } as const;
@@ -29,7 +31,17 @@ export function parseModuleId(moduleId: string): { websiteId: string; crawlId: n
 
 const approveSchema = z.object({ moduleId: z.string().min(1).max(200), websiteId: z.string().min(1).max(100) });
 
-export function registerApprovalRoutes(app: FastifyInstance, accounts: Accounts, access: AccessCheck): void {
+export interface ApprovalRouteDeps {
+  registry: CrawlRegistry;
+  states: CrawlStates;
+  approvals: Approvals;
+  /** Registers the crawls the loader added since the last sync (AppState.sync). */
+  sync: () => Promise<void>;
+  access: AccessCheck;
+}
+
+export function registerApprovalRoutes(app: FastifyInstance, deps: ApprovalRouteDeps): void {
+  const { registry, states, approvals, access } = deps;
   app.post('/api/technical-health-check/crawl/approve', async (request, reply) => {
     const auth = authOf(request);
     if (!auth.isInternal) return reply.code(403).send(INTERNAL_ONLY);
@@ -39,14 +51,14 @@ export function registerApprovalRoutes(app: FastifyInstance, accounts: Accounts,
     if (!target) return reply.code(400).send({ error: 'Invalid moduleId: expected <websiteId>:<crawlId>' });
     if (target.websiteId !== body.websiteId)
       return reply.code(400).send({ error: `moduleId ${body.moduleId} is not a crawl of ${body.websiteId}` });
-    if (!access.canSeeWebsite(request, body.websiteId) || !accounts.registry.website(body.websiteId))
+    if (!access.canSeeWebsite(request, body.websiteId) || !registry.website(body.websiteId))
       return reply.code(404).send(WEBSITE_NOT_FOUND);
-    const record = accounts.registry.crawl(target.websiteId, target.crawlId);
+    const record = registry.crawl(target.websiteId, target.crawlId);
     if (!record || !access.canSeeCrawl(request, record)) return reply.code(404).send(CRAWL_NOT_FOUND);
     // The registry may have seen the crawl a moment before the app database did.
-    if (!accounts.states.get(target.websiteId, target.crawlId)) await accounts.sync();
+    if (!states.get(target.websiteId, target.crawlId)) await deps.sync();
     try {
-      const approval = await accounts.approvals.approve(target.websiteId, target.crawlId, auth.email);
+      const approval = await approvals.approve(target.websiteId, target.crawlId, auth.email);
       return {
         moduleId: moduleIdOf(approval.websiteId, approval.crawlId),
         websiteId: approval.websiteId,

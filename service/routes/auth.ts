@@ -25,7 +25,10 @@ const loginSchema = z.object({
   password: z.string().min(1).max(200),
 });
 
-export function registerAuthRoutes(app: FastifyInstance, accounts: Accounts): void {
+export function registerAuthRoutes(
+  app: FastifyInstance,
+  accounts: Pick<Accounts, 'appDb' | 'clock' | 'settings' | 'loginLimiter'>,
+): void {
   /** Everything a signed-in dashboard needs about its user: role and visible websites. */
   const describe = async (
     auth: Pick<AuthContext, 'email' | 'role' | 'seesAllWebsites' | 'websites'>,

@@ -16,10 +16,10 @@ import { crawlIdParamSchema } from './crawl-id.ts';
 import { categoryById, reportById, type ReportDefinition } from '../../catalog/index.ts';
 import { checkedItemsAt, saveChecklist, type ChecklistKey } from '../app-db/checklist.ts';
 import { THC_MODULE } from '../app-db/model.ts';
-import type { Accounts } from '../auth/accounts.ts';
 import { authOf } from '../auth/http.ts';
 import { readBody } from './read-body.ts';
-import type { CrawlRecord } from '../store/registry.ts';
+import type { AppDb } from '../app-db/db.ts';
+import type { CrawlRecord, CrawlRegistry } from '../store/registry.ts';
 import type { AccessCheck } from '../auth/access.ts';
 import { CRAWL_NOT_FOUND, REPORT_NOT_FOUND, WEBSITE_NOT_FOUND } from './technical-health-check.ts';
 
@@ -51,7 +51,17 @@ const saveSchema = z.object({
 
 const keyOf = (item: ChecklistKey): string => JSON.stringify([item.url, item.subKeys]);
 
-export function registerChecklistRoutes(app: FastifyInstance, accounts: Accounts, access: AccessCheck): void {
+export interface ChecklistRouteDeps {
+  registry: CrawlRegistry;
+  appDb: AppDb;
+  clock: () => Date;
+  access: AccessCheck;
+}
+
+export function registerChecklistRoutes(
+  app: FastifyInstance,
+  { registry, appDb, clock, access }: ChecklistRouteDeps,
+): void {
   /** The crawl when the user may see it; otherwise answers 404 as the report calls do and resolves undefined. */
   const visibleCrawl = (
     request: FastifyRequest,
@@ -59,11 +69,11 @@ export function registerChecklistRoutes(app: FastifyInstance, accounts: Accounts
     websiteId: string,
     crawlId: number,
   ): CrawlRecord | undefined => {
-    if (!access.canSeeWebsite(request, websiteId) || !accounts.registry.website(websiteId)) {
+    if (!access.canSeeWebsite(request, websiteId) || !registry.website(websiteId)) {
       void reply.code(404).send(WEBSITE_NOT_FOUND);
       return undefined;
     }
-    const record = accounts.registry.crawl(websiteId, crawlId);
+    const record = registry.crawl(websiteId, crawlId);
     if (record && access.canSeeCrawl(request, record)) return record;
     void reply.code(404).send(CRAWL_NOT_FOUND);
     return undefined;
@@ -81,7 +91,7 @@ export function registerChecklistRoutes(app: FastifyInstance, accounts: Accounts
     if (!body) return reply;
     if (!visibleCrawl(request, reply, body.websiteId, body.crawlId)) return reply;
     if (!knownReport(reply, body.reportId)) return reply;
-    const items = await checkedItemsAt(accounts.appDb, body.websiteId, body.reportId, body.crawlId);
+    const items = await checkedItemsAt(appDb, body.websiteId, body.reportId, body.crawlId);
     return { items: items.map((i) => ({ ...i, checkedAt: i.checkedAt.toISOString() })) };
   });
 
@@ -97,7 +107,7 @@ export function registerChecklistRoutes(app: FastifyInstance, accounts: Accounts
     if (body.end !== null) return refuse('end must be null: an item stays checked until it is unchecked');
     if (body.differenceType === 'removed') return refuse('Checklist items cannot be saved from the Removed tab');
     if (report.severity === 'NONE') return refuse(`${report.title} has severity NONE: its rows cannot be checked`);
-    const latest = accounts.registry.crawls(body.websiteId).find((c) => access.canSeeCrawl(request, c));
+    const latest = registry.crawls(body.websiteId).find((c) => access.canSeeCrawl(request, c));
     if (latest?.crawlId !== record.crawlId)
       return refuse(`Checklist items can only be saved on the latest crawl (${latest?.crawlId ?? 'none'})`);
     const items = [...body.setChecked, ...body.setUnchecked];
@@ -110,7 +120,7 @@ export function registerChecklistRoutes(app: FastifyInstance, accounts: Accounts
     const checked = new Set(body.setChecked.map(keyOf));
     if (body.setUnchecked.some((i) => checked.has(keyOf(i))))
       return refuse('An item cannot be both checked and unchecked in one save');
-    const result = await accounts.appDb.transaction((tx) =>
+    const result = await appDb.transaction((tx) =>
       saveChecklist(tx, {
         websiteId: body.websiteId,
         reportId: report.id,
@@ -118,7 +128,7 @@ export function registerChecklistRoutes(app: FastifyInstance, accounts: Accounts
         setChecked: body.setChecked,
         setUnchecked: body.setUnchecked,
         by: authOf(request).email,
-        now: accounts.clock(),
+        now: clock(),
       }),
     );
     return result;

@@ -7,8 +7,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { checkCrawlSettings, type CrawlRunsAnswer, type CrawlSettingsAnswer } from '../../catalog/crawl-runs.ts';
 import type { AccessCheck } from '../auth/access.ts';
-import type { Accounts } from '../auth/accounts.ts';
 import { authOf } from '../auth/http.ts';
+import type { AppDb } from '../app-db/db.ts';
+import type { CrawlRunner } from '../crawl-runs/runner.ts';
 import { nextDue } from '../crawl-runs/schedule.ts';
 import {
   ALREADY_ACTIVE,
@@ -35,9 +36,17 @@ const cancelSchema = z.object({
   keepCrawled: z.boolean(),
 });
 
-export function registerCrawlRunRoutes(app: FastifyInstance, accounts: Accounts, access: AccessCheck): void {
-  const { appDb } = accounts;
+export interface CrawlRunRouteDeps {
+  appDb: AppDb;
+  runner: Pick<CrawlRunner, 'kick' | 'heed'>;
+  clock: () => Date;
+  access: AccessCheck;
+}
 
+export function registerCrawlRunRoutes(
+  app: FastifyInstance,
+  { appDb, runner, clock, access }: CrawlRunRouteDeps,
+): void {
   /** The website's stored settings when the caller may manage its crawls; otherwise answers 404. */
   const manageable = async <T extends z.ZodType<{ websiteId: string }>>(
     schema: T,
@@ -59,7 +68,7 @@ export function registerCrawlRunRoutes(app: FastifyInstance, accounts: Accounts,
 
   // Defaults have a schedule to offer, but it runs only once saved.
   const nextRunAt = (stored: StoredSettings): string | null =>
-    stored.isDefault ? null : (nextDue(stored.settings.schedule, accounts.clock())?.toISOString() ?? null);
+    stored.isDefault ? null : (nextDue(stored.settings.schedule, clock())?.toISOString() ?? null);
   const settingsAnswer = (stored: StoredSettings): CrawlSettingsAnswer => ({
     settings: stored.settings,
     isDefault: stored.isDefault,
@@ -77,7 +86,7 @@ export function registerCrawlRunRoutes(app: FastifyInstance, accounts: Accounts,
     const checked = checkCrawlSettings(found.body.settings);
     if (!('settings' in checked)) return reply.code(400).send(checked);
     const saved = await appDb.transaction((tx) =>
-      saveSettings(tx, found.body.websiteId, checked.settings, authOf(request).email, accounts.clock()),
+      saveSettings(tx, found.body.websiteId, checked.settings, authOf(request).email, clock()),
     );
     return settingsAnswer(saved);
   });
@@ -88,7 +97,7 @@ export function registerCrawlRunRoutes(app: FastifyInstance, accounts: Accounts,
     const answer: CrawlRunsAnswer = {
       runs: await listRuns(appDb, found.body.websiteId),
       nextRunAt: nextRunAt(found.stored),
-      now: accounts.clock().toISOString(),
+      now: clock().toISOString(),
     };
     return answer;
   });
@@ -102,10 +111,10 @@ export function registerCrawlRunRoutes(app: FastifyInstance, accounts: Accounts,
       startedBy: authOf(request).email,
       scheduledFor: null,
       settings: found.stored.settings,
-      now: accounts.clock(),
+      now: clock(),
     });
     if (!run) return reply.code(409).send({ error: ALREADY_ACTIVE });
-    accounts.crawlRunner.kick();
+    runner.kick();
     return { run: toCrawlRun(run) };
   });
 
@@ -115,13 +124,13 @@ export function registerCrawlRunRoutes(app: FastifyInstance, accounts: Accounts,
     const { websiteId, runId, keepCrawled } = found.body;
     const run = await getRun(appDb, websiteId, runId);
     if (!run) return reply.code(404).send(RUN_NOT_FOUND);
-    const requested = await appDb.transaction((tx) => requestCancel(tx, runId, keepCrawled, accounts.clock()));
+    const requested = await appDb.transaction((tx) => requestCancel(tx, runId, keepCrawled, clock()));
     if (requested === 'ended') {
       const ended = (await getRun(appDb, websiteId, runId)) ?? run;
       return reply.code(409).send({ error: `The crawl run has already ended (${ended.status})` });
     }
     if ('refused' in requested) return reply.code(409).send({ error: requested.refused });
-    accounts.crawlRunner.heed(runId, { keep: requested.run.keep_crawled });
+    runner.heed(runId, { keep: requested.run.keep_crawled });
     return { run: toCrawlRun(requested.run) };
   });
 }

@@ -8,7 +8,7 @@ import { openDatabase } from '../db/duckdb.ts';
 import { CrawlRegistry } from '../store/registry.ts';
 import { makeTempDataDir, writeCrawlToStore } from '../test/helpers/make-store.ts';
 import { SITE, sampleCrawls } from '../test/helpers/sample-crawls.ts';
-import { allowAll, type AccessCheck } from '../auth/access.ts';
+import type { AccessCheck } from '../auth/access.ts';
 import {
   ARROW_STREAM_TYPE,
   registerTechnicalHealthCheckRoutes,
@@ -347,12 +347,5 @@ describe('report/get-rows', () => {
     } while (after);
     expect(seen).toHaveLength(14);
     expect([...seen].sort()).toEqual(seen);
-  });
-});
-
-describe('allowAll', () => {
-  it('lets everything through', () => {
-    expect(allowAll.canSeeWebsite({} as FastifyRequest, 'x')).toBe(true);
-    expect(allowAll.canSeeCrawl({} as FastifyRequest, { websiteId: 'x', crawlId: 1 })).toBe(true);
   });
 });

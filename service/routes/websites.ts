@@ -9,13 +9,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { Website } from '../../catalog/api.ts';
 import { listWebsites } from '../app-db/websites.ts';
-import type { Accounts } from '../auth/accounts.ts';
+import type { AppDb } from '../app-db/db.ts';
 import { authOf } from '../auth/http.ts';
 
-export function registerWebsiteRoutes(app: FastifyInstance, accounts: Accounts): void {
+export function registerWebsiteRoutes(app: FastifyInstance, { appDb }: { appDb: AppDb }): void {
   app.post('/api/websites/list', async (request): Promise<{ websites: Website[] }> => {
     const auth = authOf(request);
-    const websites = await listWebsites(accounts.appDb, auth.seesAllWebsites ? undefined : [...auth.websites]);
+    const websites = await listWebsites(appDb, auth.seesAllWebsites ? undefined : [...auth.websites]);
     return { websites };
   });
 }

@@ -372,10 +372,10 @@ describe('POST /api/ai/get-data', () => {
     const clock = new TestClock(new Date('2025-03-10T09:00:00Z'));
     stack = await openStack(dataDir, { clock: clock.fn });
     await addTestUsers(stack, clock, ['client', 'otherClient', 'staff']);
-    await changeSegment(stack.accounts.appDb, 'shop', DEFAULT_SEGMENT.id, { isAi: true });
-    await stack.accounts.approvals.approve('shop', 1, 'staff@agency.example');
+    await changeSegment(stack.state.appDb, 'shop', DEFAULT_SEGMENT.id, { isAi: true });
+    await stack.state.approvals.approve('shop', 1, 'staff@agency.example');
     const config = { dataDir, port: 8080, host: '127.0.0.1', isDemo: false };
-    const common = { config, db: stack.db, registry: stack.registry, accounts: stack.accounts };
+    const common = { config, db: stack.db, state: stack.state };
     offlineApp = await buildApp({ ...common, aiProvider: new OfflineProvider() });
     openAiApp = await buildApp({ ...common, aiProvider: provider({ retries: 0 }) });
     await offlineApp.ready();

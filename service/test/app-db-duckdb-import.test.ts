@@ -21,7 +21,7 @@ describe('app.duckdb of an earlier build', () => {
     const clock = new TestClock(new Date('2025-03-03T09:00:00.000Z'));
     const stack = await openStack(dataDir, { clock: clock.fn });
     try {
-      const db = stack.accounts.appDb;
+      const db = stack.state.appDb;
       for (const table of APP_TABLES) {
         const [row] = await db.all<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM ${table}`);
         // A table added after the builds that kept the app state in DuckDB has nothing to import.
@@ -36,7 +36,7 @@ describe('app.duckdb of an earlier build', () => {
         ['all', null, false, null],
         ['blog', 'https://shop.example/blog/', true, 'conversion'],
       ]);
-      expect(stack.accounts.states.get('shop', 1)).toEqual({
+      expect(stack.state.states.get('shop', 1)).toEqual({
         moduleState: 'APPROVED',
         approvedAt: new Date('2025-01-07T11:00:00.000Z'),
         approvedBy: 'auto-approval',
@@ -62,7 +62,7 @@ describe('app.duckdb of an earlier build', () => {
     expect(fs.existsSync(path.join(dataDir, 'app.duckdb.imported'))).toBe(true);
     const again = await openStack(dataDir, { clock: clock.fn });
     try {
-      expect((await listUsers(again.accounts.appDb)).map((u) => u.email)).toContain('new@shop.example');
+      expect((await listUsers(again.state.appDb)).map((u) => u.email)).toContain('new@shop.example');
     } finally {
       await again.close();
     }

@@ -50,10 +50,10 @@ describe('app-db migrate-to', () => {
     for (const crawlId of [1, 2]) await writeCrawl(dataDir, { websiteId: 'alpine-travel', crawlId });
     const clock = new TestClock(new Date('2025-03-03T09:00:00.000Z'));
     const demo = await openStack(dataDir, { clock: clock.fn, isDemo: true });
-    const limiter = await demo.accounts.loginLimiter.begin('client@alpine-travel.example', '127.0.0.1');
+    const limiter = await demo.state.accounts.loginLimiter.begin('client@alpine-travel.example', '127.0.0.1');
     if (limiter.isAllowed) await limiter.finish(false);
-    await demo.accounts.appDb.transaction((tx) => createSession(tx, 1, clock.now));
-    await demo.accounts.appDb.transaction((tx) =>
+    await demo.state.appDb.transaction((tx) => createSession(tx, 1, clock.now));
+    await demo.state.appDb.transaction((tx) =>
       saveChecklist(tx, {
         websiteId: 'northwind-outfitters',
         reportId: 'content/thin',
@@ -64,7 +64,7 @@ describe('app-db migrate-to', () => {
         now: clock.now,
       }),
     );
-    await demo.accounts.appDb.transaction((tx) =>
+    await demo.state.appDb.transaction((tx) =>
       saveSettings(
         tx,
         'alpine-travel',
@@ -73,7 +73,7 @@ describe('app-db migrate-to', () => {
         clock.now,
       ),
     );
-    await queueRun(demo.accounts.appDb, {
+    await queueRun(demo.state.appDb, {
       websiteId: 'alpine-travel',
       trigger: 'manual',
       startedBy: 'staff@alpine.example',
@@ -82,8 +82,8 @@ describe('app-db migrate-to', () => {
       now: clock.now,
     });
     clock.set('2025-03-04T11:00:00.000Z');
-    expect((await demo.accounts.autoApproval.runDue())?.approved.length).toBeGreaterThan(0);
-    await demo.accounts.approvals.deliverQueued();
+    expect((await demo.state.autoApproval.runDue())?.approved.length).toBeGreaterThan(0);
+    await demo.state.approvals.deliverQueued();
     await demo.close();
 
     const url = await databaseFor(server.url, 'migrate-demo');
@@ -128,8 +128,10 @@ describe('app-db migrate-to', () => {
 
     const onServer = await openStack(dataDir, { clock: clock.fn, env: { DATABASE_URL: url } });
     try {
-      expect((await onServer.accounts.demoLoginsInUse()).map((l) => l.email)).toEqual(demoLogins.map((l) => l.email));
-      expect(onServer.accounts.moduleStateOf('alpine-travel', 2)).toBe('APPROVED');
+      expect((await onServer.state.accounts.demoLoginsInUse()).map((l) => l.email)).toEqual(
+        demoLogins.map((l) => l.email),
+      );
+      expect(onServer.state.moduleStateOf('alpine-travel', 2)).toBe('APPROVED');
     } finally {
       await onServer.close();
     }

@@ -63,7 +63,7 @@ describe('approving one crawl four times at once', () => {
     expect(new Set(bodies.map((b) => `${b.approvedAt} ${b.approvedBy}`))).toEqual(
       new Set([`${new Date(NOW).toISOString()} ${testUsers.staff.email}`]),
     );
-    const { appDb } = signedIn.stack.accounts;
+    const { appDb } = signedIn.stack.state;
     expect(await appDb.all('SELECT crawl_id, approved_by FROM approval_log')).toEqual([
       { crawl_id: 1, approved_by: testUsers.staff.email },
     ]);

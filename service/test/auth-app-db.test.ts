@@ -80,9 +80,9 @@ describe('crawl registry sync', () => {
     const clock = new TestClock(new Date('2025-02-01T10:00:00Z'));
     const stack: Stack = await openStack(dataDir, { clock: clock.fn });
     cleanups.push(() => stack.close());
-    const { accounts } = stack;
+    const { state } = stack;
 
-    const [shop] = await listWebsites(accounts.appDb);
+    const [shop] = await listWebsites(state.appDb);
     expect(shop).toMatchObject({
       id: 'shop',
       name: 'Site shop',
@@ -93,26 +93,26 @@ describe('crawl registry sync', () => {
       module: 'technical-health-check',
       isActive: true,
     });
-    expect(accounts.moduleStateOf('shop', 1)).toBe('APPROVED');
-    expect(accounts.moduleStateOf('shop', 2)).toBe('PENDING');
-    expect(accounts.moduleStateOf('shop', 99)).toBe('PENDING');
+    expect(state.moduleStateOf('shop', 1)).toBe('APPROVED');
+    expect(state.moduleStateOf('shop', 2)).toBe('PENDING');
+    expect(state.moduleStateOf('shop', 99)).toBe('PENDING');
 
-    await accounts.approvals.approve('shop', 2, 'staff@x.example');
+    await state.approvals.approve('shop', 2, 'staff@x.example');
     await writeCrawl(dataDir, { websiteId: 'shop', crawlId: 3 });
     await writeCrawl(dataDir, { websiteId: 'blog', crawlId: 1 });
     await stack.registry.refresh();
-    await vi.waitFor(() => expect(accounts.states.get('blog', 1)).toBeDefined());
-    expect(accounts.moduleStateOf('shop', 3)).toBe('PENDING');
-    expect(accounts.moduleStateOf('shop', 2)).toBe('APPROVED');
-    expect((await listWebsites(accounts.appDb)).map((w) => w.id)).toEqual(['blog', 'shop']);
+    await vi.waitFor(() => expect(state.states.get('blog', 1)).toBeDefined());
+    expect(state.moduleStateOf('shop', 3)).toBe('PENDING');
+    expect(state.moduleStateOf('shop', 2)).toBe('APPROVED');
+    expect((await listWebsites(state.appDb)).map((w) => w.id)).toEqual(['blog', 'shop']);
 
     // A restart keeps the app database's decision over crawl.json's initial state.
     await stack.close();
     cleanups.pop();
     const again = await openStack(dataDir, { clock: clock.fn });
     cleanups.push(() => again.close());
-    expect(again.accounts.moduleStateOf('shop', 2)).toBe('APPROVED');
-    expect(again.accounts.states.get('shop', 2)?.approvedBy).toBe('staff@x.example');
+    expect(again.state.moduleStateOf('shop', 2)).toBe('APPROVED');
+    expect(again.state.states.get('shop', 2)?.approvedBy).toBe('staff@x.example');
   });
 });
 
@@ -297,34 +297,34 @@ describe('demo accounts', () => {
     for (const crawlId of [1, 2, 3, 4]) await writeCrawl(dataDir, { websiteId: 'northwind-outfitters', crawlId });
     const clock = new TestClock(new Date('2025-02-01T10:00:00Z'));
     const empty = await openStack(tempDir(), { clock: clock.fn, isDemo: false });
-    expect(await empty.accounts.appDb.all('SELECT * FROM users')).toEqual([]);
+    expect(await empty.state.appDb.all('SELECT * FROM users')).toEqual([]);
     await empty.close();
 
     const mailer = new CatchingMailer();
     const stack = await openStack(dataDir, { clock: clock.fn, isDemo: true, mailer });
     cleanups.push(() => stack.close());
-    const { accounts } = stack;
+    const { state } = stack;
     // Northwind's history is approved for its client, its two newest crawls wait, and seeding mails nobody.
     expect(
-      await accounts.appDb.all('SELECT crawl_id, module_state FROM crawl_registry ORDER BY website_id, crawl_id'),
+      await state.appDb.all('SELECT crawl_id, module_state FROM crawl_registry ORDER BY website_id, crawl_id'),
     ).toEqual([
       { crawl_id: 1, module_state: 'APPROVED' },
       { crawl_id: 2, module_state: 'APPROVED' },
       { crawl_id: 3, module_state: 'PENDING' },
       { crawl_id: 4, module_state: 'PENDING' },
     ]);
-    expect(await accounts.appDb.all('SELECT crawl_id, approved_by FROM approval_log ORDER BY crawl_id')).toEqual([
+    expect(await state.appDb.all('SELECT crawl_id, approved_by FROM approval_log ORDER BY crawl_id')).toEqual([
       { crawl_id: 1, approved_by: 'demo setup' },
       { crawl_id: 2, approved_by: 'demo setup' },
     ]);
-    await accounts.approvals.deliverQueued();
-    expect(await accounts.appDb.all('SELECT * FROM mail_log')).toEqual([]);
+    await state.approvals.deliverQueued();
+    expect(await state.appDb.all('SELECT * FROM mail_log')).toEqual([]);
     expect(mailer.sent).toEqual([]);
     // A later approval of the demo still mails the client, once.
-    await accounts.approvals.approve('northwind-outfitters', 3, 'staff@northwind-outfitters.example');
-    await accounts.approvals.deliverQueued();
+    await state.approvals.approve('northwind-outfitters', 3, 'staff@northwind-outfitters.example');
+    await state.approvals.deliverQueued();
     expect(mailer.sent.map((m) => m.to)).toEqual(['client@northwind-outfitters.example']);
-    const logins = await accounts.demoLoginsInUse();
+    const logins = await state.accounts.demoLoginsInUse();
     expect(logins.map((l) => [l.role, l.email, l.websites])).toEqual([
       ['ADMIN', 'admin@thc.example', []],
       ['STAFF', 'staff@northwind-outfitters.example', ['northwind-outfitters']],
@@ -333,7 +333,7 @@ describe('demo accounts', () => {
       ['CLIENT', 'client@alpine-travel.example', ['alpine-travel']],
     ]);
     expect(
-      await accounts.appDb.all(
+      await state.appDb.all(
         `SELECT u.email, w.website_id FROM user_websites w JOIN users u ON u.id = w.user_id
          ORDER BY u.email, w.website_id`,
       ),
@@ -343,10 +343,10 @@ describe('demo accounts', () => {
       { email: 'staff@alpine-travel.example', website_id: 'alpine-travel' },
       { email: 'staff@northwind-outfitters.example', website_id: 'northwind-outfitters' },
     ]);
-    const stored = await accounts.appDb.all<{ password_hash: string }>('SELECT password_hash FROM users');
+    const stored = await state.appDb.all<{ password_hash: string }>('SELECT password_hash FROM users');
     for (const { password_hash } of stored) for (const l of logins) expect(password_hash).not.toContain(l.password);
 
-    const websites = await listWebsites(accounts.appDb);
+    const websites = await listWebsites(state.appDb);
     const [alpine, northwind] = websites;
     // The store's domain stays for a website the loader registered first; the demo names it.
     expect([alpine!.id, alpine!.name, northwind!.id, northwind!.name]).toEqual([
@@ -379,14 +379,14 @@ describe('demo accounts', () => {
     });
 
     await runAdminCommand(
-      { appDb: accounts.appDb, now: clock.now },
+      { appDb: state.appDb, now: clock.now },
       parseAdminArgs('user password --email admin@thc.example --password a-new-secret'.split(' ')),
     );
-    expect((await accounts.demoLoginsInUse()).map((l) => l.email)).not.toContain('admin@thc.example');
+    expect((await state.accounts.demoLoginsInUse()).map((l) => l.email)).not.toContain('admin@thc.example');
     await stack.close();
     cleanups.pop();
     const again = await openStack(dataDir, { clock: clock.fn, isDemo: true });
     cleanups.push(() => again.close());
-    expect(await again.accounts.appDb.all('SELECT count(*)::INTEGER AS n FROM users')).toEqual([{ n: 5 }]);
+    expect(await again.state.appDb.all('SELECT count(*)::INTEGER AS n FROM users')).toEqual([{ n: 5 }]);
   });
 });

@@ -25,7 +25,7 @@ const decodeQp = (raw: string): string =>
   raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 
 async function admin(stack: Stack, argv: string): Promise<void> {
-  await runAdminCommand({ appDb: stack.accounts.appDb, now: new Date() }, parseAdminArgs(argv.split(' ')));
+  await runAdminCommand({ appDb: stack.state.appDb, now: new Date() }, parseAdminArgs(argv.split(' ')));
 }
 
 /** shop has two CLIENT users and a STAFF; blog has its own CLIENT, who must never hear about shop. */
@@ -41,14 +41,14 @@ async function addPeople(stack: Stack): Promise<void> {
 }
 
 const approvalsOf = (stack: Stack) =>
-  stack.accounts.appDb.all<{ crawl_id: number; kind: string; approved_by: string }>(
+  stack.state.appDb.all<{ crawl_id: number; kind: string; approved_by: string }>(
     'SELECT crawl_id, kind, approved_by FROM approval_log ORDER BY crawl_id',
   );
 
 describe('auto-approval schedule', () => {
   it('follows Tuesday 11:00 in London through summer time', async () => {
     const stack = await open(tempDir(), { clock: () => new Date('2025-03-03T09:00:00Z') });
-    const { autoApproval } = stack.accounts;
+    const { autoApproval } = stack.state;
     expect(autoApproval.nextRun(new Date('2025-03-03T09:00:00Z'))).toEqual(new Date('2025-03-04T11:00:00Z'));
     expect(autoApproval.nextRun(new Date('2025-03-04T11:00:00Z'))).toEqual(new Date('2025-03-11T11:00:00Z'));
     expect(autoApproval.nextRun(new Date('2025-03-26T12:00:00Z'))).toEqual(new Date('2025-04-01T10:00:00Z'));
@@ -77,10 +77,10 @@ describe('auto-approval schedule', () => {
     await addPeople(stack);
 
     // A fresh install does not make up runs from before it existed.
-    expect(await stack.accounts.autoApproval.runDue()).toBeUndefined();
+    expect(await stack.state.autoApproval.runDue()).toBeUndefined();
     clock.set('2025-03-04T10:59:59Z');
-    expect(await stack.accounts.autoApproval.runDue()).toBeUndefined();
-    expect(stack.accounts.moduleStateOf('shop', 1)).toBe('PENDING');
+    expect(await stack.state.autoApproval.runDue()).toBeUndefined();
+    expect(stack.state.moduleStateOf('shop', 1)).toBe('PENDING');
 
     // Loaded after 11:00: waits for the next Tuesday.
     await writeCrawl(dataDir, {
@@ -90,10 +90,10 @@ describe('auto-approval schedule', () => {
       loadedAt: '2025-03-04T11:00:30Z',
     });
     await stack.registry.refresh();
-    await stack.accounts.sync();
+    await stack.state.sync();
 
     // Registered once, since removed from the store: stays pending, nobody is told.
-    await stack.accounts.appDb.transaction((tx) =>
+    await stack.state.appDb.transaction((tx) =>
       registerCrawls(
         tx,
         [
@@ -111,10 +111,7 @@ describe('auto-approval schedule', () => {
     );
 
     clock.set('2025-03-04T11:01:00Z');
-    const [first, second] = await Promise.all([
-      stack.accounts.autoApproval.runDue(),
-      stack.accounts.autoApproval.runDue(),
-    ]);
+    const [first, second] = await Promise.all([stack.state.autoApproval.runDue(), stack.state.autoApproval.runDue()]);
     expect(first).toEqual({
       scheduledFor: new Date('2025-03-04T11:00:00Z'),
       approved: [
@@ -123,18 +120,16 @@ describe('auto-approval schedule', () => {
       ],
     });
     expect(second).toBeUndefined();
-    expect(stack.accounts.moduleStateOf('shop', 2)).toBe('APPROVED');
-    expect(stack.accounts.moduleStateOf('shop', 3)).toBe('PENDING');
+    expect(stack.state.moduleStateOf('shop', 2)).toBe('APPROVED');
+    expect(stack.state.moduleStateOf('shop', 3)).toBe('PENDING');
     expect(
-      await stack.accounts.appDb.all(
-        "SELECT module_state FROM crawl_registry WHERE website_id = 'shop' AND crawl_id = 9",
-      ),
+      await stack.state.appDb.all("SELECT module_state FROM crawl_registry WHERE website_id = 'shop' AND crawl_id = 9"),
     ).toEqual([{ module_state: 'PENDING' }]);
     expect(await approvalsOf(stack)).toEqual([
       { crawl_id: 1, kind: 'automatic', approved_by: 'auto-approval' },
       { crawl_id: 2, kind: 'automatic', approved_by: 'auto-approval' },
     ]);
-    await stack.accounts.approvals.deliverQueued();
+    await stack.state.approvals.deliverQueued();
     expect(mailer.sent.map((m) => `${m.to} ${m.subject}`).sort()).toEqual([
       'c1@shop.example Site shop: your technical health check of 2 Mar 2025 is ready',
       'c1@shop.example Site shop: your technical health check of 3 Mar 2025 is ready',
@@ -147,8 +142,8 @@ describe('auto-approval schedule', () => {
     cleanups.pop();
     clock.set('2025-03-04T11:02:00Z');
     stack = await open(dataDir, { clock: clock.fn, mailer });
-    await stack.accounts.startJobs();
-    await stack.accounts.approvals.deliverQueued();
+    await stack.state.startJobs();
+    await stack.state.approvals.deliverQueued();
     expect(await approvalsOf(stack)).toHaveLength(2);
     expect(mailer.sent).toHaveLength(4);
 
@@ -163,16 +158,16 @@ describe('auto-approval schedule', () => {
     });
     clock.set('2025-03-12T08:00:00Z');
     stack = await open(dataDir, { clock: clock.fn, mailer });
-    await stack.accounts.startJobs();
-    expect(stack.accounts.moduleStateOf('shop', 3)).toBe('APPROVED');
-    expect(stack.accounts.moduleStateOf('shop', 4)).toBe('PENDING');
+    await stack.state.startJobs();
+    expect(stack.state.moduleStateOf('shop', 3)).toBe('APPROVED');
+    expect(stack.state.moduleStateOf('shop', 4)).toBe('PENDING');
     expect(
-      await stack.accounts.appDb.all('SELECT scheduled_for, approved_count FROM job_runs ORDER BY scheduled_for'),
+      await stack.state.appDb.all('SELECT scheduled_for, approved_count FROM job_runs ORDER BY scheduled_for'),
     ).toEqual([
       { scheduled_for: new Date('2025-03-04T11:00:00Z'), approved_count: 2 },
       { scheduled_for: new Date('2025-03-11T11:00:00Z'), approved_count: 1 },
     ]);
-    await stack.accounts.approvals.deliverQueued();
+    await stack.state.approvals.deliverQueued();
     expect(
       mailer.sent
         .filter((m) => m.subject.includes('4 Mar 2025'))
@@ -188,13 +183,13 @@ describe('auto-approval schedule', () => {
     await writeCrawl(dataDir, { websiteId: 'shop', crawlId: 1, loadedAt: '2025-03-01T08:00:00Z' });
     // The fake timers drive Date too, so the service's clock is the real one as far as it knows.
     const stack = await open(dataDir, { clock: () => new Date() });
-    await stack.accounts.autoApproval.start();
-    expect(stack.accounts.moduleStateOf('shop', 1)).toBe('PENDING');
+    await stack.state.autoApproval.start();
+    expect(stack.state.moduleStateOf('shop', 1)).toBe('PENDING');
     await vi.advanceTimersByTimeAsync(61_000);
     await vi.waitFor(async () =>
-      expect(await stack.accounts.appDb.all('SELECT job FROM job_runs')).toEqual([{ job: AUTO_APPROVAL_JOB }]),
+      expect(await stack.state.appDb.all('SELECT job FROM job_runs')).toEqual([{ job: AUTO_APPROVAL_JOB }]),
     );
-    expect(stack.accounts.moduleStateOf('shop', 1)).toBe('APPROVED');
+    expect(stack.state.moduleStateOf('shop', 1)).toBe('APPROVED');
   });
 });
 
@@ -234,12 +229,12 @@ describe('approval mail', () => {
     const stack = await open(dataDir, { clock: () => new Date(), env, mailer: undefined });
     await addPeople(stack);
 
-    const approval = await stack.accounts.approvals.approve('shop', 7, 'staff@agency.example');
+    const approval = await stack.state.approvals.approve('shop', 7, 'staff@agency.example');
     expect(approval.isNew).toBe(true);
-    expect((await stack.accounts.approvals.approve('shop', 7, 'staff@agency.example')).isNew).toBe(false);
-    await stack.accounts.approvals.deliverQueued();
-    await stack.accounts.approvals.approve('shop', 7, 'staff@agency.example');
-    await stack.accounts.approvals.deliverQueued();
+    expect((await stack.state.approvals.approve('shop', 7, 'staff@agency.example')).isNew).toBe(false);
+    await stack.state.approvals.deliverQueued();
+    await stack.state.approvals.approve('shop', 7, 'staff@agency.example');
+    await stack.state.approvals.deliverQueued();
 
     expect(received.map((m) => m.to)).toEqual([['c1@shop.example'], ['c2@shop.example']]);
     expect(received.every((m) => m.from === 'thc@agency.example')).toBe(true);
@@ -249,13 +244,13 @@ describe('approval mail', () => {
     expect(await approvalsOf(stack)).toEqual([{ crawl_id: 7, kind: 'manual', approved_by: 'staff@agency.example' }]);
 
     // The next crawl is a new message; a restart resends nothing.
-    await stack.accounts.approvals.approve('shop', 8, 'staff@agency.example');
-    await stack.accounts.approvals.deliverQueued();
+    await stack.state.approvals.approve('shop', 8, 'staff@agency.example');
+    await stack.state.approvals.deliverQueued();
     await stack.close();
     cleanups.splice(cleanups.indexOf(cleanups.at(-1)!), 1);
     const again = await open(dataDir, { clock: () => new Date(), env, mailer: undefined });
-    await again.accounts.startJobs();
-    await again.accounts.approvals.deliverQueued();
+    await again.state.startJobs();
+    await again.state.approvals.deliverQueued();
     expect(received.map((m) => m.to[0])).toEqual([
       'c1@shop.example',
       'c2@shop.example',
@@ -272,14 +267,14 @@ describe('approval mail', () => {
     const stack = await open(dataDir, { clock: () => new Date(), mailer });
     await addPeople(stack);
     mailer.failures = 1;
-    await stack.accounts.approvals.approve('shop', 1, 'staff@agency.example');
-    await stack.accounts.approvals.idle();
+    await stack.state.approvals.approve('shop', 1, 'staff@agency.example');
+    await stack.state.approvals.idle();
     expect(mailer.sent.map((m) => m.to)).toEqual(['c2@shop.example']);
     expect(
-      await stack.accounts.appDb.all('SELECT email, attempts, last_error FROM mail_log WHERE sent_at IS NULL'),
+      await stack.state.appDb.all('SELECT email, attempts, last_error FROM mail_log WHERE sent_at IS NULL'),
     ).toEqual([{ email: 'c1@shop.example', attempts: 1, last_error: 'SMTP is down' }]);
-    await stack.accounts.approvals.deliverQueued();
-    await stack.accounts.approvals.deliverQueued();
+    await stack.state.approvals.deliverQueued();
+    await stack.state.approvals.deliverQueued();
     expect(mailer.sent.map((m) => m.to).sort()).toEqual(['c1@shop.example', 'c2@shop.example']);
   });
 
@@ -288,8 +283,8 @@ describe('approval mail', () => {
     await writeCrawl(dataDir, { websiteId: 'shop', crawlId: 3, crawledAt: '2025-01-03T09:00:00Z' });
     const stack = await open(dataDir, { clock: () => new Date(), env: {}, mailer: undefined });
     await addPeople(stack);
-    await stack.accounts.approvals.approve('shop', 3, 'staff@agency.example');
-    await stack.accounts.approvals.deliverQueued();
+    await stack.state.approvals.approve('shop', 3, 'staff@agency.example');
+    await stack.state.approvals.deliverQueued();
     const outbox = path.join(dataDir, 'outbox');
     const files = fs.readdirSync(outbox).sort();
     expect(files).toHaveLength(2);

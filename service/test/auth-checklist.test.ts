@@ -82,7 +82,7 @@ describe('checklist rules', () => {
       expect([response.statusCode, response.json()]).toEqual([404, { error: 'report could not be found.' }]);
     }
     expect(await itemsAt(3)).toEqual([]);
-    expect(await stack.accounts.appDb.all('SELECT * FROM checklist_items')).toEqual([]);
+    expect(await stack.state.appDb.all('SELECT * FROM checklist_items')).toEqual([]);
   });
 
   it('keeps an item checked from its start crawl until it is unchecked, with who and when', async () => {
@@ -110,7 +110,7 @@ describe('checklist rules', () => {
     // The next crawl arrives: the items stay checked there, until unchecked at it.
     await writeCrawl(stack.dataDir, { websiteId: 'shop', crawlId: 4 });
     await stack.registry.refresh();
-    await stack.accounts.sync();
+    await stack.state.sync();
     expect((await itemsAt(4)).map((i) => i.url)).toEqual([A, B]);
     expect((await save(staff, { start: 3 })).statusCode).toBe(400);
     clock.advance(60_000);
@@ -120,13 +120,13 @@ describe('checklist rules', () => {
     });
     expect((await itemsAt(4)).map((i) => i.url)).toEqual([B]);
     expect((await itemsAt(3)).map((i) => i.url)).toEqual([A, B]);
-    expect(await stack.accounts.checkedKeysFor('shop', 'content/thin', 4)).toEqual([{ url: B, subKeys: [] }]);
-    expect(await stack.accounts.checkedKeysFor('shop', 'content/thin', 3)).toEqual([
+    expect(await stack.state.checkedKeysFor('shop', 'content/thin', 4)).toEqual([{ url: B, subKeys: [] }]);
+    expect(await stack.state.checkedKeysFor('shop', 'content/thin', 3)).toEqual([
       { url: A, subKeys: [] },
       { url: B, subKeys: [] },
     ]);
     expect(
-      await stack.accounts.appDb.all(
+      await stack.state.appDb.all(
         `SELECT url, start_crawl_id, end_crawl_id, checked_by, unchecked_by, unchecked_at FROM checklist_items WHERE url = ?`,
         [A],
       ),
@@ -147,12 +147,12 @@ describe('checklist rules', () => {
     const other = { url: 'https://shop.example/broken', subKeys: ['https://shop.example/from-2'] };
     expect((await save(staff, { submodule: 'links/internal-broken', setChecked: [item, other] })).statusCode).toBe(200);
     await save(staff, { submodule: 'links/internal-broken', setChecked: [], setUnchecked: [other] });
-    expect(await stack.accounts.checkedKeysFor('shop', 'links/internal-broken', 3)).toEqual([item]);
+    expect(await stack.state.checkedKeysFor('shop', 'links/internal-broken', 3)).toEqual([item]);
   });
 
   it('lets a client save on the latest crawl it can see, and nothing of a pending crawl or another website', async () => {
     // Crawl 3 is pending: the client's latest is the approved crawl 2.
-    await stack.accounts.approvals.approve('shop', 2, 'staff@agency.example');
+    await stack.state.approvals.approve('shop', 2, 'staff@agency.example');
     const pending = await save(client, { start: 3 });
     expect([pending.statusCode, pending.json()]).toEqual([404, { error: 'crawl could not be found.' }]);
     expect((await save(client, { start: 2 })).json()).toEqual({ checked: 1, unchecked: 0 });

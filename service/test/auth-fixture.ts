@@ -17,7 +17,7 @@ import {
   websiteDir,
   writeFileAtomic,
 } from '../store/layout.ts';
-import { Accounts, type AccountsOptions } from '../auth/accounts.ts';
+import { AppState, type AppStateOptions } from '../app-state.ts';
 import type { MailMessage, Mailer } from '../jobs/mailer.ts';
 import { SESSION_COOKIE } from '../auth/sessions.ts';
 import { buildApp } from '../app.ts';
@@ -123,7 +123,8 @@ export interface Stack {
   dataDir: string;
   db: DuckDBInstance;
   registry: CrawlRegistry;
-  accounts: Accounts;
+  /** The app state as main.ts opens it: app database, accounts, approvals, crawl runner. */
+  state: AppState;
   close(): Promise<void>;
 }
 
@@ -136,15 +137,15 @@ export async function testAppDbLocation(dataDir: string): Promise<string> {
   return serverUrl ? databaseFor(serverUrl, dataDir) : appDbDir(dataDir);
 }
 
-/** A registry over `dataDir` and accounts over its app database, as main.ts wires them. */
+/** A registry over `dataDir` and the app state over its app database, as main.ts wires them. */
 export async function openStack(
   dataDir: string,
-  options: Partial<AccountsOptions> & { clock: () => Date },
+  options: Partial<AppStateOptions> & { clock: () => Date },
 ): Promise<Stack> {
   const db = await openDatabase();
   const registry = await CrawlRegistry.open(dataDir, db);
   const serverUrl = inject('postgresUrl');
-  const accounts = await Accounts.open({
+  const state = await AppState.open({
     dataDir,
     registry,
     port: 8080,
@@ -157,9 +158,9 @@ export async function openStack(
     dataDir,
     db,
     registry,
-    accounts,
+    state,
     async close() {
-      await accounts.close();
+      await state.close();
       db.closeSync();
     },
   };
@@ -168,7 +169,7 @@ export async function openStack(
 /** Runs admin CLI command lines (e.g. 'user add --email E …') against the stack's app database. */
 export async function runAdmin(stack: Stack, clock: TestClock, commands: readonly string[]): Promise<void> {
   for (const argv of commands) {
-    await runAdminCommand({ appDb: stack.accounts.appDb, now: clock.now }, parseAdminArgs(argv.split(' ')));
+    await runAdminCommand({ appDb: stack.state.appDb, now: clock.now }, parseAdminArgs(argv.split(' ')));
   }
 }
 
@@ -229,7 +230,7 @@ export function post(
 /** The whole service as main.ts builds it (report routes included), over the stack. */
 export async function buildTestApp(stack: Stack): Promise<FastifyInstance> {
   const config = { dataDir: stack.dataDir, port: 8080, host: '127.0.0.1', isDemo: false };
-  const app = await buildApp({ config, db: stack.db, registry: stack.registry, accounts: stack.accounts });
+  const app = await buildApp({ config, db: stack.db, state: stack.state });
   await app.ready();
   return app;
 }

@@ -76,7 +76,7 @@ describe('sign-in', () => {
     expect(cookie).not.toContain('Secure');
     // Only the hash of the token is stored.
     const token = /^thc_session=([^;]+)/.exec(cookie)![1]!;
-    const rows = await stack.accounts.appDb.all<{ token_hash: string }>('SELECT token_hash FROM sessions');
+    const rows = await stack.state.appDb.all<{ token_hash: string }>('SELECT token_hash FROM sessions');
     expect(rows.map((r) => r.token_hash)).not.toContain(token);
 
     const staff = await signInAs(app, 'staff');
@@ -204,7 +204,7 @@ describe('the auth guard', () => {
     }
     const run = await post(app, '/api/admin/run', adminSession, { command: { command: 'user list' } }, { csrf: false });
     expect(run.statusCode).toBe(403);
-    expect(stack.accounts.moduleStateOf('shop', 1)).toBe('PENDING');
+    expect(stack.state.moduleStateOf('shop', 1)).toBe('PENDING');
     // Read-only calls need no token.
     expect((await post(app, '/api/websites/list', staff, {}, { csrf: false })).statusCode).toBe(200);
     expect((await post(app, '/api/technical-health-check/crawl/approve', staff, approve)).statusCode).toBe(200);
@@ -285,8 +285,8 @@ describe('admin over HTTP', () => {
       app.inject({ method: 'POST', url: '/api/admin/cli', headers, payload, remoteAddress });
     expect((await hand({})).statusCode).toBe(403);
     expect((await hand({ 'x-admin-token': 'x'.repeat(43) })).statusCode).toBe(403);
-    expect((await hand({ 'x-admin-token': stack.accounts.adminToken }, '192.168.1.20')).statusCode).toBe(403);
-    const ok = await hand({ 'x-admin-token': stack.accounts.adminToken });
+    expect((await hand({ 'x-admin-token': stack.state.accounts.adminToken }, '192.168.1.20')).statusCode).toBe(403);
+    const ok = await hand({ 'x-admin-token': stack.state.accounts.adminToken });
     expect(ok.statusCode).toBe(200);
     expect(ok.json<{ output: string }>().output).toContain('client@shop.example\tCLIENT\tshop');
   });

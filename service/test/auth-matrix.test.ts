@@ -36,8 +36,8 @@ beforeAll(async () => {
     '2025-03-10T09:00:00Z',
     ['client', 'otherClient', 'staff', 'otherStaff', 'admin'],
     async (stack) => {
-      await stack.accounts.approvals.approve('shop', APPROVED, 'staff@agency.example');
-      await stack.accounts.approvals.approve('blog', 1, 'staff@agency.example');
+      await stack.state.approvals.approve('shop', APPROVED, 'staff@agency.example');
+      await stack.state.approvals.approve('blog', 1, 'staff@agency.example');
     },
   );
   ({ app, sessions } = signedIn);

@@ -33,7 +33,7 @@ beforeAll(async () => {
   await loadTestCrawl(dataDir, 'shop', 1, '2026-03-01T09:00:00Z');
   await loadTestCrawl(dataDir, 'blog', 1, '2026-03-01T09:00:00Z');
   signedIn = await openSignedInApp(dataDir, '2026-03-25T10:00:00Z', ['admin']);
-  await signedIn.stack.accounts.startJobs();
+  await signedIn.stack.state.startJobs();
   quick = await startChainSite({ pages: 10, delayMs: 0 });
   slow = await startChainSite({ pages: 400, delayMs: 150 });
 });
@@ -79,7 +79,7 @@ const crawling = (run: CrawlRun): boolean => run.status === 'running' && run.pro
 
 /** Freezes the run's worker for real: it neither reads messages nor exits until killed. */
 function freezeWorker(runId: number): number {
-  const pid = signedIn.stack.accounts.crawlRunner.workerPid(runId);
+  const pid = signedIn.stack.state.crawlRunner.workerPid(runId);
   expect(pid).toBeGreaterThan(0);
   process.kill(pid!, 'SIGSTOP');
   stopped.push(pid!);

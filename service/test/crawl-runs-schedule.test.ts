@@ -48,7 +48,7 @@ async function save(websiteId: 'shop', schedule: CrawlSettings['schedule']): Pro
 
 /** When the website's scheduled runs were queued, newest first. */
 const scheduledOf = async (websiteId: string): Promise<string[]> =>
-  (await listRuns(signedIn.stack.accounts.appDb, websiteId))
+  (await listRuns(signedIn.stack.state.appDb, websiteId))
     .filter((r) => r.trigger === 'schedule')
     .map((r) => r.queuedAt);
 
@@ -77,7 +77,7 @@ describe('the next scheduled run', () => {
 
 describe('a due time', () => {
   it('is not fired by saving a schedule whose time has just passed; the next one fires once', async () => {
-    const { appDb } = signedIn.stack.accounts;
+    const { appDb } = signedIn.stack.state;
     signedIn.clock.set('2026-03-23T09:00:00Z'); // Monday, 09:00 GMT
     await save('shop', { day: 'monday', time: '06:00' });
     expect(await queueDueRuns(appDb, signedIn.clock.now)).toEqual([]);
@@ -102,18 +102,18 @@ describe('a due time', () => {
     // Over PostgreSQL a second replica has its own connection to the same database; embedded, one database serves.
     const replica = serverUrl ? await openStack(signedIn.stack.dataDir, { clock: signedIn.clock.fn }) : undefined;
     try {
-      const dbs = [signedIn.stack.accounts.appDb, replica?.accounts.appDb ?? signedIn.stack.accounts.appDb];
+      const dbs = [signedIn.stack.state.appDb, replica?.state.appDb ?? signedIn.stack.state.appDb];
       const fired = await Promise.all([...dbs, ...dbs].map((db) => queueDueRuns(db, signedIn.clock.now)));
       expect(fired.flat().map((r) => r.scheduled_for?.toISOString())).toEqual(['2026-04-06T05:00:00.000Z']);
     } finally {
       await replica?.close();
     }
     expect(await scheduledOf('shop')).toEqual(['2026-04-06T05:00:01.000Z', '2026-03-30T05:00:00.000Z']);
-    await signedIn.stack.accounts.appDb.run(`UPDATE crawl_runs SET status = 'cancelled' WHERE status = 'queued'`);
+    await signedIn.stack.state.appDb.run(`UPDATE crawl_runs SET status = 'cancelled' WHERE status = 'queued'`);
   });
 
   it('missed during downtime, only the latest is made up', async () => {
-    const { appDb } = signedIn.stack.accounts;
+    const { appDb } = signedIn.stack.state;
     // Down from before 13 April 06:00 until Wednesday 22 April: 13 and 20 April were missed.
     signedIn.clock.set('2026-04-22T10:00:00Z');
     const fired = await queueDueRuns(appDb, signedIn.clock.now);
@@ -123,7 +123,7 @@ describe('a due time', () => {
   });
 
   it('waits while a crawl of the website is queued or running, then queues its run', async () => {
-    const { appDb } = signedIn.stack.accounts;
+    const { appDb } = signedIn.stack.state;
     signedIn.clock.set('2026-04-27T04:00:00Z');
     const manual = await queueRun(appDb, {
       websiteId: 'shop',
@@ -145,16 +145,16 @@ describe('a due time', () => {
 
 describe('the runner', () => {
   it('queues a scheduled run when its time comes, crawls it and loads it', async () => {
-    const { accounts } = signedIn.stack;
+    const { state } = signedIn.stack;
     signedIn.clock.set('2026-05-04T04:59:58Z');
-    await accounts.startJobs();
+    await state.startJobs();
     expect(await scheduledOf('shop')).toHaveLength(4);
     signedIn.clock.set('2026-05-04T05:00:00Z');
-    accounts.crawlRunner.kick();
+    state.crawlRunner.kick();
     const deadline = Date.now() + 60_000;
     let run: CrawlRun | undefined;
     while (Date.now() < deadline) {
-      run = (await listRuns(accounts.appDb, 'shop'))[0];
+      run = (await listRuns(state.appDb, 'shop'))[0];
       if (run?.status === 'loaded' || run?.status === 'failed') break;
       await new Promise((resolve) => setTimeout(resolve, 200));
     }

@@ -23,9 +23,9 @@ beforeAll(async () => {
   await loadTestCrawl(dataDir, 'shop', 1, '2026-03-01T09:00:00Z');
   await loadTestCrawl(dataDir, 'blog', 1, '2026-03-01T09:00:00Z');
   signedIn = await openSignedInApp(dataDir, '2026-03-25T10:00:00Z', ['client', 'staff', 'admin'], (stack) =>
-    stack.accounts.approvals.approve('shop', 1, 'staff@agency.example', { isMailed: false }).then(() => undefined),
+    stack.state.approvals.approve('shop', 1, 'staff@agency.example', { isMailed: false }).then(() => undefined),
   );
-  await signedIn.stack.accounts.startJobs();
+  await signedIn.stack.state.startJobs();
   quick = await startChainSite({ pages: 30, delayMs: 0 });
   slow = await startChainSite({ pages: 400, delayMs: 150 });
 });
@@ -122,7 +122,7 @@ describe('a crawl run', () => {
   it('cancelled without keeping, stops the crawl and loads nothing', async () => {
     const queued = await crawlWith(slow.url);
     await waitForRun(queued.id, 'crawled a few pages', (r) => r.status === 'running' && r.progress.pagesDone >= 3);
-    expect(signedIn.stack.accounts.crawlRunner.runningIds).toEqual([queued.id]);
+    expect(signedIn.stack.state.crawlRunner.runningIds).toEqual([queued.id]);
     const cancel = await cancelRun(queued.id, false);
     expect(cancel.isCancelRequested).toBe(true);
     const run = await waitForRun(queued.id, 'ended', ended, 20);
@@ -169,7 +169,7 @@ describe('a crawl run', () => {
     const second = await crawlWith(quick.url, 'blog');
     await new Promise((resolve) => setTimeout(resolve, 2500));
     expect((await waitForRun(second.id, 'listed', () => true, 1, 'blog')).status).toBe('queued');
-    expect(signedIn.stack.accounts.crawlRunner.runningIds).toEqual([first.id]);
+    expect(signedIn.stack.state.crawlRunner.runningIds).toEqual([first.id]);
     await cancelRun(first.id, false);
     const done = await waitForRun(second.id, 'ended', ended, 60, 'blog');
     expect(done).toMatchObject({ status: 'loaded', crawlId: 2 });

@@ -53,16 +53,16 @@ describe('first start with the demo', () => {
     const clock = new TestClock(new Date('2026-11-17T10:00:00Z'));
     // No test mailer: the service's own, which writes .eml files to DATA_DIR/outbox without SMTP_HOST.
     stack = await openStack(dataDir, { clock: clock.fn, isDemo: true, mailer: undefined });
-    await stack.accounts.startJobs();
-    await stack.accounts.approvals.deliverQueued();
+    await stack.state.startJobs();
+    await stack.state.approvals.deliverQueued();
     expect(
-      await stack.accounts.appDb.all(
+      await stack.state.appDb.all(
         `SELECT website_id, crawl_id, module_state FROM crawl_registry WHERE module_state = 'APPROVED'
          ORDER BY website_id, crawl_id`,
       ),
     ).toEqual([{ website_id: 'northwind-outfitters', crawl_id: 1, module_state: 'APPROVED' }]);
     const outbox = path.join(dataDir, 'outbox');
     expect(fs.existsSync(outbox) ? fs.readdirSync(outbox) : []).toEqual([]);
-    expect(await stack.accounts.appDb.all('SELECT * FROM mail_log')).toEqual([]);
+    expect(await stack.state.appDb.all('SELECT * FROM mail_log')).toEqual([]);
   });
 });

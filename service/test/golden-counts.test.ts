@@ -5,8 +5,6 @@
  * (helpers/report-oracle.ts) and the guide's own copy of its filters (scripts/fixtures/guide-reports.ts).
  * After a deliberate change, regenerate with `node --import tsx scripts/fixtures/write-golden.ts`.
  */
-import type { DuckDBInstance } from '@duckdb/node-api';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalog } from '../../catalog/index.ts';
 import {
@@ -18,10 +16,9 @@ import {
   type LoadedDemo,
 } from '../../scripts/fixtures/golden.ts';
 import { guideReports, reportHistories } from '../../scripts/fixtures/guide-reports.ts';
-import { buildApp } from '../app.ts';
 import { expandFilter } from '../catalog/index.ts';
 import { openDatabase } from '../db/duckdb.ts';
-import { CrawlRegistry } from '../store/registry.ts';
+import { openSignedInApp, post, type SignedInApp } from './auth-fixture.ts';
 import { oracleCounts, readOracleCrawls } from './helpers/report-oracle.ts';
 
 const SUMMARY = '/api/technical-health-check/report/get-summary';
@@ -151,21 +148,13 @@ describe('golden report counts of the demo', () => {
   });
 
   describe('through the API', () => {
-    let db: DuckDBInstance;
-    let app: FastifyInstance;
+    let signedIn: SignedInApp<'admin'>;
 
     beforeAll(async () => {
-      db = await openDatabase();
-      const registry = await CrawlRegistry.open(demo!.dataDir, db);
-      const config = { dataDir: demo!.dataDir, port: 8080, host: '127.0.0.1', isDemo: false };
-      app = await buildApp({ config, db, registry });
-      await app.ready();
+      signedIn = await openSignedInApp(demo!.dataDir, new Date().toISOString(), ['admin']);
     });
 
-    afterAll(async () => {
-      await app?.close();
-      db?.closeSync();
-    });
+    afterAll(() => signedIn?.close());
 
     it('report/get-summary returns the golden counts of the newest crawl', async () => {
       const [websiteId, crawls] = Object.entries(golden)[0]!;
@@ -177,11 +166,7 @@ describe('golden report counts of the demo', () => {
         .slice(0, 3);
       expect(picked.some(([, c]) => c.added > 0) && picked.some(([, c]) => c.removed > 0)).toBe(true);
       for (const [reportId, expected] of picked) {
-        const response = await app.inject({
-          method: 'POST',
-          url: SUMMARY,
-          payload: { websiteId, currentId, reportId },
-        });
+        const response = await post(signedIn.app, SUMMARY, signedIn.sessions.admin, { websiteId, currentId, reportId });
         expect(response.statusCode, `${websiteId} crawl ${currentId} ${reportId}: ${response.body}`).toBe(200);
         const { differences: counts } = response.json<{ differences: GoldenCount }>();
         expect(counts, `${websiteId} crawl ${currentId} ${reportId}`).toEqual(expected);

@@ -336,25 +336,25 @@ describe('two replicas over one PostgreSQL server and one DATA_DIR', () => {
     try {
       for (const email of ['one@shop.example', 'two@shop.example'])
         await runAdminCommand(
-          { appDb: stacks[0]!.accounts.appDb, now: clock.now },
+          { appDb: stacks[0]!.state.appDb, now: clock.now },
           parseAdminArgs(`user add --email ${email} --password ${PASSWORD} --role CLIENT --website shop`.split(' ')),
         );
       clock.set('2025-03-04T11:00:00.000Z');
-      const runs = await Promise.all(stacks.map((s) => s.accounts.autoApproval.runDue()));
+      const runs = await Promise.all(stacks.map((s) => s.state.autoApproval.runDue()));
       expect(runs.filter((r) => r !== undefined).map((r) => r.approved.length)).toEqual([2]);
-      await Promise.all(stacks.map((s) => s.accounts.approvals.deliverQueued()));
-      await Promise.all(stacks.map((s) => s.accounts.approvals.deliverQueued()));
+      await Promise.all(stacks.map((s) => s.state.approvals.deliverQueued()));
+      await Promise.all(stacks.map((s) => s.state.approvals.deliverQueued()));
       const sent = mailers.flatMap((m) => m.sent.map((message) => `${message.to} ${message.subject}`)).sort();
       expect(sent).toHaveLength(4);
       expect(new Set(sent).size).toBe(4);
-      const log = await stacks[1]!.accounts.appDb.all<{ crawl_id: number; n: number }>(
+      const log = await stacks[1]!.state.appDb.all<{ crawl_id: number; n: number }>(
         'SELECT crawl_id, count(*)::INTEGER AS n FROM approval_log GROUP BY crawl_id ORDER BY crawl_id',
       );
       expect(log).toEqual([
         { crawl_id: 1, n: 1 },
         { crawl_id: 2, n: 1 },
       ]);
-      for (const s of stacks) expect(s.accounts.moduleStateOf('shop', 2)).toBe('APPROVED');
+      for (const s of stacks) expect(s.state.moduleStateOf('shop', 2)).toBe('APPROVED');
     } finally {
       for (const s of stacks) await s.close();
     }

@@ -92,7 +92,7 @@ describe('a crawl folder this build cannot read', () => {
 
     await writeCrawl(dataDir, { websiteId: 'shop', crawlId: 3 });
     expect(await stack.registry.refresh()).toBe(true);
-    await stack.accounts.sync();
+    await stack.state.sync();
     expect(stack.registry.crawls('shop').map((c) => c.crawlId)).toEqual([3, 2, 1]);
     expect(warn).toHaveBeenCalledTimes(unreadable.length);
   });
@@ -159,7 +159,7 @@ describe('a 5xx', () => {
       },
     });
     const config = { dataDir, port: 8080, host: '127.0.0.1', isDemo: false };
-    const app = await buildApp({ config, db: stack.db, registry: stack.registry, accounts: stack.accounts, logStream });
+    const app = await buildApp({ config, db: stack.db, state: stack.state, logStream });
     try {
       const staff = await signInAs(app, 'staff');
       // A real engine failure: the crawl's database is gone from under the registry.
