@@ -2,6 +2,9 @@
 import { z } from 'zod';
 import { sourceTableIds, type SourceTableId } from './export-contract.ts';
 
+/** What tells a page from another 2xx answer (contentType html); such a report's table must have them all. */
+export const HTML_PAGE_COLUMNS = ['http_status_code', 'html_size', 'page_title', 'word_count'] as const;
+
 export const severities = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'NONE'] as const;
 export const severitySchema = z.enum(severities);
 export type Severity = z.infer<typeof severitySchema>;

@@ -6,6 +6,7 @@
  */
 import type { z } from 'zod';
 import { exportTables, type ExportTable } from '../../catalog/export-contract.ts';
+import { HTML_PAGE_COLUMNS } from '../../catalog/schema.ts';
 import {
   catalogColumnSchema,
   categorySchema,
@@ -222,9 +223,9 @@ export function validateCatalog(catalog: CatalogInput, contract: readonly Export
       issues.push(
         `${at}.contentType: "${report.contentType}" does not suit table ${report.tableId} (link tables use "link", others do not)`,
       );
-    if (report.contentType === 'html' && !(tableColumns.has('html_size') && tableColumns.has('http_status_code')))
+    if (report.contentType === 'html' && !HTML_PAGE_COLUMNS.every((column) => tableColumns.has(column)))
       issues.push(
-        `${at}.contentType: "html" needs the html_size and http_status_code columns, which table ${report.tableId} lacks; use "none"`,
+        `${at}.contentType: "html" needs the ${HTML_PAGE_COLUMNS.join(', ')} columns, which table ${report.tableId} lacks; use "none"`,
       );
     if (report.internalType !== 'all' && !tableColumns.has('internal'))
       issues.push(

@@ -90,8 +90,13 @@ export class ReportShapeError extends Error {
   }
 }
 
-/** contentType html (see the report schema): a 2xx answer without an HTML size was not a page. */
-const HTML_PAGES = 'NOT COALESCE("http_status_code" BETWEEN 200 AND 299 AND "html_size" IS NULL, FALSE)';
+/**
+ * contentType html (see the report schema): a 2xx answer with nothing a parsed page has (an HTML size, a title, a
+ * word count) was not a page. The three together, because the contract makes each optional: an export that leaves
+ * out html_size still has its pages listed.
+ */
+const HTML_PAGES =
+  'NOT COALESCE("http_status_code" BETWEEN 200 AND 299 AND "html_size" IS NULL AND "page_title" IS NULL AND "word_count" IS NULL, FALSE)';
 
 const shapes = new WeakMap<ReportDefinition, ReportShape>();
 
