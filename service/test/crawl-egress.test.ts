@@ -153,8 +153,17 @@ describe('a crawl under the egress policy', () => {
     expect(byUrl.get(`http://rebind.test:${port}/b`)).toMatchObject({ status: 200, error: null });
     expect(siteHosts).toContain(`rebind.test:${port}`);
 
-    const sitemaps = await readExportRows(crawl.outDir, 'sitemaps', 'SELECT url, fetch_error FROM $table');
-    expect(sitemaps).toContainEqual({ url: `${inside}/sitemap.xml`, fetch_error: loopback });
+    // A sitemap on another host is never fetched, whatever its address: the row says so.
+    const sitemaps = await readExportRows(
+      crawl.outDir,
+      'sitemaps',
+      'SELECT url, fetch_error, restricted_reason FROM $table',
+    );
+    expect(sitemaps).toContainEqual({
+      url: `${inside}/sitemap.xml`,
+      fetch_error: 'not fetched: on another host than the site',
+      restricted_reason: 'outside_scope',
+    });
   });
 
   it('cuts a page that drips at the response deadline, not at an idle timeout', async () => {
