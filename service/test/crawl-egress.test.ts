@@ -18,6 +18,7 @@ import type { FromWorker, ToWorker } from '../crawl-runs/worker.ts';
 import { crawlWebsite, CrawlError } from '../crawl/crawl.ts';
 import type { CrawlOptions } from '../crawl/crawl-options.ts';
 import { loadCrawl } from '../load/load-crawl.ts';
+import { testCrawlOptions } from './helpers/crawl-site.ts';
 import { readExportRows } from './helpers/read-export.ts';
 import { startStubDns, type StubDns } from './helpers/stub-dns.ts';
 
@@ -56,24 +57,14 @@ async function listen(server: http.Server, host: string, at: number): Promise<nu
   return (server.address() as AddressInfo).port;
 }
 
-const options = (name: string, overrides: Partial<CrawlOptions>): CrawlOptions => ({
-  startUrl: `http://127.0.0.1:${port}/`,
-  outDir: path.join(work, name, 'export'),
-  websiteId: `egress-${name}`,
-  crawlId: 1,
-  maxUrls: 100,
-  maxDepth: 10,
-  concurrency: 4,
-  delayMs: 0,
-  userAgent: 'EgressTest/1',
-  respectRobots: true,
-  includeSubdomains: false,
-  include: [],
-  exclude: [],
-  sitemaps: [],
-  render: 0,
-  ...overrides,
-});
+const options = (name: string, overrides: Partial<CrawlOptions>): CrawlOptions =>
+  testCrawlOptions(`http://127.0.0.1:${port}/`, path.join(work, name, 'export'), {
+    websiteId: `egress-${name}`,
+    maxUrls: 100,
+    maxDepth: 10,
+    userAgent: 'EgressTest/1',
+    ...overrides,
+  });
 
 beforeAll(async () => {
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'thc-crawl-egress-'));
