@@ -77,7 +77,7 @@ function rowsOf(report: ReportDefinition, crawl: OracleCrawl): string {
         : 'TRUE';
   const pages =
     report.contentType === 'html'
-      ? '(html_size IS NOT NULL OR http_status_code IS NULL OR http_status_code NOT BETWEEN 200 AND 299)'
+      ? '(html_size IS NOT NULL OR page_title IS NOT NULL OR word_count IS NOT NULL OR http_status_code IS NULL OR http_status_code NOT BETWEEN 200 AND 299)'
       : 'TRUE';
   const key = report.keyColumns.map((k) => `COALESCE(${k}::VARCHAR, chr(0))`).join(` || chr(1) || `);
   return `SELECT ${key} AS k FROM ${source} WHERE ${scope} AND ${pages} AND (${filter})`;
