@@ -2,7 +2,14 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { CURRENT_FILE, PARTIAL_SUFFIX, readCurrentLoad, type LiveCrawl, type StoredWebsite } from '../store/layout.ts';
+import {
+  CURRENT_FILE,
+  PARTIAL_SUFFIX,
+  readCurrent,
+  readCurrentLoad,
+  type LiveCrawl,
+  type StoredWebsite,
+} from '../store/layout.ts';
 
 const LOAD_ID_PATTERN = /^[a-z0-9-]+$/;
 
@@ -48,12 +55,7 @@ export function cleanupLeftovers(websiteDirPath: string, keep: readonly string[]
     const entryPath = path.join(websiteDirPath, entry.name);
     if (entry.isFile() && entry.name.endsWith('.tmp')) remove(entryPath);
     if (!entry.isDirectory() || !/^\d+$/.test(entry.name)) continue;
-    let current: string | undefined;
-    try {
-      current = fs.readFileSync(path.join(entryPath, CURRENT_FILE), 'utf8').trim();
-    } catch {
-      current = undefined;
-    }
+    const current = readCurrent(entryPath);
     for (const child of fs.readdirSync(entryPath, { withFileTypes: true })) {
       const childPath = path.join(entryPath, child.name);
       if (child.isDirectory() && child.name.endsWith(PARTIAL_SUFFIX)) remove(childPath);

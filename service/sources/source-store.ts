@@ -12,7 +12,14 @@ import path from 'node:path';
 import { z } from 'zod';
 import { dataSourceIds, type DataSourceId } from '../../catalog/data-sources.ts';
 import { parquetFileOf } from '../../catalog/export-contract.ts';
-import { CURRENT_FILE, PARTIAL_SUFFIX, SOURCES_DIR, websiteDir, writeFileAtomic } from '../store/layout.ts';
+import {
+  CURRENT_FILE,
+  PARTIAL_SUFFIX,
+  readCurrent,
+  SOURCES_DIR,
+  websiteDir,
+  writeFileAtomic,
+} from '../store/layout.ts';
 import { fsyncDir, fsyncFile } from '../load/store-files.ts';
 
 export const SOURCE_META_FILE = 'source.json';
@@ -61,12 +68,8 @@ export const sourceDir = (dataDir: string, websiteId: string, source: DataSource
 /** The live version of a website's source, or undefined when the source is not connected. */
 export function readSourceVersion(dataDir: string, websiteId: string, source: DataSourceId): SourceVersion | undefined {
   const dir = sourceDir(dataDir, websiteId, source);
-  let versionId: string;
-  try {
-    versionId = fs.readFileSync(path.join(dir, CURRENT_FILE), 'utf8').trim();
-  } catch {
-    return undefined;
-  }
+  const versionId = readCurrent(dir);
+  if (versionId === undefined) return undefined;
   const versionDir = path.join(dir, versionId);
   const meta = sourceMetaSchema.parse(JSON.parse(fs.readFileSync(path.join(versionDir, SOURCE_META_FILE), 'utf8')));
   return {
@@ -84,12 +87,7 @@ export function readConnectedSources(dataDir: string, websiteId: string): Source
 /** Removes partial versions and versions CURRENT does not name; only under the website's import lock. */
 export function cleanupSourceLeftovers(dir: string): void {
   if (!fs.existsSync(dir)) return;
-  let current: string | undefined;
-  try {
-    current = fs.readFileSync(path.join(dir, CURRENT_FILE), 'utf8').trim();
-  } catch {
-    current = undefined;
-  }
+  const current = readCurrent(dir);
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const target = path.join(dir, entry.name);
     if (entry.isDirectory() && entry.name !== current) fs.rmSync(target, { recursive: true, force: true });

@@ -21,6 +21,15 @@ import { STORE_LAYOUT, crawlMetaSchema, type CrawlMeta } from './crawl-meta.ts';
 export const CRAWL_DB_FILE = 'crawl.duckdb';
 export const CRAWL_META_FILE = 'crawl.json';
 export const CURRENT_FILE = 'CURRENT';
+
+/** The id CURRENT names in `dir`, or undefined when there is none yet. */
+export function readCurrent(dir: string): string | undefined {
+  try {
+    return fs.readFileSync(path.join(dir, CURRENT_FILE), 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+}
 export const WEBSITE_FILE = 'website.json';
 export const LOCK_FILE = '.load.lock';
 export const PARTIAL_SUFFIX = '.partial';
@@ -137,12 +146,8 @@ function readCrawlFolder(
   const crawlId = Number(name);
   if (!/^[1-9][0-9]*$/.test(name) || !isCrawlId(crawlId))
     return { dir, reason: `not a crawl id (an integer from 1 to ${MAX_CRAWL_ID})` };
-  let loadId: string;
-  try {
-    loadId = fs.readFileSync(path.join(dir, CURRENT_FILE), 'utf8').trim();
-  } catch {
-    return undefined;
-  }
+  const loadId = readCurrent(dir);
+  if (loadId === undefined) return undefined;
   const loadDir = path.join(dir, loadId);
   const dbFile = path.join(loadDir, CRAWL_DB_FILE);
   if (!loadId || !fs.existsSync(dbFile)) return { dir, reason: `${CURRENT_FILE} names no complete load ("${loadId}")` };
