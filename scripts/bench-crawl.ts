@@ -5,7 +5,9 @@
  * site of BENCH_CRAWL_PAGES pages (default 200,000) served by this process. linkchecker checks ~30 URLs/s, so it
  * runs on the Apache manual only. `--render` is timed as the extra seconds of rendering BENCH_CRAWL_RENDER pages
  * of the Apache manual. The crawler runs with --skip-external: traffic stays on 127.0.0.1, as wget's does (no -H).
- * BENCH_CRAWL_SITES (apache,rust,generated) picks sites.
+ * BENCH_CRAWL_SITES (apache,rust,generated) picks sites. BENCH_CRAWL_BEFORE names another checkout (an older commit,
+ * its node_modules linked) whose crawler runs on each site too, alternating with ours BENCH_CRAWL_ROUNDS times, so a
+ * change's cost is measured side by side under the same load.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -20,10 +22,12 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const GENERATED_PAGES = Number(process.env.BENCH_CRAWL_PAGES ?? 200_000);
 const RENDER_PAGES = Number(process.env.BENCH_CRAWL_RENDER ?? 200);
 const SITES = (process.env.BENCH_CRAWL_SITES ?? 'apache,rust,generated').split(',');
+const BEFORE = process.env.BENCH_CRAWL_BEFORE ? path.resolve(process.env.BENCH_CRAWL_BEFORE) : undefined;
+const ROUNDS = BEFORE ? Math.max(1, Number(process.env.BENCH_CRAWL_ROUNDS ?? 2)) : 1;
 
 export interface CrawlBenchRow {
   site: string;
-  tool: 'crawler' | 'crawler --render' | 'wget --spider' | 'linkchecker';
+  tool: 'crawler' | 'crawler --render' | 'crawler (before)' | 'wget --spider' | 'linkchecker';
   /** URLs requested (pages, redirects, errors, other files). */
   urls: number;
   seconds: number;
@@ -66,6 +70,7 @@ async function crawlerRun(
   site: string,
   url: string,
   extra: string[] = [],
+  root = ROOT,
 ): Promise<CrawlBenchRow & { crawlerSeconds: number }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'thc-bench-crawl-'));
   try {
@@ -77,11 +82,11 @@ async function crawlerRun(
         ...['--website', `bench-${site.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`, '--crawl', '1', '--skip-external'],
         ...extra,
       ],
-      { cwd: ROOT, stdoutFile: stdout },
+      { cwd: root, stdoutFile: stdout },
     );
     const summary = fs.readFileSync(stdout, 'utf8');
     const match = /crawled ([\d,]+) URLs of .* in ([\d.]+) s/.exec(summary);
-    const tool = extra.includes('--render') ? 'crawler --render' : 'crawler';
+    const tool = root !== ROOT ? 'crawler (before)' : extra.includes('--render') ? 'crawler --render' : 'crawler';
     if (run.status !== 0 || !match) {
       // A failed crawl is a figure too: its time, its peak RSS and its one-line error.
       const error = (run.stderr + summary).split('\n').find((l) => l.startsWith('crawl:')) ?? `exit ${run.status}`;
@@ -166,11 +171,21 @@ export async function benchCrawl(): Promise<CrawlBenchResult> {
     );
   };
 
+  /** Ours, and the older checkout's crawler alternating with it when one is named. */
+  const crawlers = async (site: string, url: string): Promise<CrawlBenchRow & { crawlerSeconds: number }> => {
+    let ours: CrawlBenchRow & { crawlerSeconds: number } = await crawlerRun(site, url);
+    add(ours);
+    for (let round = 0; BEFORE && round < ROUNDS; round++) {
+      add(await crawlerRun(site, url, [], BEFORE));
+      if (round < ROUNDS - 1) add((ours = await crawlerRun(site, url)));
+    }
+    return ours;
+  };
+
   if (SITES.includes('apache')) {
     const site = await startNginx({ root: APACHE_MANUAL_ROOT });
     try {
-      const plain = await crawlerRun('Apache manual', site.url);
-      add(plain);
+      const plain = await crawlers('Apache manual', site.url);
       add(await wgetRun('Apache manual', site.url));
       if (RENDER_PAGES > 0) {
         const rendered = await crawlerRun('Apache manual', site.url, ['--render', String(RENDER_PAGES)]);
@@ -189,7 +204,7 @@ export async function benchCrawl(): Promise<CrawlBenchResult> {
   if (SITES.includes('rust')) {
     const site = await startNginx({ root: RUST_DOC_ROOT });
     try {
-      add(await crawlerRun('rust-doc', `${site.url}index.html`));
+      await crawlers('rust-doc', `${site.url}index.html`);
       add(await wgetRun('rust-doc', `${site.url}index.html`));
     } finally {
       await site.stop();
@@ -199,7 +214,7 @@ export async function benchCrawl(): Promise<CrawlBenchResult> {
     const site = await serveGenerated(GENERATED_PAGES);
     const name = `generated ${GENERATED_PAGES.toLocaleString('en-GB')}`;
     try {
-      add(await crawlerRun(name, site.url));
+      await crawlers(name, site.url);
       add(await wgetRun(name, site.url));
     } finally {
       await site.close();
