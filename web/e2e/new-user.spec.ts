@@ -1,0 +1,36 @@
+/** What a new user tripped over (issue 28 §3), each as the browser shows it. */
+import { expect, test, type Page } from '@playwright/test';
+import { SECTION, authFile, open, openCrawls, query, websites } from './helpers.ts';
+
+test.use({ storageState: authFile('staff') });
+
+/** Opens a report of Northwind's newest crawl and waits for its first page of rows. */
+async function openReport(page: Page, reportId: string, extra = ''): Promise<void> {
+  await open(page, `${SECTION}?website=${websites.northwind.id}`);
+  await expect(page.getByTestId('overview')).toBeVisible({ timeout: 20_000 });
+  const crawl = query(page).get('crawl');
+  await page.goto(`${SECTION}/${reportId}?website=${websites.northwind.id}&crawl=${crawl}${extra}`);
+  await expect(page.getByTestId('row-range')).toHaveText(/ of [\d,]+ rows$/, { timeout: 20_000 });
+}
+
+test('number inputs keep a minus sign and name the field instead of reading another number', async ({ page }) => {
+  await openCrawls(page, websites.northwind.id);
+  const form = page.getByTestId('crawl-settings');
+  const maxUrls = form.getByRole('textbox', { name: 'Max URLs' });
+  await maxUrls.fill('');
+  await maxUrls.pressSequentially('-5');
+  await expect(maxUrls).toHaveValue('-5');
+  await expect(maxUrls).toHaveAttribute('aria-invalid', 'true');
+  await expect(form.getByText('Max URLs must be a whole number from 1 to 1,000,000')).toBeVisible();
+  await expect(form.getByRole('button', { name: 'Save' })).toBeDisabled();
+
+  await openReport(page, 'internal/all');
+  const label = await page.getByTestId('page-label').textContent();
+  const input = page.getByRole('textbox', { name: 'Go to page' });
+  await input.pressSequentially('-3');
+  await expect(input).toHaveValue('-3');
+  await input.press('Enter');
+  await expect(page.getByTestId('page-input-error')).toHaveText(/^Enter a page from 1 to [\d,]+$/);
+  await expect(input).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByTestId('page-label')).toHaveText(label!);
+});
