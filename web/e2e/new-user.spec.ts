@@ -34,3 +34,34 @@ test('number inputs keep a minus sign and name the field instead of reading anot
   await expect(input).toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByTestId('page-label')).toHaveText(label!);
 });
+
+test("'URLs containing' on a report of links finds links from a page, and says it matched the linking page", async ({
+  page,
+}) => {
+  await openReport(page, 'links/internal-broken');
+  const table = page.getByTestId('report-table');
+  const linking = await table.locator('[data-column=url_from] [data-url]').first().getAttribute('data-url');
+  const targets = await table
+    .locator('[data-column=url_to] [data-url]')
+    .evaluateAll((els) => els.map((el) => el.getAttribute('data-url')));
+  const path = new URL(linking!).pathname;
+  expect(
+    targets.some((target) => target?.includes(path)),
+    'a linking page no target contains',
+  ).toBe(false);
+
+  await page.getByRole('textbox', { name: 'URLs containing' }).fill(path);
+  await page.getByRole('button', { name: 'Filter' }).click();
+  await expect(page.getByTestId('filter-matches')).toHaveText(
+    new RegExp(`^· '${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}' is in the linking page of [\\d,]+ rows?`),
+  );
+  const rows = table.locator('tbody tr[data-index]');
+  await expect(rows.first()).toBeVisible();
+  const pairs = await rows.evaluateAll((trs) =>
+    trs.map((tr) =>
+      ['url_from', 'url_to'].map((id) => tr.querySelector(`[data-column=${id}] [data-url]`)?.getAttribute('data-url')),
+    ),
+  );
+  expect(pairs.some(([from]) => from?.includes(path))).toBe(true);
+  for (const [from, to] of pairs) expect(`${from} ${to}`).toContain(path);
+});

@@ -3,6 +3,7 @@ import { ActionIcon, Alert, Button, Group, Paper, Stack, Text, Title, Tooltip } 
 import { DEFAULT_PAGE_SIZE, MAX_TREND_CRAWLS } from '../../../../catalog/constants.ts';
 import type { ReportDefinition } from '../../../../catalog/schema.ts';
 import type { ReportQuery } from '../../api/technical-health-check.ts';
+import { filterMatchesText } from '../../../../catalog/api.ts';
 import type { DifferenceType } from '../../api/types.ts';
 import { columnById, reportHeading } from '../../lib/catalog.ts';
 import { formatNumber } from '../../../../catalog/format.ts';
@@ -39,11 +40,16 @@ function StoreReportTable(props: Omit<ReportTableProps, 'rowsState'>) {
  * The pages with the store's total and load state. Pending matters to them only while there is no total yet, so a
  * page turn, which keeps the total, does not render them again when it starts loading or when its rows arrive.
  */
-function StoreTablePagination(props: Omit<TablePaginationProps, 'total' | 'isError' | 'isPending'>) {
+function StoreTablePagination({
+  filter,
+  ...props
+}: Omit<TablePaginationProps, 'total' | 'isError' | 'isPending' | 'note'> & { filter: string | undefined }) {
   const total = useReportStore((s) => rowsTotal(s.rows));
   const isError = useReportStore((s) => s.rows.status === 'error');
   const isPending = useReportStore((s) => s.rows.status === 'pending' && rowsTotal(s.rows) === 0);
-  return <TablePagination {...props} total={total} isError={isError} isPending={isPending} />;
+  const matches = useReportStore((s) => (s.rows.status === 'success' ? s.rows.data.filterMatches : undefined));
+  const note = filter && matches ? filterMatchesText(filter, matches) : undefined;
+  return <TablePagination {...props} total={total} isError={isError} isPending={isPending} note={note} />;
 }
 
 /** One report of one crawl: header, issues over time, the breakdown tabs and the table (spec §2 'Report page'). */
@@ -303,6 +309,7 @@ export function ReportPage({ report }: { report: ReportDefinition }) {
             onConfirm={() => void checklist.save()}
           />
           <StoreTablePagination
+            filter={url.filter}
             pageIndex={pageIndex}
             pageSize={pageSize}
             onPageIndex={setPage}

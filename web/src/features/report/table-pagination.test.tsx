@@ -54,6 +54,15 @@ describe('TablePagination', () => {
     expect(onPageIndex).not.toHaveBeenCalled();
   });
 
+  it('says the note after the row range, and not on a failed load', () => {
+    const note = "'/blog/' is in the linking page of 40 rows";
+    renderWithTheme(<TablePagination {...props} note={note} onPageIndex={() => {}} />);
+    expect(screen.getByTestId('filter-matches').textContent).toBe(`· ${note}`);
+    cleanup();
+    renderWithTheme(<TablePagination {...props} note={note} isError onPageIndex={() => {}} />);
+    expect(screen.queryByTestId('filter-matches')).toBeNull();
+  });
+
   it("shows 'Error!' instead of the page on a failed load", () => {
     renderWithTheme(<TablePagination {...props} total={0} isError onPageIndex={() => {}} />);
     expect(screen.getByTestId('page-label').textContent).toBe('Error!');

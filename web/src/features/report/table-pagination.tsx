@@ -14,6 +14,8 @@ export interface TablePaginationProps {
   total: number;
   isError: boolean;
   isPending: boolean;
+  /** Said after the row range, e.g. where 'URLs containing' found its text. */
+  note?: string | undefined;
   onPageIndex: (index: number) => void;
   onPageSize: (size: number) => void;
 }
@@ -25,6 +27,7 @@ export function TablePagination({
   total,
   isError,
   isPending,
+  note,
   onPageIndex,
   onPageSize,
 }: TablePaginationProps) {
@@ -46,13 +49,20 @@ export function TablePagination({
 
   return (
     <Group justify="space-between" gap="sm" px="md" py="xs" wrap="wrap" component="nav" aria-label="Table pages">
-      <Text size="sm" c="dark.4" aria-live="polite" data-testid="row-range">
-        {isError
-          ? ''
-          : isPending && total === 0
-            ? 'Loading…'
-            : `${formatNumber(first)}–${formatNumber(last)} of ${formatNumber(total)} rows`}
-      </Text>
+      <Group gap={4} wrap="wrap" style={{ flex: '1 1 12rem' }}>
+        <Text size="sm" c="dark.4" aria-live="polite" data-testid="row-range">
+          {isError
+            ? ''
+            : isPending && total === 0
+              ? 'Loading…'
+              : `${formatNumber(first)}–${formatNumber(last)} of ${formatNumber(total)} rows`}
+        </Text>
+        {note && !isError ? (
+          <Text size="sm" c="dark.4" data-testid="filter-matches">
+            · {note}
+          </Text>
+        ) : null}
+      </Group>
       <Group gap={6} wrap="wrap">
         <Tooltip label="First page">
           <ActionIcon variant="default" onClick={() => onPageIndex(0)} disabled={!canPrevious} aria-label="First page">
