@@ -1,6 +1,6 @@
 /** What a new user tripped over (issue 28 §3), each as the browser shows it. */
 import { expect, test, type Page } from '@playwright/test';
-import { SECTION, authFile, open, openCrawls, query, websites } from './helpers.ts';
+import { SECTION, authFile, extra, open, openCrawls, query, websites } from './helpers.ts';
 
 test.use({ storageState: authFile('staff') });
 
@@ -64,4 +64,19 @@ test("'URLs containing' on a report of links finds links from a page, and says i
   );
   expect(pairs.some(([from]) => from?.includes(path))).toBe(true);
   for (const [from, to] of pairs) expect(`${from} ${to}`).toContain(path);
+});
+
+test('with one crawl the chart ends at it (no key date after it) and reads "the last crawl"', async ({ page }) => {
+  await open(page, `${SECTION}?website=${extra.big.id}`);
+  await expect(page.getByTestId('overview')).toBeVisible({ timeout: 20_000 });
+  await page.goto(`${SECTION}/crawl/all?website=${extra.big.id}&crawl=${query(page).get('crawl')}`);
+  await expect(page.getByTestId('chart-subtitle')).toHaveText('Issues found by the last crawl');
+  const svg = page.getByTestId('issues-chart').locator('svg').first();
+  await expect(svg.locator('circle')).toHaveCount(1);
+  const { cx, width } = await svg.evaluate((el) => ({
+    cx: Number(el.querySelector('circle')!.getAttribute('cx')),
+    width: (el as SVGSVGElement).width.baseVal.value,
+  }));
+  // The plot's right margin (30) and inset (14): the lone crawl sits at the axis' end.
+  expect(Math.abs(cx - (width - 30 - 14))).toBeLessThan(1.5);
 });
