@@ -1,6 +1,6 @@
 /** What a new user tripped over (issue 28 §3), each as the browser shows it. */
 import { expect, test, type Page } from '@playwright/test';
-import { SECTION, authFile, extra, open, openCrawls, query, websites } from './helpers.ts';
+import { SECTION, authFile, extra, open, openCrawls, query, sidebar, websites } from './helpers.ts';
 
 test.use({ storageState: authFile('staff') });
 
@@ -79,4 +79,27 @@ test('with one crawl the chart ends at it (no key date after it) and reads "the 
   }));
   // The plot's right margin (30) and inset (14): the lone crawl sits at the axis' end.
   expect(Math.abs(cx - (width - 30 - 14))).toBeLessThan(1.5);
+});
+
+test('sidebar counts are exact up to 9,999, then one decimal', async ({ page }) => {
+  await open(page, `${SECTION}?website=${extra.big.id}`);
+  await expect(page.getByTestId('overview')).toBeVisible({ timeout: 20_000 });
+  const nav = sidebar(page);
+  await nav.getByText('Category', { exact: true }).click();
+  for (const group of await nav.locator('[data-testid^=group-][aria-expanded=false]').all()) await group.click();
+  const counts = await nav
+    .locator('a[data-report] span[class*=reportCount]')
+    .evaluateAll((spans) => spans.map((s) => ({ shown: s.textContent, label: s.getAttribute('aria-label')! })));
+  const rows = (label: string) => Number(label.replace(/ rows?$/, '').replace(/,/g, ''));
+  expect(counts.some((c) => rows(c.label) >= 1000 && rows(c.label) <= 9999)).toBe(true);
+  expect(counts.some((c) => rows(c.label) >= 10_000)).toBe(true);
+  for (const { shown, label } of counts) {
+    const n = rows(label);
+    if (n <= 9999) expect(shown).toBe(n.toLocaleString('en-GB'));
+    else {
+      expect(shown).toMatch(/^\d+(\.\d)?[km]$/);
+      const value = Number(shown.slice(0, -1)) * (shown.endsWith('m') ? 1e6 : 1e3);
+      expect(Math.abs(value - n) / n).toBeLessThan(0.005);
+    }
+  }
 });
