@@ -103,3 +103,26 @@ test('sidebar counts are exact up to 9,999, then one decimal', async ({ page }) 
     }
   }
 });
+
+test('hiding every column leaves a message and a way back', async ({ page }) => {
+  await openReport(page, 'internal/all');
+  await page.getByRole('button', { name: 'Columns' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Columns' });
+  const toggleAll = dialog.getByRole('checkbox', { name: 'Toggle All' });
+  await toggleAll.click();
+  // From some columns shown, Toggle All shows them all first.
+  if (await toggleAll.isChecked()) await toggleAll.click();
+  await expect(toggleAll).not.toBeChecked();
+  await dialog.getByRole('button', { name: 'Close the column dialog' }).click();
+  const panel = page.getByTestId('no-columns');
+  await expect(panel).toContainText('Every column is hidden');
+  await expect(page.getByTestId('report-table')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Download CSV' })).toBeDisabled();
+
+  await panel.getByRole('button', { name: 'Choose columns' }).click();
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: 'Close the column dialog' }).click();
+  await panel.getByRole('button', { name: 'Show all columns' }).click();
+  await expect(panel).toHaveCount(0);
+  await expect(page.getByTestId('report-table').locator('thead th[data-column=url]')).toBeVisible();
+});

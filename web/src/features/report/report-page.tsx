@@ -24,6 +24,7 @@ import { ChecklistContext } from './checklist-context.ts';
 import { ChecklistSaveDialog } from './checklist-save-dialog.tsx';
 import { CsvExportProgress } from './csv-export-progress.tsx';
 import { DifferenceTabs } from './difference-tabs.tsx';
+import { NoColumnsPanel } from './no-columns-panel.tsx';
 import { NotConnectedPanel } from './not-connected-panel.tsx';
 import { overviewMetrics } from '../../lib/overview-metrics.ts';
 import { useChecklistEdits } from './use-checklist-edits.ts';
@@ -264,7 +265,7 @@ export function ReportPage({ report }: { report: ReportDefinition }) {
                 size="xs"
                 leftSection={<Icon name="download" size={14} />}
                 onClick={() => void csvExport.start()}
-                disabled={csvExport.running !== null || total === 0}
+                disabled={csvExport.running !== null || total === 0 || visibleColumns.length === 0}
               >
                 Download CSV
               </Button>
@@ -282,25 +283,32 @@ export function ReportPage({ report }: { report: ReportDefinition }) {
             isSummaryError={summary.status === 'error'}
             onChange={(next) => setUrl((s) => ({ ...s, tab: next === 'all' ? undefined : next, page: undefined }))}
           />
-          <ChecklistContext.Provider value={checklist.state}>
-            <StoreReportTable
-              report={report}
-              columns={columns}
-              sorting={sorting}
-              onSortColumn={(id) => setUrl((s) => ({ ...s, sort: nextSort(sorting, id), page: undefined }))}
-              pagination={{ pageIndex, pageSize }}
-              onPaginationChange={(next) =>
-                setUrl((s) => ({
-                  ...s,
-                  page: next.pageIndex > 0 ? next.pageIndex + 1 : undefined,
-                  size: next.pageSize === DEFAULT_PAGE_SIZE ? undefined : next.pageSize,
-                }))
-              }
-              preferences={preferences}
-              onPreferencesChange={setPreferences}
-              onRetry={refreshTable}
+          {visibleColumns.length === 0 ? (
+            <NoColumnsPanel
+              onShowAll={() => setPreferences((p) => ({ ...p, visibility: {} }))}
+              onChoose={() => setColumnDialogOpen(true)}
             />
-          </ChecklistContext.Provider>
+          ) : (
+            <ChecklistContext.Provider value={checklist.state}>
+              <StoreReportTable
+                report={report}
+                columns={columns}
+                sorting={sorting}
+                onSortColumn={(id) => setUrl((s) => ({ ...s, sort: nextSort(sorting, id), page: undefined }))}
+                pagination={{ pageIndex, pageSize }}
+                onPaginationChange={(next) =>
+                  setUrl((s) => ({
+                    ...s,
+                    page: next.pageIndex > 0 ? next.pageIndex + 1 : undefined,
+                    size: next.pageSize === DEFAULT_PAGE_SIZE ? undefined : next.pageSize,
+                  }))
+                }
+                preferences={preferences}
+                onPreferencesChange={setPreferences}
+                onRetry={refreshTable}
+              />
+            </ChecklistContext.Provider>
+          )}
           <ChecklistSaveDialog
             isOpen={checklist.isSaveOpen}
             isSaving={checklist.isSaving}
