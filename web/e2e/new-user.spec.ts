@@ -126,3 +126,25 @@ test('hiding every column leaves a message and a way back', async ({ page }) => 
   await expect(panel).toHaveCount(0);
   await expect(page.getByTestId('report-table').locator('thead th[data-column=url]')).toBeVisible();
 });
+
+test('the checklist dialog shows URLs the way the table does', async ({ page }) => {
+  await openReport(page, 'links/internal-broken');
+  const row = page.getByTestId('report-table').locator('tbody tr[data-index="0"]');
+  const shown = async (id: string) => {
+    const cell = row.locator(`[data-column=${id}] [data-url]`);
+    return { text: await cell.textContent(), full: await cell.getAttribute('data-url') };
+  };
+  const target = await shown('url_to');
+  const linking = await shown('url_from');
+  expect(linking.text).not.toBe(linking.full);
+  await row.getByRole('checkbox').check();
+  await page.getByRole('button', { name: 'Save checklist (1)' }).click();
+  const item = page.getByRole('dialog', { name: 'Save the checklist' }).getByTestId('checklist-item');
+  const urls = await item
+    .locator('[data-url]')
+    .evaluateAll((els) => els.map((el) => ({ text: el.textContent, full: el.getAttribute('data-url') })));
+  expect(urls).toEqual([target, linking]);
+  await expect(item.getByText('Linking URL')).toBeVisible();
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await page.getByRole('button', { name: 'Discard changes' }).click();
+});

@@ -310,6 +310,7 @@ export function ReportPage({ report }: { report: ReportDefinition }) {
             </ChecklistContext.Provider>
           )}
           <ChecklistSaveDialog
+            report={report}
             isOpen={checklist.isSaveOpen}
             isSaving={checklist.isSaving}
             edits={checklist.edits}
