@@ -112,6 +112,25 @@ export interface ReportQuery {
   channel: string | null;
 }
 
+/**
+ * get-rows on a report of links filtered by 'URLs containing' (header x-filter-matches): how many of the filtered
+ * rows hold the text in the linking page, and in the target; a row may count in both.
+ */
+export interface FilterMatches {
+  linking: number;
+  target: number;
+}
+
+/** What the table says about the filter: where the text was found, undefined when nothing matched. */
+export function filterMatchesText(text: string, matches: FilterMatches): string | undefined {
+  const rows = (n: number) => `${n.toLocaleString('en-GB')} ${n === 1 ? 'row' : 'rows'}`;
+  const places = [
+    ...(matches.linking > 0 ? [`the linking page of ${rows(matches.linking)}`] : []),
+    ...(matches.target > 0 ? [`the target of ${rows(matches.target)}`] : []),
+  ];
+  return places.length === 0 ? undefined : `'${text}' is in ${places.join(' and ')}`;
+}
+
 /** A checklist row: the report's first key column, and its sub-key columns' values in order ([] for none). */
 export interface ChecklistRowKey {
   url: string;

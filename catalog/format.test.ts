@@ -3,6 +3,7 @@ import {
   capitalise,
   formatChange,
   formatCompactNumber,
+  formatShortCount,
   formatCurrency,
   formatDate,
   formatNumber,
@@ -23,6 +24,16 @@ describe('British number formats', () => {
     expect(formatCompactNumber(950)).toBe('950');
     expect(formatCompactNumber(12_345)).toBe('12k');
     expect(formatCompactNumber(1_234_567, 2)).toBe('1.23m');
+  });
+
+  it('keeps short counts exact up to 9,999, then one decimal, so none is rounded so far as to mislead', () => {
+    expect(formatShortCount(7)).toBe('7');
+    expect(formatShortCount(1_830)).toBe('1,830');
+    expect(formatShortCount(9_999)).toBe('9,999');
+    expect(formatShortCount(10_000)).toBe('10k');
+    expect(formatShortCount(12_345)).toBe('12.3k');
+    expect(formatShortCount(110_000)).toBe('110k');
+    expect(formatShortCount(1_234_567)).toBe('1.2m');
   });
 
   it('shows money in pounds', () => {

@@ -42,6 +42,14 @@ export function formatCompactNumber(value: number, decimals = 0): string {
   }).format(value);
 }
 
+/** Largest count shown exactly where space is short; above it, one decimal ('12.3k') keeps 1,830 from reading '2k'. */
+export const EXACT_COUNT_MAX = 9_999;
+
+/** A count for a narrow place (the sidebar): 1,830 exactly up to 9,999, then 12.3k, 1.2m. */
+export function formatShortCount(value: number): string {
+  return Math.abs(value) <= EXACT_COUNT_MAX ? formatNumber(value) : formatCompactNumber(value, 1);
+}
+
 /** £1,234.56 */
 export function formatCurrency(value: number): string {
   return numberFormat('gbp', { style: 'currency', currency: CURRENCY }).format(value);

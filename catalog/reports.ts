@@ -1033,3 +1033,20 @@ export const reports: readonly ReportDefinition[] = [
     datatableColumns: ['url', 'http_status_code', 'found_at_url', 'links_in_count', 'fetch_time', 'level'],
   }),
 ];
+
+/**
+ * The column naming a link's linking page, which 'URLs containing' matches besides the target: `url_from` on links,
+ * the first linking page elsewhere. Undefined for reports of pages, where the one URL is all there is to match.
+ */
+const LINKING_PAGE_COLUMNS: Partial<Record<ReportDefinition['tableId'], string>> = {
+  links: 'url_from',
+  unique_links: 'primary_url_from',
+  uncrawled_urls: 'found_at_url',
+};
+
+export function linkingPageColumnOf(
+  report: Pick<ReportDefinition, 'tableId' | 'datatableColumns' | 'keyColumns'>,
+): string | undefined {
+  const id = LINKING_PAGE_COLUMNS[report.tableId];
+  return id !== undefined && (report.datatableColumns.includes(id) || report.keyColumns.includes(id)) ? id : undefined;
+}

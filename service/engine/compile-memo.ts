@@ -40,19 +40,26 @@ export function tabRequestKey(req: RowsRequest): string {
   ]);
 }
 
-/** The request's page of its tab, the tab from the memo or compiled and kept; a refused tab is not kept. */
+/** The request's tab from the memo, or compiled and kept; a refused tab is not kept. */
+export function memoisedTab(
+  memo: LruCache<CompiledTab>,
+  req: RowsRequest,
+  compileTab: (req: RowsRequest) => CompiledTab,
+): CompiledTab {
+  const key = tabRequestKey(req);
+  let tab = memo.get(key);
+  if (!tab) {
+    tab = compileTab(req);
+    memo.set(key, tab);
+  }
+  return tab;
+}
+
+/** The request's page of its tab, the tab from the memo or compiled and kept. */
 export function memoisedCompile(
   memo: LruCache<CompiledTab>,
   req: RowsRequest,
   compileTab: (req: RowsRequest) => CompiledTab,
 ): CompiledRows {
-  return compileRowsOf(req, (tabReq) => {
-    const key = tabRequestKey(tabReq);
-    let tab = memo.get(key);
-    if (!tab) {
-      tab = compileTab(tabReq);
-      memo.set(key, tab);
-    }
-    return tab;
-  });
+  return compileRowsOf(req, (tabReq) => memoisedTab(memo, tabReq, compileTab));
 }

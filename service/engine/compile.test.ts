@@ -108,6 +108,23 @@ describe('query compilation on the sample crawls', () => {
     expect((await rows(store, 'links/internal-broken', { userFilter: '/A' })).total).toBe(3);
   });
 
+  it('matches the linking page or the target of a link, says which, and binds the text', async () => {
+    for (const s of [store, live]) {
+      const found = rowsOf(await rows(s, 'links/internal-broken', { userFilter: '/D' }));
+      expect(found.map((r) => [r.url_to, r.url_from])).toEqual([[u('/a'), u('/d')]]);
+      const req = rowsRequest(s, 'links/internal-broken', { userFilter: '/D' });
+      expect(await s.engine.filterMatches(req, { bypassCache: true })).toEqual({ linking: 1, target: 0 });
+      const both = rowsRequest(s, 'links/internal-broken', { userFilter: 'shop.example' });
+      expect(await s.engine.filterMatches(both, { bypassCache: true })).toEqual({ linking: 3, target: 3 });
+      const quote = rowsRequest(s, 'links/internal-broken', { userFilter: "'); DROP TABLE links; --" });
+      expect((await s.engine.rows(quote, { bypassCache: true })).total).toBe(0);
+      expect(await s.engine.filterMatches(rowsRequest(s, 'crawl/all', { userFilter: '/d' }))).toBeUndefined();
+    }
+    const { count } = compileRows(rowsRequest(store, 'links/internal-broken', { userFilter: "/d'" }));
+    expect(count!.sql).not.toContain("/d'");
+    expect(count!.params).toContain("/d'");
+  });
+
   it("keeps to a segment's URL scope", async () => {
     const scoped = await rows(store, 'crawl/all', { urlScope: u('/d') });
     expect(urlsOf(scoped)).toEqual([u('/d'), u('/d2'), u('/dup1'), u('/dup2'), u('/dup3')]);

@@ -87,6 +87,18 @@ export interface CompiledTab {
   plan?: Omit<PagePlan, 'req' | 'isDefaultOrder'>;
   /** The count's SQL with its values, or the known total: part of every page's cacheKey. */
   countKey: string;
+  /**
+   * On reports of links filtered by 'URLs containing': counts of the filtered rows whose linking page, and whose
+   * target, holds the text (a row may count in both).
+   */
+  filterMatches?: { linking: SqlFragment; target: SqlFragment };
+}
+
+/** 'URLs containing' on the row's URL (the target on link reports); the value bound, never SQL. */
+function targetMatch(shape: ReportShape, isPrecomputed: boolean, text: string): SqlFragment {
+  return isPrecomputed
+    ? sql`contains("r".${ident(LOWER_URL_COLUMN)}, lower(${text}))`
+    : sql`contains(lower("r".${ident(shape.urlColumn)}), lower(${text}))`;
 }
 
 export function compileTab(req: RowsRequest, { packedColumns = [] }: CompileOptions = {}): CompiledTab {
@@ -102,26 +114,26 @@ export function compileTab(req: RowsRequest, { packedColumns = [] }: CompileOpti
 
   const filters: SqlFragment[] = [];
   const userFilter = req.userFilter?.trim();
-  if (userFilter)
-    filters.push(
-      source.isPrecomputed
-        ? sql`contains("r".${ident(LOWER_URL_COLUMN)}, lower(${userFilter}))`
-        : sql`contains(lower("r".${ident(shape.urlColumn)}), lower(${userFilter}))`,
-    );
+  const target = userFilter ? targetMatch(shape, source.isPrecomputed, userFilter) : undefined;
+  const linking =
+    userFilter && shape.linkingPageColumn
+      ? sql`contains(lower("r".${ident(shape.linkingPageColumn)}), lower(${userFilter}))`
+      : undefined;
+  if (target) filters.push(linking ? sql`(${target}) OR (${linking})` : target);
   if (req.urlScope) filters.push(sql`starts_with("r".${ident(shape.urlColumn)}, ${req.urlScope})`);
   const isChecked = req.checked
     ? sql`EXISTS (SELECT 1 FROM (${req.checked}) "ck" WHERE ${keyMatch(shape, 'ck', 'r')})`
     : raw('FALSE');
   if (req.checked && !req.showChecked) filters.push(sql`NOT ${isChecked}`);
 
-  const count =
-    filters.length > 0 || source.knownTotal === undefined
-      ? sql`SELECT count(*) AS n FROM (${source.relation}) "r" WHERE ${and(filters)}`
-      : undefined;
+  const countWhere = (extra: SqlFragment[] = []) =>
+    sql`SELECT count(*) AS n FROM (${source.relation}) "r" WHERE ${and([...filters, ...extra])}`;
+  const count = filters.length > 0 || source.knownTotal === undefined ? countWhere() : undefined;
   return {
     shape,
     columns,
     ...(count ? { count } : { knownTotal: source.knownTotal }),
+    ...(target && linking && { filterMatches: { linking: countWhere([linking]), target: countWhere([target]) } }),
     isDefaultOrder,
     plan: {
       shape,

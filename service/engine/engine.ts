@@ -10,7 +10,7 @@ import { withConnection } from '../db/duckdb.ts';
 import { dataIdOf } from '../store/crawl-meta.ts';
 import type { CrawlRecord, CrawlRegistry } from '../store/registry.ts';
 import { LruCache } from './cache.ts';
-import { memoisedCompile } from './compile-memo.ts';
+import { memoisedCompile, memoisedTab } from './compile-memo.ts';
 import { ConnectionPool } from './connection-pool.ts';
 import {
   compileCount,
@@ -125,6 +125,23 @@ export class ReportEngine {
     const compiled = memoisedCompile(this.compiled, req, compileTab);
     await (this.#tuned ??= tuneInstance(this.db));
     return runRows(this.pool, this.cache, compiled, options);
+  }
+
+  /**
+   * How many of the filtered rows 'URLs containing' found in the linking page and in the target; undefined unless
+   * the request filters a report of links.
+   */
+  async filterMatches(
+    req: RowsRequest,
+    options: RunOptions = {},
+  ): Promise<{ linking: number; target: number } | undefined> {
+    const matches = memoisedTab(this.compiled, req, compileTab).filterMatches;
+    if (!matches) return undefined;
+    const [linking, target] = await Promise.all([
+      runCount(this.pool, this.cache, matches.linking, options),
+      runCount(this.pool, this.cache, matches.target, options),
+    ]);
+    return { linking, target };
   }
 
   async count(req: RowsRequest, options: RunOptions = {}): Promise<number> {

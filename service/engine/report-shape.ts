@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { exportTable, type ExportTable } from '../../catalog/export-contract.ts';
 import { columnById, columns, filterConstants } from '../../catalog/index.ts';
 import type { CatalogColumn, ReportDefinition } from '../../catalog/schema.ts';
+import { linkingPageColumnOf } from '../../catalog/reports.ts';
 import { expandFilter, parseFilter } from '../catalog/filter.ts';
 import { and, ident, raw, sql, tableRef, type SqlFragment } from './sql.ts';
 
@@ -63,6 +64,8 @@ export interface ReportShape {
   storedColumns: readonly RowColumn[];
   /** The column the 'URLs containing' filter and the metric joins use. */
   urlColumn: string;
+  /** On reports of links: the linking page's column, which 'URLs containing' matches too (catalog/reports.ts). */
+  linkingPageColumn?: string;
   filter: string;
   scope: string;
   /** Metric families the filter or the columns use. */
@@ -161,6 +164,9 @@ function buildShape(report: ReportDefinition): ReportShape {
         : 'NOT "internal"';
   const scope = report.contentType === 'html' ? `${internalScope} AND ${HTML_PAGES}` : internalScope;
   const urlColumn = tableColumns.has('url') ? 'url' : 'url_to';
+  const linkingPageColumn = linkingPageColumnOf(report);
+  if (linkingPageColumn !== undefined && !tableColumns.has(linkingPageColumn))
+    throw new ReportShapeError(report.id, `linking page column "${linkingPageColumn}" is not in ${table.id}`);
   const typeOf = new Map(table.columns.map((c) => [c.name, c.type]));
   const rankedColumns = columns
     .filter((c) => c.kind === 'table' && typeOf.get(c.id) === 'VARCHAR')
@@ -195,6 +201,7 @@ function buildShape(report: ReportDefinition): ReportShape {
     columns,
     storedColumns,
     urlColumn,
+    ...(linkingPageColumn !== undefined && { linkingPageColumn }),
     filter,
     scope,
     families,

@@ -17,6 +17,8 @@ import {
 export const MODULE_ID = 'technical-health-check';
 export const ARROW_STREAM_TYPE = 'application/vnd.apache.arrow.stream';
 export const TOTAL_COUNT_HEADER = 'x-total-count';
+/** get-rows on a report of links filtered by 'URLs containing': {"linking":n,"target":n}, rows matched in each. */
+export const FILTER_MATCHES_HEADER = 'x-filter-matches';
 export const CSV_TYPE = 'text/csv; charset=utf-8';
 export const REPORT_NOT_FOUND = { error: 'report could not be found.' } as const;
 export const WEBSITE_NOT_FOUND = { error: 'website could not be found.' } as const;

@@ -3,7 +3,9 @@
  *
  *   report/get-summary  → {trends, differences}
  *   report/get-rows     → an Arrow IPC stream of the page when Accept names application/vnd.apache.arrow.stream
- *                         (the total in x-total-count and the schema metadata), else {rows, total, nextCursor} as JSON
+ *                         (the total in x-total-count and the schema metadata), else {rows, total, nextCursor} as JSON;
+ *                         on reports of links filtered by "URLs containing", x-filter-matches (filterMatches in JSON)
+ *                         counts the rows matched in the linking page and in the target
  *   report/export-csv   get-rows' payload without limit, offset and after → the whole tab as a streamed text/csv
  *                       attachment
  */
@@ -20,6 +22,7 @@ import { readBody } from '../read-body.ts';
 import {
   ARROW_STREAM_TYPE,
   CSV_TYPE,
+  FILTER_MATCHES_HEADER,
   TOTAL_COUNT_HEADER,
   exportSchema,
   rowsSchema,
@@ -90,16 +93,20 @@ export function registerReportCalls(app: FastifyInstance, calls: CallResolver): 
       after: body.after ?? undefined,
     };
     try {
-      const result = await engine.rows(req, { bypassCache: body.skipCache });
+      const [result, filterMatches] = await Promise.all([
+        engine.rows(req, { bypassCache: body.skipCache }),
+        engine.filterMatches(req, { bypassCache: body.skipCache }),
+      ]);
       const nextCursor = result.nextCursor ?? null;
       void reply.header(TOTAL_COUNT_HEADER, String(result.total));
+      if (filterMatches) void reply.header(FILTER_MATCHES_HEADER, JSON.stringify(filterMatches));
       if (request.headers.accept?.includes(ARROW_STREAM_TYPE)) {
         const metadata: Record<string, string> = { reportId: call.report.id };
         if (nextCursor) metadata.nextCursor = JSON.stringify(nextCursor);
         const stream = toArrowStream(result, metadata);
         return reply.type(ARROW_STREAM_TYPE).send(Buffer.from(stream.buffer, stream.byteOffset, stream.byteLength));
       }
-      return { rows: rowsOf(result), total: result.total, nextCursor };
+      return { rows: rowsOf(result), total: result.total, nextCursor, ...(filterMatches && { filterMatches }) };
     } catch (error) {
       return sendRequestError(reply, error);
     }

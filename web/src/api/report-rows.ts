@@ -4,7 +4,7 @@
  */
 import { DataType, tableFromIPC, type Table, type Vector } from 'apache-arrow';
 import { request } from './client.ts';
-import type { RowsRequest } from '../../../catalog/api.ts';
+import type { FilterMatches, RowsRequest } from '../../../catalog/api.ts';
 
 export type { RowsRequest };
 
@@ -18,6 +18,18 @@ export interface ReportRow {
 export interface RowsPage {
   rows: RowsTable;
   total: number;
+  /** On reports of links filtered by 'URLs containing': where the text was found. */
+  filterMatches?: FilterMatches;
+}
+
+function filterMatchesOf(header: string | null): FilterMatches | undefined {
+  if (header === null) return undefined;
+  try {
+    const { linking, target } = JSON.parse(header) as Partial<FilterMatches>;
+    return typeof linking === 'number' && typeof target === 'number' ? { linking, target } : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A nested Arrow value (list or struct) as plain arrays and objects. */
@@ -92,8 +104,10 @@ export async function fetchRows(body: RowsRequest, signal?: AbortSignal): Promis
   });
   const buffer = new Uint8Array(await response.arrayBuffer());
   const header = response.headers.get('x-total-count');
-  if (buffer.byteLength === 0) return { rows: NO_ROWS, total: header === null ? 0 : Number(header) || 0 };
+  const filterMatches = filterMatchesOf(response.headers.get('x-filter-matches'));
+  const found = filterMatches ? { filterMatches } : {};
+  if (buffer.byteLength === 0) return { rows: NO_ROWS, total: header === null ? 0 : Number(header) || 0, ...found };
   const table = tableFromIPC(buffer);
   const total = header === null ? table.numRows : Number(header);
-  return { rows: new RowsTable(table), total: Number.isFinite(total) ? total : table.numRows };
+  return { rows: new RowsTable(table), total: Number.isFinite(total) ? total : table.numRows, ...found };
 }

@@ -68,6 +68,16 @@ describe('SettingsForm', () => {
     expect(onChangedState).toHaveBeenLastCalledWith(true);
   });
 
+  it('keeps a typed minus sign or fraction and names the field, never saving the number without it', () => {
+    const { saveButton } = renderForm();
+    fireEvent.change(field('Max URLs'), { target: { value: '-5' } });
+    expect(field('Max URLs').value).toBe('-5');
+    expect(screen.getByText('Max URLs must be a whole number from 1 to 1,000,000')).toBeTruthy();
+    expect(saveButton.disabled).toBe(true);
+    fireEvent.change(field('Max depth'), { target: { value: '2.5' } });
+    expect(field('Max depth').value).toBe('2.5');
+  });
+
   it('checks each include pattern as a regular expression', () => {
     renderForm();
     fireEvent.change(field('Include patterns'), { target: { value: '/blog/\n(unclosed' } });

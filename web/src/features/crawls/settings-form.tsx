@@ -77,12 +77,11 @@ export function SettingsForm({ answer, save, onSaved, onChangedState }: Settings
     rows: 3,
     resize: 'vertical' as const,
   });
+  // Minus signs and fractions stay in the box, so the shared check names the field instead of the box dropping them.
   const count = (key: NumberField) => ({
     value: draft[key],
     onChange: (value: number | string) => set(key, value),
     error: errorOf(key),
-    allowDecimal: false,
-    allowNegative: false,
   });
   const toggle = (key: 'includeSubdomains' | 'respectRobots' | 'checkExternal') => ({
     checked: draft[key],

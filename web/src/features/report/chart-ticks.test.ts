@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { crawlTicks, TICK_LABEL_WIDTH } from './chart-ticks.ts';
+import { chartDomain, crawlTicks, TICK_LABEL_WIDTH } from './chart-ticks.ts';
 
 const day = (iso: string) => new Date(`${iso}T06:00:00Z`);
 const mondays = ['2026-10-12', '2026-10-19', '2026-10-26', '2026-11-02', '2026-11-09'].map(day);
@@ -23,5 +23,20 @@ describe('crawlTicks', () => {
 
   it('labels only the crawls inside a zoomed domain', () => {
     expect(crawlTicks(mondays, [day('2026-10-18'), day('2026-10-27')], 600)).toEqual([mondays[1], mondays[2]]);
+  });
+});
+
+describe('chartDomain', () => {
+  it('runs from the first crawl to the newest, in whatever order they come', () => {
+    expect(chartDomain([...mondays].reverse(), null)).toEqual([mondays[0], mondays[4]]);
+  });
+
+  it('shows a lone crawl at the end of the week before it, never past it', () => {
+    expect(chartDomain([day('2026-11-25')], null)).toEqual([day('2026-11-18'), day('2026-11-25')]);
+  });
+
+  it('keeps a zoom as it is', () => {
+    const zoom: [Date, Date] = [day('2026-10-18'), day('2026-10-27')];
+    expect(chartDomain(mondays, zoom)).toEqual(zoom);
   });
 });

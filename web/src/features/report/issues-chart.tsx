@@ -11,7 +11,7 @@ import { Icon } from '../../components/icon.tsx';
 import { toCsv } from '../../../../catalog/csv.ts';
 import { downloadCsv } from '../../lib/csv.ts';
 import { useElementWidth } from '../../lib/use-element-width.ts';
-import { crawlTicks } from './chart-ticks.ts';
+import { chartDomain, crawlTicks } from './chart-ticks.ts';
 
 interface Point {
   date: Date;
@@ -90,10 +90,10 @@ export function IssuesChart({
   useEffect(() => {
     const host = plotRef.current;
     if (!host || width < 50 || points.length === 0) return;
-    const first = points[0]!.date;
-    const last = points[points.length - 1]!.date;
-    const pad = points.length === 1 ? 3.5 * 86_400_000 : 0;
-    const domain: [Date, Date] = zoom ?? [new Date(first.getTime() - pad), new Date(last.getTime() + pad)];
+    const domain = chartDomain(
+      points.map((p) => p.date),
+      zoom,
+    );
     const visibleKeyDates = KEY_DATES.filter((k) => k.date >= domain[0] && k.date <= domain[1]);
     const maxIssues = Math.max(...points.map((p) => p.issues), 0);
     // Small counts get one tick per whole issue; d3's defaults would repeat rounded labels (0, 0.5 → '1', '1').
@@ -195,8 +195,10 @@ export function IssuesChart({
             Issues over time
           </Title>
           {points.length > 0 ? (
-            <Text size="xs" c="dark.3">
-              Issues found by each of the last {pluralise(points.length, 'crawl')} · drag across the chart to zoom
+            <Text size="xs" c="dark.3" data-testid="chart-subtitle">
+              {points.length === 1
+                ? 'Issues found by the last crawl'
+                : `Issues found by each of the last ${pluralise(points.length, 'crawl')} · drag across the chart to zoom`}
             </Text>
           ) : null}
         </div>

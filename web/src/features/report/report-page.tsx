@@ -3,6 +3,7 @@ import { ActionIcon, Alert, Button, Group, Paper, Stack, Text, Title, Tooltip } 
 import { DEFAULT_PAGE_SIZE, MAX_TREND_CRAWLS } from '../../../../catalog/constants.ts';
 import type { ReportDefinition } from '../../../../catalog/schema.ts';
 import type { ReportQuery } from '../../api/technical-health-check.ts';
+import { filterMatchesText } from '../../../../catalog/api.ts';
 import type { DifferenceType } from '../../api/types.ts';
 import { columnById, reportHeading } from '../../lib/catalog.ts';
 import { formatNumber } from '../../../../catalog/format.ts';
@@ -23,6 +24,7 @@ import { ChecklistContext } from './checklist-context.ts';
 import { ChecklistSaveDialog } from './checklist-save-dialog.tsx';
 import { CsvExportProgress } from './csv-export-progress.tsx';
 import { DifferenceTabs } from './difference-tabs.tsx';
+import { NoColumnsPanel } from './no-columns-panel.tsx';
 import { NotConnectedPanel } from './not-connected-panel.tsx';
 import { overviewMetrics } from '../../lib/overview-metrics.ts';
 import { useChecklistEdits } from './use-checklist-edits.ts';
@@ -39,11 +41,16 @@ function StoreReportTable(props: Omit<ReportTableProps, 'rowsState'>) {
  * The pages with the store's total and load state. Pending matters to them only while there is no total yet, so a
  * page turn, which keeps the total, does not render them again when it starts loading or when its rows arrive.
  */
-function StoreTablePagination(props: Omit<TablePaginationProps, 'total' | 'isError' | 'isPending'>) {
+function StoreTablePagination({
+  filter,
+  ...props
+}: Omit<TablePaginationProps, 'total' | 'isError' | 'isPending' | 'note'> & { filter: string | undefined }) {
   const total = useReportStore((s) => rowsTotal(s.rows));
   const isError = useReportStore((s) => s.rows.status === 'error');
   const isPending = useReportStore((s) => s.rows.status === 'pending' && rowsTotal(s.rows) === 0);
-  return <TablePagination {...props} total={total} isError={isError} isPending={isPending} />;
+  const matches = useReportStore((s) => (s.rows.status === 'success' ? s.rows.data.filterMatches : undefined));
+  const note = filter && matches ? filterMatchesText(filter, matches) : undefined;
+  return <TablePagination {...props} total={total} isError={isError} isPending={isPending} note={note} />;
 }
 
 /** One report of one crawl: header, issues over time, the breakdown tabs and the table (spec §2 'Report page'). */
@@ -258,7 +265,7 @@ export function ReportPage({ report }: { report: ReportDefinition }) {
                 size="xs"
                 leftSection={<Icon name="download" size={14} />}
                 onClick={() => void csvExport.start()}
-                disabled={csvExport.running !== null || total === 0}
+                disabled={csvExport.running !== null || total === 0 || visibleColumns.length === 0}
               >
                 Download CSV
               </Button>
@@ -276,26 +283,34 @@ export function ReportPage({ report }: { report: ReportDefinition }) {
             isSummaryError={summary.status === 'error'}
             onChange={(next) => setUrl((s) => ({ ...s, tab: next === 'all' ? undefined : next, page: undefined }))}
           />
-          <ChecklistContext.Provider value={checklist.state}>
-            <StoreReportTable
-              report={report}
-              columns={columns}
-              sorting={sorting}
-              onSortColumn={(id) => setUrl((s) => ({ ...s, sort: nextSort(sorting, id), page: undefined }))}
-              pagination={{ pageIndex, pageSize }}
-              onPaginationChange={(next) =>
-                setUrl((s) => ({
-                  ...s,
-                  page: next.pageIndex > 0 ? next.pageIndex + 1 : undefined,
-                  size: next.pageSize === DEFAULT_PAGE_SIZE ? undefined : next.pageSize,
-                }))
-              }
-              preferences={preferences}
-              onPreferencesChange={setPreferences}
-              onRetry={refreshTable}
+          {visibleColumns.length === 0 ? (
+            <NoColumnsPanel
+              onShowAll={() => setPreferences((p) => ({ ...p, visibility: {} }))}
+              onChoose={() => setColumnDialogOpen(true)}
             />
-          </ChecklistContext.Provider>
+          ) : (
+            <ChecklistContext.Provider value={checklist.state}>
+              <StoreReportTable
+                report={report}
+                columns={columns}
+                sorting={sorting}
+                onSortColumn={(id) => setUrl((s) => ({ ...s, sort: nextSort(sorting, id), page: undefined }))}
+                pagination={{ pageIndex, pageSize }}
+                onPaginationChange={(next) =>
+                  setUrl((s) => ({
+                    ...s,
+                    page: next.pageIndex > 0 ? next.pageIndex + 1 : undefined,
+                    size: next.pageSize === DEFAULT_PAGE_SIZE ? undefined : next.pageSize,
+                  }))
+                }
+                preferences={preferences}
+                onPreferencesChange={setPreferences}
+                onRetry={refreshTable}
+              />
+            </ChecklistContext.Provider>
+          )}
           <ChecklistSaveDialog
+            report={report}
             isOpen={checklist.isSaveOpen}
             isSaving={checklist.isSaving}
             edits={checklist.edits}
@@ -303,6 +318,7 @@ export function ReportPage({ report }: { report: ReportDefinition }) {
             onConfirm={() => void checklist.save()}
           />
           <StoreTablePagination
+            filter={url.filter}
             pageIndex={pageIndex}
             pageSize={pageSize}
             onPageIndex={setPage}

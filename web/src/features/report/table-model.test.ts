@@ -73,17 +73,17 @@ describe('sort cycle none → desc → asc → none', () => {
 
 describe('page input', () => {
   it('goes to page 1 when empty, else to the number minus 1', () => {
-    expect(pageIndexFromInput('', 10)).toBe(0);
-    expect(pageIndexFromInput('1', 10)).toBe(0);
-    expect(pageIndexFromInput('4', 10)).toBe(3);
-    expect(pageIndexFromInput(4, 10)).toBe(3);
+    expect(pageIndexFromInput('', 10)).toEqual({ index: 0 });
+    expect(pageIndexFromInput('1', 10)).toEqual({ index: 0 });
+    expect(pageIndexFromInput('4', 10)).toEqual({ index: 3 });
+    expect(pageIndexFromInput(4, 10)).toEqual({ index: 3 });
+    expect(pageIndexFromInput(10, 10)).toEqual({ index: 9 });
   });
 
-  it('keeps the index in range', () => {
-    expect(pageIndexFromInput('99', 10)).toBe(9);
-    expect(pageIndexFromInput('0', 10)).toBe(0);
-    expect(pageIndexFromInput('-3', 10)).toBe(0);
-    expect(pageIndexFromInput('abc', 10)).toBe(0);
+  it('names the range for a minus sign, a fraction, zero or a page past the last, instead of guessing', () => {
+    for (const input of ['-3', -3, '0', 2.5, '99', 'abc', '-'])
+      expect(pageIndexFromInput(input, 10)).toEqual({ error: 'Enter a page from 1 to 10' });
+    expect(pageIndexFromInput(2, 1)).toEqual({ error: 'There is only page 1' });
   });
 
   it('counts at least one page', () => {

@@ -47,13 +47,21 @@ export function nextSort(sorting: readonly SortOrder[], columnId: string): SortO
   return [];
 }
 
-/** Spec §5 page input: empty goes to page 1; otherwise the page index is the number minus 1 (kept in range). */
-export function pageIndexFromInput(input: string | number, pageCount: number): number {
-  if (input === '' || input === null) return 0;
+/**
+ * Spec §5 page input: empty goes to page 1; a whole number from 1 to the page count goes to that page. Anything else
+ * (a minus sign, a fraction, a page past the last) is the field's error, never quietly read as another page.
+ */
+export function pageIndexFromInput(
+  input: string | number,
+  pageCount: number,
+): { index: number; error?: undefined } | { index?: undefined; error: string } {
+  if (input === '' || input === null) return { index: 0 };
   const value = typeof input === 'number' ? input : Number(input);
-  if (!Number.isFinite(value)) return 0;
-  const index = Math.trunc(value) - 1;
-  return Math.min(Math.max(index, 0), Math.max(pageCount - 1, 0));
+  if (!Number.isInteger(value) || value < 1 || value > pageCount)
+    return {
+      error: pageCount === 1 ? 'There is only page 1' : `Enter a page from 1 to ${pageCount.toLocaleString('en-GB')}`,
+    };
+  return { index: value - 1 };
 }
 
 export function pageCountOf(total: number, pageSize: number): number {

@@ -35,6 +35,34 @@ describe('TablePagination', () => {
     expect(onPageIndex.mock.calls.map((c) => c[0] as number)).toEqual([0, 6]);
   });
 
+  it('shows the range at the field for a minus sign or a page past the last, and stays on the page', () => {
+    const onPageIndex = vi.fn();
+    renderWithTheme(<TablePagination {...props} onPageIndex={onPageIndex} />);
+    const input = screen.getByRole<HTMLInputElement>('textbox', { name: 'Go to page' });
+    fireEvent.change(input, { target: { value: '-3' } });
+    expect(input.value).toBe('-3');
+    fireEvent.submit(input.closest('form')!);
+    expect(onPageIndex).not.toHaveBeenCalled();
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById(input.getAttribute('aria-errormessage')!)?.textContent).toBe(
+      'Enter a page from 1 to 10',
+    );
+    fireEvent.change(input, { target: { value: '11' } });
+    expect(screen.queryByTestId('page-input-error')).toBeNull();
+    fireEvent.submit(input.closest('form')!);
+    expect(screen.getByTestId('page-input-error').textContent).toBe('Enter a page from 1 to 10');
+    expect(onPageIndex).not.toHaveBeenCalled();
+  });
+
+  it('says the note after the row range, and not on a failed load', () => {
+    const note = "'/blog/' is in the linking page of 40 rows";
+    renderWithTheme(<TablePagination {...props} note={note} onPageIndex={() => {}} />);
+    expect(screen.getByTestId('filter-matches').textContent).toBe(`· ${note}`);
+    cleanup();
+    renderWithTheme(<TablePagination {...props} note={note} isError onPageIndex={() => {}} />);
+    expect(screen.queryByTestId('filter-matches')).toBeNull();
+  });
+
   it("shows 'Error!' instead of the page on a failed load", () => {
     renderWithTheme(<TablePagination {...props} total={0} isError onPageIndex={() => {}} />);
     expect(screen.getByTestId('page-label').textContent).toBe('Error!');

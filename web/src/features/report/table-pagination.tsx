@@ -6,6 +6,7 @@ import { Icon } from '../../components/icon.tsx';
 import { pageCountOf, pageIndexFromInput } from './table-model.ts';
 
 export const PAGINATION_ERROR = 'Error!';
+const PAGE_INPUT_ERROR_ID = 'page-input-error';
 
 export interface TablePaginationProps {
   pageIndex: number;
@@ -13,6 +14,8 @@ export interface TablePaginationProps {
   total: number;
   isError: boolean;
   isPending: boolean;
+  /** Said after the row range, e.g. where 'URLs containing' found its text. */
+  note?: string | undefined;
   onPageIndex: (index: number) => void;
   onPageSize: (size: number) => void;
 }
@@ -24,30 +27,42 @@ export function TablePagination({
   total,
   isError,
   isPending,
+  note,
   onPageIndex,
   onPageSize,
 }: TablePaginationProps) {
   const pageCount = pageCountOf(total, pageSize);
   const [input, setInput] = useState<string | number>('');
+  const [inputError, setInputError] = useState<string | undefined>();
   const canPrevious = !isError && pageIndex > 0;
   const canNext = !isError && pageIndex < pageCount - 1;
   const first = total === 0 ? 0 : pageIndex * pageSize + 1;
   const last = Math.min(total, (pageIndex + 1) * pageSize);
 
   const go = () => {
-    onPageIndex(pageIndexFromInput(input, pageCount));
+    const target = pageIndexFromInput(input, pageCount);
+    setInputError(target.error);
+    if (target.error !== undefined) return;
+    onPageIndex(target.index);
     setInput('');
   };
 
   return (
     <Group justify="space-between" gap="sm" px="md" py="xs" wrap="wrap" component="nav" aria-label="Table pages">
-      <Text size="sm" c="dark.4" aria-live="polite" data-testid="row-range">
-        {isError
-          ? ''
-          : isPending && total === 0
-            ? 'Loading…'
-            : `${formatNumber(first)}–${formatNumber(last)} of ${formatNumber(total)} rows`}
-      </Text>
+      <Group gap={4} wrap="wrap" style={{ flex: '1 1 12rem' }}>
+        <Text size="sm" c="dark.4" aria-live="polite" data-testid="row-range">
+          {isError
+            ? ''
+            : isPending && total === 0
+              ? 'Loading…'
+              : `${formatNumber(first)}–${formatNumber(last)} of ${formatNumber(total)} rows`}
+        </Text>
+        {note && !isError ? (
+          <Text size="sm" c="dark.4" data-testid="filter-matches">
+            · {note}
+          </Text>
+        ) : null}
+      </Group>
       <Group gap={6} wrap="wrap">
         <Tooltip label="First page">
           <ActionIcon variant="default" onClick={() => onPageIndex(0)} disabled={!canPrevious} aria-label="First page">
@@ -98,11 +113,13 @@ export function TablePagination({
             aria-label="Go to page"
             placeholder="Page"
             value={input}
-            onChange={setInput}
-            min={1}
-            max={pageCount}
-            allowDecimal={false}
-            allowNegative={false}
+            onChange={(value) => {
+              setInput(value);
+              setInputError(undefined);
+            }}
+            clampBehavior="none"
+            error={inputError !== undefined}
+            aria-errormessage={inputError === undefined ? undefined : PAGE_INPUT_ERROR_ID}
             hideControls
             size="xs"
             w={72}
@@ -112,6 +129,11 @@ export function TablePagination({
           <ActionIcon type="submit" variant="default" aria-label="Go to the page" disabled={isError}>
             <Icon name="arrow-right" size={16} />
           </ActionIcon>
+          {inputError === undefined ? null : (
+            <Text size="xs" c="red.8" id={PAGE_INPUT_ERROR_ID} role="alert" data-testid="page-input-error">
+              {inputError}
+            </Text>
+          )}
         </form>
         <Select
           aria-label="Rows per page"

@@ -4,7 +4,7 @@ import type { ReportDefinition } from '../../../../catalog/schema.ts';
 import type { ReportMetric } from '../../lib/overview-metrics.ts';
 import type { SidebarGroup as SidebarGroupModel } from '../../lib/sidebar-model.ts';
 import { reportIndicatorKind } from '../../lib/rank.ts';
-import { formatCompactNumber, formatNumber } from '../../../../catalog/format.ts';
+import { formatNumber, formatShortCount } from '../../../../catalog/format.ts';
 import { reportPath } from '../../lib/routes.ts';
 import { Icon } from '../../components/icon.tsx';
 import { ToneBadge } from '../../components/tone-badge.tsx';
@@ -94,7 +94,7 @@ export function SidebarGroup({
                   <span className={classes.reportTitle}>{report.title}</span>
                   {!isLoading && metric && metric.rows > 0 ? (
                     <span className={classes.reportCount} aria-label={`${formatNumber(metric.rows)} rows`}>
-                      {formatCompactNumber(metric.rows)}
+                      {formatShortCount(metric.rows)}
                     </span>
                   ) : null}
                 </Link>
