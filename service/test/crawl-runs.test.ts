@@ -8,6 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NO_SITEMAP_NOTICE, type Overview } from '../../catalog/api.ts';
 import { defaultCrawlSettings, type CrawlRun, type CrawlRunsAnswer } from '../../catalog/crawl-runs.ts';
 import { RUNS_DIR, scratchRoot } from '../crawl-runs/runner.ts';
 import { freePort } from './helpers/free-port.ts';
@@ -108,6 +109,12 @@ describe('a crawl run', () => {
     expect(run.startedAt).not.toBeNull();
     expect(run.endedAt).not.toBeNull();
     expect(await urlCountOf(2)).toBeGreaterThanOrEqual(31);
+    // The site answers /sitemap.xml 404 and robots.txt names none: the overview says so once.
+    const staffOverview = await call('/api/technical-health-check/overview/get-overview', 'staff', {
+      websiteId: 'shop',
+      currentId: 2,
+    });
+    expect(staffOverview.json<Overview>().notice).toBe(NO_SITEMAP_NOTICE);
     expect(await crawlsOf('staff')).toMatchObject([
       { crawlId: 2, moduleState: 'PENDING' },
       { crawlId: 1, moduleState: 'APPROVED' },
