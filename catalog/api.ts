@@ -82,6 +82,8 @@ export interface Overview {
   /** Every data source the crawl lacks. */
   notConnected?: DataSourceId[];
   severityMap: Partial<Record<Severity, { reports: OverviewReport[] }>>;
+  /** A fact about the crawl that its sitemap reports' rows depend on (NO_SITEMAP_NOTICE). */
+  notice?: string;
 }
 
 export type DifferenceType = 'all' | 'added' | 'removed';
@@ -170,7 +172,10 @@ export interface TrendPoint {
   issues: number;
 }
 
-/** Said once on the sitemap reports of a crawl that fetched no sitemap, instead of every page being "missing". */
+/**
+ * Said once on the overview and the sitemap reports of a crawl that fetched no sitemap, instead of every page being
+ * "missing".
+ */
 export const NO_SITEMAP_NOTICE =
   'No sitemap found: this crawl found no sitemap (robots.txt Sitemap lines and /sitemap.xml were tried)';
 

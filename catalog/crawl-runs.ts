@@ -115,6 +115,8 @@ export interface CrawlRunProgress {
   pagesDone: number;
   queued: number;
   errors: number;
+  /** Pages whose HTML could not be parsed (recorded with the reason, without what their HTML says). */
+  parseFailures?: number;
   pagesPerSecond: number;
   elapsedMs: number;
   phase?: CrawlRunPhase;

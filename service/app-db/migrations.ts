@@ -186,4 +186,9 @@ export const migrations: readonly Migration[] = [
       ALTER TABLE crawl_runs ADD COLUMN progress_at TIMESTAMP;
     `,
   },
+  {
+    version: 8,
+    name: 'crawl-run-parse-failures',
+    sql: `ALTER TABLE crawl_runs ADD COLUMN parse_failures INTEGER NOT NULL DEFAULT 0;`,
+  },
 ];

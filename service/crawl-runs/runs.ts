@@ -52,6 +52,7 @@ export interface RunRow {
   pages_done: number;
   queued_urls: number;
   errors: number;
+  parse_failures: number;
   pages_per_second: number;
   elapsed_ms: number | string;
   phase: CrawlRunPhase | null;
@@ -75,6 +76,7 @@ export const toCrawlRun = (r: RunRow): CrawlRun => ({
     pagesDone: r.pages_done,
     queued: r.queued_urls,
     errors: r.errors,
+    parseFailures: r.parse_failures,
     pagesPerSecond: r.pages_per_second,
     elapsedMs: Number(r.elapsed_ms),
     ...(r.phase !== null && { phase: r.phase }),
@@ -250,7 +252,8 @@ export async function beat(
   now: Date,
 ): Promise<{ cancelRequestedAt: Date | null; keepCrawled: boolean } | undefined> {
   const [row] = await sql.all<{ cancel_requested_at: Date | null; keep_crawled: boolean }>(
-    `UPDATE crawl_runs SET pages_done = ?, queued_urls = ?, errors = ?, pages_per_second = ?, elapsed_ms = ?,
+    `UPDATE crawl_runs SET pages_done = ?, queued_urls = ?, errors = ?, parse_failures = ?, pages_per_second = ?,
+       elapsed_ms = ?,
        phase = ?, last_activity_at = ?, progress_at = ?, heartbeat_at = ?
      WHERE id = ? AND owner = ? AND status IN ('running', 'loading')
      RETURNING cancel_requested_at, keep_crawled`,
@@ -258,6 +261,7 @@ export async function beat(
       progress.pagesDone,
       progress.queued,
       progress.errors,
+      progress.parseFailures ?? 0,
       progress.pagesPerSecond,
       Math.round(progress.elapsedMs),
       progress.phase ?? null,

@@ -62,6 +62,8 @@ export interface CrawlProgress {
   pagesDone: number;
   queued: number;
   errors: number;
+  /** Pages whose HTML could not be parsed so far. */
+  parseFailures: number;
   pagesPerSecond: number;
   elapsedMs: number;
   phase: CrawlPhase;

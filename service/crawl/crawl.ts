@@ -121,6 +121,7 @@ class Crawler {
     this.progress = new Progress(
       {
         queued: () => this.frontier.queued,
+        parseFailures: () => this.recorder.parseFailures,
         isWaiting: () => this.hosts.pausing > 0 && this.hosts.pausing >= this.inFlight,
       },
       options.onProgress,

@@ -8,9 +8,10 @@ import type { CrawlOptions, CrawlPhase, CrawlProgress } from './crawl-options.ts
 const PROGRESS_INTERVAL_MS = 250;
 export const HEARTBEAT_MS = 2000;
 
-/** What the crawl is doing now: URLs queued, and whether every worker is waiting out a host's pause. */
+/** What the crawl is doing now: URLs queued, pages not parsed, and whether every worker is waiting out a pause. */
 export interface CrawlState {
   queued(): number;
+  parseFailures(): number;
   isWaiting(): boolean;
 }
 
@@ -18,7 +19,6 @@ export class Progress {
   readonly started = Date.now();
   fetched = 0;
   errors = 0;
-  parseFailures = 0;
   private lastReport = 0;
   private lastActivityAt = this.started;
   private isExporting = false;
@@ -57,6 +57,7 @@ export class Progress {
       pagesDone: this.fetched,
       queued: this.state.queued(),
       errors: this.errors,
+      parseFailures: this.state.parseFailures(),
       pagesPerSecond: elapsedMs > 0 ? (this.fetched * 1000) / elapsedMs : 0,
       elapsedMs,
       phase,

@@ -149,9 +149,14 @@ export class ReportEngine {
     return compiled.count ? runCount(this.pool, this.cache, compiled.count, options) : (compiled.knownTotal ?? 0);
   }
 
-  /** The notice a report of the crawl carries: on sitemap reports, that the crawl fetched no sitemap (no 2xx). */
+  /** The notice a report of the crawl carries: on sitemap reports, that the crawl fetched no sitemap. */
   async noticeOf(report: ReportDefinition, target: CrawlTarget, options: RunOptions = {}): Promise<string | undefined> {
-    if (report.category !== 'sitemap' || !target.tables.has('sitemaps')) return undefined;
+    return report.category === 'sitemap' ? this.sitemapNotice(target, options) : undefined;
+  }
+
+  /** NO_SITEMAP_NOTICE for a crawl that fetched no sitemap (no 2xx); a crawl without the sitemaps table says nothing. */
+  async sitemapNotice(target: CrawlTarget, options: RunOptions = {}): Promise<string | undefined> {
+    if (!target.tables.has('sitemaps')) return undefined;
     const fetched = sql`SELECT count(*) AS n FROM ${tableRef(target.alias, 'sitemaps')}
       WHERE http_status_code BETWEEN 200 AND 299`;
     return (await runCount(this.pool, this.cache, fetched, options)) === 0 ? NO_SITEMAP_NOTICE : undefined;

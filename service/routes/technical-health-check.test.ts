@@ -121,6 +121,8 @@ describe('overview/get-overview', () => {
       severityMap: Record<string, { reports: Record<string, unknown>[] }>;
     }>();
     expect(body.moduleId).toBe('shop:2');
+    // The sample crawls fetched /sitemap.xml: no "no sitemap found" notice.
+    expect(body).not.toHaveProperty('notice');
     expect(Object.keys(body.severityMap)).toEqual(['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'NONE']);
     const all = Object.values(body.severityMap).flatMap((s) => s.reports);
     expect(all).toHaveLength(catalog.reports.length);

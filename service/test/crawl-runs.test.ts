@@ -4,8 +4,11 @@
  * everything or keeps what was crawled; a start URL nothing answers on fails with one line.
  */
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NO_SITEMAP_NOTICE, type Overview } from '../../catalog/api.ts';
 import { defaultCrawlSettings, type CrawlRun, type CrawlRunsAnswer } from '../../catalog/crawl-runs.ts';
 import { RUNS_DIR, scratchRoot } from '../crawl-runs/runner.ts';
 import { freePort } from './helpers/free-port.ts';
@@ -106,6 +109,12 @@ describe('a crawl run', () => {
     expect(run.startedAt).not.toBeNull();
     expect(run.endedAt).not.toBeNull();
     expect(await urlCountOf(2)).toBeGreaterThanOrEqual(31);
+    // The site answers /sitemap.xml 404 and robots.txt names none: the overview says so once.
+    const staffOverview = await call('/api/technical-health-check/overview/get-overview', 'staff', {
+      websiteId: 'shop',
+      currentId: 2,
+    });
+    expect(staffOverview.json<Overview>().notice).toBe(NO_SITEMAP_NOTICE);
     expect(await crawlsOf('staff')).toMatchObject([
       { crawlId: 2, moduleState: 'PENDING' },
       { crawlId: 1, moduleState: 'APPROVED' },
@@ -186,5 +195,35 @@ describe('a crawl run', () => {
     expect(run.reason).not.toContain('\n');
     expect(signedIn.stack.registry.crawls('shop').map((c) => c.crawlId)).toEqual([3, 2, 1]);
     expect(runDirs()).toEqual([]);
+  });
+
+  it('counts the pages it could not parse in its history row', async () => {
+    // JSON-LD of a million objects: more than a parse worker's heap holds, on its first try and on its retry.
+    const killer = `<!doctype html><title>Killer</title><script type="application/ld+json">[${'{},'.repeat(1_000_000)}{}]</script>`;
+    const server = http.createServer((request, response) => {
+      const body =
+        request.url === '/'
+          ? '<!doctype html><title>Home</title><a href="/killer">k</a> <a href="/fine">f</a>'
+          : request.url === '/killer'
+            ? killer
+            : request.url === '/fine'
+              ? '<!doctype html><title>Fine</title>'
+              : null;
+      if (body === null) return void response.writeHead(404).end();
+      response.writeHead(200, { 'content-type': 'text/html' }).end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const queued = await crawlWith(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, 'blog');
+      const run = await waitForRun(queued.id, 'ended', ended, 120, 'blog');
+      expect(run).toMatchObject({ status: 'loaded', progress: { parseFailures: 1 } });
+      const runs = (await call('/api/crawl-runs/list', 'admin', { websiteId: 'blog' })).json<CrawlRunsAnswer>().runs;
+      const others = runs.filter((r) => r.id !== run.id && r.status === 'loaded');
+      expect(others.length).toBeGreaterThan(0);
+      for (const other of others) expect(other.progress.parseFailures).toBe(0);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
   });
 });

@@ -1,6 +1,6 @@
 /**
- * overview/get-overview {websiteId, currentId, comparisonId?, refresh?} → {moduleId, module, severityMap}: every
- * shown report's rank, rows and Added/Removed, by severity (spec §7).
+ * overview/get-overview {websiteId, currentId, comparisonId?, refresh?} → {moduleId, module, severityMap, notice?}:
+ * every shown report's rank, rows and Added/Removed, by severity (spec §7), and the crawl's notice (no sitemap).
  */
 import type { FastifyInstance } from 'fastify';
 import { catalog, categoryById } from '../../../catalog/index.ts';
@@ -64,6 +64,7 @@ export function registerOverviewCalls(app: FastifyInstance, calls: CallResolver)
         },
       ]),
     );
+    const notice = await engine.sitemapNotice(currentTarget, { bypassCache: body.refresh });
     return {
       moduleId: moduleIdOf(current.websiteId, current.crawlId),
       module: MODULE_ID,
@@ -71,6 +72,7 @@ export function registerOverviewCalls(app: FastifyInstance, calls: CallResolver)
       comparisonId: comparison?.crawlId ?? null,
       notConnected: missingSources(current.meta, dataSourceIds),
       severityMap,
+      ...(notice === undefined ? {} : { notice }),
     };
   });
 }

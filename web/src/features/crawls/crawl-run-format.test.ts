@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CrawlRun } from '../../../../catalog/crawl-runs.ts';
+import type { CrawlRun, CrawlRunPhase } from '../../../../catalog/crawl-runs.ts';
 import {
   formatElapsed,
   formatNextRun,
@@ -113,6 +113,27 @@ describe('runActivity', () => {
       stalled: 'Stalled: no progress for 3 min',
     });
     expect(runActivity(run({ status: 'queued', progress }), now)).toEqual({ line: undefined, stalled: undefined });
+  });
+
+  it('judges a stall only while fetching: a long pause, export step or load step is not one', () => {
+    const quiet = (status: CrawlRun['status'], phase: CrawlRunPhase) =>
+      runActivity(
+        run({ status, progress: { ...progress, phase, lastActivityAt: now - 185_000, progressAt: now - 185_000 } }),
+        now,
+      );
+    expect(quiet('running', 'waiting')).toEqual({
+      line: "Waiting on robots.txt's crawl-delay · last response 3 min ago",
+      stalled: undefined,
+    });
+    expect(quiet('running', 'exporting')).toEqual({
+      line: 'Writing the export · last export step 3 min ago',
+      stalled: undefined,
+    });
+    expect(quiet('loading', 'loading')).toEqual({
+      line: 'Loading the crawl · last load step 3 min ago',
+      stalled: undefined,
+    });
+    expect(quiet('running', 'fetching').stalled).toBe('Stalled: no progress for 3 min');
   });
 
   it('counts seconds, then minutes, then hours and minutes', () => {

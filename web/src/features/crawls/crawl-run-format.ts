@@ -105,6 +105,13 @@ export function formatCount(value: number): string {
   return value.toLocaleString('en-GB');
 }
 
+/** "3 pages not parsed" (their HTML could not be parsed); undefined when every page was. */
+export function parseFailuresText(progress: CrawlRunProgress): string | undefined {
+  const count = progress.parseFailures ?? 0;
+  if (count === 0) return undefined;
+  return `${formatCount(count)} ${count === 1 ? 'page' : 'pages'} not parsed`;
+}
+
 export function formatRate(pagesPerSecond: number): string {
   return pagesPerSecond.toLocaleString('en-GB', { maximumFractionDigits: 1, minimumFractionDigits: 1 });
 }
@@ -114,6 +121,13 @@ export const PHASE_LABELS: Record<CrawlRunPhase, string> = {
   waiting: "Waiting on robots.txt's crawl-delay",
   exporting: 'Writing the export',
   loading: 'Loading the crawl',
+};
+
+const LAST_ACTIVITY: Record<CrawlRunPhase, string> = {
+  fetching: 'last response',
+  waiting: 'last response',
+  exporting: 'last export step',
+  loading: 'last load step',
 };
 
 /** "4 s", "3 min", "2 h 5 min": how long ago, coarse enough to stay put for a while. */
@@ -128,7 +142,10 @@ export function formatAgo(ms: number): string {
 export interface RunActivity {
   /** "Fetching pages · last response 3 s ago". */
   line: string | undefined;
-  /** "Stalled: no progress for 2 min", once nothing has moved for STALLED_AFTER_MS. */
+  /**
+   * "Stalled: no progress for 2 min", once nothing has moved for STALLED_AFTER_MS while fetching. Only then: a pause
+   * between requests may be set to a minute, and one step of writing the export or loading may take minutes.
+   */
   stalled: string | undefined;
 }
 
@@ -136,12 +153,13 @@ export interface RunActivity {
 export function runActivity(run: CrawlRun, nowMs: number): RunActivity {
   const { phase, lastActivityAt, progressAt } = run.progress;
   if (run.status === 'queued' || phase === undefined) return { line: undefined, stalled: undefined };
-  const last = phase === 'loading' ? 'last load step' : 'last response';
+  const last = LAST_ACTIVITY[phase];
   const line =
     lastActivityAt === undefined
       ? PHASE_LABELS[phase]
       : `${PHASE_LABELS[phase]} · ${last} ${formatAgo(nowMs - lastActivityAt)} ago`;
   const still = progressAt === undefined ? 0 : nowMs - progressAt;
-  const stalled = still >= STALLED_AFTER_MS ? `Stalled: no progress for ${Math.floor(still / 60_000)} min` : undefined;
+  const isStalled = phase === 'fetching' && still >= STALLED_AFTER_MS;
+  const stalled = isStalled ? `Stalled: no progress for ${Math.floor(still / 60_000)} min` : undefined;
   return { line, stalled };
 }

@@ -4,6 +4,7 @@ import type { CrawlRun } from '../../../../catalog/crawl-runs.ts';
 import { SECTION_PATH } from '../../lib/routes.ts';
 import { formatUrlState } from '../../lib/url-state.ts';
 import { TRIGGER_LABELS, formatCount, formatRunTime, outcomeText } from './crawl-run-format.ts';
+import { ParseFailures } from './parse-failures.tsx';
 
 /** Every ended run of the website, newest first; its start and outcome lead, so narrow screens show them unscrolled. */
 export function RunHistory({ websiteId, runs }: { websiteId: string; runs: CrawlRun[] }) {
@@ -36,6 +37,7 @@ export function RunHistory({ websiteId, runs }: { websiteId: string; runs: Crawl
                     <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatRunTime(run.startedAt ?? run.queuedAt)}</Table.Td>
                     <Table.Td>
                       <Outcome websiteId={websiteId} run={run} />
+                      <ParseFailures run={run} />
                     </Table.Td>
                     <Table.Td ta="right" ff="monospace">
                       {formatCount(run.progress.pagesDone)}

@@ -27,13 +27,17 @@ const run = (patch: Partial<CrawlRun>): CrawlRun => ({
   ...patch,
 });
 
+/** The panel of a website whose settings are saved, its run list read at NOW. */
+const renderPanel = (active: CrawlRun | undefined) =>
+  renderWithTheme(
+    <RunPanel websiteId="site" active={active} hasUnsavedSettings={false} onRunChanged={() => {}} now={NOW} />,
+  );
+
 const startButton = () => screen.getByRole<HTMLButtonElement>('button', { name: 'Start now' });
 
 describe('RunPanel', () => {
   it('offers Start now when nothing runs and the settings are saved', () => {
-    renderWithTheme(
-      <RunPanel websiteId="site" active={undefined} hasUnsavedSettings={false} onRunChanged={() => {}} now={NOW} />,
-    );
+    renderPanel(undefined);
     expect(startButton().disabled).toBe(false);
     expect(screen.queryByTestId('start-reason')).toBeNull();
   });
@@ -52,9 +56,7 @@ describe('RunPanel', () => {
   });
 
   it("shows the active run's progress, and Cancel asks first with keeping off", async () => {
-    renderWithTheme(
-      <RunPanel websiteId="site" active={run({})} hasUnsavedSettings={false} onRunChanged={() => {}} now={NOW} />,
-    );
+    renderPanel(run({}));
     const card = screen.getByTestId('active-run');
     const stat = (label: string) => card.querySelector(`[data-stat="${label}"]`)?.textContent;
     expect([stat('Pages done'), stat('Queued'), stat('Pages/s'), stat('Errors'), stat('Elapsed')]).toEqual([
@@ -74,15 +76,7 @@ describe('RunPanel', () => {
   });
 
   it('shows a requested cancel as Cancelling and does not offer Cancel again', () => {
-    renderWithTheme(
-      <RunPanel
-        websiteId="site"
-        active={run({ isCancelRequested: true })}
-        hasUnsavedSettings={false}
-        onRunChanged={() => {}}
-        now={NOW}
-      />,
-    );
+    renderPanel(run({ isCancelRequested: true }));
     expect(screen.getByTestId('active-run-status').textContent).toBe('Cancelling');
     expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Cancel' }).disabled).toBe(true);
   });
@@ -92,29 +86,22 @@ describe('RunPanel activity', () => {
   it('shows the phase and last activity, and a stall by the service clock', () => {
     const progressAt = Date.parse(NOW) - 125_000;
     const progress = { ...run({}).progress, phase: 'fetching' as const, lastActivityAt: progressAt, progressAt };
-    renderWithTheme(
-      <RunPanel
-        websiteId="site"
-        active={run({ progress })}
-        hasUnsavedSettings={false}
-        onRunChanged={() => {}}
-        now={NOW}
-      />,
-    );
+    renderPanel(run({ progress }));
     expect(screen.getByTestId('run-activity').textContent).toBe('Fetching pages · last response 2 min ago');
     expect(screen.getByTestId('run-stalled').textContent).toBe('Stalled: no progress for 2 min');
   });
 
+  it('shows a long load step as loading, not as a stall', () => {
+    const progressAt = Date.parse(NOW) - 125_000;
+    const progress = { ...run({}).progress, phase: 'loading' as const, lastActivityAt: progressAt, progressAt };
+    renderPanel(run({ status: 'loading', progress }));
+    expect(screen.getByTestId('active-run-status').textContent).toBe('Loading');
+    expect(screen.getByTestId('run-activity').textContent).toBe('Loading the crawl · last load step 2 min ago');
+    expect(screen.queryByTestId('run-stalled')).toBeNull();
+  });
+
   it('offers to drop the pages while a cancel that keeps them runs', () => {
-    renderWithTheme(
-      <RunPanel
-        websiteId="site"
-        active={run({ isCancelRequested: true, isKeepRequested: true })}
-        hasUnsavedSettings={false}
-        onRunChanged={() => {}}
-        now={NOW}
-      />,
-    );
+    renderPanel(run({ isCancelRequested: true, isKeepRequested: true }));
     expect(screen.getByTestId('active-run-status').textContent).toBe('Cancelling');
     expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Cancel without keeping' }).disabled).toBe(false);
     expect(screen.queryByRole('button', { name: 'Cancel' })).toBeNull();
@@ -149,6 +136,28 @@ describe('RunHistory', () => {
     ).toEqual(['Cancelled', '30', 'Scheduled', 'Schedule']);
     expect(within(rows[2]!).getByRole('link', { name: 'Loaded as crawl 4' }).getAttribute('href')).toBe(
       '/technical-health-check?website=site&crawl=4',
+    );
+    expect(screen.queryByTestId('parse-failures')).toBeNull();
+  });
+
+  it('counts the pages a run could not parse, in its row and in the panel while it runs', () => {
+    const progress = { ...run({}).progress, parseFailures: 3 };
+    renderWithTheme(
+      <RunHistory
+        websiteId="site"
+        runs={[
+          run({ id: 2, status: 'loaded', crawlId: 5, progress: { ...progress, parseFailures: 1 } }),
+          run({ id: 1, status: 'loaded', crawlId: 4, progress }),
+        ]}
+      />,
+    );
+    const rows = screen.getAllByRole('row').slice(1);
+    expect(within(rows[0]!).getByTestId('parse-failures').textContent).toBe('1 page not parsed');
+    expect(within(rows[1]!).getByTestId('parse-failures').textContent).toBe('3 pages not parsed');
+    cleanup();
+    renderPanel(run({ progress }));
+    expect(within(screen.getByTestId('active-run')).getByTestId('parse-failures').textContent).toBe(
+      '3 pages not parsed',
     );
   });
 });

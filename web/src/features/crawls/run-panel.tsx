@@ -7,6 +7,7 @@ import { showErrorToast, showSuccessToast } from '../../lib/toast.ts';
 import { Icon } from '../../components/icon.tsx';
 import { ToneBadge } from '../../components/tone-badge.tsx';
 import { CancelRunDialog } from './cancel-run-dialog.tsx';
+import { ParseFailures } from './parse-failures.tsx';
 import {
   STATUS_LABELS,
   STATUS_TONES,
@@ -188,6 +189,7 @@ function ActiveRunCard({
         striped={run.status !== 'queued'}
         aria-label={`Crawl progress: ${Math.round(percent)}% of the URLs found so far`}
       />
+      <ParseFailures run={run} />
       {activity.line || activity.stalled ? (
         <Group gap="sm" wrap="wrap" justify="space-between">
           <Text size="sm" c="dark.5" data-testid="run-activity">

@@ -5,6 +5,7 @@ import { visibleReports } from '../../lib/catalog.ts';
 import { overviewMetrics } from '../../lib/overview-metrics.ts';
 import { formatUrlState, sectionState } from '../../lib/url-state.ts';
 import { FetchErrorPanel } from '../../components/fetch-error-panel.tsx';
+import { CrawlNotice } from '../../components/crawl-notice.tsx';
 import { useOverviewStore } from '../../stores/overview-store.ts';
 import { SIDEBAR_SEVERITIES } from '../../lib/sidebar-model.ts';
 import { headline, overviewRows, rowsOfSeverity } from './overview-model.ts';
@@ -65,6 +66,7 @@ export function OverviewPage() {
         isComparing={isComparing}
         notConnected={data.notConnected}
       />
+      <CrawlNotice notice={data.notice} />
       <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md" verticalSpacing="md">
         {SIDEBAR_SEVERITIES.map((severity) => (
           <SeverityCard

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { ActionIcon, Alert, Button, Group, Paper, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Group, Paper, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { DEFAULT_PAGE_SIZE, MAX_TREND_CRAWLS } from '../../../../catalog/constants.ts';
 import type { ReportDefinition } from '../../../../catalog/schema.ts';
 import type { ReportQuery } from '../../api/technical-health-check.ts';
@@ -13,6 +13,7 @@ import { rowsTotal, useReportStore } from '../../stores/report-store.ts';
 import { useSessionStore } from '../../stores/session-store.ts';
 import { Icon } from '../../components/icon.tsx';
 import { FetchErrorPanel } from '../../components/fetch-error-panel.tsx';
+import { CrawlNotice } from '../../components/crawl-notice.tsx';
 import { useDashboard } from '../../lib/dashboard-context.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { IssuesChart } from './issues-chart.tsx';
@@ -213,11 +214,7 @@ export function ReportPage({ report }: { report: ReportDefinition }) {
         </Group>
       </Paper>
 
-      {notice ? (
-        <Alert color="blue" variant="light" radius="md" icon={<Icon name="sitemap" size={20} />} role="status">
-          {notice}
-        </Alert>
-      ) : null}
+      <CrawlNotice notice={notice} />
 
       {notConnected ? <NotConnectedPanel source={notConnected} isStaff={isStaff} /> : null}
 
