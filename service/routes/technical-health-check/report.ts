@@ -64,6 +64,7 @@ export function registerReportCalls(app: FastifyInstance, calls: CallResolver): 
             crawlId: record.crawlId,
             crawledAt: record.meta.manifest.crawledAt,
             crawledFriendly: record.meta.crawledFriendly,
+            label: calls.labelOf(record),
             issues,
             ems_rank: stats.emsRank,
           });
@@ -117,7 +118,7 @@ export function registerReportCalls(app: FastifyInstance, calls: CallResolver): 
       // Compiled before streaming starts, so a bad sort column still answers 400.
       const pieces = exportCsv(calls.deps.db, req, total);
       const first = await pieces.next();
-      const fileName = csvFileName(call.report.title);
+      const fileName = csvFileName(`${call.report.title} ${calls.fileLabelOf(call.current)}`);
       return reply
         .header(TOTAL_COUNT_HEADER, String(total))
         .header(

@@ -63,6 +63,10 @@ export function OverviewPage() {
         totals={totals}
         comparison={comparison}
         isComparing={isComparing}
+        hasOnlyPartialOlder={
+          selection.comparison === undefined &&
+          selection.crawls.some((c) => c.crawlId < (selection.current?.crawlId ?? 0))
+        }
         notConnected={data.notConnected}
       />
       <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md" verticalSpacing="md">
