@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
-  crawlLabelParts,
   crawlLabels,
   defaultComparison,
-  formatCrawlFileLabel,
-  formatCrawlTick,
+  crawlFileLabel,
+  crawlTickText,
   partialReasonOf,
   type LabelledCrawl,
 } from './crawl-label.ts';
@@ -52,12 +51,13 @@ describe('crawl labels', () => {
     expect(labels.get(10)).not.toBe(labels.get(11));
   });
 
-  it('shapes the same parts for a chart tick and a file name', () => {
-    const parts = crawlLabelParts(crawls);
-    expect(formatCrawlTick(parts.get(1)!)).toBe('18 Nov 2026\ncrawl 1');
-    expect(formatCrawlTick(parts.get(3)!)).toBe('25 Nov 2026\n09:41, crawl 3, partial');
-    expect(formatCrawlFileLabel(parts.get(4)!)).toBe('25 Nov 2026 1405 crawl 4');
-    expect(csvFileName(`4xx ${formatCrawlFileLabel(parts.get(3)!)}`, new Date(1_764_000_000_000))).toBe(
+  it('shapes the same label for a chart tick and a file name', () => {
+    const labels = crawlLabels(crawls);
+    expect(crawlTickText(labels.get(1)!)).toBe('18 Nov 2026\ncrawl 1');
+    expect(crawlTickText(labels.get(3)!)).toBe('25 Nov 2026\n09:41, crawl 3, partial');
+    expect(crawlTickText('4 Mar 2025')).toBe('4 Mar 2025');
+    expect(crawlFileLabel(labels.get(4)!)).toBe('25 Nov 2026 1405 crawl 4');
+    expect(csvFileName(`4xx ${crawlFileLabel(labels.get(3)!)}`, new Date(1_764_000_000_000))).toBe(
       '4xx_25_nov_2026_0941_crawl_3_partial_1764000000.csv',
     );
   });

@@ -37,7 +37,7 @@ export interface LabelledCrawl {
   partial: PartialReason | null;
 }
 
-export interface CrawlLabelParts {
+interface CrawlLabelParts {
   /** 'd MMM yyyy'. */
   date: string;
   /** HH:MM, only when another crawl of the website was made on the same day. */
@@ -72,7 +72,7 @@ const timeOf = (iso: string): string => {
 };
 
 /** The parts of every crawl's label, by crawl id; `crawls` are all the website's crawls, in any order. */
-export function crawlLabelParts(crawls: readonly LabelledCrawl[]): Map<number, CrawlLabelParts> {
+function crawlLabelParts(crawls: readonly LabelledCrawl[]): Map<number, CrawlLabelParts> {
   const days = new Map<string, number>();
   const dayById = new Map(crawls.map((c) => [c.crawlId, dayOf(c.crawledAt)]));
   for (const day of dayById.values()) days.set(day, (days.get(day) ?? 0) + 1);
@@ -86,21 +86,25 @@ export function crawlLabelParts(crawls: readonly LabelledCrawl[]): Map<number, C
 }
 
 /** "25 Nov 2026, 14:05 (crawl 3, partial)". */
-export function formatCrawlLabel(parts: CrawlLabelParts): string {
+function formatCrawlLabel(parts: CrawlLabelParts): string {
   const when = parts.time === null ? parts.date : `${parts.date}, ${parts.time}`;
   return `${when} (crawl ${parts.crawlId}${parts.isPartial ? ', partial' : ''})`;
 }
 
-/** The label on two short lines, for a chart's axis: the date, then time and number. */
-export function formatCrawlTick(parts: CrawlLabelParts): string {
-  const crawl = `crawl ${parts.crawlId}${parts.isPartial ? ', partial' : ''}`;
-  return `${parts.date}\n${parts.time === null ? crawl : `${parts.time}, ${crawl}`}`;
+/**
+ * A label on two short lines, for a chart's axis: "25 Nov 2026" over "14:05, crawl 3, partial". Any other text is
+ * given back as it is.
+ */
+export function crawlTickText(label: string): string {
+  const match = /^(\d{1,2} [A-Z][a-z]{2} \d{4})(?:, (\d\d:\d\d))? \((crawl [^)]*)\)$/.exec(label);
+  if (!match) return label;
+  const [, date, time, crawl] = match;
+  return `${date}\n${time ? `${time}, ${crawl}` : crawl}`;
 }
 
-/** The label as a file name takes it (no colon or comma): "25 Nov 2026 1405 crawl 3 partial". */
-export function formatCrawlFileLabel(parts: CrawlLabelParts): string {
-  const time = parts.time === null ? '' : ` ${parts.time.replace(':', '')}`;
-  return `${parts.date}${time} crawl ${parts.crawlId}${parts.isPartial ? ' partial' : ''}`;
+/** A label as a file name takes it, without colon, comma or brackets: "25 Nov 2026 1405 crawl 3 partial". */
+export function crawlFileLabel(label: string): string {
+  return label.replace(/[,:()]/g, '');
 }
 
 /** Every crawl's label by crawl id. */

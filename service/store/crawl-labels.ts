@@ -1,13 +1,5 @@
 /** The labels and partial marks of a website's crawls as the service answers them (catalog/crawl-label.ts). */
-import {
-  crawlLabelParts,
-  formatCrawlFileLabel,
-  formatCrawlLabel,
-  partialReasonOf,
-  type CrawlLabelParts,
-  type LabelledCrawl,
-  type PartialReason,
-} from '../../catalog/crawl-label.ts';
+import { crawlLabels, partialReasonOf, type LabelledCrawl, type PartialReason } from '../../catalog/crawl-label.ts';
 import type { CrawlRecord } from './registry.ts';
 
 export const partialOf = (record: CrawlRecord): PartialReason | null => partialReasonOf(record.meta.manifest);
@@ -21,25 +13,17 @@ const labelled = (c: CrawlRecord): LabelledCrawl => ({
 });
 
 // The registry hands out the same list until the store changes, so each list is labelled once.
-const cache = new WeakMap<readonly CrawlRecord[], Map<number, CrawlLabelParts>>();
+const cache = new WeakMap<readonly CrawlRecord[], Map<number, string>>();
 
 /**
- * The label parts of `record` among `websiteCrawls`, every live crawl of its website as the registry lists them: a
- * crawl reads the same for every user, whichever of its day's crawls they may see.
+ * "25 Nov 2026, 14:05 (crawl 3, partial)": the label of `record` among `websiteCrawls`, every live crawl of its website
+ * as the registry lists them, so a crawl reads the same for every user, whichever of its day's crawls they may see.
  */
-function partsOf(websiteCrawls: readonly CrawlRecord[], record: CrawlRecord): CrawlLabelParts {
-  let parts = cache.get(websiteCrawls);
-  if (!parts) {
-    parts = crawlLabelParts(websiteCrawls.map(labelled));
-    cache.set(websiteCrawls, parts);
+export function crawlLabelOf(websiteCrawls: readonly CrawlRecord[], record: CrawlRecord): string {
+  let labels = cache.get(websiteCrawls);
+  if (!labels) {
+    labels = crawlLabels(websiteCrawls.map(labelled));
+    cache.set(websiteCrawls, labels);
   }
-  return parts.get(record.crawlId) ?? crawlLabelParts([labelled(record)]).get(record.crawlId)!;
+  return labels.get(record.crawlId) ?? crawlLabels([labelled(record)]).get(record.crawlId)!;
 }
-
-/** "25 Nov 2026, 14:05 (crawl 3, partial)". */
-export const crawlLabelOf = (websiteCrawls: readonly CrawlRecord[], record: CrawlRecord): string =>
-  formatCrawlLabel(partsOf(websiteCrawls, record));
-
-/** "25 Nov 2026 1405 crawl 3 partial", for a file name. */
-export const crawlFileLabelOf = (websiteCrawls: readonly CrawlRecord[], record: CrawlRecord): string =>
-  formatCrawlFileLabel(partsOf(websiteCrawls, record));

@@ -14,7 +14,7 @@ import type { ReportEngine } from '../../engine/engine.ts';
 import { ALLOWED_LIMITS, RequestError, type CrawlTarget, type RowsRequest } from '../../engine/rows-request.ts';
 import type { ModuleState } from '../../store/crawl-meta.ts';
 import type { CrawlRecord, CrawlRegistry } from '../../store/registry.ts';
-import { crawlFileLabelOf, crawlLabelOf, isPartialCrawl } from '../../store/crawl-labels.ts';
+import { crawlLabelOf, isPartialCrawl } from '../../store/crawl-labels.ts';
 import { defaultComparison } from '../../../catalog/crawl-label.ts';
 import type { AccessCheck } from '../../auth/access.ts';
 import {
@@ -88,11 +88,6 @@ export class CallResolver {
   /** The crawl's label, unique among its website's crawls (catalog/crawl-label.ts). */
   labelOf(record: CrawlRecord): string {
     return crawlLabelOf(this.deps.registry.crawls(record.websiteId), record);
-  }
-
-  /** The crawl's label as a file name takes it. */
-  fileLabelOf(record: CrawlRecord): string {
-    return crawlFileLabelOf(this.deps.registry.crawls(record.websiteId), record);
   }
 
   /**
