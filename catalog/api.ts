@@ -4,6 +4,7 @@
  */
 import type { Severity } from './schema.ts';
 import type { DataSourceId } from './data-sources.ts';
+import type { PartialReason } from './crawl-label.ts';
 
 export type Role = 'CLIENT' | 'STAFF' | 'ADMIN';
 
@@ -54,7 +55,12 @@ export interface Crawl {
   id: string | number;
   crawlId: number;
   crawledAt: string;
+  /** 'd MMM yyyy' of the crawl's UTC date, as recorded at load. */
   crawledFriendly: string;
+  /** The crawl's name wherever it is shown, unique among the website's crawls (catalog/crawl-label.ts). */
+  label: string;
+  /** Why the crawl holds less than the website; null for a full crawl. */
+  partial: PartialReason | null;
   dataStart: string;
   dataEnd: string;
   moduleState: ModuleState;
@@ -169,6 +175,8 @@ export interface RowsRequest extends ReportQuery {
 export interface TrendPoint {
   crawlId: number;
   crawledAt: string;
+  /** As Crawl.label. */
+  label: string;
   issues: number;
 }
 

@@ -14,6 +14,7 @@
  * DOM-free and service-free, so the dashboard validates a form with the same rules and messages the service applies.
  */
 import { compileUrlPattern, UrlPatternError } from './url-pattern.ts';
+import type { PartialReason } from './crawl-label.ts';
 
 export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
@@ -143,6 +144,8 @@ export interface CrawlRun {
   progress: CrawlRunProgress;
   /** The crawl the run was loaded as (status loaded). */
   crawlId: number | null;
+  /** Why the loaded crawl holds less than the website (catalog/crawl-label.ts); null when full or not loaded. */
+  partial: PartialReason | null;
   /** Why it failed, in one line (status failed); what was kept, for a cancelled run whose pages were kept. */
   reason: string | null;
   isCancelRequested: boolean;

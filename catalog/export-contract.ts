@@ -5,6 +5,7 @@
  * analytics, ads, trends, keyword planner) ship in the same directory, covering dataStart..dataEnd.
  */
 import { z } from 'zod';
+import { PARTIAL_REASONS } from './crawl-label.ts';
 
 export const exportColumnSchema = z.object({
   name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/),
@@ -41,6 +42,8 @@ export const manifestSchema = z.object({
   crawler: z.object({ name: z.string().min(1), version: z.string().min(1) }),
   /** The crawl was stopped before its frontier was empty (Ctrl-C); the unvisited URLs are uncrawled, crawl_limit. */
   stoppedEarly: z.boolean().optional(),
+  /** Why the crawl holds less than the website (stopped, its time limit, its Max URLs); absent for a full crawl. */
+  partialReason: z.enum(PARTIAL_REASONS).optional(),
 });
 
 export type ExportColumn = z.infer<typeof exportColumnSchema>;

@@ -6,6 +6,7 @@
  */
 import { readCrawlWorkers } from './config.ts';
 import type { CrawlRegistry } from './store/registry.ts';
+import { crawlLabelOf } from './store/crawl-labels.ts';
 import type { ModuleState } from './store/crawl-meta.ts';
 import { AppDb, appDbLocation } from './app-db/db.ts';
 import { CrawlStates, syncRegistry } from './app-db/crawls.ts';
@@ -103,7 +104,11 @@ export class AppState {
       const mail = readMailSettings(env, dataDir, options.port);
       const mailer = options.mailer ?? createMailer(mail);
       const states = new CrawlStates();
-      const approvals = new Approvals(appDb, states, mailer, mail, clock, logger);
+      const labelOf = (websiteId: string, crawlId: number): string | undefined => {
+        const record = registry.crawl(websiteId, crawlId);
+        return record && crawlLabelOf(registry.crawls(websiteId), record);
+      };
+      const approvals = new Approvals(appDb, states, mailer, mail, clock, logger, labelOf);
       const accounts = new Accounts({
         appDb,
         states,

@@ -12,6 +12,7 @@ import { registerApprovalRoutes } from './routes/approval.ts';
 import { registerAuthRoutes } from './routes/auth.ts';
 import { registerChecklistRoutes } from './routes/checklist.ts';
 import { registerCrawlRunRoutes } from './routes/crawl-runs.ts';
+import { partialOf } from './store/crawl-labels.ts';
 import { registerWebsiteRoutes } from './routes/websites.ts';
 import { registerServerTiming } from './server-timing.ts';
 import { APP_DB_UNREACHABLE, RETRY_AFTER_S, registerErrorReplies } from './routes/error-replies.ts';
@@ -71,7 +72,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     access,
   });
   registerChecklistRoutes(app, { registry, appDb, clock, access });
-  registerCrawlRunRoutes(app, { appDb, runner: state.crawlRunner, clock, access });
+  registerCrawlRunRoutes(app, {
+    appDb,
+    runner: state.crawlRunner,
+    clock,
+    access,
+    partialOf: (websiteId, crawlId) => {
+      const record = registry.crawl(websiteId, crawlId);
+      return record ? partialOf(record) : null;
+    },
+  });
   registerAdminRoutes(app, accounts);
 
   // Readiness for anyone (load balancers, start scripts): 503 while the app database is unreachable; the store's

@@ -84,6 +84,7 @@ export const toCrawlRun = (r: RunRow): CrawlRun => ({
     ...(r.progress_at !== null && { progressAt: r.progress_at.getTime() }),
   },
   crawlId: r.crawl_id,
+  partial: null,
   reason: r.reason,
   isCancelRequested: r.cancel_requested_at !== null,
   isKeepRequested: r.cancel_requested_at !== null && r.keep_crawled,

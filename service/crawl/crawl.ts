@@ -168,6 +168,13 @@ class Crawler {
     await this.recorder.closeParser();
 
     const stoppedEarly = this.signal.aborted;
+    const partialReason = this.isTimeLimitReached
+      ? 'time-limit'
+      : stoppedEarly
+        ? 'stopped'
+        : frontier.isMaxUrlsReached
+          ? 'max-urls'
+          : undefined;
     clearTimeout(this.timeLimit);
     this.noteHowItWent(unreadSitemaps);
     collectGarbage();
@@ -193,6 +200,7 @@ class Crawler {
       startUrl: this.startUrl,
       crawledAt: new Date(this.progress.started),
       stoppedEarly,
+      partialReason,
       written: this.active.written,
       onStep: () => this.progress.exporting(true),
     });

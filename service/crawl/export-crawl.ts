@@ -16,6 +16,7 @@ import {
   type Manifest,
 } from '../../catalog/export-contract.ts';
 import { dataWindowBefore } from '../../catalog/data-sources.ts';
+import type { PartialReason } from '../../catalog/crawl-label.ts';
 import { openDatabase, quoteLiteral } from '../db/duckdb.ts';
 import type { PageVitals } from './crawl-options.ts';
 import {
@@ -67,6 +68,7 @@ export interface ExportTarget {
   startUrl: string;
   crawledAt: Date;
   stoppedEarly: boolean;
+  partialReason: PartialReason | undefined;
   /** Filled with each path put into place (the export directory when created here, then each file). */
   written: string[];
   /** Called after each step of the export (the tables built, each Parquet file written). */
@@ -95,6 +97,7 @@ export async function exportCrawl(
     startUrl: target.startUrl,
     crawler: { name: CRAWLER_NAME, version: crawlerVersion() },
     ...(target.stoppedEarly ? { stoppedEarly: true } : {}),
+    ...(target.partialReason ? { partialReason: target.partialReason } : {}),
   });
   const side = path.join(rows.workDir, 'export');
   fs.mkdirSync(side, { recursive: true });

@@ -53,6 +53,8 @@ export class Frontier {
   readonly external = new IdQueue();
   /** Internal URLs queued so far: what max URLs counts. */
   internalCount = 0;
+  /** An internal URL was left unfetched because max URLs were queued: the crawl is partial. */
+  isMaxUrlsReached = false;
   /** Called when a URL is queued, to wake a waiting worker. */
   onQueued: () => void = () => undefined;
 
@@ -142,7 +144,9 @@ export class Frontier {
       const host = await this.hosts.host(url);
       if (!host.rules.isAllowed(url)) return this.restrict(id, 'robots_disallowed');
     }
-    if (depth > this.options.maxDepth || this.internalCount >= this.options.maxUrls) {
+    if (depth > this.options.maxDepth) return this.restrict(id, 'crawl_limit');
+    if (this.internalCount >= this.options.maxUrls) {
+      this.isMaxUrlsReached = true;
       return this.restrict(id, 'crawl_limit');
     }
     this.enqueue(id, queue);

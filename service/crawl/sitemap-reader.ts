@@ -84,6 +84,7 @@ async function readSitemap(
     return { ...row, restricted_reason: 'robots_disallowed' };
   }
   if (frontier.internalCount >= options.maxUrls) {
+    frontier.isMaxUrlsReached = true;
     return { ...row, restricted_reason: 'crawl_limit', fetch_error: 'not fetched: the crawl holds max URLs' };
   }
   const response = await fetcher.fetch(sitemap.url, { wantsBody: (status) => status < 300 });
@@ -111,7 +112,10 @@ async function readSitemap(
     // Past max URLs, a sitemap only marks the URLs the crawl already knows.
     const isFull = frontier.internalCount >= options.maxUrls;
     const id = isFull ? frontier.idOf(target) : frontier.know(target, -1, 0);
-    if (id === undefined) continue;
+    if (id === undefined) {
+      frontier.isMaxUrlsReached = true;
+      continue;
+    }
     frontier.noteSitemap(id, sitemap.url);
     if (!isFull) await frontier.follow(id, 0, null, frontier.sitemapUrls);
   }

@@ -44,6 +44,8 @@ export class Approvals {
     private readonly mail: MailSettings,
     private readonly clock: Clock,
     private readonly logger: Logger = console,
+    /** The crawl's label (catalog/crawl-label.ts) for the email; the date recorded at load when it gives none. */
+    private readonly labelOf: (websiteId: string, crawlId: number) => string | undefined = () => undefined,
   ) {}
 
   /**
@@ -174,7 +176,12 @@ export class Approvals {
       try {
         await this.mailer.send({
           to: q.email,
-          ...approvalMessage({ websiteName: q.name, domain: q.domain, date: q.crawled_friendly, link }),
+          ...approvalMessage({
+            websiteName: q.name,
+            domain: q.domain,
+            date: this.labelOf(q.website_id, q.crawl_id) ?? q.crawled_friendly,
+            link,
+          }),
           fileStem: `${this.clock().toISOString()}-${q.website_id}-${q.crawl_id}-${q.user_id}`,
         });
         await this.appDb.run(

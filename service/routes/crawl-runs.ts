@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { checkCrawlSettings, type CrawlRunsAnswer, type CrawlSettingsAnswer } from '../../catalog/crawl-runs.ts';
+import type { PartialReason } from '../../catalog/crawl-label.ts';
 import type { AccessCheck } from '../auth/access.ts';
 import { authOf } from '../auth/http.ts';
 import type { AppDb } from '../app-db/db.ts';
@@ -41,11 +42,13 @@ export interface CrawlRunRouteDeps {
   runner: Pick<CrawlRunner, 'kick' | 'heed'>;
   clock: () => Date;
   access: AccessCheck;
+  /** Why a loaded crawl is partial, as its manifest says (null when full or no longer loaded). */
+  partialOf?: (websiteId: string, crawlId: number) => PartialReason | null;
 }
 
 export function registerCrawlRunRoutes(
   app: FastifyInstance,
-  { appDb, runner, clock, access }: CrawlRunRouteDeps,
+  { appDb, runner, clock, access, partialOf = () => null }: CrawlRunRouteDeps,
 ): void {
   /** The website's stored settings when the caller may manage its crawls; otherwise answers 404. */
   const manageable = async <T extends z.ZodType<{ websiteId: string }>>(
@@ -95,7 +98,9 @@ export function registerCrawlRunRoutes(
     const found = await manageable(websiteSchema, request, reply);
     if (!found) return reply;
     const answer: CrawlRunsAnswer = {
-      runs: await listRuns(appDb, found.body.websiteId),
+      runs: (await listRuns(appDb, found.body.websiteId)).map((run) =>
+        run.crawlId === null ? run : { ...run, partial: partialOf(run.websiteId, run.crawlId) },
+      ),
       nextRunAt: nextRunAt(found.stored),
       now: clock().toISOString(),
     };

@@ -88,6 +88,8 @@ describe('crawl/get-redux', () => {
       crawlId: 2,
       crawledAt: '2025-01-02T09:00:00.000Z',
       crawledFriendly: '2 Jan 2025',
+      label: '2 Jan 2025 (crawl 2)',
+      partial: null,
       dataStart: '2025-01-01',
       dataEnd: '2025-01-28',
       moduleState: 'APPROVED',

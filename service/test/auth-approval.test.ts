@@ -131,10 +131,10 @@ describe('auto-approval schedule', () => {
     ]);
     await stack.state.approvals.deliverQueued();
     expect(mailer.sent.map((m) => `${m.to} ${m.subject}`).sort()).toEqual([
-      'c1@shop.example Site shop: your technical health check of 2 Mar 2025 is ready',
-      'c1@shop.example Site shop: your technical health check of 3 Mar 2025 is ready',
-      'c2@shop.example Site shop: your technical health check of 2 Mar 2025 is ready',
-      'c2@shop.example Site shop: your technical health check of 3 Mar 2025 is ready',
+      'c1@shop.example Site shop: your technical health check of 2 Mar 2025 (crawl 1) is ready',
+      'c1@shop.example Site shop: your technical health check of 3 Mar 2025 (crawl 2) is ready',
+      'c2@shop.example Site shop: your technical health check of 2 Mar 2025 (crawl 1) is ready',
+      'c2@shop.example Site shop: your technical health check of 3 Mar 2025 (crawl 2) is ready',
     ]);
 
     // Restarted around 11:00: the run is not repeated and nobody is mailed again.
@@ -238,8 +238,9 @@ describe('approval mail', () => {
 
     expect(received.map((m) => m.to)).toEqual([['c1@shop.example'], ['c2@shop.example']]);
     expect(received.every((m) => m.from === 'thc@agency.example')).toBe(true);
-    const message = decodeQp(received[0]!.data);
-    expect(message).toContain('Subject: Site shop: your technical health check of 15 Apr 2025 is ready');
+    // Unfolded: a subject longer than a header line is folded onto the next.
+    const message = decodeQp(received[0]!.data).replace(/\r\n(?=[ \t])/g, '');
+    expect(message).toContain('Subject: Site shop: your technical health check of 15 Apr 2025 (crawl 7) is ready');
     expect(message).toContain('https://thc.agency.example/technical-health-check?website=shop&crawl=7');
     expect(await approvalsOf(stack)).toEqual([{ crawl_id: 7, kind: 'manual', approved_by: 'staff@agency.example' }]);
 

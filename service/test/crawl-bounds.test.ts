@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parquetFileOf } from '../../catalog/export-contract.ts';
+import { MANIFEST_FILE, parquetFileOf, type Manifest } from '../../catalog/export-contract.ts';
 import type { CrawlOptions, CrawlProgress } from '../crawl/crawl-options.ts';
 import { crawlWebsite } from '../crawl/crawl.ts';
 import { openDatabase, quoteLiteral } from '../db/duckdb.ts';
@@ -124,6 +124,9 @@ describe('crawl bounds', () => {
     expect(maxRssKb / 1024).toBeLessThan(700);
     expect(urlsetsServed).toBe(1);
     expect(offSiteRequests).toBe(0);
+    // Not stopped, yet partial: max URLs left most of the site unfetched.
+    const manifest = JSON.parse(fs.readFileSync(path.join(outDir, MANIFEST_FILE), 'utf8')) as Manifest;
+    expect([manifest.stoppedEarly, manifest.partialReason]).toEqual([undefined, 'max-urls']);
     const db = await openDatabase();
     const conn = await db.connect();
     try {
@@ -172,6 +175,7 @@ describe('crawl bounds', () => {
       expect(reports.find((r) => r.phase === 'exporting')?.elapsedMs).toBeGreaterThanOrEqual(3000);
       expect(site.crawl.stoppedEarly).toBe(true);
       expect(site.crawl.manifest.stoppedEarly).toBe(true);
+      expect(site.crawl.manifest.partialReason).toBe('time-limit');
       expect(site.crawl.notice).toContain('the time limit of 0.05 minutes was reached');
       expect(site.crawl.fetched).toBeGreaterThanOrEqual(1);
       expect(site.crawl.fetched).toBeLessThanOrEqual(requestedAt.length);

@@ -133,6 +133,7 @@ describe('npm run crawl', () => {
       crawler: { name: 'technical-health-check' },
     });
     expect(manifest.stoppedEarly).toBeUndefined();
+    expect(manifest.partialReason).toBeUndefined();
 
     const urls = await query(
       `SELECT url, http_status_code AS status, indexable, found_in_web_crawl AS web, found_in_sitemap AS sm, level,
@@ -287,6 +288,7 @@ describe('npm run crawl', () => {
       expect(run.stdout).toContain('stopped early');
       const manifest = JSON.parse(fs.readFileSync(path.join(once, MANIFEST_FILE), 'utf8')) as Record<string, unknown>;
       expect(manifest.stoppedEarly).toBe(true);
+      expect(manifest.partialReason).toBe('stopped');
       const [counts] = await query(
         `SELECT (SELECT count(*) FROM read_parquet(${table(once, 'urls')}))::INTEGER AS urls,
            (SELECT count(*) FROM read_parquet(${table(once, 'uncrawled_urls')}) WHERE restricted_reason = 'crawl_limit')::INTEGER AS frontier,

@@ -76,7 +76,7 @@ const ended = (run: CrawlRun): boolean => !['queued', 'running', 'loading'].incl
 
 const crawlsOf = async (who: 'client' | 'staff') =>
   (await call('/api/technical-health-check/crawl/get-redux', who, { websiteId: 'shop' })).json<
-    { crawlId: number; moduleState: string }[]
+    { crawlId: number; moduleState: string; label: string; partial: string | null }[]
   >();
 
 const urlCountOf = async (crawlId: number): Promise<number> => {
@@ -104,7 +104,7 @@ describe('a crawl run', () => {
     const queued = await crawlWith(quick.url);
     expect(queued.status).toBe('queued');
     const run = await waitForRun(queued.id, 'ended', ended);
-    expect(run).toMatchObject({ status: 'loaded', crawlId: 2, reason: null, isCancelRequested: false });
+    expect(run).toMatchObject({ status: 'loaded', crawlId: 2, partial: null, reason: null, isCancelRequested: false });
     expect(run.progress.pagesDone).toBeGreaterThanOrEqual(31);
     expect(run.startedAt).not.toBeNull();
     expect(run.endedAt).not.toBeNull();
@@ -155,7 +155,12 @@ describe('a crawl run', () => {
     expect(kept, run.reason ?? 'no reason').not.toBeNull();
     expect(Number(kept![1])).toBeGreaterThanOrEqual(5);
     expect(Number(kept![1])).toBeLessThan(400);
-    expect((await crawlsOf('staff')).map((c) => c.crawlId)).toEqual([3, 2, 1]);
+    // History and the dropdowns mark it partial.
+    expect(run.partial).toBe('stopped');
+    const crawls = await crawlsOf('staff');
+    expect(crawls.map((c) => c.crawlId)).toEqual([3, 2, 1]);
+    expect(crawls[0]).toMatchObject({ partial: 'stopped' });
+    expect(crawls[0]!.label).toMatch(/\(crawl 3, partial\)$/);
     expect(runDirs()).toEqual([]);
   });
 

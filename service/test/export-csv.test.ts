@@ -69,7 +69,9 @@ describe('POST report/export-csv', () => {
     const response = await post(app, EXPORT, staff, payload);
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
-    expect(response.headers['content-disposition']).toMatch(/^attachment; filename="all_crawled_urls_\d{10}\.csv"/);
+    expect(response.headers['content-disposition']).toMatch(
+      /^attachment; filename="all_crawled_urls_2_jan_2025_crawl_2_\d{10}\.csv"/,
+    );
     expect(response.body.startsWith(CSV_BOM)).toBe(true);
     expect(response.body.endsWith('\r\n')).toBe(true);
     const titles = exportColumns(reportById(REPORT)!).map((c) => c.title);

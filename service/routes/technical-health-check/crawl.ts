@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { MAX_CRAWL_LIST } from '../../../catalog/constants.ts';
 import { readBody } from '../read-body.ts';
+import { partialOf } from '../../store/crawl-labels.ts';
 import { crawlListSchema } from './payloads.ts';
 import { moduleIdOf, type CallResolver } from './report-call.ts';
 
@@ -25,6 +26,8 @@ export function registerCrawlCalls(app: FastifyInstance, calls: CallResolver): v
         crawlId: c.crawlId,
         crawledAt: c.meta.manifest.crawledAt,
         crawledFriendly: c.meta.crawledFriendly,
+        label: calls.labelOf(c),
+        partial: partialOf(c),
         dataStart: c.meta.manifest.dataStart,
         dataEnd: c.meta.manifest.dataEnd,
         moduleState: calls.moduleStateOf(c),

@@ -14,6 +14,8 @@ import type { ReportEngine } from '../../engine/engine.ts';
 import { ALLOWED_LIMITS, RequestError, type CrawlTarget, type RowsRequest } from '../../engine/rows-request.ts';
 import type { ModuleState } from '../../store/crawl-meta.ts';
 import type { CrawlRecord, CrawlRegistry } from '../../store/registry.ts';
+import { crawlLabelOf, isPartialCrawl } from '../../store/crawl-labels.ts';
+import { defaultComparison } from '../../../catalog/crawl-label.ts';
 import type { AccessCheck } from '../../auth/access.ts';
 import {
   CRAWL_NOT_FOUND,
@@ -83,7 +85,15 @@ export class CallResolver {
     return record;
   }
 
-  /** The chosen comparison, or the next older visible crawl when none was named; null for "none". */
+  /** The crawl's label, unique among its website's crawls (catalog/crawl-label.ts). */
+  labelOf(record: CrawlRecord): string {
+    return crawlLabelOf(this.deps.registry.crawls(record.websiteId), record);
+  }
+
+  /**
+   * The chosen comparison, or when none was named the next older visible crawl that is not partial (none when every
+   * older one is); null for "none".
+   */
   comparisonOf(
     crawls: CrawlRecord[],
     current: CrawlRecord,
@@ -91,7 +101,7 @@ export class CallResolver {
     reply: FastifyReply,
   ): CrawlRecord | null | undefined {
     if (comparisonId === null) return null;
-    if (comparisonId === undefined) return crawls.find((c) => c.crawlId < current.crawlId) ?? null;
+    if (comparisonId === undefined) return defaultComparison(crawls, current.crawlId, isPartialCrawl) ?? null;
     return this.findCrawl(crawls, comparisonId, reply);
   }
 

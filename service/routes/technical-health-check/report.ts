@@ -14,6 +14,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { NotConnectedAnswer } from '../../../catalog/api.ts';
 import { dataSource } from '../../../catalog/data-sources.ts';
 import { MAX_TREND_CRAWLS } from '../../../catalog/constants.ts';
+import { crawlFileLabel } from '../../../catalog/crawl-label.ts';
 import { tabRequest } from '../../engine/engine.ts';
 import { rowsOf, toArrowStream } from '../../engine/result.ts';
 import type { RowsRequest } from '../../engine/rows-request.ts';
@@ -67,6 +68,7 @@ export function registerReportCalls(app: FastifyInstance, calls: CallResolver): 
             crawlId: record.crawlId,
             crawledAt: record.meta.manifest.crawledAt,
             crawledFriendly: record.meta.crawledFriendly,
+            label: calls.labelOf(record),
             issues,
             ems_rank: stats.emsRank,
           });
@@ -124,7 +126,7 @@ export function registerReportCalls(app: FastifyInstance, calls: CallResolver): 
       // Compiled before streaming starts, so a bad sort column still answers 400.
       const pieces = exportCsv(calls.deps.db, req, total);
       const first = await pieces.next();
-      const fileName = csvFileName(call.report.title);
+      const fileName = csvFileName(`${call.report.title} ${crawlFileLabel(calls.labelOf(call.current))}`);
       return reply
         .header(TOTAL_COUNT_HEADER, String(total))
         .header(

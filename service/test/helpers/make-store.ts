@@ -33,6 +33,8 @@ export interface CrawlFixture {
   dataStart?: string;
   dataEnd?: string;
   moduleState?: ModuleState;
+  /** A partial crawl's reason, as its export's manifest records it. */
+  partialReason?: Manifest['partialReason'];
   tables: FixtureTables;
   /** Run precompute like the loader does (default true). */
   isPrecomputed?: boolean;
@@ -87,6 +89,10 @@ export function manifestOf(fixture: CrawlFixture): Manifest {
     dataEnd: fixture.dataEnd ?? '2025-01-28',
     startUrl: `https://${fixture.websiteId}.example/`,
     crawler: { name: 'test', version: '1' },
+    ...(fixture.partialReason && {
+      stoppedEarly: fixture.partialReason !== 'max-urls',
+      partialReason: fixture.partialReason,
+    }),
   };
 }
 

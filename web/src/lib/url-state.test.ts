@@ -10,11 +10,13 @@ import {
   withWebsite,
 } from './url-state.ts';
 
-const crawl = (crawlId: number, start: string, end: string): Crawl => ({
+const crawl = (crawlId: number, start: string, end: string, partial: Crawl['partial'] = null): Crawl => ({
   id: `c${crawlId}`,
   crawlId,
   crawledAt: `${end}T10:00:00Z`,
   crawledFriendly: end,
+  label: `${end} (crawl ${crawlId})`,
+  partial,
   dataStart: start,
   dataEnd: end,
   moduleState: 'APPROVED',
@@ -85,6 +87,13 @@ describe('state rules (spec §4)', () => {
   it('has no comparison for the oldest crawl', () => {
     expect(resolveCrawlSelection(crawls, { crawl: 3 }).comparison).toBeUndefined();
     expect(nextOlderCrawl(crawls, crawls[2]!)).toBeUndefined();
+  });
+
+  it('never defaults to a partial crawl, and still takes one chosen', () => {
+    const withPartial = [crawls[0]!, crawl(5, '2025-02-01', '2025-02-28', 'time-limit'), crawls[2]!];
+    expect(resolveCrawlSelection(withPartial, {}).comparison?.crawlId).toBe(3);
+    expect(resolveCrawlSelection(withPartial, { compare: 5 }).comparison?.crawlId).toBe(5);
+    expect(resolveCrawlSelection(withPartial.slice(0, 2), {}).comparison).toBeUndefined();
   });
 
   it('ignores a comparison that is not older than the current crawl', () => {

@@ -4,6 +4,7 @@
  * the next older crawl as comparison, the crawl's own data range.
  */
 import { PAGE_SIZES, DEFAULT_PAGE_SIZE } from '../../../catalog/constants.ts';
+import { defaultComparison } from '../../../catalog/crawl-label.ts';
 import type { Crawl, DateRange, DifferenceType, SortOrder } from '../api/types.ts';
 
 export interface UrlState {
@@ -129,9 +130,9 @@ export interface CrawlSelection {
   isUnknownCrawl: boolean;
 }
 
-/** The next older crawl than `crawl` in a newest-first list. */
+/** The default comparison of `crawl`: the next older crawl that is not partial (catalog/crawl-label.ts). */
 export function nextOlderCrawl(crawls: readonly Crawl[], crawl: Crawl): Crawl | undefined {
-  return crawls.filter((c) => c.crawlId < crawl.crawlId).sort((a, b) => b.crawlId - a.crawlId)[0];
+  return defaultComparison(crawls, crawl.crawlId, (c) => c.partial !== null);
 }
 
 export function resolveCrawlSelection(crawls: readonly Crawl[], state: UrlState): CrawlSelection {

@@ -44,7 +44,7 @@ export function PendingNotice({ crawl }: { crawl: Crawl }) {
       <Group justify="space-between" align="center" gap="md" wrap="wrap">
         <Stack gap={4} maw={760}>
           <Text size="sm" c="dark.6">
-            The crawl of {crawl.crawledFriendly} is visible to internal users only. {AUTO_APPROVAL_COPY}
+            The crawl of {crawl.label} is visible to internal users only. {AUTO_APPROVAL_COPY}
           </Text>
           <Text size="sm" c="dark.6">
             Approve it now to publish it to the client straight away.

@@ -22,6 +22,7 @@ const run = (patch: Partial<CrawlRun>): CrawlRun => ({
   status: 'running',
   progress: { pagesDone: 0, queued: 0, errors: 0, pagesPerSecond: 0, elapsedMs: 0 },
   crawlId: null,
+  partial: null,
   reason: null,
   isCancelRequested: false,
   isKeepRequested: false,

@@ -15,6 +15,7 @@ const scheduledRun = (queuedAt: string): CrawlRun => ({
   status: 'queued',
   progress: { pagesDone: 0, queued: 0, errors: 0, pagesPerSecond: 0, elapsedMs: 0 },
   crawlId: null,
+  partial: null,
   reason: null,
   isCancelRequested: false,
   isKeepRequested: false,

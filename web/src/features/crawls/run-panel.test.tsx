@@ -21,6 +21,7 @@ const run = (patch: Partial<CrawlRun>): CrawlRun => ({
   status: 'running',
   progress: { pagesDone: 30, queued: 10, errors: 2, pagesPerSecond: 3.25, elapsedMs: 83_000 },
   crawlId: null,
+  partial: null,
   reason: null,
   isCancelRequested: false,
   isKeepRequested: false,
@@ -109,7 +110,7 @@ describe('RunPanel activity', () => {
 });
 
 describe('RunHistory', () => {
-  it('links a loaded run to its crawl and keeps a long failure on one line with its full text on hover', () => {
+  it('links a loaded run to its crawl, marks a partial one, and wraps a long failure in full', () => {
     const reason = `start URL http://127.0.0.1:9/ is unreachable (${'connect ECONNREFUSED '.repeat(8)})`;
     renderWithTheme(
       <RunHistory
@@ -118,25 +119,32 @@ describe('RunHistory', () => {
           run({ id: 3, status: 'failed', reason, endedAt: '2026-11-23T20:01:00.000Z' }),
           run({ id: 2, status: 'cancelled', trigger: 'schedule', startedBy: null }),
           run({ id: 1, status: 'loaded', crawlId: 4 }),
+          run({
+            id: 0,
+            status: 'loaded',
+            crawlId: 3,
+            partial: 'time-limit',
+            progress: { ...run({}).progress, phase: 'loading' },
+          }),
         ]}
       />,
     );
     const rows = screen.getAllByRole('row').slice(1);
-    expect(rows.map((row) => row.getAttribute('data-run'))).toEqual(['3', '2', '1']);
+    expect(rows.map((row) => row.getAttribute('data-run'))).toEqual(['3', '2', '1', '0']);
     const failed = within(rows[0]!).getByTestId('outcome');
     expect(failed.textContent).toBe(`Failed: ${reason.replace(/\s+/g, ' ').trim()}`);
-    expect(failed.getAttribute('title')).toBe(failed.textContent);
-    expect(failed.style.textOverflow).toBe('ellipsis');
-    expect(failed.style.whiteSpace).toBe('nowrap');
+    expect(failed.style.textOverflow).toBe('');
+    expect(failed.style.whiteSpace).toBe('normal');
     expect(
       within(rows[1]!)
         .getAllByRole('cell')
         .map((cell) => cell.textContent)
-        .slice(1, 5),
-    ).toEqual(['Cancelled', '30', 'Scheduled', 'Schedule']);
+        .slice(1, 6),
+    ).toEqual(['Cancelled', '30', '—', 'Scheduled', 'Schedule']);
     expect(within(rows[2]!).getByRole('link', { name: 'Loaded as crawl 4' }).getAttribute('href')).toBe(
       '/technical-health-check?website=site&crawl=4',
     );
+<<<<<<< HEAD
     expect(screen.queryByTestId('parse-failures')).toBeNull();
   });
 
@@ -159,5 +167,12 @@ describe('RunHistory', () => {
     expect(within(screen.getByTestId('active-run')).getByTestId('parse-failures').textContent).toBe(
       '3 pages not parsed',
     );
+=======
+    expect(within(rows[2]!).queryByTestId('partial')).toBeNull();
+    const partial = within(rows[3]!).getByTestId('partial');
+    expect(partial.textContent).toBe('Partial');
+    expect(partial.getAttribute('title')).toBe('Partial: it was stopped at its time limit');
+    expect(within(rows[3]!).getByTestId('phase').textContent).toBe('Loading the crawl');
+>>>>>>> labels
   });
 });

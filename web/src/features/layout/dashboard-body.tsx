@@ -6,6 +6,7 @@ import { SectionControls } from './section-controls.tsx';
 import { ModuleInactivePanel } from '../crawl-state/module-inactive-panel.tsx';
 import { ClientPendingPanel } from '../crawl-state/client-pending-panel.tsx';
 import { PendingNotice } from '../crawl-state/pending-notice.tsx';
+import { PartialCrawlNotice } from '../crawl-state/partial-crawl-notice.tsx';
 import { NoCrawlsPanel } from '../crawl-state/no-crawls-panel.tsx';
 import { FetchErrorPanel } from '../../components/fetch-error-panel.tsx';
 import { OverviewPage } from '../overview/overview-page.tsx';
@@ -15,8 +16,9 @@ import { CrawlsPage } from '../crawls/crawls-page.tsx';
 
 /** The section layout (spec §2): title and intro, the crawl controls, crawl-state notices, then the page. */
 export function DashboardBody({ isModuleActive }: { isModuleActive: boolean }) {
-  const { page, segment, crawlsState, crawls, current, isInternal, isCurrentPending, isUnknownCrawl, reloadCrawls } =
-    useDashboard();
+  const dashboard = useDashboard();
+  const { page, segment, crawlsState, crawls, current, comparison, isInternal, isCurrentPending } = dashboard;
+  const { isUnknownCrawl, reloadCrawls } = dashboard;
   const report =
     page.kind === 'report'
       ? findVisibleReport(page.category, page.report, { isHreflang: segment?.isHreflang === true })
@@ -68,6 +70,7 @@ export function DashboardBody({ isModuleActive }: { isModuleActive: boolean }) {
           </Alert>
         ) : null}
         {isInternal && isCurrentPending ? <PendingNotice crawl={current} /> : null}
+        <PartialCrawlNotice current={current} comparison={comparison} />
         {report ? <ReportRoute report={report} /> : <OverviewPage />}
       </>
     );

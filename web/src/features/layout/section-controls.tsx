@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Button, Group, Paper, Select, Switch, Text, TextInput } from '@mantine/core';
+import { Button, Group, Paper, Select, Switch, Text, TextInput, type SelectProps } from '@mantine/core';
 import { useDashboard } from '../../lib/dashboard-context.ts';
 import { withCrawl } from '../../lib/url-state.ts';
 import { Icon } from '../../components/icon.tsx';
@@ -7,44 +7,54 @@ import { ToneBadge } from '../../components/tone-badge.tsx';
 import { DateRangeControl } from './date-range-control.tsx';
 
 /**
- * The Current Crawl dropdown (newest first, labelled by crawledFriendly), the comparison, the data range and,
- * on report pages, the 'URLs containing' filter and the 'Show Checked Items' toggle.
+ * The Current Crawl dropdown (newest first, labelled by crawl label: date, time when a day holds several, number), the
+ * comparison, the data range and, on report pages, the 'URLs containing' filter and the 'Show Checked Items' toggle.
  */
+/** Room for the longest label, "25 Nov 2026, 14:05 (crawl 123, partial)", beside the calendar icon. */
+const CRAWL_SELECT_WIDTH = 300;
+
 export function SectionControls() {
   const { page, crawls, current, comparison, website, segment, url, setUrl, isInternal } = useDashboard();
   const isReport = page.kind === 'report';
   const older = current ? crawls.filter((c) => c.crawlId < current.crawlId) : [];
-  const stateOf = new Map(crawls.map((c) => [String(c.crawlId), c.moduleState]));
+  const byValue = new Map(crawls.map((c) => [String(c.crawlId), c]));
+  const renderCrawl: SelectProps['renderOption'] = ({ option }) => {
+    const crawl = byValue.get(option.value);
+    return (
+      <Group gap={6} wrap="nowrap" justify="space-between" w="100%">
+        <span>{option.label}</span>
+        {isInternal && crawl?.moduleState !== 'APPROVED' ? (
+          <ToneBadge tone="yellow" size="xs">
+            Pending
+          </ToneBadge>
+        ) : null}
+      </Group>
+    );
+  };
 
   return (
     <Paper withBorder radius="md" p="sm" component="section" aria-label="Crawl and filters">
       <Group gap="sm" align="flex-end" wrap="wrap">
         <Select
           label="Current Crawl"
-          data={crawls.map((c) => ({ value: String(c.crawlId), label: c.crawledFriendly }))}
+          data={crawls.map((c) => ({ value: String(c.crawlId), label: c.label }))}
           value={current ? String(current.crawlId) : null}
           onChange={(value) => {
             if (value && Number(value) !== current?.crawlId) setUrl((s) => withCrawl(s, Number(value)));
           }}
           allowDeselect={false}
-          w={190}
+          w={CRAWL_SELECT_WIDTH}
+          maw="100%"
           size="sm"
           leftSection={<Icon name="calendar" size={16} />}
-          renderOption={({ option }) => (
-            <Group gap={6} wrap="nowrap" justify="space-between" w="100%">
-              <span>{option.label}</span>
-              {isInternal && stateOf.get(option.value) !== 'APPROVED' ? (
-                <ToneBadge tone="yellow" size="xs">
-                  Pending
-                </ToneBadge>
-              ) : null}
-            </Group>
-          )}
+          renderOption={renderCrawl}
+          comboboxProps={{ width: 'target', position: 'bottom-start' }}
           data-testid="current-crawl"
+          data-partial={current?.partial ?? undefined}
         />
         <Select
           label="Compared with"
-          data={older.map((c) => ({ value: String(c.crawlId), label: c.crawledFriendly }))}
+          data={older.map((c) => ({ value: String(c.crawlId), label: c.label }))}
           value={comparison ? String(comparison.crawlId) : null}
           placeholder={older.length === 0 ? 'No earlier crawl' : 'Choose a crawl'}
           disabled={older.length === 0}
@@ -52,9 +62,13 @@ export function SectionControls() {
             if (value) setUrl((s) => ({ ...s, compare: Number(value), page: undefined }));
           }}
           allowDeselect={false}
-          w={190}
+          w={CRAWL_SELECT_WIDTH}
+          maw="100%"
           size="sm"
+          renderOption={renderCrawl}
+          comboboxProps={{ width: 'target', position: 'bottom-start' }}
           data-testid="comparison-crawl"
+          data-partial={comparison?.partial ?? undefined}
         />
         <DateRangeControl />
         {website.segments.length > 1 ? (

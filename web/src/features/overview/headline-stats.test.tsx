@@ -19,14 +19,14 @@ const totals: Headline = {
   healthScore: 20.9,
   healthScoreChange: -0.6,
 };
-const comparison = { crawledFriendly: '9 Nov 2026' } as Crawl;
+const comparison = { label: '9 Nov 2026 (crawl 2)' } as Crawl;
 
 describe('HeadlineStats', () => {
   it('shows the score to one decimal, its fall to one decimal, and the formula on its label', () => {
     renderWithTheme(<HeadlineStats totals={totals} comparison={comparison} isComparing={false} />);
     const card = screen.getByTestId('stat-health');
     expect(card.querySelector('[data-value]')!.textContent).toBe('20.9/100');
-    const change = within(card).getByRole('img', { name: 'Down 0.6 since 9 Nov 2026' });
+    const change = within(card).getByRole('img', { name: 'Down 0.6 since 9 Nov 2026 (crawl 2)' });
     expect(change.textContent).toBe('-0.6');
     expect(change.getAttribute('data-change')).toBe('-0.6');
     expect(within(card).getByLabelText(`Health score: ${healthScoreHint([])}`)).toBeTruthy();
@@ -38,7 +38,7 @@ describe('HeadlineStats', () => {
       <HeadlineStats totals={{ ...totals, healthScoreChange: 0.2 }} comparison={comparison} isComparing={false} />,
     );
     const card = screen.getByTestId('stat-health');
-    expect(within(card).getByRole('img', { name: 'Up 0.2 since 9 Nov 2026' }).textContent).toBe('+0.2');
+    expect(within(card).getByRole('img', { name: 'Up 0.2 since 9 Nov 2026 (crawl 2)' }).textContent).toBe('+0.2');
     cleanup();
     renderWithTheme(
       <HeadlineStats totals={{ ...totals, healthScoreChange: 0 }} comparison={comparison} isComparing={false} />,

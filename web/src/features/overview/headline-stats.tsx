@@ -101,16 +101,20 @@ export function HeadlineStats({
   totals,
   comparison,
   isComparing,
+  hasOnlyPartialOlder = false,
   notConnected = [],
 }: {
   totals: Headline;
   comparison: Crawl | undefined;
   isComparing: boolean;
+  /** Every older crawl is partial, so none is compared with by default. */
+  hasOnlyPartialOlder?: boolean;
   /** The data sources the crawl lacks: the score leaves out the reports that need them. */
   notConnected?: readonly DataSourceId[] | undefined;
 }) {
-  const context = comparison ? `since ${comparison.crawledFriendly}` : undefined;
-  const since = comparison ? (isComparing ? 'comparing…' : `since ${comparison.crawledFriendly}`) : 'no earlier crawl';
+  const context = comparison ? `since ${comparison.label}` : undefined;
+  const none = hasOnlyPartialOlder ? 'no full earlier crawl' : 'no earlier crawl';
+  const since = comparison ? (isComparing ? 'comparing…' : `since ${comparison.label}`) : none;
   return (
     <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="md" component="section" aria-label="Headline totals">
       <Stat

@@ -64,6 +64,10 @@ export function OverviewPage() {
         totals={totals}
         comparison={comparison}
         isComparing={isComparing}
+        hasOnlyPartialOlder={
+          selection.comparison === undefined &&
+          selection.crawls.some((c) => c.crawlId < (selection.current?.crawlId ?? 0))
+        }
         notConnected={data.notConnected}
       />
       <CrawlNotice notice={data.notice} />

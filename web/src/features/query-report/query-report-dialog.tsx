@@ -62,7 +62,7 @@ export function QueryReportDialog({ query, isOpen, onClose }: { query: string; i
           {report ? (
             <Text size="xs" c="dark.3" data-testid="query-report-range">
               {formatDate(report.dataDateRange.start)} to {formatDate(report.dataDateRange.end)}
-              {current ? ` · crawl of ${current.crawledFriendly}` : ''}
+              {current ? ` · crawl of ${current.label}` : ''}
             </Text>
           ) : null}
         </div>

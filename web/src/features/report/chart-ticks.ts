@@ -1,21 +1,46 @@
+<<<<<<< HEAD
 /** The x-axis of 'Issues over time': its domain, and ticks at the crawl dates, so every point sits on a label. */
+=======
+/** The x-axis ticks of 'Issues over time': the crawls themselves, so every point sits on a labelled tick. */
+>>>>>>> labels
 
 /** Room one 'd MMM yyyy' label needs, with a gap, at the chart's 11px font. */
 export const TICK_LABEL_WIDTH = 84;
 
+/** About the width of one character of the chart's 11px font, and the gap kept between two labels. */
+const CHAR_WIDTH = 6.1;
+const GAP = 16;
+
+/** The room a tick's (possibly multi-line) text needs: its longest line, and a gap; never below TICK_LABEL_WIDTH. */
+export function tickWidth(text: string): number {
+  const longest = Math.max(...text.split('\n').map((line) => line.length));
+  return Math.max(TICK_LABEL_WIDTH, Math.ceil(longest * CHAR_WIDTH + GAP));
+}
+
 /**
- * The crawl dates inside the shown domain, thinned to fit `plotWidth`: every k-th date counted back from the newest,
- * so the newest crawl is always labelled and the labels stay evenly spaced.
+ * The crawl dates inside the shown domain, thinned to fit `plotWidth`: walking back from the newest, a date keeps its
+ * tick when its label clears the last one kept. So the newest crawl is always labelled, evenly spaced crawls keep
+ * evenly spaced labels, and crawls of one day (a few pixels apart) never print over each other.
  */
-export function crawlTicks(dates: readonly Date[], domain: readonly [Date, Date], plotWidth: number): Date[] {
+export function crawlTicks(
+  dates: readonly Date[],
+  domain: readonly [Date, Date],
+  plotWidth: number,
+  widthOf: (date: Date) => number = () => TICK_LABEL_WIDTH,
+): Date[] {
   const [from, to] = domain;
+  const span = Math.max(1, to.getTime() - from.getTime());
+  const x = (d: Date) => ((d.getTime() - from.getTime()) / span) * plotWidth;
   const inside = [...dates]
     .filter((d) => d.getTime() >= from.getTime() && d.getTime() <= to.getTime())
     .sort((a, b) => a.getTime() - b.getTime());
-  const room = Math.max(1, Math.floor(plotWidth / TICK_LABEL_WIDTH));
-  if (inside.length <= room) return inside;
-  const step = Math.ceil(inside.length / room);
-  return inside.filter((_, index) => (inside.length - 1 - index) % step === 0);
+  const kept: Date[] = [];
+  for (let i = inside.length - 1; i >= 0; i--) {
+    const date = inside[i]!;
+    const last = kept.at(-1);
+    if (!last || x(last) - x(date) >= (widthOf(last) + widthOf(date)) / 2) kept.push(date);
+  }
+  return kept.reverse();
 }
 
 const DAY_MS = 86_400_000;

@@ -11,11 +11,16 @@ import { Icon } from '../../components/icon.tsx';
 import { toCsv } from '../../../../catalog/csv.ts';
 import { downloadCsv } from '../../lib/csv.ts';
 import { useElementWidth } from '../../lib/use-element-width.ts';
-import { chartDomain, crawlTicks } from './chart-ticks.ts';
+import { crawlTickText } from '../../../../catalog/crawl-label.ts';
+import { chartDomain, crawlTicks, tickWidth } from './chart-ticks.ts';
 
 interface Point {
   date: Date;
   issues: number;
+  /** The crawl's label (catalog/crawl-label.ts), for the tooltip and the table. */
+  label: string;
+  /** The label on two lines, for the axis. */
+  tick: string;
 }
 
 interface KeyDate {
@@ -26,12 +31,16 @@ interface KeyDate {
 
 const BRAND = 'var(--mantine-color-brand-7)';
 const MARGIN_LEFT = 52;
-// Room for half of the newest crawl's date label, which sits at the right end.
-const MARGIN_RIGHT = 30;
+// The x scale's inset: the newest crawl's label, centred on the right end, spills this much less into the margin.
+const X_INSET = 14;
 
 function pointsOf(trends: readonly TrendPoint[]): Point[] {
   return trends
-    .map((t) => ({ date: toDate(t.crawledAt), issues: Number(t.issues) }))
+    .map((t) => {
+      const date = toDate(t.crawledAt);
+      const label = t.label || (date ? formatDate(date) : '');
+      return { date, issues: Number(t.issues), label, tick: crawlTickText(label) };
+    })
     .filter((p): p is Point => p.date !== null && Number.isFinite(p.issues))
     .sort((a, b) => a.date.getTime() - b.date.getTime());
 }
@@ -98,26 +107,31 @@ export function IssuesChart({
     const maxIssues = Math.max(...points.map((p) => p.issues), 0);
     // Small counts get one tick per whole issue; d3's defaults would repeat rounded labels (0, 0.5 → '1', '1').
     const yTicks = maxIssues <= 6 ? Array.from({ length: Math.max(maxIssues, 1) + 1 }, (_, i) => i) : 5;
+    const tickTexts = new Map(points.map((p) => [p.date.getTime(), p.tick]));
+    const widthOf = (d: Date) => tickWidth(tickTexts.get(d.getTime()) ?? formatDate(d));
+    // Room for half of the newest crawl's label, which sits at the right end.
+    const marginRight = Math.max(30, Math.ceil(widthOf(last) / 2) - X_INSET);
     const ticks = crawlTicks(
       points.map((p) => p.date),
       domain,
-      width - MARGIN_LEFT - MARGIN_RIGHT,
+      width - MARGIN_LEFT - marginRight - 2 * X_INSET,
+      widthOf,
     );
     const plot = Plot.plot({
       width,
       height: CHART_HEIGHT,
       marginLeft: MARGIN_LEFT,
-      marginRight: MARGIN_RIGHT,
+      marginRight,
       marginTop: 22,
-      marginBottom: 28,
+      marginBottom: 40,
       style: { fontSize: '11px', fontFamily: 'inherit', color: 'var(--mantine-color-dark-4)', overflow: 'visible' },
       x: {
         type: 'utc',
         domain,
-        inset: 14,
+        inset: X_INSET,
         label: null,
         ticks,
-        tickFormat: (d: Date) => formatDate(d),
+        tickFormat: (d: Date) => tickTexts.get(d.getTime()) ?? formatDate(d),
       },
       y: {
         label: 'Issues',
@@ -138,7 +152,7 @@ export function IssuesChart({
           Plot.pointerX({
             x: 'date',
             y: 'issues',
-            title: (p: Point) => `${formatDate(p.date)}\n${formatNumber(p.issues)} issues`,
+            title: (p: Point) => `${p.label}\n${formatNumber(p.issues)} issues`,
           }),
         ),
       ],
@@ -248,7 +262,7 @@ export function IssuesChart({
             style={{
               position: 'absolute',
               top: 22,
-              bottom: 28,
+              bottom: 40,
               left: Math.min(brush.from, brush.to),
               width: Math.abs(brush.to - brush.from),
               background: 'rgb(11 103 135 / 0.12)',
@@ -263,14 +277,14 @@ export function IssuesChart({
           <caption>Issues per crawl</caption>
           <thead>
             <tr>
-              <th scope="col">Crawl date</th>
+              <th scope="col">Crawl</th>
               <th scope="col">Issues</th>
             </tr>
           </thead>
           <tbody>
             {points.map((p) => (
               <tr key={p.date.getTime()}>
-                <td>{formatDate(p.date)}</td>
+                <td>{p.label}</td>
                 <td>{formatNumber(p.issues)}</td>
               </tr>
             ))}

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { ActionIcon, Button, Group, Paper, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { DEFAULT_PAGE_SIZE, MAX_TREND_CRAWLS } from '../../../../catalog/constants.ts';
+import { crawlFileLabel } from '../../../../catalog/crawl-label.ts';
 import type { ReportDefinition } from '../../../../catalog/schema.ts';
 import type { ReportQuery } from '../../api/technical-health-check.ts';
 import { filterMatchesText } from '../../../../catalog/api.ts';
@@ -171,7 +172,7 @@ export function ReportPage({ report }: { report: ReportDefinition }) {
     summary.status === 'success' || summary.status === 'pending' ? summary.data?.differences : undefined;
   const trends = summary.status === 'success' || summary.status === 'pending' ? (summary.data?.trends ?? []) : [];
   const notice = summary.status === 'success' ? summary.data?.notice : undefined;
-  const fileStem = report.title;
+  const fileStem = current ? `${report.title} ${crawlFileLabel(current.label)}` : report.title;
   const checklist = useChecklistEdits({
     report,
     websiteId: website.id,
