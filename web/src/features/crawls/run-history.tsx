@@ -5,12 +5,8 @@ import { PARTIAL_REASON_TEXT } from '../../../../catalog/crawl-label.ts';
 import { ToneBadge } from '../../components/tone-badge.tsx';
 import { SECTION_PATH } from '../../lib/routes.ts';
 import { formatUrlState } from '../../lib/url-state.ts';
-<<<<<<< HEAD
-import { TRIGGER_LABELS, formatCount, formatRunTime, outcomeText } from './crawl-run-format.ts';
-import { ParseFailures } from './parse-failures.tsx';
-=======
 import { PHASE_LABELS, TRIGGER_LABELS, formatCount, formatRunTime, outcomeText } from './crawl-run-format.ts';
->>>>>>> labels
+import { ParseFailures } from './parse-failures.tsx';
 
 /**
  * Every ended run of the website, newest first; its start and outcome lead, so narrow screens show them unscrolled. A

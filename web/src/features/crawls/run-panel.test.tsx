@@ -144,8 +144,12 @@ describe('RunHistory', () => {
     expect(within(rows[2]!).getByRole('link', { name: 'Loaded as crawl 4' }).getAttribute('href')).toBe(
       '/technical-health-check?website=site&crawl=4',
     );
-<<<<<<< HEAD
     expect(screen.queryByTestId('parse-failures')).toBeNull();
+    expect(within(rows[2]!).queryByTestId('partial')).toBeNull();
+    const partial = within(rows[3]!).getByTestId('partial');
+    expect(partial.textContent).toBe('Partial');
+    expect(partial.getAttribute('title')).toBe('Partial: it was stopped at its time limit');
+    expect(within(rows[3]!).getByTestId('phase').textContent).toBe('Loading the crawl');
   });
 
   it('counts the pages a run could not parse, in its row and in the panel while it runs', () => {
@@ -167,12 +171,5 @@ describe('RunHistory', () => {
     expect(within(screen.getByTestId('active-run')).getByTestId('parse-failures').textContent).toBe(
       '3 pages not parsed',
     );
-=======
-    expect(within(rows[2]!).queryByTestId('partial')).toBeNull();
-    const partial = within(rows[3]!).getByTestId('partial');
-    expect(partial.textContent).toBe('Partial');
-    expect(partial.getAttribute('title')).toBe('Partial: it was stopped at its time limit');
-    expect(within(rows[3]!).getByTestId('phase').textContent).toBe('Loading the crawl');
->>>>>>> labels
   });
 });

@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-<<<<<<< HEAD
-import { chartDomain, crawlTicks, TICK_LABEL_WIDTH } from './chart-ticks.ts';
-=======
-import { crawlTicks, TICK_LABEL_WIDTH, tickWidth } from './chart-ticks.ts';
->>>>>>> labels
+import { chartDomain, crawlTicks, TICK_LABEL_WIDTH, tickWidth } from './chart-ticks.ts';
 
 const day = (iso: string) => new Date(`${iso}T06:00:00Z`);
 const mondays = ['2026-10-12', '2026-10-19', '2026-10-26', '2026-11-02', '2026-11-09'].map(day);

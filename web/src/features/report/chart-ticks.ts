@@ -1,8 +1,4 @@
-<<<<<<< HEAD
 /** The x-axis of 'Issues over time': its domain, and ticks at the crawl dates, so every point sits on a label. */
-=======
-/** The x-axis ticks of 'Issues over time': the crawls themselves, so every point sits on a labelled tick. */
->>>>>>> labels
 
 /** Room one 'd MMM yyyy' label needs, with a gap, at the chart's 11px font. */
 export const TICK_LABEL_WIDTH = 84;

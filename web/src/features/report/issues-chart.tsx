@@ -110,7 +110,7 @@ export function IssuesChart({
     const tickTexts = new Map(points.map((p) => [p.date.getTime(), p.tick]));
     const widthOf = (d: Date) => tickWidth(tickTexts.get(d.getTime()) ?? formatDate(d));
     // Room for half of the newest crawl's label, which sits at the right end.
-    const marginRight = Math.max(30, Math.ceil(widthOf(last) / 2) - X_INSET);
+    const marginRight = Math.max(30, Math.ceil(widthOf(points[points.length - 1]!.date) / 2) - X_INSET);
     const ticks = crawlTicks(
       points.map((p) => p.date),
       domain,
