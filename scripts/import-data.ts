@@ -53,6 +53,7 @@ function parseCommandLine(argv: string[]): ImportOptions {
     range,
     replace: parsed.values.replace === true,
     databaseUrl: process.env.DATABASE_URL || undefined,
+    by: 'cli',
   };
 }
 

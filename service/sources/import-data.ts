@@ -46,7 +46,15 @@ export interface ImportOptions {
   /** Replace the source's rows on the dates the files cover instead of refusing rows that differ. */
   replace?: boolean;
   databaseUrl?: string | undefined;
+  /** Who imports: a user's email, or "cli". */
+  by?: string;
+  onProgress?: (step: ImportStep) => void;
 }
+
+/** What an import is doing: reading and checking the files, writing the new version, refreshing crawl `done + 1`. */
+export type ImportStep =
+  | { phase: 'reading' | 'writing' }
+  | { phase: 'refreshing'; crawlId: number; done: number; total: number };
 
 export interface ImportResult {
   websiteId: string;
@@ -84,22 +92,29 @@ export async function importData(options: ImportOptions): Promise<ImportResult> 
   const files = options.files.map((name) => openSourceFile(name, path.resolve(name)));
   if (files.length === 0) throw new ImportError('no FILE given');
   const importer = oneImporter(files, options.source);
+  const result = await underImportLock(dataDir, options.websiteId, () =>
+    importLocked(dataDir, options, importer, files),
+  );
+  // Even an import that changes nothing finishes the refresh an interrupted one left undone.
+  return { ...result, ...(await refreshJoins(dataDir, options)) };
+}
+
+/** Runs `work` holding the website's import lock; another import or removal running is refused as `locked`. */
+export async function underImportLock<T>(dataDir: string, websiteId: string, work: () => Promise<T>): Promise<T> {
+  const file = path.join(websiteDir(dataDir, websiteId), IMPORT_LOCK_FILE);
   const lock = acquirePidLock(
-    path.join(websitePath, IMPORT_LOCK_FILE),
+    file,
     (pid) =>
       new ImportError(
-        `${path.join(websitePath, IMPORT_LOCK_FILE)}: another import (${pid === undefined ? 'pid unknown' : `pid ${pid}`}) is running for website "${options.websiteId}"`,
+        `${file}: another import (${pid === undefined ? 'pid unknown' : `pid ${pid}`}) is running for website "${websiteId}"`,
         'locked',
       ),
   );
-  let result: ImportResult;
   try {
-    result = await importLocked(dataDir, options, importer, files);
+    return await work();
   } finally {
     lock.release();
   }
-  // Even an import that changes nothing finishes the refresh an interrupted one left undone.
-  return { ...result, ...(await refreshJoins(dataDir, options)) };
 }
 
 function checkRange(range: ImportOptions['range']): void {
@@ -138,6 +153,7 @@ async function importLocked(
   try {
     await conn.run(`SET temp_directory = ${quoteLiteral(workDir)}`);
     await conn.run('SET preserve_insertion_order = true');
+    options.onProgress?.({ phase: 'reading' });
     const staged = await importer.stage(files, { conn, workDir, range: options.range });
     const normal = await normaliseStaged(conn, staged, originOf(crawls), workDir);
     const urls = await matchCrawledUrls(conn, crawls[0]!, [...normal.tables.values()]);
@@ -145,12 +161,14 @@ async function importLocked(
     const versionId = newLoadId();
     const partialDir = startPartialVersion(dir, versionId);
     const fileNames = files.map((f) => f.name).join(', ');
+    options.onProgress?.({ phase: 'writing' });
     let merged;
     try {
       merged = await mergeVersion(conn, options.source, live, normal.tables, staged.coverage, {
         isReplace: options.replace === true,
         partialDir,
         fileNames,
+        importId: versionId,
       });
     } catch (error) {
       fs.rmSync(partialDir, { recursive: true, force: true });
@@ -184,7 +202,9 @@ async function importLocked(
       imports: [
         ...(live?.meta.imports ?? []),
         {
+          id: versionId,
           at: new Date().toISOString(),
+          ...(options.by !== undefined && { by: options.by }),
           files: files.map((f) => ({ name: path.basename(f.name), sha256: sha256Of(f.path) })),
           format: importer.format,
           rows: normal.rows,
@@ -203,7 +223,7 @@ async function importLocked(
 }
 
 /** Crawl loads read a source's live version under the load lock: publishing (and dropping the old) takes it too. */
-function publishUnderLoadLock(dataDir: string, websiteId: string, dir: string, partial: string, meta: SourceMeta) {
+export function publishUnderLoadLock(dataDir: string, websiteId: string, dir: string, partial: string, meta: SourceMeta) {
   let lock;
   try {
     lock = acquireLoadLock(websiteDir(dataDir, websiteId), websiteId);
@@ -226,9 +246,9 @@ function publishUnderLoadLock(dataDir: string, websiteId: string, dir: string, p
  * window meets the imported dates get new rows and counts, the others only note the version. A failure leaves the
  * import in place and is reported; `load-crawl -- --refresh` finishes it.
  */
-async function refreshJoins(
+export async function refreshJoins(
   dataDir: string,
-  options: ImportOptions,
+  options: Pick<ImportOptions, 'websiteId' | 'databaseUrl' | 'onProgress'>,
 ): Promise<Pick<ImportResult, 'refreshedCrawlIds' | 'refreshFailure'>> {
   const refreshedCrawlIds: number[] = [];
   try {
@@ -236,7 +256,10 @@ async function refreshJoins(
       dataDir,
       websiteId: options.websiteId,
       databaseUrl: options.databaseUrl,
-      onCrawl: (crawl) => refreshedCrawlIds.push(crawl.crawlId),
+      onCrawl: (crawl, done, total) => {
+        refreshedCrawlIds.push(crawl.crawlId);
+        options.onProgress?.({ phase: 'refreshing', crawlId: crawl.crawlId, done, total });
+      },
     });
     return { refreshedCrawlIds, refreshFailure: null };
   } catch (error) {
