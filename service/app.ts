@@ -12,6 +12,9 @@ import { registerApprovalRoutes } from './routes/approval.ts';
 import { registerAuthRoutes } from './routes/auth.ts';
 import { registerChecklistRoutes } from './routes/checklist.ts';
 import { registerCrawlRunRoutes } from './routes/crawl-runs.ts';
+import { registerDataSourceRoutes } from './routes/data-sources.ts';
+import { ImportJobs } from './sources/import-jobs.ts';
+import { isServerLocation } from './app-db/db.ts';
 import { registerWebsiteRoutes } from './routes/websites.ts';
 import { registerServerTiming } from './server-timing.ts';
 import { APP_DB_UNREACHABLE, RETRY_AFTER_S, registerErrorReplies } from './routes/error-replies.ts';
@@ -72,6 +75,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   registerChecklistRoutes(app, { registry, appDb, clock, access });
   registerCrawlRunRoutes(app, { appDb, runner: state.crawlRunner, clock, access });
+  const jobs = new ImportJobs({
+    clock,
+    onChanged: async () => {
+      if (await registry.refresh()) await state.sync();
+    },
+    logger: { error: (line) => app.log.error(line) },
+  });
+  await registerDataSourceRoutes(app, {
+    registry,
+    appDb,
+    access,
+    jobs,
+    databaseUrl: isServerLocation(appDb.location) ? appDb.location : undefined,
+  });
   registerAdminRoutes(app, accounts);
 
   // Readiness for anyone (load balancers, start scripts): 503 while the app database is unreachable; the store's

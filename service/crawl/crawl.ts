@@ -191,6 +191,7 @@ class Crawler {
       crawlId: this.options.crawlId,
       startUrl: this.startUrl,
       crawledAt: new Date(this.progress.started),
+      dataWindowDays: this.options.dataWindowDays,
       stoppedEarly,
       written: this.active.written,
       onStep: () => this.progress.exporting(true),

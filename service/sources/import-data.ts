@@ -8,6 +8,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { ImportStep } from '../../catalog/data-source-calls.ts';
 import type { DataSourceId } from '../../catalog/data-sources.ts';
 import { websiteIdSchema } from '../../catalog/export-contract.ts';
 import { openDatabase, quoteLiteral } from '../db/duckdb.ts';
@@ -41,6 +42,8 @@ export interface ImportOptions {
   source: DataSourceId;
   /** The files as given; relative paths resolve against the working directory. */
   files: string[];
+  /** What messages call each file (default: as given), e.g. an upload's own name for its temporary file. */
+  names?: string[];
   /** The dates of files that carry none of their own. */
   range?: { start: string; end: string } | undefined;
   /** Replace the source's rows on the dates the files cover instead of refusing rows that differ. */
@@ -50,11 +53,6 @@ export interface ImportOptions {
   by?: string;
   onProgress?: (step: ImportStep) => void;
 }
-
-/** What an import is doing: reading and checking the files, writing the new version, refreshing crawl `done + 1`. */
-export type ImportStep =
-  | { phase: 'reading' | 'writing' }
-  | { phase: 'refreshing'; crawlId: number; done: number; total: number };
 
 export interface ImportResult {
   websiteId: string;
@@ -89,7 +87,7 @@ export async function importData(options: ImportOptions): Promise<ImportResult> 
       'unknown-website',
     );
   checkRange(options.range);
-  const files = options.files.map((name) => openSourceFile(name, path.resolve(name)));
+  const files = options.files.map((file, i) => openSourceFile(options.names?.[i] ?? file, path.resolve(file)));
   if (files.length === 0) throw new ImportError('no FILE given');
   const importer = oneImporter(files, options.source);
   const result = await underImportLock(dataDir, options.websiteId, () =>
@@ -223,7 +221,13 @@ async function importLocked(
 }
 
 /** Crawl loads read a source's live version under the load lock: publishing (and dropping the old) takes it too. */
-export function publishUnderLoadLock(dataDir: string, websiteId: string, dir: string, partial: string, meta: SourceMeta) {
+export function publishUnderLoadLock(
+  dataDir: string,
+  websiteId: string,
+  dir: string,
+  partial: string,
+  meta: SourceMeta,
+) {
   let lock;
   try {
     lock = acquireLoadLock(websiteDir(dataDir, websiteId), websiteId);

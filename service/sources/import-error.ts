@@ -5,13 +5,7 @@ import { oneLine } from '../error-text.ts';
  * website's lock, a website the store does not know, rows that differ from imported ones without --replace, or an
  * import to remove that the source does not hold.
  */
-export type ImportErrorKind =
-  | 'invalid-input'
-  | 'locked'
-  | 'unknown-website'
-  | 'conflict'
-  | 'interrupted'
-  | 'not-found';
+export type ImportErrorKind = 'invalid-input' | 'locked' | 'unknown-website' | 'conflict' | 'interrupted' | 'not-found';
 
 /** An expected import failure; the message is one line naming the file and, for a bad cell, its line and column. */
 export class ImportError extends Error {

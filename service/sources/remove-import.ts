@@ -6,12 +6,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { ImportStep } from '../../catalog/data-source-calls.ts';
 import { dataSource, type DataSourceId } from '../../catalog/data-sources.ts';
 import { exportTable, parquetFileOf, type ExportTableId } from '../../catalog/export-contract.ts';
 import { openDatabase, quoteIdent, quoteLiteral } from '../db/duckdb.ts';
 import { newLoadId } from '../load/store-files.ts';
 import { ImportError } from './import-error.ts';
-import { publishUnderLoadLock, refreshJoins, underImportLock, type ImportStep } from './import-data.ts';
+import { publishUnderLoadLock, refreshJoins, underImportLock } from './import-data.ts';
 import { versionRowsOf } from './merge-version.ts';
 import {
   IMPORT_COLUMN,
