@@ -71,6 +71,8 @@ export interface DataSourceStatus {
   id: DataSourceId;
   title: string;
   isConnected: boolean;
+  /** Not imported, but the newest crawl's own export brought the source's tables (an import takes their place). */
+  isInExport: boolean;
   /** Rows over all of the source's tables. */
   rows: number;
   tables: Record<string, number>;

@@ -22,10 +22,11 @@ import { authOf } from '../auth/http.ts';
 import type { AppDb } from '../app-db/db.ts';
 import { readSettings } from '../crawl-runs/runs.ts';
 import { withConnection } from '../db/duckdb.ts';
-import type { CrawlRegistry } from '../store/registry.ts';
+import type { CrawlRecord, CrawlRegistry } from '../store/registry.ts';
+import { FROM_EXPORT, joinedFromTables } from '../sources/join-sources.ts';
 import { websiteDir, WEBSITE_FILE } from '../store/layout.ts';
 import type { ImportJobs, JobRefusal } from '../sources/import-jobs.ts';
-import { sourceStatuses } from '../sources/source-status.ts';
+import { sourceStatuses, type NewestCrawl } from '../sources/source-status.ts';
 import { readSourceVersion } from '../sources/source-store.ts';
 import { nulField, nulRefusal } from './nul-bytes.ts';
 import { readBody } from './read-body.ts';
@@ -54,6 +55,15 @@ const removeSchema = z.object({
   source: z.enum(dataSourceIds),
   importId: z.string().min(1).max(100),
 });
+
+const newestCrawlOf = (record: CrawlRecord): NewestCrawl => {
+  const joined = record.meta.sources ?? joinedFromTables(record.meta.tables);
+  return {
+    crawlId: record.crawlId,
+    alias: record.alias,
+    fromExport: new Set(dataSourceIds.filter((id) => joined[id] === FROM_EXPORT)),
+  };
+};
 
 export interface DataSourceRouteDeps {
   registry: CrawlRegistry;
@@ -104,7 +114,7 @@ export async function registerDataSourceRoutes(app: FastifyInstance, deps: DataS
     const read = () => {
       const newest = registry.crawls(body.websiteId)[0];
       return withConnection(registry.db, (conn) =>
-        sourceStatuses(conn, dataDir, body.websiteId, newest && { crawlId: newest.crawlId, alias: newest.alias }),
+        sourceStatuses(conn, dataDir, body.websiteId, newest && newestCrawlOf(newest)),
       );
     };
     // A crawl refreshed by the import is detached while it is read: read again once the registry has the new load.

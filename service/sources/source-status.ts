@@ -5,7 +5,7 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { DataSourceStatus, SourceImport, SourceMatch } from '../../catalog/data-source-calls.ts';
-import { dataSources, type DataSource } from '../../catalog/data-sources.ts';
+import { dataSources, type DataSource, type DataSourceId } from '../../catalog/data-sources.ts';
 import { exportTable, type ExportTableId } from '../../catalog/export-contract.ts';
 import { quoteIdent, quoteLiteral, textOf } from '../db/duckdb.ts';
 import { versionRowsOf } from './merge-version.ts';
@@ -17,6 +17,8 @@ const EXAMPLES = 5;
 export interface NewestCrawl {
   crawlId: number;
   alias: string;
+  /** The sources it joined from its own export rather than the store. */
+  fromExport: ReadonlySet<DataSourceId>;
 }
 
 const rowsOf = async (conn: DuckDBConnection, sql: string): Promise<Record<string, unknown>[]> =>
@@ -40,10 +42,11 @@ export async function sourceStatuses(
   return statuses;
 }
 
-const notConnected = (source: DataSource): DataSourceStatus => ({
+const notConnected = (source: DataSource, crawl: NewestCrawl | undefined): DataSourceStatus => ({
   id: source.id,
   title: source.title,
   isConnected: false,
+  isInExport: crawl?.fromExport.has(source.id) === true,
   rows: 0,
   tables: {},
   days: [],
@@ -58,7 +61,7 @@ async function statusOf(
   version: SourceVersion | undefined,
   crawl: NewestCrawl | undefined,
 ): Promise<DataSourceStatus> {
-  if (!isConnectedVersion(version)) return notConnected(source);
+  if (!isConnectedVersion(version)) return notConnected(source, crawl);
   const imports: SourceImport[] = version.meta.imports
     .map((i) => ({
       id: i.id ?? null,
@@ -77,6 +80,7 @@ async function statusOf(
     id: source.id,
     title: source.title,
     isConnected: true,
+    isInExport: false,
     rows: Object.values(version.meta.tables).reduce((a, b) => a + b, 0),
     tables: version.meta.tables,
     ...coverage,
