@@ -13,6 +13,7 @@
  * Internal users only (ADMIN, and STAFF bound to the website): anyone else gets 404 as for a website they may not see.
  * DOM-free and service-free, so the dashboard validates a form with the same rules and messages the service applies.
  */
+import { DATA_WINDOW_DAYS } from './data-sources.ts';
 import { compileUrlPattern, UrlPatternError } from './url-pattern.ts';
 import type { PartialReason } from './crawl-label.ts';
 
@@ -57,6 +58,8 @@ export interface CrawlSettings {
   timeLimitHours: number;
   /** Weekly, or null for manual runs only. */
   schedule: CrawlSchedule | null;
+  /** The data window of its crawls: imported data of this many days before the crawl date is joined to each. */
+  dataWindowDays: number;
 }
 
 export const CRAWL_LIMITS = {
@@ -66,6 +69,8 @@ export const CRAWL_LIMITS = {
   delayMs: { min: 0, max: 60_000 },
   render: { min: 0, max: 1000 },
   timeLimitHours: { min: 1, max: 48 },
+  // Search Console keeps 16 months.
+  dataWindowDays: { min: 1, max: 480 },
   patterns: 50,
   sitemaps: 50,
   patternLength: 500,
@@ -93,6 +98,7 @@ export function defaultCrawlSettings(domain: string): CrawlSettings {
     checkExternal: true,
     timeLimitHours: DEFAULT_TIME_LIMIT_HOURS,
     schedule: { day: 'monday', time: '06:00' },
+    dataWindowDays: DATA_WINDOW_DAYS,
   };
 }
 
@@ -185,6 +191,7 @@ const LABELS: Record<CrawlSettingsField, string> = {
   checkExternal: 'Check external links',
   timeLimitHours: 'Time limit',
   schedule: 'Schedule',
+  dataWindowDays: 'Data window',
 };
 
 type Check = { settings: CrawlSettings } | CrawlSettingsProblem;
@@ -303,6 +310,8 @@ export function checkCrawlSettings(input: unknown): Check {
           ? DEFAULT_TIME_LIMIT_HOURS
           : wholeNumber('timeLimitHours', input.timeLimitHours),
       schedule: schedule(input.schedule),
+      dataWindowDays:
+        input.dataWindowDays === undefined ? DATA_WINDOW_DAYS : wholeNumber('dataWindowDays', input.dataWindowDays),
     };
     if (settings.render > settings.maxUrls)
       throw new Problem('render', 'Rendered pages must not be more than Max URLs');

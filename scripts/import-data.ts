@@ -10,7 +10,8 @@ import { dataSourceIds, isDataSourceId } from '../catalog/data-sources.ts';
 import { readCommandLine } from '../service/command-line.ts';
 import { dateText } from '../service/sources/cells.ts';
 import { ImportError } from '../service/sources/import-error.ts';
-import { importData, type ImportOptions, type ImportResult } from '../service/sources/import-data.ts';
+import { importData, type ImportOptions } from '../service/sources/import-data.ts';
+import { importSummary } from '../service/sources/import-summary.ts';
 
 const USAGE = `usage: npm run import-data -- --website ID --source ${dataSourceIds.join('|')} FILE... [--start YYYY-MM-DD --end YYYY-MM-DD] [--replace] [--data-dir DIR]`;
 
@@ -53,6 +54,7 @@ function parseCommandLine(argv: string[]): ImportOptions {
     range,
     replace: parsed.values.replace === true,
     databaseUrl: process.env.DATABASE_URL || undefined,
+    by: 'cli',
   };
 }
 
@@ -61,38 +63,11 @@ function dayOf(option: string, text: string): string {
   return day ?? usageError(`${option} "${text}" is not a date (YYYY-MM-DD)`);
 }
 
-const n = (value: number): string => value.toLocaleString('en-GB');
-
-function summary(result: ImportResult): string {
-  const { coverage, urls } = result;
-  const dates =
-    coverage.granularity === 'day'
-      ? `days ${coverage.start} to ${coverage.end}`
-      : `totals for ${coverage.start} to ${coverage.end} (one period, placed on ${coverage.end})`;
-  const unmatched =
-    urls.unmatched > 0 ? `, ${n(urls.unmatched)} not (e.g. ${urls.unmatchedExamples.join(' ')})` : ', none unmatched';
-  const parts = [
-    `${n(result.rows)} rows of ${result.format}`,
-    dates,
-    `URLs: ${n(urls.matched)} matched to crawl ${urls.crawlId}${unmatched}`,
-  ];
-  if (result.skippedRows > 0)
-    parts.push(`${n(result.skippedRows)} rows without a URL skipped (e.g. ${result.skippedExamples.join(' ')})`);
-  parts.push(...result.notes);
-  const refreshed =
-    result.refreshedCrawlIds.length > 0 ? `; crawls refreshed: ${result.refreshedCrawlIds.join(', ')}` : '';
-  const outcome = `${result.isUnchanged ? 'nothing changed (imported before)' : `version ${result.versionId}`}${refreshed}`;
-  const failure = result.refreshFailure
-    ? `; refreshing the crawls failed (${result.refreshFailure}): run npm run load-crawl -- --refresh`
-    : '';
-  return `${result.source} of website "${result.websiteId}": ${parts.join('; ')}; ${outcome}${failure}`;
-}
-
 async function main(): Promise<void> {
   const options = parseCommandLine(process.argv.slice(2));
   try {
     const result = await importData(options);
-    say(process.stdout, summary(result));
+    say(process.stdout, importSummary(result));
     process.exit(result.refreshFailure ? 1 : 0);
   } catch (error) {
     if (error instanceof ImportError) {

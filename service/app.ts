@@ -13,6 +13,9 @@ import { registerAuthRoutes } from './routes/auth.ts';
 import { registerChecklistRoutes } from './routes/checklist.ts';
 import { registerCrawlRunRoutes } from './routes/crawl-runs.ts';
 import { partialOf } from './store/crawl-labels.ts';
+import { registerDataSourceRoutes } from './routes/data-sources.ts';
+import { ImportJobs } from './sources/import-jobs.ts';
+import { isServerLocation } from './app-db/db.ts';
 import { registerWebsiteRoutes } from './routes/websites.ts';
 import { registerServerTiming } from './server-timing.ts';
 import { APP_DB_UNREACHABLE, RETRY_AFTER_S, registerErrorReplies } from './routes/error-replies.ts';
@@ -81,6 +84,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const record = registry.crawl(websiteId, crawlId);
       return record ? partialOf(record) : null;
     },
+  });
+  const jobs = new ImportJobs({
+    clock,
+    onChanged: async () => {
+      if (await registry.refresh()) await state.sync();
+    },
+    logger: { error: (line) => app.log.error(line) },
+  });
+  await registerDataSourceRoutes(app, {
+    registry,
+    appDb,
+    access,
+    jobs,
+    databaseUrl: isServerLocation(appDb.location) ? appDb.location : undefined,
   });
   registerAdminRoutes(app, accounts);
 

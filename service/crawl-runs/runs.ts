@@ -14,6 +14,7 @@ import {
   type CrawlSettings,
 } from '../../catalog/crawl-runs.ts';
 import type { Sql } from '../app-db/sql.ts';
+import { DATA_WINDOW_DAYS } from '../../catalog/data-sources.ts';
 
 /** The history a list answers, newest first. */
 export const RUN_HISTORY_LIMIT = 200;
@@ -95,6 +96,7 @@ const parseSettings = (json: string): CrawlSettings =>
   ({
     checkExternal: true,
     timeLimitHours: DEFAULT_TIME_LIMIT_HOURS,
+    dataWindowDays: DATA_WINDOW_DAYS,
     ...(JSON.parse(json) as Partial<CrawlSettings>),
   }) as CrawlSettings;
 

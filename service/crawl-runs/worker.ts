@@ -80,6 +80,7 @@ async function run(job: WorkerJob): Promise<void> {
     egress: egressPolicyFromEnv(process.env),
     checkExternal: s.checkExternal,
     maxDurationMs: s.timeLimitHours * 3_600_000,
+    dataWindowDays: s.dataWindowDays,
     scratchDir: job.scratchDir,
     signal: crawlAbort.signal,
     // The crawler reports four times a second at most, and once more at the end.

@@ -44,6 +44,8 @@ export interface CrawlOptions {
    * and the crawl writes a complete export of what it fetched (stoppedEarly), with a notice saying so.
    */
   maxDurationMs?: number;
+  /** Days before the crawl date its data window holds (the manifest's dataStart..dataEnd); default 28. */
+  dataWindowDays?: number;
   /** Where the crawl's work directory (row files, DuckDB's spill) is made; default os.tmpdir(). */
   scratchDir?: string;
   /** Aborting stops fetching; the crawl still writes a complete export of what it fetched (stoppedEarly). */

@@ -199,6 +199,7 @@ class Crawler {
       crawlId: this.options.crawlId,
       startUrl: this.startUrl,
       crawledAt: new Date(this.progress.started),
+      dataWindowDays: this.options.dataWindowDays,
       stoppedEarly,
       partialReason,
       written: this.active.written,

@@ -67,6 +67,8 @@ export interface ExportTarget {
   crawlId: number;
   startUrl: string;
   crawledAt: Date;
+  /** The data window's days before the crawl date (default DATA_WINDOW_DAYS). */
+  dataWindowDays?: number | undefined;
   stoppedEarly: boolean;
   partialReason: PartialReason | undefined;
   /** Filled with each path put into place (the export directory when created here, then each file). */
@@ -93,7 +95,7 @@ export async function exportCrawl(
     websiteId: target.websiteId,
     crawlId: target.crawlId,
     crawledAt: target.crawledAt.toISOString(),
-    ...dataWindowBefore(target.crawledAt),
+    ...dataWindowBefore(target.crawledAt, target.dataWindowDays),
     startUrl: target.startUrl,
     crawler: { name: CRAWLER_NAME, version: crawlerVersion() },
     ...(target.stoppedEarly ? { stoppedEarly: true } : {}),

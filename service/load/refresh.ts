@@ -10,7 +10,9 @@ import { shapeOf } from '../engine/report-shape.ts';
 import { dataIdOf } from '../store/crawl-meta.ts';
 import { listLiveCrawls, readCrawlMeta } from '../store/layout.ts';
 import type { CrawlMeta } from '../store/crawl-meta.ts';
-import { readConnectedSources } from '../sources/source-store.ts';
+import { dataSourceIds } from '../../catalog/data-sources.ts';
+import { FROM_EXPORT } from '../sources/join-sources.ts';
+import { isConnectedVersion, readSourceVersion } from '../sources/source-store.ts';
 import { refreshCrawl, type LoadResult, type RefreshOptions } from './load-crawl.ts';
 
 /** Each crawl database is attached under this name while it is checked. */
@@ -45,13 +47,14 @@ function staleReason(
     : `Added/Removed were diffed against crawl ${storedPrevious}, which is no longer loaded`;
 }
 
-/** A source imported since the crawl joined it (an import whose refresh did not finish). */
+/** A source imported (or an import removed) since the crawl joined it: a refresh that did not finish. */
 function unjoinedSources(dataDir: string, meta: CrawlMeta): string | undefined {
   const joined = meta.sources ?? {};
-  const newer = readConnectedSources(dataDir, meta.manifest.websiteId).filter(
-    (v) => joined[v.source] !== v.meta.versionId,
-  );
-  return newer.length > 0 ? `data imported since it was joined (${newer.map((v) => v.source).join(', ')})` : undefined;
+  const newer = dataSourceIds
+    .map((id) => readSourceVersion(dataDir, meta.manifest.websiteId, id))
+    .filter((v) => v !== undefined && joined[v.source] !== v.meta.versionId)
+    .filter((v) => isConnectedVersion(v) || (v!.source in joined && joined[v!.source] !== FROM_EXPORT));
+  return newer.length > 0 ? `data imported since it was joined (${newer.map((v) => v!.source).join(', ')})` : undefined;
 }
 
 /** Live crawls whose precomputed reports are out of date, oldest first within each website. */
@@ -84,12 +87,14 @@ export async function findStaleCrawls(dataDir: string, websiteId?: string): Prom
 export async function refreshStaleCrawls(
   options: Omit<RefreshOptions, 'websiteId' | 'crawlId'> & {
     websiteId?: string;
-    onCrawl?: (crawl: StaleCrawl) => void;
+    /** Before each crawl is refreshed: which, its place and how many are stale. */
+    onCrawl?: (crawl: StaleCrawl, index: number, total: number) => void;
   },
 ): Promise<LoadResult[]> {
   const results: LoadResult[] = [];
-  for (const crawl of await findStaleCrawls(options.dataDir, options.websiteId)) {
-    options.onCrawl?.(crawl);
+  const stale = await findStaleCrawls(options.dataDir, options.websiteId);
+  for (const [index, crawl] of stale.entries()) {
+    options.onCrawl?.(crawl, index, stale.length);
     results.push(await refreshCrawl({ ...options, websiteId: crawl.websiteId, crawlId: crawl.crawlId }));
   }
   return results;

@@ -8,6 +8,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { ImportStep } from '../../catalog/data-source-calls.ts';
 import type { DataSourceId } from '../../catalog/data-sources.ts';
 import { websiteIdSchema } from '../../catalog/export-contract.ts';
 import { openDatabase, quoteLiteral } from '../db/duckdb.ts';
@@ -41,11 +42,16 @@ export interface ImportOptions {
   source: DataSourceId;
   /** The files as given; relative paths resolve against the working directory. */
   files: string[];
+  /** What messages call each file (default: as given), e.g. an upload's own name for its temporary file. */
+  names?: string[];
   /** The dates of files that carry none of their own. */
   range?: { start: string; end: string } | undefined;
   /** Replace the source's rows on the dates the files cover instead of refusing rows that differ. */
   replace?: boolean;
   databaseUrl?: string | undefined;
+  /** Who imports: a user's email, or "cli". */
+  by?: string;
+  onProgress?: (step: ImportStep) => void;
 }
 
 export interface ImportResult {
@@ -81,25 +87,32 @@ export async function importData(options: ImportOptions): Promise<ImportResult> 
       'unknown-website',
     );
   checkRange(options.range);
-  const files = options.files.map((name) => openSourceFile(name, path.resolve(name)));
+  const files = options.files.map((file, i) => openSourceFile(options.names?.[i] ?? file, path.resolve(file)));
   if (files.length === 0) throw new ImportError('no FILE given');
   const importer = oneImporter(files, options.source);
+  const result = await underImportLock(dataDir, options.websiteId, () =>
+    importLocked(dataDir, options, importer, files),
+  );
+  // Even an import that changes nothing finishes the refresh an interrupted one left undone.
+  return { ...result, ...(await refreshJoins(dataDir, options)) };
+}
+
+/** Runs `work` holding the website's import lock; another import or removal running is refused as `locked`. */
+export async function underImportLock<T>(dataDir: string, websiteId: string, work: () => Promise<T>): Promise<T> {
+  const file = path.join(websiteDir(dataDir, websiteId), IMPORT_LOCK_FILE);
   const lock = acquirePidLock(
-    path.join(websitePath, IMPORT_LOCK_FILE),
+    file,
     (pid) =>
       new ImportError(
-        `${path.join(websitePath, IMPORT_LOCK_FILE)}: another import (${pid === undefined ? 'pid unknown' : `pid ${pid}`}) is running for website "${options.websiteId}"`,
+        `${file}: another import (${pid === undefined ? 'pid unknown' : `pid ${pid}`}) is running for website "${websiteId}"`,
         'locked',
       ),
   );
-  let result: ImportResult;
   try {
-    result = await importLocked(dataDir, options, importer, files);
+    return await work();
   } finally {
     lock.release();
   }
-  // Even an import that changes nothing finishes the refresh an interrupted one left undone.
-  return { ...result, ...(await refreshJoins(dataDir, options)) };
 }
 
 function checkRange(range: ImportOptions['range']): void {
@@ -138,6 +151,7 @@ async function importLocked(
   try {
     await conn.run(`SET temp_directory = ${quoteLiteral(workDir)}`);
     await conn.run('SET preserve_insertion_order = true');
+    options.onProgress?.({ phase: 'reading' });
     const staged = await importer.stage(files, { conn, workDir, range: options.range });
     const normal = await normaliseStaged(conn, staged, originOf(crawls), workDir);
     const urls = await matchCrawledUrls(conn, crawls[0]!, [...normal.tables.values()]);
@@ -145,12 +159,14 @@ async function importLocked(
     const versionId = newLoadId();
     const partialDir = startPartialVersion(dir, versionId);
     const fileNames = files.map((f) => f.name).join(', ');
+    options.onProgress?.({ phase: 'writing' });
     let merged;
     try {
       merged = await mergeVersion(conn, options.source, live, normal.tables, staged.coverage, {
         isReplace: options.replace === true,
         partialDir,
         fileNames,
+        importId: versionId,
       });
     } catch (error) {
       fs.rmSync(partialDir, { recursive: true, force: true });
@@ -184,7 +200,9 @@ async function importLocked(
       imports: [
         ...(live?.meta.imports ?? []),
         {
+          id: versionId,
           at: new Date().toISOString(),
+          ...(options.by !== undefined && { by: options.by }),
           files: files.map((f) => ({ name: path.basename(f.name), sha256: sha256Of(f.path) })),
           format: importer.format,
           rows: normal.rows,
@@ -203,7 +221,13 @@ async function importLocked(
 }
 
 /** Crawl loads read a source's live version under the load lock: publishing (and dropping the old) takes it too. */
-function publishUnderLoadLock(dataDir: string, websiteId: string, dir: string, partial: string, meta: SourceMeta) {
+export function publishUnderLoadLock(
+  dataDir: string,
+  websiteId: string,
+  dir: string,
+  partial: string,
+  meta: SourceMeta,
+) {
   let lock;
   try {
     lock = acquireLoadLock(websiteDir(dataDir, websiteId), websiteId);
@@ -226,9 +250,9 @@ function publishUnderLoadLock(dataDir: string, websiteId: string, dir: string, p
  * window meets the imported dates get new rows and counts, the others only note the version. A failure leaves the
  * import in place and is reported; `load-crawl -- --refresh` finishes it.
  */
-async function refreshJoins(
+export async function refreshJoins(
   dataDir: string,
-  options: ImportOptions,
+  options: Pick<ImportOptions, 'websiteId' | 'databaseUrl' | 'onProgress'>,
 ): Promise<Pick<ImportResult, 'refreshedCrawlIds' | 'refreshFailure'>> {
   const refreshedCrawlIds: number[] = [];
   try {
@@ -236,7 +260,10 @@ async function refreshJoins(
       dataDir,
       websiteId: options.websiteId,
       databaseUrl: options.databaseUrl,
-      onCrawl: (crawl) => refreshedCrawlIds.push(crawl.crawlId),
+      onCrawl: (crawl, done, total) => {
+        refreshedCrawlIds.push(crawl.crawlId);
+        options.onProgress?.({ phase: 'refreshing', crawlId: crawl.crawlId, done, total });
+      },
     });
     return { refreshedCrawlIds, refreshFailure: null };
   } catch (error) {

@@ -2,9 +2,10 @@ import { oneLine } from '../error-text.ts';
 
 /**
  * Why an import was refused: the input (a file's shape, a cell, the command's dates), another import holding the
- * website's lock, a website the store does not know, or rows that differ from imported ones without --replace.
+ * website's lock, a website the store does not know, rows that differ from imported ones without --replace, or an
+ * import to remove that the source does not hold.
  */
-export type ImportErrorKind = 'invalid-input' | 'locked' | 'unknown-website' | 'conflict' | 'interrupted';
+export type ImportErrorKind = 'invalid-input' | 'locked' | 'unknown-website' | 'conflict' | 'interrupted' | 'not-found';
 
 /** An expected import failure; the message is one line naming the file and, for a bad cell, its line and column. */
 export class ImportError extends Error {

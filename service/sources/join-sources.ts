@@ -8,7 +8,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { dataSources, type DataSourceId } from '../../catalog/data-sources.ts';
 import { exportTable, type Manifest } from '../../catalog/export-contract.ts';
 import { quoteIdent, quoteLiteral } from '../db/duckdb.ts';
-import { readSourceVersion } from './source-store.ts';
+import { isConnectedVersion, readSourceVersion } from './source-store.ts';
 
 /** How each connected source reached a crawl: the store's version id, or 'export' (the crawl export's tables). */
 export type JoinedSources = Record<string, string>;
@@ -42,12 +42,16 @@ export async function joinSources(
   for (const source of dataSources) {
     const version = readSourceVersion(dataDir, manifest.websiteId, source.id);
     if (!version || before[source.id] === version.meta.versionId) continue;
+    // Every import removed: the store's rows leave the crawl, which no longer counts the source as connected.
+    const isRemoved = !isConnectedVersion(version);
+    if (isRemoved && (before[source.id] === undefined || before[source.id] === FROM_EXPORT)) continue;
     for (const table of source.tables) {
-      const joinedTable = await joinTable(conn, table, version.fileOf(table), manifest);
+      const joinedTable = await joinTable(conn, table, isRemoved ? undefined : version.fileOf(table), manifest);
       tables[table] = joinedTable.rows;
       isChanged ||= joinedTable.isChanged;
     }
-    joined[source.id] = version.meta.versionId;
+    if (isRemoved) delete joined[source.id];
+    else joined[source.id] = version.meta.versionId;
   }
   if (isChanged) await addSourceOnlyUrls(conn, manifest);
   return { joined, isChanged, tables };

@@ -13,7 +13,7 @@ import { quoteIdent, quoteLiteral, textOf } from '../db/duckdb.ts';
 import { normalizeUrl } from '../crawl/normalize-url.ts';
 import { ImportError } from './import-error.ts';
 import type { Coverage, Staged } from './importer.ts';
-import type { SourceVersion } from './source-store.ts';
+import { IMPORT_COLUMN, type SourceVersion } from './source-store.ts';
 
 export interface Normalised {
   tables: Map<ExportTableId, string>;
@@ -88,14 +88,25 @@ export interface Merged {
   changedRows: number;
 }
 
-/** Writes the new version's Parquet files into `partialDir`; `changedRows` 0 means the import changes nothing. */
+/** The rows of a version's table file with the import each came from (NULL in files written before imports had ids). */
+export async function versionRowsOf(conn: DuckDBConnection, file: string, columns: string): Promise<string> {
+  const described = await rowsOf(conn, `DESCRIBE SELECT * FROM read_parquet(${quoteLiteral(file)})`);
+  const hasImport = described.some((r) => r.column_name === IMPORT_COLUMN);
+  const provenance = hasImport ? quoteIdent(IMPORT_COLUMN) : `NULL::VARCHAR AS ${quoteIdent(IMPORT_COLUMN)}`;
+  return `(SELECT ${columns}, ${provenance} FROM read_parquet(${quoteLiteral(file)}))`;
+}
+
+/**
+ * Writes the new version's Parquet files into `partialDir`; `changedRows` 0 means the import changes nothing. Each
+ * row keeps the id of the import that brought it (IMPORT_COLUMN), so one import can be removed again.
+ */
 export async function mergeVersion(
   conn: DuckDBConnection,
   source: DataSourceId,
   live: SourceVersion | undefined,
   fresh: Map<ExportTableId, string>,
   coverage: Coverage,
-  options: { isReplace: boolean; partialDir: string; fileNames: string },
+  options: { isReplace: boolean; partialDir: string; fileNames: string; importId: string },
 ): Promise<Merged> {
   const tables: Record<string, number> = {};
   let changedRows = 0;
@@ -104,14 +115,17 @@ export async function mergeVersion(
     const columns = table.columns.map((c) => quoteIdent(c.name)).join(', ');
     const key = table.key.map(quoteIdent).join(', ');
     const oldFile = live?.fileOf(tableId);
-    const old = oldFile ? `(SELECT ${columns} FROM read_parquet(${quoteLiteral(oldFile)}))` : undefined;
+    const old = oldFile ? await versionRowsOf(conn, oldFile, columns) : undefined;
     const neu = fresh.get(tableId);
+    const tagged = `${columns}, ${quoteLiteral(options.importId)} AS ${quoteIdent(IMPORT_COLUMN)}`;
     let merged: string | undefined = old;
     if (neu && options.isReplace) {
       const inRange = `"date" BETWEEN ${quoteLiteral(coverage.start)}::DATE AND ${quoteLiteral(coverage.end)}::DATE`;
       const kept = old ? `SELECT * FROM ${old} WHERE NOT (${inRange})` : undefined;
-      merged = `(${[kept, `SELECT ${columns} FROM ${neu}`].filter(Boolean).join(' UNION ALL ')})`;
-      const dropped = old ? `(SELECT * FROM ${old} WHERE ${inRange})` : `(SELECT ${columns} FROM ${neu} WHERE FALSE)`;
+      merged = `(${[kept, `SELECT ${tagged} FROM ${neu}`].filter(Boolean).join(' UNION ALL ')})`;
+      const dropped = old
+        ? `(SELECT ${columns} FROM ${old} WHERE ${inRange})`
+        : `(SELECT ${columns} FROM ${neu} WHERE FALSE)`;
       changedRows += await countOf(
         conn,
         `SELECT (SELECT count(*) FROM (SELECT ${columns} FROM ${neu} EXCEPT ALL SELECT * FROM ${dropped})) + (SELECT count(*) FROM (SELECT * FROM ${dropped} EXCEPT ALL SELECT ${columns} FROM ${neu}))`,
@@ -119,8 +133,8 @@ export async function mergeVersion(
     } else if (neu) {
       if (old) await refuseContradictions(conn, tableId, old, neu, options.fileNames);
       const added = old
-        ? `(SELECT ${columns} FROM ${neu} n ANTI JOIN ${old} o USING (${key}))`
-        : `(SELECT ${columns} FROM ${neu})`;
+        ? `(SELECT ${tagged} FROM ${neu} n ANTI JOIN ${old} o USING (${key}))`
+        : `(SELECT ${tagged} FROM ${neu})`;
       changedRows += await countOf(conn, `SELECT count(*) FROM ${added}`);
       merged = old ? `(SELECT * FROM ${old} UNION ALL SELECT * FROM ${added})` : added;
     }

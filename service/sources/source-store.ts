@@ -23,6 +23,8 @@ import {
 import { fsyncDir, fsyncFile } from '../load/store-files.ts';
 
 export const SOURCE_META_FILE = 'source.json';
+/** A column of each version's tables beyond the contract's: the id of the import that brought the row. */
+export const IMPORT_COLUMN = '__thc_import';
 
 const coverageSchema = z.object({
   start: z.iso.date(),
@@ -31,7 +33,11 @@ const coverageSchema = z.object({
 });
 
 const importRecordSchema = z.object({
+  /** The version the import made; its rows carry it in IMPORT_COLUMN. Absent in versions written before ids. */
+  id: z.string().min(1).optional(),
   at: z.iso.datetime({ offset: true }),
+  /** Who made it: the user's email, or "cli" for npm run import-data. */
+  by: z.string().optional(),
   files: z.array(z.object({ name: z.string(), sha256: z.string() })),
   format: z.string(),
   rows: z.number().int().nonnegative(),
@@ -80,8 +86,12 @@ export function readSourceVersion(dataDir: string, websiteId: string, source: Da
   };
 }
 
+/** A version without imports (the last one was removed) leaves the source not connected. */
+export const isConnectedVersion = (version: SourceVersion | undefined): version is SourceVersion =>
+  version !== undefined && version.meta.imports.length > 0;
+
 export function readConnectedSources(dataDir: string, websiteId: string): SourceVersion[] {
-  return dataSourceIds.flatMap((id) => readSourceVersion(dataDir, websiteId, id) ?? []);
+  return dataSourceIds.flatMap((id) => readSourceVersion(dataDir, websiteId, id) ?? []).filter(isConnectedVersion);
 }
 
 /** Removes partial versions and versions CURRENT does not name; only under the website's import lock. */

@@ -252,8 +252,40 @@ const crawlRunCells: Cell[] = [
   },
 ];
 
+const NO_SUCH_IMPORT = { error: 'Search Console has no import "x"', kind: 'not-found' };
+
+/** Data sources: staff of the website and admins only; the upload's JSON body is refused as not multipart. */
+const dataSourceCells: Cell[] = [
+  {
+    call: 'data-sources/list',
+    url: '/api/data-sources/list',
+    payload: () => ({ websiteId: 'shop' }),
+    expected: {
+      ...staffOnly,
+      staff: same((r) => expect([r.statusCode, r.json<{ websiteId: string }>().websiteId]).toEqual([200, 'shop'])),
+      admin: same((r) => expect([r.statusCode, r.json<{ websiteId: string }>().websiteId]).toEqual([200, 'shop'])),
+    },
+  },
+  {
+    call: 'data-sources/upload',
+    url: '/api/data-sources/upload?websiteId=shop&source=search-console',
+    payload: () => ({}),
+    expected: {
+      ...staffOnly,
+      staff: same(status(415, { error: 'Send the files as multipart/form-data' })),
+      admin: same(status(415, { error: 'Send the files as multipart/form-data' })),
+    },
+  },
+  {
+    call: 'data-sources/remove-import',
+    url: '/api/data-sources/remove-import',
+    payload: () => ({ websiteId: 'shop', source: 'search-console', importId: 'x' }),
+    expected: { ...staffOnly, staff: same(status(404, NO_SUCH_IMPORT)), admin: same(status(404, NO_SUCH_IMPORT)) },
+  },
+];
+
 describe('authorization matrix', () => {
-  for (const cell of [...readCells, ...writeCells, ...crawlRunCells])
+  for (const cell of [...readCells, ...writeCells, ...crawlRunCells, ...dataSourceCells])
     for (const crawl of [APPROVED, PENDING] as const)
       it(`${cell.call} on the ${crawl === APPROVED ? 'approved' : 'pending'} crawl`, async () => {
         for (const who of everyone) {

@@ -10,29 +10,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Overview, OverviewReport, QueryReport, ReportSummary } from '../../catalog/api.ts';
-import { generateSite } from '../../scripts/fixtures/generate.ts';
 import { openDatabase, quoteLiteral, textOf } from '../db/duckdb.ts';
-import { loadCrawl } from '../load/load-crawl.ts';
 import { readCurrentLoad, readCrawlMeta, storeDir } from '../store/layout.ts';
 import { openSignedInApp, post, tempDir, type SignedInApp } from './auth-fixture.ts';
 import { snapshotTree } from './helpers/tree-snapshot.ts';
+import { BULK_CSV, FIXTURES, PERFORMANCE_CSVS, REPO, SITE, loadSiteWithoutSources } from './helpers/source-fixtures.ts';
 
-const REPO = path.resolve(import.meta.dirname, '../..');
-const FIXTURES = path.join(REPO, 'fixtures/sources');
-const SITE = 'alpine-travel';
-const SOURCE_TABLES = [
-  'search_console',
-  'search_console_queries',
-  'analytics',
-  'ads_one',
-  'ads_two',
-  'trends',
-  'keyword_planner',
-];
-const performance = ['Pages.csv', 'Dates.csv', 'Filters.csv', 'Devices.csv'].map((f) =>
-  path.join(FIXTURES, 'search-console/performance', f),
-);
-const bulkCsv = path.join(FIXTURES, 'search-console/bulk/searchdata_url_impression.csv');
+const performance = PERFORMANCE_CSVS;
+const bulkCsv = BULK_CSV;
 
 let dataDir: string;
 let signedIn: SignedInApp<'admin'>;
@@ -90,13 +75,8 @@ const reportCall = (reportId: string, crawlId: number) => ({
 });
 
 beforeAll(async () => {
-  const out = tempDir('thc-import-exports-');
-  const { crawlDirs } = await generateSite({ outDir: out, site: SITE, urls: 200, crawls: 2 });
   dataDir = tempDir('thc-import-data-');
-  for (const dir of crawlDirs) {
-    for (const table of SOURCE_TABLES) fs.rmSync(path.join(dir, `${table}.parquet`), { force: true });
-    await loadCrawl({ dataDir, exportDir: dir });
-  }
+  await loadSiteWithoutSources(tempDir('thc-import-exports-'), dataDir);
   signedIn = await openSignedInApp(dataDir, '2026-11-20T09:00:00Z', ['admin']);
 }, 300_000);
 

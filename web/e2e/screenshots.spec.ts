@@ -17,6 +17,7 @@ import {
   websites,
 } from './helpers.ts';
 import { startLoopbackSite } from './loopback-site.ts';
+import { BULK_CSV, PERFORMANCE_CSVS, addSiteWithoutSources } from './source-site.ts';
 
 const DIR = process.env.SHOTS_DIR ?? 'test-results/shots';
 const sizes = [
@@ -229,6 +230,49 @@ for (const size of sizes) {
         await quick.close();
         await slow.close();
       }
+    });
+
+    test('the Data sources page: imported, in the export, not connected; a refused file; the remove dialog', async ({
+      browser,
+      baseURL,
+    }) => {
+      test.setTimeout(240_000);
+      const websiteId = 'e2e-sources-shots';
+      await addSiteWithoutSources(baseURL!, websiteId);
+      const context = await browser.newContext({ storageState: authFile('staff'), viewport: size });
+      const page = await context.newPage();
+      await page.goto(`/data-sources?website=${websiteId}`);
+      const card = page.locator('[data-testid="source-card"][data-source="search-console"]');
+      await expect(card).toBeVisible({ timeout: 30_000 });
+      if ((await card.getByTestId('source-import').count()) === 0) {
+        for (const files of [PERFORMANCE_CSVS, [BULK_CSV]]) {
+          await card.getByTestId('drop-search-console-input').setInputFiles(files);
+          await expect(card.getByTestId('job-progress')).toHaveCount(0, { timeout: 120_000 });
+        }
+      }
+      await expect(card.getByTestId('source-status')).toHaveText('Connected');
+      const analytics = page.locator('[data-testid="source-card"][data-source="analytics"]');
+      await analytics.getByTestId('drop-analytics-input').setInputFiles({
+        name: 'not-an-export.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from('hello,world\n1,2\n'),
+      });
+      await expect(analytics.getByTestId('source-error')).toBeVisible();
+      await shot(page, size.name, 'data-sources');
+      await page.screenshot({ path: `${DIR}/${size.name}-data-sources-full.png`, fullPage: true });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(size.width);
+      await card
+        .getByRole('button', { name: /^Remove the import of/ })
+        .first()
+        .click();
+      await expect(page.getByRole('dialog', { name: 'Remove this import?' })).toBeVisible();
+      await shot(page, size.name, 'data-sources-remove-dialog');
+      await page.getByRole('button', { name: 'Keep it' }).click();
+
+      await page.goto(`/data-sources?website=${websites.northwind.id}`);
+      await expect(page.getByTestId('source-card').first()).toBeVisible({ timeout: 30_000 });
+      await shot(page, size.name, 'data-sources-demo');
+      await context.close();
     });
 
     test('inactive module', async ({ browser }) => {

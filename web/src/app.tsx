@@ -6,7 +6,7 @@ import { Dashboard } from './features/layout/dashboard.tsx';
 import { FullPageLoader } from './components/full-page-loader.tsx';
 import { FetchErrorPanel } from './components/fetch-error-panel.tsx';
 import { NotFoundPage } from './features/layout/not-found-page.tsx';
-import { SECTION_PATH, isCrawlsPath } from './lib/routes.ts';
+import { SECTION_PATH, isStaffPath } from './lib/routes.ts';
 
 export function App() {
   const status = useSessionStore((s) => s.status);
@@ -29,7 +29,7 @@ export function App() {
   if (status === 'signed-out') return <LoginPage />;
   if (location === '/') return <Redirect to={`${SECTION_PATH}${window.location.search}`} replace />;
   if (location === SECTION_PATH || location.startsWith(`${SECTION_PATH}/`)) return <Dashboard />;
-  // Clients are told nothing is there, as the service answers them 404 for every crawl-runs call.
-  if (isCrawlsPath(location) && isInternalUser(user)) return <Dashboard />;
+  // Clients are told nothing is there, as the service answers them 404 for every crawl-runs and data-sources call.
+  if (isStaffPath(location) && isInternalUser(user)) return <Dashboard />;
   return <NotFoundPage />;
 }

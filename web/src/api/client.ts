@@ -96,3 +96,37 @@ export async function getJson<T>(path: string, options?: RequestOptions): Promis
 export function isAbortError(error: unknown): boolean {
   return error instanceof DOMException && error.name === 'AbortError';
 }
+
+/**
+ * A multipart POST with upload progress (fetch reports none), answering JSON; failures throw ApiError with the
+ * service's own message, as the JSON calls do.
+ */
+export function postForm<T>(path: string, form: FormData, onProgress?: (fraction: number) => void): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', path);
+    xhr.setRequestHeader('accept', 'application/json');
+    if (csrfToken) xhr.setRequestHeader('x-csrf-token', csrfToken);
+    xhr.withCredentials = true;
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable && event.total > 0) onProgress?.(event.loaded / event.total);
+    };
+    xhr.onerror = () => reject(new ApiError(0, 'The upload failed: the service could not be reached'));
+    xhr.onload = () => {
+      let body: Record<string, unknown> | undefined;
+      try {
+        const parsed: unknown = JSON.parse(xhr.responseText);
+        if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
+          body = parsed as Record<string, unknown>;
+      } catch {
+        // not JSON
+      }
+      if (xhr.status >= 200 && xhr.status < 300) return resolve(body as T);
+      if (xhr.status === 401) onUnauthorised?.();
+      const message =
+        typeof body?.error === 'string' && body.error ? body.error : xhr.statusText || `Upload failed (${xhr.status})`;
+      reject(new ApiError(xhr.status, message, parseRetryAfter(xhr.getResponseHeader('retry-after')), body));
+    };
+    xhr.send(form);
+  });
+}

@@ -1,22 +1,27 @@
-/** Routes of spec §2 (the overview and /technical-health-check/{category}/{report}), and the staff's Crawls page. */
+/** Routes of spec §2 (the overview and /technical-health-check/{category}/{report}), and the staff's Crawls and Data sources pages. */
 export const SECTION_PATH = '/technical-health-check';
 /** Outside the spec's section space, so no report id can ever collide with it. */
 export const CRAWLS_PATH = '/crawls';
+export const DATA_SOURCES_PATH = '/data-sources';
 
 export type SectionPage =
   | { kind: 'overview' }
   | { kind: 'report'; category: string; report: string }
   | { kind: 'crawls' }
+  | { kind: 'data-sources' }
   | { kind: 'unknown'; path: string };
 
-export function isCrawlsPath(pathname: string): boolean {
-  return pathname.replace(/\/+$/, '') === CRAWLS_PATH;
+/** The staff's pages outside the section: Crawls and Data sources. */
+export function isStaffPath(pathname: string): boolean {
+  const trimmed = pathname.replace(/\/+$/, '');
+  return trimmed === CRAWLS_PATH || trimmed === DATA_SOURCES_PATH;
 }
 
 export function parseSectionPath(pathname: string): SectionPage {
   const trimmed = pathname.replace(/\/+$/, '');
   if (trimmed === SECTION_PATH) return { kind: 'overview' };
   if (trimmed === CRAWLS_PATH) return { kind: 'crawls' };
+  if (trimmed === DATA_SOURCES_PATH) return { kind: 'data-sources' };
   if (!trimmed.startsWith(`${SECTION_PATH}/`)) return { kind: 'unknown', path: pathname };
   const segments = trimmed.slice(SECTION_PATH.length + 1).split('/');
   if (segments.length === 2 && segments[0] && segments[1]) {

@@ -24,6 +24,7 @@ export interface SettingsDraft {
   sitemaps: string;
   checkExternal: boolean;
   timeLimitHours: number | string;
+  dataWindowDays: number | string;
   scheduleDay: Weekday | 'none';
   scheduleTime: string;
 }
@@ -46,6 +47,7 @@ export function toDraft(settings: CrawlSettings): SettingsDraft {
     sitemaps: settings.sitemaps.join('\n'),
     checkExternal: settings.checkExternal,
     timeLimitHours: settings.timeLimitHours,
+    dataWindowDays: settings.dataWindowDays,
     scheduleDay: settings.schedule?.day ?? NO_SCHEDULE,
     scheduleTime: settings.schedule?.time ?? '06:00',
   };
@@ -78,6 +80,7 @@ export function fromDraft(draft: SettingsDraft): Record<keyof CrawlSettings, unk
     sitemaps: lines(draft.sitemaps),
     checkExternal: draft.checkExternal,
     timeLimitHours: numberOf(draft.timeLimitHours),
+    dataWindowDays: numberOf(draft.dataWindowDays),
     schedule: draft.scheduleDay === NO_SCHEDULE ? null : { day: draft.scheduleDay, time: draft.scheduleTime },
   };
 }

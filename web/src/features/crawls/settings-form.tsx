@@ -42,7 +42,7 @@ const DAY_OPTIONS = [
 
 const MONOSPACE_INPUT = { input: { fontFamily: 'var(--mantine-font-family-monospace)' } };
 
-type NumberField = 'maxUrls' | 'maxDepth' | 'concurrency' | 'delayMs' | 'render' | 'timeLimitHours';
+type NumberField = 'maxUrls' | 'maxDepth' | 'concurrency' | 'delayMs' | 'render' | 'timeLimitHours' | 'dataWindowDays';
 
 const range = (field: NumberField) =>
   `${CRAWL_LIMITS[field].min.toLocaleString('en-GB')}–${CRAWL_LIMITS[field].max.toLocaleString('en-GB')}`;
@@ -193,6 +193,11 @@ export function SettingsForm({ answer, save, onSaved, onChangedState }: Settings
               label="Time limit (hours)"
               description={`${range('timeLimitHours')}; then the crawl stops and loads what it has`}
               {...count('timeLimitHours')}
+            />
+            <NumberInput
+              label="Data window (days)"
+              description={`${range('dataWindowDays')}; each crawl joins the imported data of these days before its crawl date`}
+              {...count('dataWindowDays')}
             />
             <Textarea
               label="Sitemap URLs"

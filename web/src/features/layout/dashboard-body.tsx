@@ -13,6 +13,7 @@ import { OverviewPage } from '../overview/overview-page.tsx';
 import { ReportNotFound, ReportRoute } from '../report/report-route.tsx';
 import { findVisibleReport } from '../../lib/catalog.ts';
 import { CrawlsPage } from '../crawls/crawls-page.tsx';
+import { DataSourcesPage } from '../data-sources/data-sources-page.tsx';
 
 /** The section layout (spec §2): title and intro, the crawl controls, crawl-state notices, then the page. */
 export function DashboardBody({ isModuleActive }: { isModuleActive: boolean }) {
@@ -24,10 +25,19 @@ export function DashboardBody({ isModuleActive }: { isModuleActive: boolean }) {
       ? findVisibleReport(page.category, page.report, { isHreflang: segment?.isHreflang === true })
       : undefined;
   useDocumentTitle(
-    page.kind === 'overview' ? 'Overview' : page.kind === 'crawls' ? 'Crawls' : report ? undefined : 'Report not found',
+    page.kind === 'overview'
+      ? 'Overview'
+      : page.kind === 'crawls'
+        ? 'Crawls'
+        : page.kind === 'data-sources'
+          ? 'Data sources'
+          : report
+            ? undefined
+            : 'Report not found',
   );
 
   if (page.kind === 'crawls') return <CrawlsPage />;
+  if (page.kind === 'data-sources') return <DataSourcesPage />;
 
   if (!isModuleActive) {
     return (

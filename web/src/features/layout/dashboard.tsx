@@ -86,18 +86,19 @@ export function Dashboard() {
   );
   const selection = useMemo(() => resolveCrawlSelection(crawls, url), [crawls, url]);
   const isInternal = isInternalUser(user);
-  const isCrawlsPage = page.kind === 'crawls';
+  // The staff's pages have no crawl to show: no sidebar, no overview.
+  const isStaffPage = page.kind === 'crawls' || page.kind === 'data-sources';
   const current = selection.current;
   const isCurrentPending = current !== undefined && current.moduleState !== 'APPROVED';
   const canShowData = current !== undefined && (isInternal || !isCurrentPending);
 
   useEffect(() => {
-    if (!isCrawlsPage && crawlsState.status === 'success' && url.crawl === undefined && current) {
+    if (!isStaffPage && crawlsState.status === 'success' && url.crawl === undefined && current) {
       setUrl((s) => ({ ...s, crawl: current.crawlId }), { replace: true });
     }
-  }, [isCrawlsPage, crawlsState.status, url.crawl, current, setUrl]);
+  }, [isStaffPage, crawlsState.status, url.crawl, current, setUrl]);
 
-  const currentId = canShowData && current && !isCrawlsPage ? current.crawlId : null;
+  const currentId = canShowData && current && !isStaffPage ? current.crawlId : null;
   const comparisonId = canShowData && selection.comparison ? selection.comparison.crawlId : null;
   useEffect(() => {
     if (websiteId && currentId !== null) void loadOverview(websiteId, currentId, { comparisonId });
@@ -148,7 +149,7 @@ export function Dashboard() {
       }
     : null;
 
-  const hasSidebar = state !== null && isActive && canShowData && !isCrawlsPage;
+  const hasSidebar = state !== null && isActive && canShowData && !isStaffPage;
 
   return (
     <AppShell

@@ -1,11 +1,11 @@
 import { Button, Group, Text, Title } from '@mantine/core';
 import { Link } from 'wouter';
-import { CRAWLS_PATH } from '../../lib/routes.ts';
+import { CRAWLS_PATH, DATA_SOURCES_PATH } from '../../lib/routes.ts';
 import { formatUrlState } from '../../lib/url-state.ts';
 import { Icon } from '../../components/icon.tsx';
 import { useDashboard } from '../../lib/dashboard-context.ts';
 
-/** Page title and intro of the section layout; internal users also get the way to the website's Crawls page. */
+/** Page title and intro of the section layout; internal users also get the way to the website's Data sources and Crawls. */
 export function SectionHeader() {
   const { website, isInternal } = useDashboard();
   return (
@@ -20,16 +20,28 @@ export function SectionHeader() {
           </Text>
         </Group>
         {isInternal ? (
-          <Button
-            component={Link}
-            href={`${CRAWLS_PATH}${formatUrlState({ website: website.id })}`}
-            variant="default"
-            size="xs"
-            leftSection={<Icon name="spider" size={14} />}
-            data-testid="crawls-link"
-          >
-            Crawls
-          </Button>
+          <Group gap="xs" wrap="nowrap">
+            <Button
+              component={Link}
+              href={`${DATA_SOURCES_PATH}${formatUrlState({ website: website.id })}`}
+              variant="default"
+              size="xs"
+              leftSection={<Icon name="database" size={14} />}
+              data-testid="data-sources-link"
+            >
+              Data sources
+            </Button>
+            <Button
+              component={Link}
+              href={`${CRAWLS_PATH}${formatUrlState({ website: website.id })}`}
+              variant="default"
+              size="xs"
+              leftSection={<Icon name="spider" size={14} />}
+              data-testid="crawls-link"
+            >
+              Crawls
+            </Button>
+          </Group>
         ) : null}
       </Group>
       <Text size="sm" c="dark.4" mt={4} maw={820}>

@@ -1,9 +1,14 @@
-import { Alert, Text } from '@mantine/core';
+import { Alert, Anchor, Text } from '@mantine/core';
+import { Link } from 'wouter';
 import { dataSource, type DataSourceId } from '../../../../catalog/data-sources.ts';
 import { Icon } from '../../components/icon.tsx';
+import { useDashboard } from '../../lib/dashboard-context.ts';
+import { DATA_SOURCES_PATH } from '../../lib/routes.ts';
+import { formatUrlState } from '../../lib/url-state.ts';
 
 /** A report whose data source the website lacks: not connected, which is not the same as no issues. */
 export function NotConnectedPanel({ source, isStaff }: { source: DataSourceId; isStaff: boolean }) {
+  const { website } = useDashboard();
   const { title } = dataSource(source);
   return (
     <Alert
@@ -14,11 +19,23 @@ export function NotConnectedPanel({ source, isStaff }: { source: DataSourceId; i
       data-testid="not-connected"
       data-source={source}
     >
-      <Text size="sm">
-        {isStaff
-          ? `This website has no ${title} data for this crawl's dates. Import the platform's export with npm run import-data (docs/data-sources.md), and this report fills in.`
-          : 'This report is not available for this website.'}
-      </Text>
+      {isStaff ? (
+        <Text size="sm">
+          This website has no {title} data for this crawl&apos;s dates. Import the platform&apos;s export on the{' '}
+          <Anchor
+            component={Link}
+            href={`${DATA_SOURCES_PATH}${formatUrlState({ website: website.id })}`}
+            size="sm"
+            underline="always"
+            data-testid="data-sources-link"
+          >
+            Data sources
+          </Anchor>{' '}
+          page (or with npm run import-data), and this report fills in.
+        </Text>
+      ) : (
+        <Text size="sm">This report is not available for this website.</Text>
+      )}
     </Alert>
   );
 }

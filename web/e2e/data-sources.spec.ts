@@ -1,0 +1,122 @@
+/**
+ * The Data sources page against the real service: a website whose crawls came without marketing data shows its
+ * Search Console reports as not connected; its staff upload the vendor's CSVs on the page, watch the import, and
+ * the search-console report and the query report fill in. A client gets the not-found page and 404 from the calls.
+ */
+import fs from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import { SECTION, api, authFile, logins, watchProblems, websites } from './helpers.ts';
+import { BULK_CSV, PERFORMANCE_CSVS, addSiteWithoutSources } from './source-site.ts';
+
+const site = { id: 'e2e-sources' } as const;
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async ({ baseURL }) => {
+  test.setTimeout(240_000);
+  await addSiteWithoutSources(baseURL!, site.id);
+});
+
+const report = (reportId: string) => `${SECTION}/${reportId}?website=${site.id}`;
+
+/** Waits until the service has picked the website's crawls up from its store. */
+async function waitForCrawls(page: Page): Promise<void> {
+  await expect
+    .poll(
+      async () =>
+        (await api<unknown[]>(page, '/api/technical-health-check/crawl/get-redux', { websiteId: site.id })).length,
+      {
+        timeout: 30_000,
+      },
+    )
+    .toBe(2);
+}
+
+test.describe('as staff', () => {
+  test.use({ storageState: authFile('staff') });
+
+  test('uploading Search Console exports on the Data sources page lights up its reports and the query report', async ({
+    page,
+  }) => {
+    test.setTimeout(240_000);
+    const problems = watchProblems(page);
+    await page.goto(SECTION);
+    await waitForCrawls(page);
+
+    await page.goto(report('search-console/all'));
+    const notConnected = page.getByTestId('not-connected');
+    await expect(notConnected).toBeVisible({ timeout: 20_000 });
+    await expect(notConnected).toHaveAttribute('data-source', 'search-console');
+    await notConnected.getByTestId('data-sources-link').click();
+
+    await expect(page.getByRole('heading', { level: 1, name: 'Data sources' })).toBeVisible();
+    const card = page.locator('[data-testid="source-card"][data-source="search-console"]');
+    await expect(card.getByTestId('source-status')).toHaveText('Not connected');
+
+    // The Performance report's CSVs, then the bulk export (by day, URL and query) the query report reads.
+    for (const files of [PERFORMANCE_CSVS, [BULK_CSV]]) {
+      const answered = page.waitForResponse((r) => r.url().includes('/api/data-sources/upload'));
+      await card.getByTestId('drop-search-console-input').setInputFiles(files);
+      expect((await answered).status()).toBe(202);
+      await expect(card.getByTestId('job-progress')).toHaveCount(0, { timeout: 120_000 });
+    }
+    await expect(card.getByTestId('source-status')).toHaveText('Connected');
+    await expect(card.getByTestId('last-import')).toContainText(`by ${logins.staff.email}`);
+    await expect(card.getByTestId('source-import')).toHaveCount(2);
+    await expect(card.getByTestId('matched-pages')).toContainText('of ');
+    await expect(card.getByTestId('unmatched')).toContainText('https://alpine-travel.eu/de/datenschutz');
+    await expect(card.getByTestId('coverage-chart').locator('svg')).toBeVisible();
+
+    await page.goto(report('search-console/all'));
+    await expect(page.getByTestId('report-table')).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByTestId('not-connected')).toHaveCount(0);
+    const button = page.getByTestId('report-table').getByTestId('query-report-button').first();
+    await expect(button).toBeVisible();
+    await button.click();
+    await expect(page.getByTestId('query-report')).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByTestId('query-source-search-console')).toHaveAttribute('data-empty', 'false');
+    expect(problems()).toEqual([]);
+  });
+
+  test('a bad file is refused with the service’s words and nothing is imported', async ({ page }) => {
+    const problems = watchProblems(page, { allowStatus: (url, status) => url.includes('/upload') && status === 400 });
+    await page.goto(`/data-sources?website=${site.id}`);
+    const card = page.locator('[data-testid="source-card"][data-source="analytics"]');
+    await expect(card.getByTestId('source-status')).toHaveText('Not connected');
+    await card.getByTestId('drop-analytics-input').setInputFiles({
+      name: 'not-an-export.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('hello,world\n1,2\n'),
+    });
+    await expect(card.getByTestId('source-error')).toContainText('not-an-export.csv: not a format import-data reads');
+    await expect(card.getByTestId('source-status')).toHaveText('Not connected');
+    expect(problems().filter((p) => !p.startsWith('console:'))).toEqual([]);
+  });
+});
+
+test.describe('as a client', () => {
+  test.use({ storageState: authFile('client') });
+
+  test('the page does not exist and every call answers 404', async ({ page }) => {
+    await page.goto(`/data-sources?website=${websites.northwind.id}`);
+    await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+    await expect(page.getByTestId('source-card')).toHaveCount(0);
+    const me = await page.request.get('/api/auth/me');
+    const { csrfToken } = (await me.json()) as { csrfToken: string };
+    const listed = await page.request.post('/api/data-sources/list', {
+      data: { websiteId: websites.northwind.id },
+      headers: { 'x-csrf-token': csrfToken },
+    });
+    expect([listed.status(), await listed.json()]).toEqual([404, { error: 'website could not be found.' }]);
+    const uploaded = await page.request.post(
+      `/api/data-sources/upload?websiteId=${websites.northwind.id}&source=search-console`,
+      {
+        multipart: {
+          files: { name: 'Pages.csv', mimeType: 'text/csv', buffer: fs.readFileSync(PERFORMANCE_CSVS[0]!) },
+        },
+        headers: { 'x-csrf-token': csrfToken },
+      },
+    );
+    expect([uploaded.status(), await uploaded.json()]).toEqual([404, { error: 'website could not be found.' }]);
+  });
+});

@@ -1,0 +1,81 @@
+import { useRef, useState, type DragEvent } from 'react';
+import { Button, Group, Progress, Text, UnstyledButton } from '@mantine/core';
+import { MAX_UPLOAD_BYTES, MAX_UPLOAD_FILES } from '../../../../catalog/data-source-calls.ts';
+import { Icon } from '../../components/icon.tsx';
+
+export interface DropZoneProps {
+  title: string;
+  isDisabled: boolean;
+  /** The upload's progress (0–1) while files are sent. */
+  uploaded: number | undefined;
+  onFiles: (files: File[]) => void;
+  testId: string;
+}
+
+/** Files dropped here or picked import into the source; the type is read from their content, not their names. */
+export function DropZone({ title, isDisabled, uploaded, onFiles, testId }: DropZoneProps) {
+  const input = useRef<HTMLInputElement>(null);
+  const [isOver, setOver] = useState(false);
+  const take = (list: FileList | null) => {
+    const files = [...(list ?? [])];
+    if (files.length > 0 && !isDisabled) onFiles(files);
+  };
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault();
+    setOver(false);
+    take(event.dataTransfer.files);
+  };
+  if (uploaded !== undefined)
+    return (
+      <div data-testid={`${testId}-uploading`}>
+        <Text size="xs" c="dark.4" mb={4}>
+          {uploaded < 1 ? `Uploading… ${Math.round(uploaded * 100)}%` : 'Reading and checking the files…'}
+        </Text>
+        <Progress value={uploaded * 100} animated={uploaded >= 1} aria-label="Upload progress" />
+      </div>
+    );
+  return (
+    <UnstyledButton
+      component="div"
+      onDragOver={(e: DragEvent) => {
+        e.preventDefault();
+        setOver(!isDisabled);
+      }}
+      onDragLeave={() => setOver(false)}
+      onDrop={onDrop}
+      data-testid={testId}
+      style={{
+        border: `1px dashed var(--mantine-color-${isOver ? 'brand-6' : 'gray-5'})`,
+        borderRadius: 'var(--mantine-radius-md)',
+        background: isOver ? 'var(--mantine-color-brand-0)' : 'var(--mantine-color-gray-0)',
+        padding: '10px 12px',
+        opacity: isDisabled ? 0.6 : 1,
+      }}
+    >
+      <Group gap="sm" justify="space-between" wrap="wrap">
+        <Group gap={8} wrap="nowrap" miw={0}>
+          <Icon name="upload" size={18} color="var(--mantine-color-dark-3)" />
+          <Text size="xs" c="dark.4">
+            Drop {title} exports here (up to {MAX_UPLOAD_FILES} files of {Math.round(MAX_UPLOAD_BYTES / 1024 / 1024)}{' '}
+            MB)
+          </Text>
+        </Group>
+        <Button size="compact-sm" variant="default" disabled={isDisabled} onClick={() => input.current?.click()}>
+          Choose files
+        </Button>
+      </Group>
+      <input
+        ref={input}
+        type="file"
+        multiple
+        hidden
+        aria-label={`${title} files to import`}
+        data-testid={`${testId}-input`}
+        onChange={(e) => {
+          take(e.currentTarget.files);
+          e.currentTarget.value = '';
+        }}
+      />
+    </UnstyledButton>
+  );
+}

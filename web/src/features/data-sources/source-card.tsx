@@ -1,0 +1,182 @@
+import { useState } from 'react';
+import { Alert, Anchor, Card, Group, Stack, Text, Title } from '@mantine/core';
+import type { DataSourceStatus, ImportJob, SourceImport } from '../../../../catalog/data-source-calls.ts';
+import { formatDate, formatNumber } from '../../../../catalog/format.ts';
+import { removeSourceImport, uploadSourceFiles } from '../../api/data-sources.ts';
+import { errorText } from '../../lib/load-state.ts';
+import { dropDashboardCaches } from '../../stores/data-sources-store.ts';
+import { Icon } from '../../components/icon.tsx';
+import { ToneBadge } from '../../components/tone-badge.tsx';
+import { CoverageChart } from './coverage-chart.tsx';
+import { DropZone } from './drop-zone.tsx';
+import { ImportList } from './import-list.tsx';
+import { JobProgress } from './job-progress.tsx';
+import { RemoveImportDialog } from './remove-import-dialog.tsx';
+
+export interface SourceCardProps {
+  websiteId: string;
+  source: DataSourceStatus;
+  /** The source's latest job, if any. */
+  job: ImportJob | undefined;
+  /** A job of the website runs: another cannot start. */
+  isBusy: boolean;
+  onChanged: () => void;
+}
+
+const byWhom = (i: SourceImport): string => (i.by === 'cli' ? 'npm run import-data' : (i.by ?? 'unknown'));
+
+/** One data source: connected or not, its coverage, rows, imports, matched pages, and the files to import. */
+export function SourceCard({ websiteId, source, job, isBusy, onChanged }: SourceCardProps) {
+  const [uploaded, setUploaded] = useState<number | undefined>();
+  const [error, setError] = useState<string | undefined>();
+  const [toRemove, setToRemove] = useState<SourceImport | undefined>();
+  const [isRemoving, setRemoving] = useState(false);
+  const last = source.imports[0];
+  const isUploading = uploaded !== undefined;
+
+  const afterStart = (started: ImportJob) => {
+    if (started.status === 'done') dropDashboardCaches(websiteId);
+    onChanged();
+  };
+
+  const upload = (files: File[]) => {
+    setError(undefined);
+    setUploaded(0);
+    uploadSourceFiles(websiteId, source.id, files, setUploaded).then(
+      (started) => {
+        setUploaded(undefined);
+        afterStart(started);
+      },
+      (failure: unknown) => {
+        setUploaded(undefined);
+        setError(errorText(failure));
+        onChanged();
+      },
+    );
+  };
+
+  const remove = (record: SourceImport) => {
+    setError(undefined);
+    setRemoving(true);
+    removeSourceImport(websiteId, source.id, record.id!).then(
+      (started) => {
+        setRemoving(false);
+        setToRemove(undefined);
+        afterStart(started);
+      },
+      (failure: unknown) => {
+        setRemoving(false);
+        setToRemove(undefined);
+        setError(errorText(failure));
+        onChanged();
+      },
+    );
+  };
+
+  const match = source.match;
+  return (
+    <Card withBorder radius="md" padding="md" data-testid="source-card" data-source={source.id} component="section">
+      <Stack gap="sm">
+        <Group justify="space-between" align="flex-start" wrap="nowrap">
+          <Title order={2} fz="lg" lh={1.3}>
+            {source.title}
+          </Title>
+          <ToneBadge
+            tone={source.isConnected ? 'green' : source.isInExport ? 'blue' : 'gray'}
+            data-testid="source-status"
+          >
+            {source.isConnected ? 'Connected' : source.isInExport ? 'In the crawl export' : 'Not connected'}
+          </ToneBadge>
+        </Group>
+        {source.isConnected ? (
+          <>
+            <Group gap="lg" wrap="wrap">
+              <Stat label="Rows" value={formatNumber(source.rows)} />
+              {last ? (
+                <Stat label="Last import" value={`${formatDate(last.at)} by ${byWhom(last)}`} testId="last-import" />
+              ) : null}
+              {match ? (
+                <Stat
+                  label={`Crawled pages matched (crawl ${match.crawlId})`}
+                  value={`${formatNumber(match.matchedPages)} of ${formatNumber(match.crawledPages)} (${share(match.matchedPages, match.crawledPages)})`}
+                  testId="matched-pages"
+                />
+              ) : null}
+            </Group>
+            {source.days.length > 0 || source.periods.length > 0 ? <CoverageChart source={source} /> : null}
+            {match && match.unmatchedUrls > 0 ? (
+              <Text size="xs" c="dark.4" data-testid="unmatched">
+                {formatNumber(match.unmatchedUrls)} of its {formatNumber(match.sourceUrls)} URLs match no crawled page,
+                e.g.{' '}
+                {match.unmatchedExamples.map((url, i) => (
+                  <span key={url}>
+                    {i > 0 ? ', ' : ''}
+                    <Anchor href={url} target="_blank" rel="noreferrer" size="xs" style={{ wordBreak: 'break-all' }}>
+                      {url}
+                    </Anchor>
+                  </span>
+                ))}
+                . A www or https mismatch with the crawl shows here.
+              </Text>
+            ) : null}
+            <ImportList imports={source.imports} byWhom={byWhom} isBusy={isBusy} onRemove={setToRemove} />
+          </>
+        ) : (
+          <Text size="sm" c="dark.4">
+            {source.isInExport
+              ? `The newest crawl brought its own ${source.title} data in its export; an import takes its place.`
+              : 'Its reports show "not connected" until an export is imported.'}
+          </Text>
+        )}
+        {job && (job.status === 'running' || (job.status === 'failed' && !error)) ? <JobProgress job={job} /> : null}
+        {error ? (
+          <Alert
+            color="red"
+            variant="light"
+            icon={<Icon name="alert-triangle" size={18} />}
+            title="Not imported"
+            role="alert"
+            data-testid="source-error"
+            withCloseButton
+            closeButtonLabel="Dismiss"
+            onClose={() => setError(undefined)}
+          >
+            <Text size="sm" style={{ wordBreak: 'break-word' }}>
+              {error}
+            </Text>
+          </Alert>
+        ) : null}
+        <DropZone
+          title={source.title}
+          isDisabled={isBusy || isUploading}
+          uploaded={uploaded}
+          onFiles={upload}
+          testId={`drop-${source.id}`}
+        />
+      </Stack>
+      <RemoveImportDialog
+        record={toRemove}
+        title={source.title}
+        isRemoving={isRemoving}
+        onClose={() => setToRemove(undefined)}
+        onConfirm={remove}
+      />
+    </Card>
+  );
+}
+
+function Stat({ label, value, testId }: { label: string; value: string; testId?: string }) {
+  return (
+    <div data-testid={testId}>
+      <Text size="xs" c="dimmed" fw={500}>
+        {label}
+      </Text>
+      <Text size="sm" fw={600}>
+        {value}
+      </Text>
+    </div>
+  );
+}
+
+const share = (part: number, whole: number): string =>
+  whole === 0 ? '–' : `${formatNumber((100 * part) / whole, part === whole || part === 0 ? 0 : 1)}%`;
