@@ -29,6 +29,7 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 300_000,
     pool: 'forks',
+    reporters: ['default', './service/test/helpers/slowest-files-reporter.ts'],
     // Every test site is on 127.0.0.1, which the egress policy refuses unless allowed; no test asks a real DNS server
     // (a closed loopback port answers at once). Tests of the policy itself pass their own.
     env: { CRAWL_ALLOW: '127.0.0.1/32', CRAWL_DNS_SERVERS: '127.0.0.1:1' },
