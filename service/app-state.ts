@@ -13,7 +13,7 @@ import { CrawlStates, syncRegistry } from './app-db/crawls.ts';
 import { importDuckDbAppState } from './app-db/duckdb-app-state.ts';
 import { checkedKeysAt, type ChecklistKey } from './app-db/checklist.ts';
 import { DEFAULT_SEGMENT } from './app-db/model.ts';
-import { getSegment, websiteExists } from './app-db/websites.ts';
+import { getSegment, listWebsites, websiteExists } from './app-db/websites.ts';
 import { Accounts, readAccountSettings } from './auth/accounts.ts';
 import { seedDemoAccounts } from './auth/demo-accounts.ts';
 import type { LoginLimits } from './auth/login-limiter.ts';
@@ -185,6 +185,11 @@ export class AppState {
 
   isKnownWebsite(websiteId: string): Promise<boolean> {
     return websiteExists(this.appDb, websiteId);
+  }
+
+  /** The website's name in the app database (what the dashboard shows), undefined for a website it lacks. */
+  async websiteName(websiteId: string): Promise<string | undefined> {
+    return (await listWebsites(this.appDb, [websiteId]))[0]?.name;
   }
 
   /** Whether the website's default segment has AI suggestions on. */

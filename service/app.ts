@@ -136,6 +136,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     access,
     suggestions,
     isAiWebsite: (websiteId) => state.isAiWebsite(websiteId),
+    websiteName: (websiteId) => state.websiteName(websiteId),
   });
 
   app.setNotFoundHandler((request, reply) => {

@@ -2,7 +2,10 @@
  * The offline provider: no network, text a copywriter would draft from what the platform knows of the page. The
  * subject is the page's H1 (else its title, its top query or its URL slug) without a trailing counter ("… 2") or
  * slug id ("-10790"); the top search console query (by clicks, then impressions) joins it when it says something
- * the subject does not. It offers several candidates so the checker can skip one that another page already uses.
+ * the subject does not. It writes in the page's language (English, German, French or Spanish; English otherwise),
+ * names the website by its name (never a bare host such as "127"), and phrases each page its own way, as a person
+ * would, rather than one template for every page. It offers several candidates so the checker can skip one that
+ * another page already uses.
  */
 import { charLength, lengthLimits, lengthProblem, toPlainSuggestion } from './check.ts';
 import type { AiProvider, PageFacts, SuggestionType } from './provider.ts';
@@ -13,68 +16,133 @@ interface Phrases {
   smallWords: string[];
   /** A leading article or possessive that goes lower case inside a sentence ("Discover a weekend…"). */
   sentenceArticle: RegExp;
-  /** Who offers it when the website has no name: "from us", "bei uns", "chez nous". */
-  us: string;
   titleFrom: (subject: string, brand: string) => string;
   officialSite: string;
+  /** Openings naming the page's subject (as it stands, and inside a sentence) and the website. */
   leads: (subject: string, inSentence: string, brand: string) => string[];
+  /** Openings for a website without a usable name. */
+  plainLeads: (subject: string, inSentence: string) => string[];
   aboutQuery: (query: string) => string;
   closings: string[];
 }
 
-const PHRASES: Record<'en' | 'de' | 'fr', Phrases> = {
+export const offlineLanguages = ['en', 'de', 'fr', 'es'] as const;
+export type OfflineLanguage = (typeof offlineLanguages)[number];
+
+const PHRASES: Record<OfflineLanguage, Phrases> = {
   en: {
     smallWords: ['a', 'an', 'and', 'as', 'at', 'by', 'for', 'in', 'of', 'on', 'or', 'the', 'to', 'with'],
     sentenceArticle: /^(A|An|The|Our|Your)\b/,
-    us: 'us',
     titleFrom: (subject, brand) => `${subject} from ${brand}`,
     officialSite: 'Official Site',
-    leads: (subject, inSentence, brand) => [`${subject}, from ${brand}.`, `Discover ${inSentence} at ${brand}.`],
+    leads: (subject, inSentence, brand) => [
+      `${subject}, from ${brand}.`,
+      `Discover ${inSentence} at ${brand}.`,
+      `Explore ${inSentence} with ${brand}.`,
+      `All about ${inSentence}, from ${brand}.`,
+    ],
+    plainLeads: (subject, inSentence) => [`${subject}.`, `Discover ${inSentence}.`, `All about ${inSentence}.`],
     aboutQuery: (query) => `Everything you need to know about ${query}, in one place.`,
-    closings: ['Read the full details on our website.', 'See everything we have to offer.'],
+    closings: [
+      'Read the full details on our website.',
+      'See everything we have to offer.',
+      'Take a look and find what suits you.',
+      'Find out more and see what fits.',
+    ],
   },
   de: {
     smallWords: [
-      'am',
-      'an',
-      'auf',
-      'aus',
-      'bei',
-      'das',
-      'der',
-      'die',
-      'für',
-      'im',
-      'in',
-      'mit',
-      'und',
-      'von',
-      'zu',
-      'zum',
+      ...['am', 'an', 'auf', 'aus', 'bei', 'das', 'der', 'die', 'für', 'im'],
+      ...['in', 'mit', 'und', 'von', 'zu', 'zum'],
     ],
     sentenceArticle: /^(Der|Die|Das|Ein|Eine|Unser|Unsere|Ihr|Ihre)\b/,
-    us: 'uns',
     titleFrom: (subject, brand) => `${subject} von ${brand}`,
     officialSite: 'Offizielle Website',
-    leads: (subject, inSentence, brand) => [`${subject} bei ${brand}.`, `Entdecken Sie ${inSentence} bei ${brand}.`],
+    leads: (subject, inSentence, brand) => [
+      `${subject} bei ${brand}.`,
+      `Entdecken Sie ${inSentence} bei ${brand}.`,
+      `${subject}: das Wichtigste von ${brand}.`,
+      `Alles rund um ${inSentence} bei ${brand}.`,
+    ],
+    plainLeads: (subject, inSentence) => [
+      `${subject}.`,
+      `Entdecken Sie ${inSentence}.`,
+      `Alles rund um ${inSentence}.`,
+    ],
     aboutQuery: (query) => `Alles, was Sie über ${query} wissen müssen, an einem Ort.`,
-    closings: ['Alle Details finden Sie auf unserer Website.', 'Sehen Sie sich unser ganzes Angebot an.'],
+    closings: [
+      'Alle Details finden Sie auf unserer Website.',
+      'Sehen Sie sich unser ganzes Angebot an.',
+      'Jetzt informieren und das Passende finden.',
+      'Schauen Sie sich die Details in Ruhe an.',
+    ],
   },
   fr: {
     smallWords: ['à', 'au', 'aux', 'de', 'des', 'du', 'en', 'et', 'la', 'le', 'les', 'pour', 'sur', 'un', 'une'],
     sentenceArticle: /^(Le|La|Les|Un|Une|Notre|Nos|Votre|Vos)\b/,
-    us: 'nous',
     titleFrom: (subject, brand) => `${subject} chez ${brand}`,
     officialSite: 'Site officiel',
-    leads: (subject, inSentence, brand) => [`${subject}, chez ${brand}.`, `Découvrez ${inSentence} chez ${brand}.`],
+    leads: (subject, inSentence, brand) => [
+      `${subject}, chez ${brand}.`,
+      `Découvrez ${inSentence} chez ${brand}.`,
+      `${subject} : l’essentiel avec ${brand}.`,
+      `Tout savoir sur ${inSentence}, avec ${brand}.`,
+    ],
+    plainLeads: (subject, inSentence) => [`${subject}.`, `Découvrez ${inSentence}.`, `Tout savoir sur ${inSentence}.`],
     aboutQuery: (query) => `Tout ce qu’il faut savoir sur ${query}, en un seul endroit.`,
-    closings: ['Retrouvez tous les détails sur notre site.', 'Parcourez toute notre offre.'],
+    closings: [
+      'Retrouvez tous les détails sur notre site.',
+      'Parcourez toute notre offre.',
+      'Prenez le temps de tout découvrir.',
+      'Tous les détails vous attendent en ligne.',
+    ],
+  },
+  es: {
+    smallWords: ['a', 'al', 'con', 'de', 'del', 'el', 'en', 'la', 'las', 'los', 'para', 'por', 'un', 'una', 'y'],
+    sentenceArticle: /^(El|La|Los|Las|Un|Una|Nuestro|Nuestra|Nuestros|Nuestras|Tu|Tus)\b/,
+    titleFrom: (subject, brand) => `${subject} de ${brand}`,
+    officialSite: 'Sitio oficial',
+    leads: (subject, inSentence, brand) => [
+      `${subject}, de ${brand}.`,
+      `Descubre ${inSentence} en ${brand}.`,
+      `Todo sobre ${inSentence}, con ${brand}.`,
+      `${subject}: lo esencial, de la mano de ${brand}.`,
+    ],
+    plainLeads: (subject, inSentence) => [`${subject}.`, `Descubre ${inSentence}.`, `Todo sobre ${inSentence}.`],
+    aboutQuery: (query) => `Todo lo que necesitas saber sobre ${query}, en un solo lugar.`,
+    closings: [
+      'Consulta todos los detalles en nuestra web.',
+      'Descubre todo lo que te ofrecemos.',
+      'Echa un vistazo y encuentra lo que buscas.',
+      'Infórmate con calma y elige lo que mejor te va.',
+    ],
   },
 };
 
+const isOfflineLanguage = (language: string | null): language is OfflineLanguage =>
+  (offlineLanguages as readonly string[]).includes(language ?? '');
+
 /** The page's language when the offline text can be written in it, else English. */
-const phrasesOf = (language: string | null): Phrases =>
-  language === 'de' || language === 'fr' ? PHRASES[language] : PHRASES.en;
+const phrasesOf = (language: string | null): Phrases => PHRASES[isOfflineLanguage(language) ? language : 'en'];
+
+/**
+ * A number of the page's own (FNV-1a of its URL): it picks the page's phrasing, so neighbouring pages read
+ * differently while one page always gets the same text.
+ */
+function pageSeed(url: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < url.length; i++) hash = Math.imul(hash ^ url.charCodeAt(i), 0x01000193) >>> 0;
+  return hash;
+}
+
+/** The list started at the seed's place, every item kept: the first is this page's choice, the rest fallbacks. */
+const rotate = <T>(items: readonly T[], seed: number): T[] => {
+  const start = items.length === 0 ? 0 : seed % items.length;
+  return [...items.slice(start), ...items.slice(0, start)];
+};
+
+/** A website name a reader would recognise: a host-derived "127" (a crawl of 127.0.0.1) is no name. */
+const usableBrand = (brand: string): string => (/\p{L}/u.test(brand) ? brand : '');
 
 const STOP_WORDS = Object.values(PHRASES).flatMap((p) => p.smallWords);
 const SEPARATORS = /\s+[|–—-]\s+|\s*\|\s*/;
@@ -188,12 +256,12 @@ interface Material {
 }
 
 function materialOf(facts: PageFacts, phrases: Phrases): Material {
-  const brand = clean(facts.brand);
+  const brand = usableBrand(clean(facts.brand));
   const queries = uniqueBy(facts.topQueries.map((q) => withoutCounter(clean(q.query))));
   const subjects = uniqueBy(
     [
       clean(facts.h1[0]),
-      titleCore(facts.pageTitle ?? '', facts.brand),
+      titleCore(facts.pageTitle ?? '', clean(facts.brand)),
       titleCase(queries[0] ?? '', phrases),
       titleCase(slugWords(facts.url), phrases),
     ]
@@ -233,18 +301,21 @@ function titleCandidates(facts: PageFacts): string[] {
 function descriptionCandidates(facts: PageFacts): string[] {
   const { max } = lengthLimits['meta-description'];
   const phrases = phrasesOf(facts.language);
-  const { brand: named, subjects, queries, sentences } = materialOf(facts, phrases);
-  const brand = named || phrases.us;
+  const { brand, subjects, queries, sentences } = materialOf(facts, phrases);
+  const seed = pageSeed(facts.url);
+  const closings = rotate(phrases.closings, Math.floor(seed / 7));
   const out: string[] = [];
   for (const subject of subjects) {
     const query = queries[0] !== undefined && isNewTo(subject, queries[0]) ? queries[0] : undefined;
-    const leads = phrases.leads(subject, inSentence(subject, phrases), brand);
+    const said = inSentence(subject, phrases);
+    const leads = rotate(brand ? phrases.leads(subject, said, brand) : phrases.plainLeads(subject, said), seed);
     // The page's own sentence only when it says something the lead does not.
     const own = sentences.find(
       (sentence) =>
-        !sentence.toLowerCase().includes(brand.toLowerCase()) && isNewTo(`${subject} ${query ?? ''}`, sentence),
+        !(brand && sentence.toLowerCase().includes(brand.toLowerCase())) &&
+        isNewTo(`${subject} ${query ?? ''}`, sentence),
     );
-    const follows = [query ? phrases.aboutQuery(query) : '', own ?? '', ...phrases.closings].filter(Boolean);
+    const follows = [query ? phrases.aboutQuery(query) : '', own ?? '', ...closings].filter(Boolean);
     for (const lead of leads) {
       let text = lead;
       for (const sentence of follows) {

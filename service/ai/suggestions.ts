@@ -8,6 +8,7 @@ import { quoteIdent, withConnection } from '../db/duckdb.ts';
 import { LruCache } from '../engine/cache.ts';
 import type { CrawlRecord } from '../store/registry.ts';
 import { lengthProblem, normalise, toPlainSuggestion } from './check.ts';
+import { guessLanguage } from './language.ts';
 import { offlineCandidates } from './offline.ts';
 import { languageOf, type AiProvider, type PageFacts, type SuggestionType, type TopQuery } from './provider.ts';
 
@@ -80,8 +81,17 @@ export class AiSuggestions {
          GROUP BY query ORDER BY clicks DESC, impressions DESC, query LIMIT ${TOP_QUERIES}`,
         [url, dataStart, dataEnd],
       );
-      // A page without og:locale may still name its own language among its hreflang alternates.
-      const language = languageOf(textOrNull(row.og_locale)) ?? (await ownHreflang(conn, alias, url)) ?? null;
+      const pageTitle = textOrNull(row.page_title);
+      const description = textOrNull(row.description);
+      const h1 = stringsOf(row.h1);
+      const h2 = stringsOf(row.h2);
+      // A page without og:locale may still name its own language among its hreflang alternates, in a language
+      // folder of its path, or in its own words.
+      const language =
+        languageOf(textOrNull(row.og_locale)) ??
+        (await ownHreflang(conn, alias, url)) ??
+        guessLanguage(url, [pageTitle, description, ...h1, ...h2]) ??
+        null;
       const topQueries: TopQuery[] = queries.getRowObjects().map((q) => ({
         query: String(q.query),
         clicks: numberOf(q.clicks),
@@ -92,10 +102,10 @@ export class AiSuggestions {
         facts: {
           url,
           brand,
-          pageTitle: textOrNull(row.page_title),
-          description: textOrNull(row.description),
-          h1: stringsOf(row.h1),
-          h2: stringsOf(row.h2),
+          pageTitle,
+          description,
+          h1,
+          h2,
           topQueries,
           language,
         },

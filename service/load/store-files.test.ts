@@ -99,6 +99,11 @@ describe('websiteFromStartUrl', () => {
     });
     expect(websiteFromStartUrl('b', 'http://shop.example.com/').domain).toBe('shop.example.com');
   });
+
+  it('names a website on an IP address after the whole address, not its first number', () => {
+    expect(websiteFromStartUrl('local', 'http://127.0.0.1:8080/').name).toBe('127.0.0.1');
+    expect(websiteFromStartUrl('v6', 'http://[::1]:8080/').name).toBe('[::1]');
+  });
 });
 
 describe('friendlyDate', () => {

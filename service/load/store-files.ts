@@ -89,9 +89,13 @@ export function findPreviousCrawl(
   return previous;
 }
 
-/** website.json for a website first seen in this export: named after its domain (the start URL's host without www.). */
+/**
+ * website.json for a website first seen in this export: named after its domain (the start URL's host without www.),
+ * or the whole address for an IP address, whose first part ("127") names nothing.
+ */
 export function websiteFromStartUrl(websiteId: string, startUrl: string): StoredWebsite {
   const domain = new URL(startUrl).hostname.replace(/^www\./, '');
+  if (/^[\d.]+$|^\[/.test(domain)) return { id: websiteId, name: domain, domain };
   const label = domain.split('.')[0] ?? domain;
   const name = label
     .split('-')

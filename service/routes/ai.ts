@@ -26,6 +26,8 @@ export interface AiRouteDeps {
   suggestions: AiSuggestions;
   /** Whether the website's default segment has AI enabled; left out (route unit tests), every website has. */
   isAiWebsite?: (websiteId: string) => Promise<boolean>;
+  /** The website's name as the dashboard shows it; the store's (named after its host by a first crawl) else. */
+  websiteName?: (websiteId: string) => Promise<string | undefined>;
 }
 
 const aiCallSchema = z.object({
@@ -45,7 +47,8 @@ export function registerAiRoutes(app: FastifyInstance, deps: AiRouteDeps): void 
     const current = registry.crawls(body.websiteId).find((c) => access.canSeeCrawl(request, c));
     if (!current) return reply.code(404).send(CRAWL_NOT_FOUND);
     if (deps.isAiWebsite && !(await deps.isAiWebsite(body.websiteId))) return reply.code(400).send(AI_NOT_ENABLED);
-    const page = await suggestions.page(current, website.name, body.url);
+    const name = (await deps.websiteName?.(body.websiteId)) ?? website.name;
+    const page = await suggestions.page(current, name, body.url);
     if (!page) return reply.code(404).send(URL_NOT_FOUND);
     if (page.httpStatusCode !== 200) return reply.code(400).send(AI_NEEDS_STATUS_200);
     try {

@@ -282,6 +282,31 @@ describe('report/get-rows', () => {
     expect(tableFromIPC(sorted.rawPayload).numRows).toBe(0);
   });
 
+  it("says where 'URLs containing' matched on a report of links: x-filter-matches, filterMatches in JSON", async () => {
+    type Link = { url_to: string; primary_url_from: string };
+    const all = (await post('/report/get-rows', rowsBody({ reportId: 'links/internal-http' }))).json<{
+      rows: Link[];
+    }>();
+    const linking = new URL(all.rows[0]!.primary_url_from).pathname;
+    const expected = {
+      linking: all.rows.filter((r) => r.primary_url_from.includes(linking)).length,
+      target: all.rows.filter((r) => r.url_to.includes(linking)).length,
+    };
+    expect(expected.linking).toBeGreaterThan(0);
+    const json = await post('/report/get-rows', rowsBody({ reportId: 'links/internal-http', userFilter: linking }));
+    expect(json.json<{ filterMatches: unknown }>().filterMatches).toEqual(expected);
+    const arrow = await app.inject({
+      method: 'POST',
+      url: `${API}/report/get-rows`,
+      payload: rowsBody({ reportId: 'links/internal-http', userFilter: linking }),
+      headers: { accept: ARROW_STREAM_TYPE },
+    });
+    expect(JSON.parse(String(arrow.headers['x-filter-matches']))).toEqual(expected);
+    const pages = await post('/report/get-rows', rowsBody({ reportId: 'crawl/all', userFilter: linking }));
+    expect(pages.headers['x-filter-matches']).toBeUndefined();
+    expect(pages.json<object>()).not.toHaveProperty('filterMatches');
+  });
+
   it('reads the Removed tab from the comparison crawl', async () => {
     const body = (await post('/report/get-rows', rowsBody({ differenceType: 'removed' }))).json<{
       rows: { url: string; http_status_code: number }[];

@@ -92,7 +92,8 @@ export interface StoreScan {
 /**
  * Reads the store, skipping (and naming) every website or crawl folder this build cannot read: a bad website or
  * crawl id, an unreadable website.json or crawl.json, one that disagrees with its folder, or a newer layout.
- * A crawl folder without CURRENT is a first load in progress, not a problem.
+ * A crawl folder without CURRENT is a first load in progress, not a problem; so is a website folder without
+ * website.json while none of its crawls is published (its first load writes website.json just before publishing).
  */
 export function scanStore(dataDir: string, metas: MetaCache = new Map()): StoreScan {
   const scan: StoreScan = { websites: [], crawls: [], unreadable: [] };
@@ -102,6 +103,7 @@ export function scanStore(dataDir: string, metas: MetaCache = new Map()): StoreS
     if (!entry.isDirectory()) continue;
     const dir = path.join(root, entry.name);
     const website = readWebsiteFolder(dir, entry.name);
+    if (website === undefined) continue;
     if ('reason' in website) {
       scan.unreadable.push(website);
       continue;
@@ -122,17 +124,28 @@ export function scanStore(dataDir: string, metas: MetaCache = new Map()): StoreS
   return scan;
 }
 
-function readWebsiteFolder(dir: string, name: string): StoredWebsite | UnreadableFolder {
+/** A website, an unreadable folder, or undefined for a website whose first load is still in progress. */
+function readWebsiteFolder(dir: string, name: string): StoredWebsite | UnreadableFolder | undefined {
   if (!websiteIdSchema.safeParse(name).success)
     return { dir, reason: 'not a website id (lowercase letters, digits and dashes)' };
   let website: StoredWebsite;
   try {
     website = storedWebsiteSchema.parse(JSON.parse(fs.readFileSync(path.join(dir, WEBSITE_FILE), 'utf8')));
   } catch (error) {
+    if (isMissingFile(error) && !hasPublishedCrawl(dir)) return undefined;
     return { dir, reason: `${WEBSITE_FILE} is unreadable (${firstLine(error)})` };
   }
   if (website.id !== name) return { dir, reason: `${WEBSITE_FILE} names website "${website.id}"` };
   return website;
+}
+
+const isMissingFile = (error: unknown): boolean =>
+  typeof error === 'object' && error !== null && 'code' in error && error.code === 'ENOENT';
+
+function hasPublishedCrawl(websitePath: string): boolean {
+  return fs
+    .readdirSync(websitePath, { withFileTypes: true })
+    .some((entry) => entry.isDirectory() && readCurrent(path.join(websitePath, entry.name)) !== undefined);
 }
 
 /** A live crawl, an unreadable folder, or undefined for a crawl folder with nothing published yet. */

@@ -18,6 +18,8 @@ import {
   readCurrentLoad,
   websiteDir,
   readCrawlMeta,
+  scanStore,
+  type StoreScan,
 } from '../store/layout.ts';
 import { makeExport, type MakeExportOptions } from './helpers/make-export.ts';
 import { snapshotTree } from './helpers/tree-snapshot.ts';
@@ -484,6 +486,28 @@ describe('loadCrawl: refusals leave the data dir unchanged', () => {
       ),
     );
     expect(snapshotTree(dataDir)).toEqual(before);
+  });
+
+  it("a new website's first load is in progress to a store scan made meanwhile, not an unreadable folder", async () => {
+    const dataDir = tempDir('data-');
+    const scans: { scan: StoreScan; hasWebsiteFile: boolean }[] = [];
+    precompute.mockImplementation(() => {
+      const hasWebsiteFile = fs.existsSync(path.join(websiteDir(dataDir, SITE), WEBSITE_FILE));
+      scans.push({ scan: scanStore(dataDir), hasWebsiteFile });
+      return Promise.resolve();
+    });
+    await loadCrawl({ dataDir, exportDir: (await exportOf()).dir });
+
+    expect(scans).toEqual([{ scan: { websites: [], crawls: [], unreadable: [] }, hasWebsiteFile: false }]);
+    expect(scanStore(dataDir).websites.map((w) => w.id)).toEqual([SITE]);
+    // Once a crawl is published, a missing website.json is a problem again.
+    fs.rmSync(path.join(websiteDir(dataDir, SITE), WEBSITE_FILE));
+    expect(scanStore(dataDir).unreadable).toEqual([
+      {
+        dir: websiteDir(dataDir, SITE),
+        reason: expect.stringMatching(/^website\.json is unreadable \(ENOENT/) as string,
+      },
+    ]);
   });
 
   it('a failing precompute: the partial load, lock and new directories are removed', async () => {

@@ -107,6 +107,64 @@ for (const size of sizes) {
       await shot(page, size.name, 'report-empty');
     });
 
+    test('what a new user tripped over: field errors, filter matches, one crawl, counts, no columns, checklist', async ({
+      browser,
+    }) => {
+      test.setTimeout(180_000);
+      const context = await browser.newContext({ storageState: authFile('staff'), viewport: size });
+      const page = await context.newPage();
+      await openCrawls(page, websites.northwind.id);
+      const maxUrls = page.getByTestId('crawl-settings').getByRole('textbox', { name: 'Max URLs' });
+      await maxUrls.fill('');
+      await maxUrls.pressSequentially('-5');
+      await maxUrls.scrollIntoViewIfNeeded();
+      await shot(page, size.name, 'settings-negative');
+
+      const rowRange = page.getByTestId('row-range');
+      await open(page, `${SECTION}/internal/all?website=${websites.northwind.id}`);
+      await expect(rowRange).toHaveText(/^1–\d+ of [\d,]+ rows$/, { timeout: 20_000 });
+      const pageInput = page.getByRole('textbox', { name: 'Go to page' });
+      await pageInput.pressSequentially('-3');
+      await pageInput.press('Enter');
+      await page.getByTestId('page-input-error').scrollIntoViewIfNeeded();
+      await shot(page, size.name, 'page-input-error');
+
+      await page.getByRole('button', { name: 'Columns' }).click();
+      const toggleAll = page.getByRole('dialog', { name: 'Columns' }).getByRole('checkbox', { name: 'Toggle All' });
+      await toggleAll.click();
+      if (await toggleAll.isChecked()) await toggleAll.click();
+      await page.getByRole('button', { name: 'Close the column dialog' }).click();
+      await page.getByTestId('no-columns').scrollIntoViewIfNeeded();
+      await shot(page, size.name, 'no-columns');
+      await page.getByRole('button', { name: 'Show all columns' }).click();
+
+      await open(page, `${SECTION}/links/internal-broken?website=${websites.northwind.id}`);
+      await expect(rowRange).toHaveText(/^1–\d+ of [\d,]+ rows$/, { timeout: 20_000 });
+      const row = page.getByTestId('report-table').locator('tbody tr[data-index="0"]');
+      const linking = await row.locator('[data-column=url_from] [data-url]').getAttribute('data-url');
+      await page.getByRole('textbox', { name: 'URLs containing' }).fill(new URL(linking!).pathname);
+      await page.getByRole('button', { name: 'Filter' }).click();
+      await expect(page.getByTestId('filter-matches')).toBeVisible();
+      await page.getByTestId('filter-matches').scrollIntoViewIfNeeded();
+      await shot(page, size.name, 'filter-matches');
+      await row.getByRole('checkbox').check();
+      await page.getByRole('button', { name: 'Save checklist (1)' }).click();
+      await expect(page.getByRole('dialog', { name: 'Save the checklist' })).toBeVisible();
+      await shot(page, size.name, 'checklist-dialog');
+      await page.getByRole('button', { name: 'Cancel' }).click();
+
+      await open(page, `${SECTION}/crawl/all?website=${extra.big.id}`);
+      await expect(page.getByTestId('chart-subtitle')).toHaveText('Issues found by the last crawl', {
+        timeout: 30_000,
+      });
+      await shot(page, size.name, 'chart-one-crawl');
+      await openSidebarIfCollapsed(page);
+      const nav = sidebar(page);
+      await nav.getByText('Category', { exact: true }).click();
+      for (const group of await nav.locator('[data-testid^=group-][aria-expanded=false]').all()) await group.click();
+      await shot(page, size.name, 'sidebar-counts');
+    });
+
     test('the report page scrolled sideways under its frozen columns, with the sidebar open', async ({ browser }) => {
       const context = await browser.newContext({ storageState: authFile('staff'), viewport: size });
       const page = await context.newPage();
