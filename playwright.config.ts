@@ -44,7 +44,8 @@ export default defineConfig({
       CRAWL_ALLOW: '127.0.0.1/32',
       CRAWL_DNS_SERVERS: '127.0.0.1:1',
     },
-    timeout: 300_000,
+    // It generates and loads the demo crawls first: minutes when the machine is busy.
+    timeout: 600_000,
     reuseExistingServer: false,
     stdout: 'pipe',
     stderr: 'pipe',

@@ -40,6 +40,7 @@ import { openGraphByProperty, schemaTypes } from './parsed-page.ts';
 import type { HreflangLink, OpenGraphField, ParsedImage, ParsedLink, ParsedPage, SchemaType } from './parsed-page.ts';
 import { jsonLdItems, schemaTypeByName, typeName } from './schema-type-names.ts';
 import { UrlResolver } from './url-resolver.ts';
+import { useInnermostLastStack } from './open-elements.ts';
 
 export interface HtmlParser {
   write(chunk: string): void;
@@ -57,6 +58,7 @@ export function parseHtml(html: string | Buffer, pageUrl: string): ParsedPage {
 export function createHtmlParser(pageUrl: string): HtmlParser {
   const collector = new PageCollector(pageUrl);
   const parser = new Parser(collector, { decodeEntities: true });
+  useInnermostLastStack(parser);
   return {
     write: (chunk) => parser.write(chunk),
     end: () => {

@@ -2,7 +2,9 @@
  * HTML parsing off the crawler's main thread: a few worker threads each run parse-html.ts, so parsing uses the
  * other cores while the main thread fetches and keeps the known-URL set. A worker that dies (out of memory on a
  * monster page) is replaced, and the pages it held are parsed again one at a time on a worker of their own, so the
- * page that kills it again is known and fails alone, with the reason, while the others are parsed.
+ * page that kills it again is known and fails alone, with the reason, while the others are parsed. A page whose parse
+ * takes longer than the time limit fails at once with that reason (a worker cannot be interrupted otherwise): its
+ * worker is ended and replaced like a dead one.
  */
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -29,8 +31,14 @@ const BOOTSTRAP = `import(${JSON.stringify(pathToFileURL(require.resolve('tsx/es
 const WORKER_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 };
 /** Workers started in all to replace dead ones; past it, pages are refused rather than workers started forever. */
 const MAX_REPLACEMENTS = 100;
+/**
+ * The longest one page's parse may take: ten times what the densest page under the body limit takes on a busy
+ * machine (2 s). Some markup still costs time by the square of its size (htmlparser2 shifts an array per element
+ * nested in SVG): a million nested `<svg>` would take minutes.
+ */
+export const PARSE_TIME_LIMIT_MS = 20_000;
 
-type ParseReply = { id: number; page: ParsedPage } | { id: number; error: string };
+type ParseReply = { ready: true } | { id: number; page: ParsedPage } | { id: number; error: string };
 
 interface ParseJob {
   id: number;
@@ -45,8 +53,12 @@ interface ParseJob {
 
 interface PoolWorker {
   worker: Worker;
+  /** In the order sent: the first is the page being parsed. */
   jobs: Map<number, ParseJob>;
   isDead: boolean;
+  /** Loaded and reading pages: the first page's time starts then, not while the worker starts. */
+  isReady: boolean;
+  timeLimit?: NodeJS.Timeout;
 }
 
 export class ParsePool {
@@ -58,7 +70,10 @@ export class ParsePool {
   private started = 0;
   private isClosed = false;
 
-  constructor(size = Math.max(1, Math.min(2, os.availableParallelism()))) {
+  constructor(
+    size = Math.max(1, Math.min(2, os.availableParallelism())),
+    private readonly timeLimitMs = PARSE_TIME_LIMIT_MS,
+  ) {
     for (let i = 0; i < size; i++) this.workers.push(this.start((entry) => this.replace(entry)));
   }
 
@@ -78,6 +93,7 @@ export class ParsePool {
   async close(): Promise<void> {
     this.isClosed = true;
     const all = this.retryWorker ? [...this.workers, this.retryWorker] : this.workers;
+    for (const entry of all) clearTimeout(entry.timeLimit);
     await Promise.all(all.map((entry) => entry.worker.terminate()));
   }
 
@@ -87,16 +103,38 @@ export class ParsePool {
     const bytes = new Uint8Array(job.body);
     const request: ParseRequest = { id: job.id, body: bytes, charset: job.charset, url: job.url };
     entry.worker.postMessage(request, [bytes.buffer]);
+    if (entry.jobs.size === 1) this.startClock(entry);
+  }
+
+  /** Times the page the worker parses now, if any. */
+  private startClock(entry: PoolWorker): void {
+    clearTimeout(entry.timeLimit);
+    const [current] = entry.jobs.values();
+    if (!entry.isReady || current === undefined) return;
+    entry.timeLimit = setTimeout(() => this.timeOut(entry, current), this.timeLimitMs);
+  }
+
+  /** The page took too long: it fails with the reason, and its worker is ended (then replaced, as a dead one is). */
+  private timeOut(entry: PoolWorker, job: ParseJob): void {
+    entry.jobs.delete(job.id);
+    entry.isDead = true;
+    job.reject(new Error(`parsing took longer than ${this.timeLimitMs / 1000} s`));
+    void entry.worker.terminate();
   }
 
   private start(onDeath: (entry: PoolWorker, error: Error) => void): PoolWorker {
     this.started++;
     const worker = new Worker(BOOTSTRAP, { eval: true, execArgv: [], resourceLimits: WORKER_LIMITS });
-    const entry: PoolWorker = { worker, jobs: new Map(), isDead: false };
+    const entry: PoolWorker = { worker, jobs: new Map(), isDead: false, isReady: false };
     worker.on('message', (reply: ParseReply) => {
+      if ('ready' in reply) {
+        entry.isReady = true;
+        return this.startClock(entry);
+      }
       const job = entry.jobs.get(reply.id);
-      entry.jobs.delete(reply.id);
       if (job === undefined) return;
+      entry.jobs.delete(reply.id);
+      this.startClock(entry);
       if ('page' in reply) job.resolve(reply.page);
       else job.reject(new Error(reply.error));
       if (entry === this.retryWorker) this.retryNext();
@@ -106,6 +144,7 @@ export class ParsePool {
       if (isHandled) return;
       isHandled = true;
       entry.isDead = true;
+      clearTimeout(entry.timeLimit);
       onDeath(entry, error);
     };
     worker.on('error', die);

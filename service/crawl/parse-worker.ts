@@ -12,3 +12,4 @@ parentPort?.on('message', (request: ParseRequest) => {
     parentPort?.postMessage({ id: request.id, error: (error as Error).message });
   }
 });
+parentPort?.postMessage({ ready: true });

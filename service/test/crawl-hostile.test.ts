@@ -1,8 +1,9 @@
 /**
  * The crawler against a hostile website served on 127.0.0.1: an endless body, a body declaring 2 GB, a gzip bomb
- * sent although identity was asked for, a redirect loop and a 50-hop chain, 100,000-deep nesting and a page of a
- * million links. The real CLI crawls it under GNU time, so the peak RSS measured is the crawl's own (parse workers
- * are threads of it); the run must end within its limits, under 1 GB, with an export the real loader takes.
+ * sent although identity was asked for, a redirect loop and a 50-hop chain, 100,000-deep nesting, a page of a
+ * million links and one whose parse would take many minutes (a million nested SVG elements). The real CLI crawls it
+ * under GNU time, so the peak RSS measured is the crawl's own (parse workers are threads of it); the run must end
+ * within its limits, under 1 GB, with an export the real loader takes.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -15,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDIRECT_MAX } from '../../catalog/constants.ts';
 import { parquetFileOf } from '../../catalog/export-contract.ts';
 import { openDatabase, quoteLiteral } from '../db/duckdb.ts';
+import { PARSE_TIME_LIMIT_MS } from '../crawl/parse-pool.ts';
 import { loadCrawl } from '../load/load-crawl.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -22,6 +24,7 @@ const MAX_PEAK_RSS_KB = 1024 * 1024;
 const CHAIN_HOPS = 50;
 const NESTING = 100_000;
 const MILLION = 1_000_000;
+const SVG_NESTING = 1_000_000;
 
 const html = (body: string): string => `<!doctype html><html><head><title>t</title></head><body>${body}</body></html>`;
 
@@ -73,7 +76,7 @@ function hostileSite(): http.Server {
           html(
             '<a href="/endless.html">endless</a> <a href="/endless.bin">binary</a> <a href="/two-gb.html">2 GB</a> ' +
               '<a href="/bomb.html">bomb</a> <a href="/loop-a">loop</a> <a href="/chain/1">chain</a> ' +
-              '<a href="/deep.html">deep</a> <a href="/links.html">links</a>',
+              '<a href="/deep.html">deep</a> <a href="/links.html">links</a> <a href="/svg.html">svg</a>',
           ),
         );
       case '/endless.html':
@@ -94,6 +97,8 @@ function hostileSite(): http.Server {
         return redirect('/loop-a');
       case '/deep.html':
         return send(html(`${'<div>'.repeat(NESTING)}<a href="/deepest.html">deepest</a>${'</div>'.repeat(NESTING)}`));
+      case '/svg.html':
+        return send(html(`<a href="/after-svg.html">after</a>${'<svg>'.repeat(SVG_NESTING)}`));
       case '/deepest.html':
         return send(html('found under 100,000 elements'));
       case '/links.html':
@@ -188,6 +193,13 @@ describe('the crawler on a hostile website', () => {
     expect(at('/links.html')).toMatchObject({ status: 200, title: null });
     expect(at('/links.html')?.error).toMatch(/not parsed|truncated/);
     expect(at('/endless.html')?.error).toMatch(/truncated/);
+    // A parse past the time limit is ended: the page is recorded with the reason, its links unknown.
+    expect(at('/svg.html')).toMatchObject({
+      status: 200,
+      title: null,
+      error: `HTML not parsed (parsing took longer than ${PARSE_TIME_LIMIT_MS / 1000} s)`,
+    });
+    expect(at('/after-svg.html')).toBeUndefined();
     expect(at('/loop-a')).toMatchObject({ status: 301, loop: true });
     expect(at('/loop-b')).toMatchObject({ status: 301, loop: true });
     // Every hop is fetched and recorded; the chain's length is counted up to the spec's redirect maximum.
