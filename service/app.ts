@@ -98,6 +98,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     access,
     jobs,
     databaseUrl: isServerLocation(appDb.location) ? appDb.location : undefined,
+    isKnownWebsite: (websiteId) => state.isKnownWebsite(websiteId),
   });
   registerAdminRoutes(app, accounts);
 

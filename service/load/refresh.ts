@@ -50,11 +50,13 @@ function staleReason(
 /** A source imported (or an import removed) since the crawl joined it: a refresh that did not finish. */
 function unjoinedSources(dataDir: string, meta: CrawlMeta): string | undefined {
   const joined = meta.sources ?? {};
-  const newer = dataSourceIds
-    .map((id) => readSourceVersion(dataDir, meta.manifest.websiteId, id))
-    .filter((v) => v !== undefined && joined[v.source] !== v.meta.versionId)
-    .filter((v) => isConnectedVersion(v) || (v!.source in joined && joined[v!.source] !== FROM_EXPORT));
-  return newer.length > 0 ? `data imported since it was joined (${newer.map((v) => v!.source).join(', ')})` : undefined;
+  const newer = dataSourceIds.filter((id) => {
+    const version = readSourceVersion(dataDir, meta.manifest.websiteId, id);
+    if (!version || joined[id] === version.meta.versionId) return false;
+    // A source whose imports were all removed is news only to a crawl that had joined it from the store.
+    return isConnectedVersion(version) || (id in joined && joined[id] !== FROM_EXPORT);
+  });
+  return newer.length > 0 ? `data imported since it was joined (${newer.join(', ')})` : undefined;
 }
 
 /** Live crawls whose precomputed reports are out of date, oldest first within each website. */

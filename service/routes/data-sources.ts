@@ -35,6 +35,7 @@ import { WEBSITE_NOT_FOUND } from './technical-health-check.ts';
 export const UPLOADS_DIR = 'uploads';
 export const IMPORT_RUNNING = { error: 'Another import is running for this website; try again when it is done' };
 export const NO_FILE = { error: 'No file was uploaded' } as const;
+export const NO_CRAWL_YET = { error: 'This website has no crawl loaded yet: import its data once one is' } as const;
 
 const websiteIdSchema = z.string().min(1).max(100);
 const day = z.iso.date();
@@ -71,6 +72,8 @@ export interface DataSourceRouteDeps {
   access: AccessCheck;
   jobs: ImportJobs;
   databaseUrl: string | undefined;
+  /** Whether the app database knows the website (one without a crawl yet is not in the store). */
+  isKnownWebsite: (websiteId: string) => Promise<boolean>;
 }
 
 /** HTTP status of a refused job: bad input 400, something else running or rows that differ 409, unknown 404. */
@@ -78,7 +81,7 @@ const STATUS_OF: Record<JobRefusal['kind'], number> = {
   'invalid-input': 400,
   locked: 409,
   conflict: 409,
-  'unknown-website': 404,
+  'unknown-website': 409,
   'not-found': 404,
   interrupted: 503,
   error: 500,
@@ -95,10 +98,16 @@ export async function registerDataSourceRoutes(app: FastifyInstance, deps: DataS
   const dataDir = registry.dataDir;
   app.addHook('onClose', () => jobs.close());
 
-  /** Whether the caller may manage the website's data sources (and the store knows it); otherwise answers 404. */
-  const manages = (request: FastifyRequest, reply: FastifyReply, websiteId: string): boolean => {
-    const isKnown = fs.existsSync(path.join(websiteDir(dataDir, websiteId), WEBSITE_FILE));
-    if (authOf(request).isInternal && access.canSeeWebsite(request, websiteId) && isKnown) return true;
+  const isInStore = (websiteId: string): boolean =>
+    fs.existsSync(path.join(websiteDir(dataDir, websiteId), WEBSITE_FILE));
+  /** Whether the caller may manage the website's data sources (and it exists); otherwise answers 404. */
+  const manages = async (request: FastifyRequest, reply: FastifyReply, websiteId: string): Promise<boolean> => {
+    if (
+      authOf(request).isInternal &&
+      access.canSeeWebsite(request, websiteId) &&
+      (isInStore(websiteId) || (await deps.isKnownWebsite(websiteId)))
+    )
+      return true;
     void reply.code(404).send(WEBSITE_NOT_FOUND);
     return false;
   };
@@ -110,7 +119,7 @@ export async function registerDataSourceRoutes(app: FastifyInstance, deps: DataS
 
   app.post('/api/data-sources/list', async (request, reply) => {
     const body = readBody(z.object({ websiteId: websiteIdSchema }), request, reply);
-    if (!body || !manages(request, reply, body.websiteId)) return reply;
+    if (!body || !(await manages(request, reply, body.websiteId))) return reply;
     const read = () => {
       const newest = registry.crawls(body.websiteId)[0];
       return withConnection(registry.db, (conn) =>
@@ -131,7 +140,7 @@ export async function registerDataSourceRoutes(app: FastifyInstance, deps: DataS
 
   app.post('/api/data-sources/remove-import', async (request, reply) => {
     const body = readBody(removeSchema, request, reply);
-    if (!body || !manages(request, reply, body.websiteId)) return reply;
+    if (!body || !(await manages(request, reply, body.websiteId))) return reply;
     if (jobs.isRunning(body.websiteId)) return reply.code(409).send(IMPORT_RUNNING);
     const { websiteId, source, importId } = body;
     // Checked again by the job under the import lock; here it spares a child process for a stale page.
@@ -161,7 +170,8 @@ export async function registerDataSourceRoutes(app: FastifyInstance, deps: DataS
           .send({ error: `Invalid ${field || 'query'}: ${issue?.message ?? 'bad request'}`, field });
       }
       const { websiteId, source, start, end } = query.data;
-      if (!manages(request, reply, websiteId)) return reply;
+      if (!(await manages(request, reply, websiteId))) return reply;
+      if (!isInStore(websiteId)) return reply.code(409).send(NO_CRAWL_YET);
       if (!request.isMultipart()) return reply.code(415).send({ error: 'Send the files as multipart/form-data' });
       if (jobs.isRunning(websiteId)) return reply.code(409).send(IMPORT_RUNNING);
       const uploads = path.join(dataDir, UPLOADS_DIR);

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Overview } from '../../catalog/api.ts';
 import type { DataSourcesAnswer, DataSourceStatus, ImportJob } from '../../catalog/data-source-calls.ts';
-import { UPLOADS_DIR } from '../routes/data-sources.ts';
+import { NO_CRAWL_YET, UPLOADS_DIR } from '../routes/data-sources.ts';
 import { storeDir } from '../store/layout.ts';
 import {
   TestClock,
@@ -56,10 +56,10 @@ beforeAll(async () => {
 
 afterAll(() => signedIn?.close());
 
-async function upload(who: Who, files: { name: string; file: string }[], query = ''): Promise<Response> {
+async function upload(who: Who, files: { name: string; file: string }[], websiteId = SITE): Promise<Response> {
   const form = new FormData();
   for (const f of files) form.append('files', new Blob([fs.readFileSync(f.file)]), f.name);
-  return fetch(`${base}/api/data-sources/upload?websiteId=${SITE}&source=search-console${query}`, {
+  return fetch(`${base}/api/data-sources/upload?websiteId=${websiteId}&source=search-console`, {
     method: 'POST',
     headers: { cookie: sessions[who].cookie, 'x-csrf-token': sessions[who].csrfToken },
     body: form,
@@ -128,6 +128,14 @@ describe('the Data sources calls', () => {
       expect([who, removed.statusCode, removed.json()]).toEqual([who, 404, WEBSITE_NOT_FOUND]);
       expect(snapshotTree(storeDir(dataDir))).toEqual(before);
     }
+  });
+
+  it('answer a website without a crawl yet as not connected, and refuse an upload into it', async () => {
+    const listed = await post(signedIn.app, '/api/data-sources/list', sessions.otherStaff, { websiteId: 'elsewhere' });
+    expect(listed.statusCode).toBe(200);
+    expect(listed.json<DataSourcesAnswer>().sources.every((s) => !s.isConnected && !s.isInExport)).toBe(true);
+    const uploaded = await upload('otherStaff', named(PERFORMANCE_CSVS), 'elsewhere');
+    expect([uploaded.status, await uploaded.json()]).toEqual([409, NO_CRAWL_YET]);
   });
 
   it('import uploaded files in the background, recording who did, and connect the source', async () => {

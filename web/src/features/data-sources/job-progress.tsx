@@ -3,7 +3,7 @@ import type { ImportJob } from '../../../../catalog/data-source-calls.ts';
 import { Icon } from '../../components/icon.tsx';
 
 /** What a job is doing, as a sentence and a bar; a failed one (seen by polling) says why in the service's words. */
-export function JobProgress({ job }: { job: ImportJob }) {
+export function JobProgress({ job, onDismiss }: { job: ImportJob; onDismiss: () => void }) {
   if (job.status === 'failed')
     return (
       <Alert
@@ -12,6 +12,9 @@ export function JobProgress({ job }: { job: ImportJob }) {
         icon={<Icon name="alert-triangle" size={18} />}
         title={job.kind === 'remove' ? 'Not removed' : 'Not imported'}
         data-testid="job-failed"
+        withCloseButton
+        closeButtonLabel="Dismiss"
+        onClose={onDismiss}
       >
         <Text size="sm" style={{ wordBreak: 'break-word' }}>
           {job.summary}

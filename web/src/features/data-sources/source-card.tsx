@@ -31,6 +31,8 @@ export function SourceCard({ websiteId, source, job, isBusy, onChanged }: Source
   const [error, setError] = useState<string | undefined>();
   const [toRemove, setToRemove] = useState<SourceImport | undefined>();
   const [isRemoving, setRemoving] = useState(false);
+  /** A failed job the user has read and closed. */
+  const [dismissedJob, setDismissedJob] = useState<string | undefined>();
   const last = source.imports[0];
   const isUploading = uploaded !== undefined;
 
@@ -128,18 +130,23 @@ export function SourceCard({ websiteId, source, job, isBusy, onChanged }: Source
               : 'Its reports show "not connected" until an export is imported.'}
           </Text>
         )}
-        {job && (job.status === 'running' || (job.status === 'failed' && !error)) ? <JobProgress job={job} /> : null}
+        {job && (job.status === 'running' || (job.status === 'failed' && !error && job.id !== dismissedJob)) ? (
+          <JobProgress job={job} onDismiss={() => setDismissedJob(job.id)} />
+        ) : null}
         {error ? (
           <Alert
             color="red"
             variant="light"
             icon={<Icon name="alert-triangle" size={18} />}
-            title="Not imported"
+            title="Refused"
             role="alert"
             data-testid="source-error"
             withCloseButton
             closeButtonLabel="Dismiss"
-            onClose={() => setError(undefined)}
+            onClose={() => {
+              setError(undefined);
+              setDismissedJob(job?.id);
+            }}
           >
             <Text size="sm" style={{ wordBreak: 'break-word' }}>
               {error}

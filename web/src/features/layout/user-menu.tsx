@@ -4,6 +4,7 @@ import { useSessionStore } from '../../stores/session-store.ts';
 import { useWebsitesStore } from '../../stores/websites-store.ts';
 import { useCrawlsStore } from '../../stores/crawls-store.ts';
 import { useOverviewStore } from '../../stores/overview-store.ts';
+import { useDataSourcesStore } from '../../stores/data-sources-store.ts';
 import { Icon } from '../../components/icon.tsx';
 import { ToneBadge } from '../../components/tone-badge.tsx';
 
@@ -29,6 +30,7 @@ export function UserMenu() {
       useWebsitesStore.getState().reset();
       useCrawlsStore.getState().reset();
       useOverviewStore.getState().reset();
+      useDataSourcesStore.getState().reset();
       setLeaving(false);
     }
   };

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { checkCrawlSettings, defaultCrawlSettings } from './crawl-runs.ts';
+import { dataWindowBefore } from './data-sources.ts';
+
+describe('the data window setting', () => {
+  const base = defaultCrawlSettings('shop.example');
+
+  it('is 28 days by default, also for settings saved before it existed', () => {
+    expect(base.dataWindowDays).toBe(28);
+    const { dataWindowDays: _, ...older } = base;
+    expect(checkCrawlSettings(older)).toEqual({ settings: base });
+  });
+
+  it('keeps a whole number from 1 to 480 and refuses anything else at its field', () => {
+    for (const days of [1, 90, 480])
+      expect(checkCrawlSettings({ ...base, dataWindowDays: days })).toEqual({
+        settings: { ...base, dataWindowDays: days },
+      });
+    for (const days of [0, 481, 7.5, '28', null])
+      expect(checkCrawlSettings({ ...base, dataWindowDays: days })).toEqual({
+        error: 'Data window must be a whole number from 1 to 480',
+        field: 'dataWindowDays',
+      });
+  });
+
+  it('sets how many whole days before the crawl date a crawl joins', () => {
+    expect(dataWindowBefore(new Date('2026-11-16T09:00:00Z'), 90)).toEqual({
+      dataStart: '2026-08-18',
+      dataEnd: '2026-11-15',
+    });
+  });
+});
