@@ -113,7 +113,7 @@ async function readSitemap(
     const isFull = frontier.internalCount >= options.maxUrls;
     const id = isFull ? frontier.idOf(target) : frontier.know(target, -1, 0);
     if (id === undefined) {
-      frontier.isMaxUrlsReached = true;
+      if (sources.scope.place(target) === 'internal') frontier.isMaxUrlsReached = true;
       continue;
     }
     frontier.noteSitemap(id, sitemap.url);

@@ -7,6 +7,7 @@
 import path from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { exportTables } from '../../catalog/export-contract.ts';
+import { defaultComparison, partialReasonOf } from '../../catalog/crawl-label.ts';
 import { openDatabase, quoteIdent, quoteLiteral, textOf, withConnection } from '../db/duckdb.ts';
 import { firstLine } from '../error-text.ts';
 import type { CrawlMeta } from './crawl-meta.ts';
@@ -73,9 +74,9 @@ export class CrawlRegistry {
     return this.crawls(websiteId).find((c) => c.crawlId === crawlId);
   }
 
-  /** The next older live crawl, the default comparison. */
+  /** The default comparison: the next older live crawl that is not partial (catalog/crawl-label.ts). */
   previous(websiteId: string, crawlId: number): CrawlRecord | undefined {
-    return this.crawls(websiteId).find((c) => c.crawlId < crawlId);
+    return defaultComparison(this.crawls(websiteId), crawlId, (c) => partialReasonOf(c.meta.manifest) !== null);
   }
 
   /** The folders the last scan skipped, and why. */

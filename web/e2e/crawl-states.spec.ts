@@ -36,7 +36,7 @@ test.describe('internal users', () => {
     await expect(notice).toContainText('only then is the client emailed');
     await expect(notice.getByRole('button', { name: 'Approve' })).toBeEnabled();
     const approved = crawls.find((c) => c.moduleState === 'APPROVED')!;
-    await choose(page, 'Current Crawl', approved.crawledFriendly);
+    await choose(page, 'Current Crawl', approved.label);
     await waitForOverview(page);
     await expect(page.getByTestId('pending-notice')).toHaveCount(0);
   });
@@ -44,7 +44,7 @@ test.describe('internal users', () => {
   test('a failed approval shows the error toast and keeps the notice', async ({ page }) => {
     await open(page, `${SECTION}?website=${websites.northwind.id}`);
     const target = await crawlToApprove(page);
-    await choose(page, 'Current Crawl', target.crawledFriendly);
+    await choose(page, 'Current Crawl', target.label);
     await waitForOverview(page);
     await page.route('**/crawl/approve', (route) => route.fulfill({ status: 500, json: { error: 'boom' } }));
     await page.getByTestId('pending-notice').getByRole('button', { name: 'Approve' }).click();
@@ -55,7 +55,7 @@ test.describe('internal users', () => {
   test('approving shows the toasts, hides the notice, and the toast closes after 5 seconds', async ({ page }) => {
     await open(page, `${SECTION}?website=${websites.northwind.id}`);
     const target = await crawlToApprove(page);
-    await choose(page, 'Current Crawl', target.crawledFriendly);
+    await choose(page, 'Current Crawl', target.label);
     await waitForOverview(page);
     await page.route('**/crawl/approve', async (route) => {
       await new Promise((resolve) => setTimeout(resolve, 600));

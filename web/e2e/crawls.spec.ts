@@ -181,9 +181,10 @@ test.describe('as the demo staff user', () => {
     await setHidden(page, false);
     await expect.poll(listCalls, { message: 'one look when the page is shown again' }).toBe(1);
     const row = historyRow(page);
-    await expect(row.locator('td').nth(3)).toHaveText('Manual');
-    await expect(row.locator('td').nth(4)).toHaveText(logins.staff.email);
+    await expect(row.locator('td').nth(4)).toHaveText('Manual');
+    await expect(row.locator('td').nth(5)).toHaveText(logins.staff.email);
     await expect(row.locator('td').nth(2)).toHaveText('40');
+    await expect(row.getByTestId('partial')).toHaveCount(0);
     expect(site.requests()).toBeGreaterThanOrEqual(40);
 
     // In-app navigation keeps the crawl list the page refreshed when the run was loaded.
@@ -427,8 +428,8 @@ test.describe('a weekly schedule', () => {
     await expect(card).toBeHidden({ timeout: 0 });
     await expect(loaded).toBeVisible();
     const row = historyRow(page);
-    await expect(row.locator('td').nth(3)).toHaveText('Scheduled');
-    await expect(row.locator('td').nth(4)).toHaveText('Schedule');
+    await expect(row.locator('td').nth(4)).toHaveText('Scheduled');
+    await expect(row.locator('td').nth(5)).toHaveText('Schedule');
     await expect(row.locator('td').nth(0)).toHaveText(/^30 Nov 2026, 06:0\d$/);
     await expect(page.getByTestId('next-run')).toHaveText('Next run: Monday 7 December 2026, 06:00 (London)');
     await context.close();

@@ -62,7 +62,7 @@ test.describe('website and crawl selection', () => {
     await waitForOverview(page);
     const crawls = await crawlsOf(page, websites.northwind.id);
     const older = crawls[crawls.length - 1]!;
-    await choose(page, 'Current Crawl', older.crawledFriendly);
+    await choose(page, 'Current Crawl', older.label);
     await expect.poll(() => query(page).get('crawl')).toBe(String(older.crawlId));
 
     await choose(page, 'Website', websites.alpine.name);
@@ -70,7 +70,7 @@ test.describe('website and crawl selection', () => {
     await waitForOverview(page);
     const alpine = await crawlsOf(page, websites.alpine.id);
     expect(query(page).get('crawl')).toBe(String(alpine[0]!.crawlId));
-    expect(await selectedValue(page, 'Current Crawl')).toBe(alpine[0]!.crawledFriendly);
+    expect(await selectedValue(page, 'Current Crawl')).toBe(alpine[0]!.label);
   });
 
   test('changing the crawl sets the comparison to the next older crawl and the range to its data dates', async ({
@@ -81,25 +81,25 @@ test.describe('website and crawl selection', () => {
     const crawls = await crawlsOf(page, websites.northwind.id);
     expect(crawls.length).toBeGreaterThanOrEqual(3);
 
-    // The dropdown lists crawls newest first, labelled by crawledFriendly.
+    // The dropdown lists crawls newest first, labelled by crawl label.
     await page.getByRole('combobox', { name: 'Current Crawl', exact: true }).click();
-    await expect(page.getByRole('option')).toHaveText(crawls.map((c) => new RegExp(c.crawledFriendly)));
+    await expect(page.getByRole('option')).toHaveText(crawls.map((c) => new RegExp(c.label)));
     await page.keyboard.press('Escape');
 
     // Pick a comparison other than the default, then change the crawl: the comparison resets.
-    await choose(page, 'Compared with', crawls[crawls.length - 1]!.crawledFriendly);
+    await choose(page, 'Compared with', crawls[crawls.length - 1]!.label);
     await expect.poll(() => query(page).get('compare')).toBe(String(crawls[crawls.length - 1]!.crawlId));
     const target = crawls[1]!;
-    await choose(page, 'Current Crawl', target.crawledFriendly);
+    await choose(page, 'Current Crawl', target.label);
     await expect.poll(() => query(page).get('crawl')).toBe(String(target.crawlId));
     expect(query(page).get('compare')).toBeNull();
-    expect(await selectedValue(page, 'Compared with')).toBe(crawls[2]!.crawledFriendly);
+    expect(await selectedValue(page, 'Compared with')).toBe(crawls[2]!.label);
     await expect(page.getByTestId('data-range')).toHaveText(
       `${dayMonthYear(target.dataStart)} – ${dayMonthYear(target.dataEnd)}`,
     );
 
     // The oldest crawl has no comparison.
-    await choose(page, 'Current Crawl', crawls[crawls.length - 1]!.crawledFriendly);
+    await choose(page, 'Current Crawl', crawls[crawls.length - 1]!.label);
     await expect(page.getByRole('combobox', { name: 'Compared with', exact: true })).toBeDisabled();
   });
 

@@ -37,6 +37,32 @@ async function loadBigSite(dataDir: string): Promise<void> {
   }
 }
 
+/**
+ * Loads the same-day website's crawls: a small generated site whose manifests are given the crawl times of
+ * `extra.sameDay`, the partial one marked as a stopped crawl's export is.
+ */
+async function loadSameDaySite(dataDir: string): Promise<void> {
+  if (listLiveCrawls(dataDir).some((crawl) => crawl.websiteId === extra.sameDay.id)) return;
+  const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'thc-e2e-same-day-'));
+  try {
+    const wanted = extra.sameDay.crawls;
+    const site = await generateSite({ outDir, site: websites.northwind.id, urls: 300, crawls: wanted.length });
+    for (const exportDir of site.crawlDirs) {
+      const file = path.join(exportDir, MANIFEST_FILE);
+      const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+      const crawl: { crawledAt: string; partialReason?: string } = wanted.find((c) => c.crawlId === manifest.crawlId)!;
+      const partial = crawl.partialReason ? { stoppedEarly: true, partialReason: crawl.partialReason } : {};
+      fs.writeFileSync(
+        file,
+        JSON.stringify({ ...manifest, websiteId: extra.sameDay.id, crawledAt: crawl.crawledAt, ...partial }),
+      );
+      await loadCrawl({ dataDir, exportDir });
+    }
+  } finally {
+    fs.rmSync(outDir, { recursive: true, force: true });
+  }
+}
+
 interface CrawlState {
   id: string;
   crawlId: number;
@@ -71,14 +97,17 @@ export default async function globalSetup(config: FullConfig): Promise<void> {
   await run({ command: 'user add', ...extra.emptyClient, role: 'CLIENT', websites: [extra.empty.id] });
 
   await run({ command: 'website add', id: extra.big.id, name: extra.big.name, domain: extra.big.domain });
+  const { sameDay } = extra;
+  await run({ command: 'website add', id: sameDay.id, name: sameDay.name, domain: sameDay.domain });
   await run({
     command: 'user bind',
     email: logins.staff.email,
-    websites: [websites.alpine.id, extra.inactive.id, extra.empty.id, extra.big.id],
+    websites: [websites.alpine.id, extra.inactive.id, extra.empty.id, extra.big.id, sameDay.id],
   });
   const dataDir = config.webServer?.env?.DATA_DIR;
   if (!dataDir) throw new Error('playwright.config.ts sets no DATA_DIR for the service');
   await loadBigSite(dataDir);
+  await loadSameDaySite(dataDir);
 
   // The demo publishes Northwind's older crawls and leaves its two newest pending (one for the approve test, the
   // newest for the staff pending views); Alpine stays pending. Approving here keeps the suite independent of that.
@@ -101,6 +130,14 @@ export default async function globalSetup(config: FullConfig): Promise<void> {
   }
   if (big.length === 0) throw new Error(`the service did not pick up the crawl of ${extra.big.id}`);
   await approve(extra.big.id, big);
+  let sameDayCrawls: CrawlState[] = [];
+  for (let tries = 0; sameDayCrawls.length < sameDay.crawls.length && tries < 60; tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    sameDayCrawls = await crawlStates(admin, csrfToken, sameDay.id);
+  }
+  if (sameDayCrawls.length < sameDay.crawls.length)
+    throw new Error(`the service did not pick up the crawls of ${sameDay.id}`);
+  await approve(sameDay.id, sameDayCrawls);
   await admin.dispose();
 
   const browser = await chromium.launch(use.launchOptions);

@@ -102,6 +102,8 @@ export interface CrawlInfo {
   id: string | number;
   crawlId: number;
   crawledFriendly: string;
+  label: string;
+  partial: string | null;
   dataStart: string;
   dataEnd: string;
   moduleState: string;
@@ -120,6 +122,18 @@ export const extra = {
   empty: { id: 'e2e-no-crawls', name: 'E2E Awaiting First Crawl', domain: 'awaiting.example' },
   big: { id: 'e2e-big-outfitters', name: 'E2E Big Outfitters', domain: 'big-outfitters.example', urls: 110_000 },
   emptyClient: { email: 'client@awaiting.example', password: 'awaiting-client-demo' },
+  /** Issue 28: a crawl a week before three on one day, the middle one of them stopped early (partial). */
+  sameDay: {
+    id: 'e2e-same-day',
+    name: 'E2E Same Day Crawls',
+    domain: 'same-day.example',
+    crawls: [
+      { crawlId: 1, crawledAt: '2026-11-09T09:00:00Z' },
+      { crawlId: 2, crawledAt: '2026-11-16T06:00:00Z' },
+      { crawlId: 3, crawledAt: '2026-11-16T09:41:00Z', partialReason: 'stopped' },
+      { crawlId: 4, crawledAt: '2026-11-16T14:05:00Z' },
+    ],
+  },
 } as const;
 
 /** Runs admin commands (service/admin/commands.ts) through the running service's API as the demo admin. */

@@ -55,7 +55,7 @@ for (const size of sizes) {
       await open(page, `${SECTION}?website=${websites.northwind.id}`);
       await waitForOverview(page);
       const approved = (await crawlsOf(page, websites.northwind.id)).find((c) => c.moduleState === 'APPROVED');
-      if (approved) await choose(page, 'Current Crawl', approved.crawledFriendly);
+      if (approved) await choose(page, 'Current Crawl', approved.label);
       await waitForOverview(page);
       await shot(page, size.name, 'overview-severity');
       await page.screenshot({ path: `${DIR}/${size.name}-overview-full.png`, fullPage: true });
@@ -224,7 +224,7 @@ for (const size of sizes) {
       await open(page, `${SECTION}?website=${websites.northwind.id}`);
       await waitForOverview(page);
       const pending = (await crawlsOf(page, websites.northwind.id)).find((c) => c.moduleState === 'PENDING');
-      if (pending) await choose(page, 'Current Crawl', pending.crawledFriendly);
+      if (pending) await choose(page, 'Current Crawl', pending.label);
       await waitForOverview(page);
       await shot(page, size.name, 'pending-staff');
     });
@@ -257,9 +257,11 @@ for (const size of sizes) {
         await shot(page, size.name, 'crawls-settings');
         await page.screenshot({ path: `${DIR}/${size.name}-crawls-settings-full.png`, fullPage: true });
 
-        await saveCrawlSettings(page, { startUrl: quick.url, maxUrls: 100, concurrency: 2 });
+        // Max URLs below the site's 13 pages: the history marks the loaded crawl Partial.
+        await saveCrawlSettings(page, { startUrl: quick.url, maxUrls: 10, concurrency: 2 });
         await page.getByRole('button', { name: 'Start now' }).click();
         await expect(page.getByRole('link', { name: 'Loaded as crawl 1' })).toBeVisible({ timeout: 120_000 });
+        await expect(page.getByTestId('crawl-history').getByTestId('partial')).toBeVisible();
         // A start URL nobody answers, for a failed run in the history.
         await saveCrawlSettings(page, { startUrl: 'http://127.0.0.1:9/', maxUrls: 100, concurrency: 2 });
         await page.getByRole('button', { name: 'Start now' }).click();
@@ -330,6 +332,29 @@ for (const size of sizes) {
       await page.goto(`/data-sources?website=${websites.northwind.id}`);
       await expect(page.getByTestId('source-card').first()).toBeVisible({ timeout: 30_000 });
       await shot(page, size.name, 'data-sources-demo');
+      await context.close();
+    });
+
+    test('crawls of one day and a partial crawl: labels, marks and the comparison warning', async ({ browser }) => {
+      const context = await browser.newContext({ storageState: authFile('staff'), viewport: size });
+      const page = await context.newPage();
+      await open(page, `${SECTION}?website=${extra.sameDay.id}&compare=3`);
+      await waitForOverview(page);
+      await expect(page.getByTestId('partial-comparison')).toBeVisible();
+      await shot(page, size.name, 'partial-comparison');
+      await page.getByRole('combobox', { name: 'Current Crawl', exact: true }).click();
+      await expect(page.getByRole('option').first()).toBeVisible();
+      await shot(page, size.name, 'crawl-labels-dropdown');
+      await page.keyboard.press('Escape');
+      await open(page, `${SECTION}?website=${extra.sameDay.id}&crawl=3`);
+      await waitForOverview(page);
+      await expect(page.getByTestId('partial-current')).toBeVisible();
+      await shot(page, size.name, 'partial-crawl');
+      await open(page, `${SECTION}/status-code/4xx?website=${extra.sameDay.id}`);
+      const chart = page.getByTestId('issues-chart');
+      await expect(chart.locator('svg').first()).toBeVisible({ timeout: 20_000 });
+      await chart.scrollIntoViewIfNeeded();
+      await shot(page, size.name, 'same-day-chart');
       await context.close();
     });
 

@@ -5,6 +5,7 @@
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { SECTION, authFile, crawlsOf, open, sidebar, waitForOverview, websites } from './helpers.ts';
+import { crawlTickText } from '../../catalog/crawl-label.ts';
 
 test.use({ storageState: authFile('staff') });
 
@@ -157,7 +158,9 @@ async function xTicks(page: Page) {
   return found.sort((a, b) => a.centre - b.centre);
 }
 
-test('Issues over time: ticks at the crawl dates, each point on its tick, thinned when crowded', async ({ page }) => {
+test('Issues over time: ticks at the crawls, labelled as the dropdown labels them, each point on its tick, thinned when crowded', async ({
+  page,
+}) => {
   await open(page, `${SECTION}?website=${websites.northwind.id}`);
   await waitForOverview(page);
   const crawls = await crawlsOf(page, websites.northwind.id);
@@ -173,9 +176,10 @@ test('Issues over time: ticks at the crawl dates, each point on its tick, thinne
   const { trends } = (await Promise.all(summaries)).filter((s): s is Summary => s !== null).at(-1)!;
   const expected = [...trends]
     .sort((a, b) => Date.parse(a.crawledAt) - Date.parse(b.crawledAt))
-    .map((t) => crawls.find((c) => c.crawlId === t.crawlId)!.crawledFriendly);
+    .map((t) => crawlTickText(crawls.find((c) => c.crawlId === t.crawlId)!.label).replace('\n', ''));
   expect(expected.length).toBeGreaterThan(2);
-  expect(expected.every((d) => /^\d{1,2} [A-Z][a-z]{2} \d{4}$/.test(d))).toBe(true);
+  // Each tick is the crawl's label on two lines (a <text> of two <tspan>s, read here as one string).
+  expect(expected.every((d) => /^\d{1,2} [A-Z][a-z]{2} \d{4}crawl \d+$/.test(d))).toBe(true);
 
   const chart = page.getByTestId('issues-chart');
   await expect(chart.locator('svg').first()).toBeVisible();
