@@ -9,12 +9,25 @@
 import { dataSourceIds, isDataSourceId } from '../catalog/data-sources.ts';
 import { readCommandLine } from '../service/command-line.ts';
 import { dateText } from '../service/sources/cells.ts';
+import { importers } from '../service/sources/detect-format.ts';
 import { ImportError } from '../service/sources/import-error.ts';
 import { importData, type ImportOptions, type ImportResult } from '../service/sources/import-data.ts';
+import type { Coverage } from '../service/sources/importer.ts';
 
 const USAGE = `usage: npm run import-data -- --website ID --source ${dataSourceIds.join('|')} FILE... [--start YYYY-MM-DD --end YYYY-MM-DD] [--replace] [--data-dir DIR]`;
 
 const say = (stream: NodeJS.WriteStream, line: string): void => void stream.write(`import-data: ${line}\n`);
+
+const formatList = (): string =>
+  dataSourceIds
+    .map(
+      (source) =>
+        `  ${source}: ${importers
+          .filter((i) => i.source === source)
+          .map((i) => i.format)
+          .join('; ')}`,
+    )
+    .join('\n');
 
 function usageError(problem: string): never {
   say(process.stderr, `${problem} (${USAGE})`);
@@ -34,7 +47,9 @@ function parseCommandLine(argv: string[]): ImportOptions {
     usageError,
   );
   if (parsed.isHelp) {
-    process.stdout.write(`${USAGE}\n`);
+    process.stdout.write(
+      `${USAGE}\n\nFormats, told from each file's content (docs/data-sources.md):\n${formatList()}\n`,
+    );
     process.exit(0);
   }
   const { website, source, start, end } = parsed.values;
@@ -63,18 +78,26 @@ function dayOf(option: string, text: string): string {
 
 const n = (value: number): string => value.toLocaleString('en-GB');
 
-function summary(result: ImportResult): string {
-  const { coverage, urls } = result;
-  const dates =
-    coverage.granularity === 'day'
-      ? `days ${coverage.start} to ${coverage.end}`
-      : `totals for ${coverage.start} to ${coverage.end} (one period, placed on ${coverage.end})`;
+const DATES: Record<Coverage['granularity'], (c: Coverage) => string> = {
+  day: (c) => `days ${c.start} to ${c.end}`,
+  week: (c) => `weeks ${c.start} to ${c.end} (each on its first day)`,
+  month: (c) => `months ${c.start} to ${c.end} (each on its first day)`,
+  period: (c) =>
+    c.start === c.end ? `as of ${c.end}` : `totals for ${c.start} to ${c.end} (one period, placed on ${c.end})`,
+};
+
+function urlsPart({ urls }: ImportResult): string {
+  if (urls.matched + urls.unmatched === 0) return 'no page URLs';
   const unmatched =
     urls.unmatched > 0 ? `, ${n(urls.unmatched)} not (e.g. ${urls.unmatchedExamples.join(' ')})` : ', none unmatched';
+  return `URLs: ${n(urls.matched)} matched to crawl ${urls.crawlId}${unmatched}`;
+}
+
+function summary(result: ImportResult): string {
   const parts = [
     `${n(result.rows)} rows of ${result.format}`,
-    dates,
-    `URLs: ${n(urls.matched)} matched to crawl ${urls.crawlId}${unmatched}`,
+    DATES[result.coverage.granularity](result.coverage),
+    urlsPart(result),
   ];
   if (result.skippedRows > 0)
     parts.push(`${n(result.skippedRows)} rows without a URL skipped (e.g. ${result.skippedExamples.join(' ')})`);

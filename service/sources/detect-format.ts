@@ -4,10 +4,18 @@ import { dataSource, type DataSourceId } from '../../catalog/data-sources.ts';
 import { ImportError } from './import-error.ts';
 import type { Importer, SourceFile } from './importer.ts';
 import { analyticsGa4Report } from './importers/analytics-ga4-report.ts';
+import { googleAdsReport } from './importers/google-ads-report.ts';
+import { microsoftAdsReport } from './importers/microsoft-ads-report.ts';
 import { searchConsoleBulk } from './importers/search-console-bulk.ts';
 import { searchConsolePerformance } from './importers/search-console-performance.ts';
 
-export const importers: readonly Importer[] = [searchConsoleBulk, searchConsolePerformance, analyticsGa4Report];
+export const importers: readonly Importer[] = [
+  searchConsoleBulk,
+  searchConsolePerformance,
+  analyticsGa4Report,
+  googleAdsReport,
+  microsoftAdsReport,
+];
 
 const HEAD_BYTES = 64 * 1024;
 

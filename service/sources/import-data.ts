@@ -23,7 +23,7 @@ import { importerOf, openSourceFile } from './detect-format.ts';
 import { ImportError } from './import-error.ts';
 import type { Coverage, Importer, SourceFile } from './importer.ts';
 import { matchCrawledUrls, type UrlMatch } from './match-urls.ts';
-import { mergeVersion, normaliseStaged } from './merge-version.ts';
+import { hasUrlColumn, mergeVersion, normaliseStaged } from './merge-version.ts';
 import {
   cleanupSourceLeftovers,
   publishVersion,
@@ -140,7 +140,8 @@ async function importLocked(
     await conn.run('SET preserve_insertion_order = true');
     const staged = await importer.stage(files, { conn, workDir, range: options.range });
     const normal = await normaliseStaged(conn, staged, originOf(crawls), workDir);
-    const urls = await matchCrawledUrls(conn, crawls[0]!, [...normal.tables.values()]);
+    const urlTables = [...normal.tables].filter(([id]) => hasUrlColumn(id)).map(([, name]) => name);
+    const urls = await matchCrawledUrls(conn, crawls[0]!, urlTables);
     const live = readSourceVersion(dataDir, options.websiteId, options.source);
     const versionId = newLoadId();
     const partialDir = startPartialVersion(dir, versionId);

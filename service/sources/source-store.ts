@@ -20,7 +20,7 @@ export const SOURCE_META_FILE = 'source.json';
 const coverageSchema = z.object({
   start: z.iso.date(),
   end: z.iso.date(),
-  granularity: z.enum(['day', 'period']),
+  granularity: z.enum(['day', 'week', 'month', 'period']),
 });
 
 const importRecordSchema = z.object({

@@ -1,0 +1,144 @@
+/**
+ * The ads, keyword and trends formats end to end: a generated site's crawls loaded without their marketing tables,
+ * then each vendor file of fixtures/sources imported by the real CLI. Each source starts "not connected" in the
+ * query report, then its rows reach the crawls whose data window holds them and the query report reads them; the
+ * same file imported again changes nothing (rows without a landing URL or customer id included).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { QueryReport } from '../../catalog/api.ts';
+import { generateSite } from '../../scripts/fixtures/generate.ts';
+import { loadCrawl } from '../load/load-crawl.ts';
+import { storeDir } from '../store/layout.ts';
+import { openSignedInApp, post, tempDir, type SignedInApp } from './auth-fixture.ts';
+import { queryCrawl, runImportData, type CliRun } from './helpers/import-cli.ts';
+import { snapshotTree } from './helpers/tree-snapshot.ts';
+
+const FIXTURES = path.resolve(import.meta.dirname, '../../fixtures/sources');
+const SITE = 'alpine-travel';
+const SOURCE_TABLES = ['search_console', 'search_console_queries', 'analytics', 'ads_one', 'ads_two', 'trends'];
+
+let dataDir: string;
+let signedIn: SignedInApp<'admin'>;
+
+const importData = (...args: string[]): CliRun => runImportData(dataDir, SITE, args);
+const query = <T>(crawlId: number, sql: string): Promise<T[]> => queryCrawl<T>(dataDir, SITE, crawlId, sql);
+
+async function queryReport(text: string, crawlId = 2): Promise<QueryReport> {
+  await signedIn.stack.registry.refresh();
+  const res = await post(signedIn.app, '/api/technical-health-check/query/get-report', signedIn.sessions.admin, {
+    websiteId: SITE,
+    query: text,
+    currentId: crawlId,
+  });
+  expect(res.statusCode).toBe(200);
+  return res.json<QueryReport>();
+}
+
+/** One import that must succeed with one summary line; a second import of the same files changes nothing. */
+function importOnce(source: string, files: string[]): string {
+  const run = importData('--source', source, ...files);
+  expect(run.stderr).toBe('');
+  expect(run.status).toBe(0);
+  expect(run.stdout.trim().split('\n')).toHaveLength(1);
+  const before = snapshotTree(storeDir(dataDir));
+  const again = importData('--source', source, ...files);
+  expect(again.stdout).toContain('nothing changed (imported before)');
+  expect(snapshotTree(storeDir(dataDir))).toEqual(before);
+  return run.stdout;
+}
+
+beforeAll(async () => {
+  const out = tempDir('thc-formats-exports-');
+  const { crawlDirs } = await generateSite({ outDir: out, site: SITE, urls: 200, crawls: 2 });
+  dataDir = tempDir('thc-formats-data-');
+  for (const dir of crawlDirs) {
+    for (const table of [...SOURCE_TABLES, 'keyword_planner'])
+      fs.rmSync(path.join(dir, `${table}.parquet`), { force: true });
+    await loadCrawl({ dataDir, exportDir: dir });
+  }
+  signedIn = await openSignedInApp(dataDir, '2026-11-20T09:00:00Z', ['admin']);
+}, 300_000);
+
+afterAll(() => signedIn?.close());
+
+describe('Google Ads reports', () => {
+  it('feed ads_one: landing pages by day and URL, search terms by keyword, and the query report reads them', async () => {
+    expect((await queryReport('alpine travel')).notConnected).toContain('google-ads');
+
+    const landing = importOnce('google-ads', [path.join(FIXTURES, 'google-ads/landing-page-report.csv')]);
+    expect(landing).toContain('4 rows of Google Ads report CSV');
+    expect(landing).toContain('days 2026-11-02 to 2026-11-03');
+    expect(landing).toContain(
+      'URLs: 2 matched to crawl 2, 1 not (e.g. https://www.alpine-travel.eu/de/sommer-aktion/)',
+    );
+    expect(landing).toContain('amounts are in EUR as exported');
+    // Both crawls' windows hold 2 and 3 November.
+    for (const crawlId of [1, 2])
+      expect(
+        (await query<{ n: bigint }>(crawlId, `SELECT sum(clicks) AS n FROM ads_one WHERE url LIKE '%/de/'`))[0]?.n,
+      ).toBe(78n);
+
+    const terms = importOnce('google-ads', [path.join(FIXTURES, 'google-ads/search-terms-report.csv')]);
+    expect(terms).toContain('4 rows of Google Ads report CSV');
+    expect(terms).toContain('totals for 2026-11-09 to 2026-11-15 (one period, placed on 2026-11-15)');
+    expect(terms).toContain('no page URLs');
+    // Two campaigns' rows of one search term and keyword are one row of the contract.
+    const rows = await query<{ search_term: string; query: string; clicks: bigint; costs: number }>(
+      2,
+      `SELECT search_term, query, clicks, costs FROM ads_one WHERE search_term IS NOT NULL ORDER BY search_term`,
+    );
+    expect(rows.map((r) => [r.search_term, r.query, Number(r.clicks)])).toEqual([
+      ['alpine travel', 'alpine travel', 87],
+      ['alpine travel reisen', 'alpine travel', 12],
+      ['berchtesgaden urlaub', 'berchtesgaden urlaub', 70],
+      ['urlaub, deutschland', 'urlaub deutschland', 9],
+    ]);
+    expect(rows[2]?.costs).toBeCloseTo(56.32 + 5.46, 9);
+    // Crawl 1's window ends 8 November: the week's totals are not in it.
+    expect(await query(1, `SELECT 1 FROM ads_one WHERE search_term IS NOT NULL`)).toEqual([]);
+
+    const report = await queryReport('Alpine Travel');
+    expect(report.notConnected).not.toContain('google-ads');
+    expect(report.adsOne.totals).toMatchObject({ clicks: 99, impressions: 1514, conversions: 9 });
+    expect(report.adsOne.searchTerms.map((t) => [t.search_term, t.clicks])).toEqual([
+      ['alpine travel', 87],
+      ['alpine travel reisen', 12],
+    ]);
+    // The near miss: crawl 1 is connected to Google Ads, but its window holds no search term of the query.
+    const older = await queryReport('alpine travel', 1);
+    expect(older.notConnected).not.toContain('google-ads');
+    expect(older.adsOne.totals).toBeNull();
+  }, 600_000);
+});
+
+describe('the Microsoft Advertising report', () => {
+  it('feeds ads_two by day and landing URL, which the query report totals over the query’s landing pages', async () => {
+    expect((await queryReport('alpine travel')).notConnected).toContain('microsoft-ads');
+    const out = importOnce('microsoft-ads', [path.join(FIXTURES, 'microsoft-ads/destination-url-report.csv')]);
+    expect(out).toContain('4 rows of Microsoft Advertising report CSV');
+    expect(out).toContain('days 2026-11-02 to 2026-11-10');
+    expect(out).toContain(
+      'URLs: 2 matched to crawl 2, 1 not (e.g. http://www.alpine-travel.eu/de/deutschland/?utm_source=bing)',
+    );
+    const rows = await query<{ date: string; url: string; clicks: bigint; revenue: number }>(
+      2,
+      `SELECT date::VARCHAR AS date, url, clicks, revenue FROM ads_two ORDER BY date, url`,
+    );
+    expect(rows.map((r) => [r.date, r.url, Number(r.clicks), r.revenue])).toEqual([
+      ['2026-11-02', 'https://www.alpine-travel.eu/de/', 62, 1240.5],
+      ['2026-11-02', 'https://www.alpine-travel.eu/de/deutschland/berchtesgaden-urlaub-c16/', 12, 310],
+      ['2026-11-10', 'http://www.alpine-travel.eu/de/deutschland/?utm_source=bing', 9, 0],
+      ['2026-11-10', 'https://www.alpine-travel.eu/de/', 51, 615],
+    ]);
+    expect(await query(1, `SELECT 1 FROM ads_two WHERE date = '2026-11-10'`)).toEqual([]);
+
+    // Ads platform two has no query: the query report sums it over the query's landing URLs in Search Console.
+    expect((await queryReport('alpine travel')).adsTwo.totals).toBeNull();
+    importOnce('search-console', [path.join(FIXTURES, 'search-console/bulk/searchdata_url_impression.csv')]);
+    const report = await queryReport('alpine travel');
+    expect(report.notConnected).not.toContain('microsoft-ads');
+    expect(report.adsTwo.totals).toMatchObject({ clicks: 62 + 51, revenue: 1240.5 + 615 });
+  }, 600_000);
+});
