@@ -35,6 +35,8 @@ describe('importerOf', () => {
     ['google-ads/search-terms-report.csv', 'google-ads', 'Google Ads report CSV (search terms or landing pages)'],
     ['google-ads/landing-page-report.csv', 'google-ads', 'Google Ads report CSV (search terms or landing pages)'],
     ['microsoft-ads/destination-url-report.csv', 'microsoft-ads', 'Microsoft Advertising report CSV'],
+    ['keyword-planner/keyword-stats.csv', 'keyword-planner', 'Keyword Planner "Keyword Stats" export'],
+    ['trends/multiTimeline.csv', 'trends', 'Google Trends multiTimeline.csv'],
   ] as const)('reads %s by its content', (fixture, source, format) => {
     expect(importerOf(renamed(fixture), source).format).toBe(format);
   });

@@ -5,7 +5,9 @@ import { ImportError } from './import-error.ts';
 import type { Importer, SourceFile } from './importer.ts';
 import { analyticsGa4Report } from './importers/analytics-ga4-report.ts';
 import { googleAdsReport } from './importers/google-ads-report.ts';
+import { keywordPlannerStats } from './importers/keyword-planner-stats.ts';
 import { microsoftAdsReport } from './importers/microsoft-ads-report.ts';
+import { trendsMultiTimeline } from './importers/trends-multi-timeline.ts';
 import { searchConsoleBulk } from './importers/search-console-bulk.ts';
 import { searchConsolePerformance } from './importers/search-console-performance.ts';
 
@@ -15,6 +17,8 @@ export const importers: readonly Importer[] = [
   analyticsGa4Report,
   googleAdsReport,
   microsoftAdsReport,
+  keywordPlannerStats,
+  trendsMultiTimeline,
 ];
 
 const HEAD_BYTES = 64 * 1024;

@@ -142,3 +142,66 @@ describe('the Microsoft Advertising report', () => {
     expect(report.adsTwo.totals).toMatchObject({ clicks: 62 + 51, revenue: 1240.5 + 615 });
   }, 600_000);
 });
+
+describe('the Keyword Planner export', () => {
+  const stats = path.join(FIXTURES, 'keyword-planner/keyword-stats.csv');
+
+  it('feeds keyword_planner by request day, which each crawl joins up to a window after its own', async () => {
+    const before = await queryReport('berchtesgaden urlaub');
+    expect(before.notConnected).toContain('keyword-planner');
+    expect(before.keywordPlanner).toBeNull();
+    const out = importOnce('keyword-planner', [stats]);
+    expect(out).toContain('4 rows of Keyword Planner "Keyword Stats" export; as of 2026-11-16; no page URLs');
+    expect(out).toContain('monthly searches 2025-11 to 2026-10');
+
+    const report = await queryReport('Berchtesgaden Urlaub');
+    expect(report.notConnected).not.toContain('keyword-planner');
+    expect(report.keywordPlanner).toMatchObject({
+      average_search_volume: 12100,
+      total_search_volume: 146_900,
+      competition: 'MEDIUM',
+      competition_index: 41,
+      average_cpc: null,
+    });
+    expect(report.keywordPlanner?.monthly_records[0]).toEqual({ year: 2025, month: 11, search_volume: 6600 });
+
+    // A request made 10 December: within a window's length after crawl 2's window (to 13 December), not crawl 1's.
+    const later = path.join(tempDir('thc-formats-planner-'), 'keyword-stats.csv');
+    const text = fs.readFileSync(stats).subarray(2).toString('utf16le');
+    const edited = text
+      .replace('Keyword Stats 2026-11-16', 'Keyword Stats 2026-12-10')
+      .replace('\t12100\t', '\t14800\t');
+    fs.writeFileSync(later, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(edited, 'utf16le')]));
+    expect(importData('--source', 'keyword-planner', later).status).toBe(0);
+    expect((await queryReport('berchtesgaden urlaub')).keywordPlanner?.average_search_volume).toBe(14800);
+    expect((await queryReport('berchtesgaden urlaub', 1)).keywordPlanner?.average_search_volume).toBe(12100);
+  }, 600_000);
+});
+
+describe('the Google Trends timeline', () => {
+  it('feeds trends by week start over each crawl window, and the query report draws it', async () => {
+    expect((await queryReport('alpine travel')).notConnected).toContain('trends');
+    const out = importOnce('trends', [path.join(FIXTURES, 'trends/multiTimeline.csv')]);
+    expect(out).toContain('16 rows of Google Trends multiTimeline.csv; weeks 2026-09-27 to 2026-11-15');
+    expect(out).toContain('interest in Germany');
+    const report = await queryReport('alpine travel');
+    expect(report.notConnected).not.toContain('trends');
+    expect(report.trends).toEqual([
+      { date: '2026-10-25', value: 61 },
+      { date: '2026-11-01', value: 73 },
+      { date: '2026-11-08', value: 100 },
+      { date: '2026-11-15', value: 87 },
+    ]);
+    expect((await queryReport('alpine travel', 1)).trends.map((p) => p.date)).toEqual([
+      '2026-10-18',
+      '2026-10-25',
+      '2026-11-01',
+      '2026-11-08',
+    ]);
+    const topics = await query<{ topic: string; value: number }>(
+      2,
+      `SELECT topic, value FROM trends WHERE query = 'berchtesgaden urlaub' AND date = '2026-10-25'`,
+    );
+    expect(topics).toEqual([{ topic: 'alpine travel vs berchtesgaden urlaub', value: 0.5 }]);
+  }, 600_000);
+});
