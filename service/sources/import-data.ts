@@ -20,6 +20,7 @@ import { newLoadId } from '../load/store-files.ts';
 import { acquirePidLock } from '../pid-lock.ts';
 import { WEBSITE_FILE, listLiveCrawls, websiteDir, type LiveCrawl } from '../store/layout.ts';
 import { importerOf, openSourceFile } from './detect-format.ts';
+import { expandZips } from './zip-files.ts';
 import { ImportError } from './import-error.ts';
 import type { Coverage, Importer, SourceFile } from './importer.ts';
 import { matchCrawledUrls, type UrlMatch } from './match-urls.ts';
@@ -81,22 +82,28 @@ export async function importData(options: ImportOptions): Promise<ImportResult> 
       'unknown-website',
     );
   checkRange(options.range);
-  const files = options.files.map((name) => openSourceFile(name, path.resolve(name)));
-  if (files.length === 0) throw new ImportError('no FILE given');
-  const importer = oneImporter(files, options.source);
-  const lock = acquirePidLock(
-    path.join(websitePath, IMPORT_LOCK_FILE),
-    (pid) =>
-      new ImportError(
-        `${path.join(websitePath, IMPORT_LOCK_FILE)}: another import (${pid === undefined ? 'pid unknown' : `pid ${pid}`}) is running for website "${options.websiteId}"`,
-        'locked',
-      ),
-  );
+  const given = options.files.map((name) => openSourceFile(name, path.resolve(name)));
+  if (given.length === 0) throw new ImportError('no FILE given');
+  const unpackDir = fs.mkdtempSync(path.join(os.tmpdir(), 'import-data-unpack-'));
   let result: ImportResult;
   try {
-    result = await importLocked(dataDir, options, importer, files);
+    const files = await expandZips(given, unpackDir);
+    const importer = oneImporter(files, options.source);
+    const lock = acquirePidLock(
+      path.join(websitePath, IMPORT_LOCK_FILE),
+      (pid) =>
+        new ImportError(
+          `${path.join(websitePath, IMPORT_LOCK_FILE)}: another import (${pid === undefined ? 'pid unknown' : `pid ${pid}`}) is running for website "${options.websiteId}"`,
+          'locked',
+        ),
+    );
+    try {
+      result = await importLocked(dataDir, options, importer, files);
+    } finally {
+      lock.release();
+    }
   } finally {
-    lock.release();
+    fs.rmSync(unpackDir, { recursive: true, force: true });
   }
   // Even an import that changes nothing finishes the refresh an interrupted one left undone.
   return { ...result, ...(await refreshJoins(dataDir, options)) };

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { QueryReport } from '../../catalog/api.ts';
+import type { Overview, OverviewReport, QueryReport } from '../../catalog/api.ts';
 import { generateSite } from '../../scripts/fixtures/generate.ts';
 import { loadCrawl } from '../load/load-crawl.ts';
 import { storeDir } from '../store/layout.ts';
@@ -203,5 +203,103 @@ describe('the Google Trends timeline', () => {
       `SELECT topic, value FROM trends WHERE query = 'berchtesgaden urlaub' AND date = '2026-10-25'`,
     );
     expect(topics).toEqual([{ topic: 'alpine travel vs berchtesgaden urlaub', value: 0.5 }]);
+  }, 600_000);
+});
+
+describe('Search Console ZIP and API responses, and the GA4 Data API', () => {
+  const rowCount = async (crawlId: number, reportId: string): Promise<number> =>
+    Number(
+      (
+        await query<{ n: bigint }>(crawlId, `SELECT row_count AS n FROM report_counts WHERE report_id = '${reportId}'`)
+      )[0]?.n,
+    );
+
+  it('unpacks the Performance report ZIP, and refuses a truncated one naming it', async () => {
+    const zip = path.join(FIXTURES, 'search-console/performance-export.zip');
+    const out = importOnce('search-console', [zip]);
+    expect(out).toContain('5 rows of Search Console Performance report CSV');
+    expect(out).toContain('totals for 2026-11-01 to 2026-11-14 (one period, placed on 2026-11-14)');
+    expect(out).toContain('queries, countries, devices, search appearance left out (no page URL)');
+    expect(
+      await query(
+        2,
+        `SELECT clicks FROM search_console WHERE url = 'https://www.alpine-travel.eu/de/' AND date = '2026-11-14'`,
+      ),
+    ).toEqual([{ clicks: 412n }]);
+
+    const cut = path.join(tempDir('thc-formats-zip-'), 'performance-export.zip');
+    fs.writeFileSync(cut, fs.readFileSync(zip).subarray(0, 900));
+    const before = snapshotTree(storeDir(dataDir));
+    const run = importData('--source', 'search-console', cut);
+    expect(run.status).toBe(1);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toContain(`${cut}: a truncated or damaged ZIP`);
+    expect(snapshotTree(storeDir(dataDir))).toEqual(before);
+  }, 600_000);
+
+  it('reads Search Analytics API responses: pages by day, and queries by day for the query report', async () => {
+    const pages = importOnce('search-console', [
+      path.join(FIXTURES, 'search-console/api/searchanalytics-date-page.json'),
+    ]);
+    expect(pages).toContain(
+      '3 rows of Search Console Search Analytics API response (JSON); days 2026-11-09 to 2026-11-10',
+    );
+    const queries = importOnce('search-console', [
+      path.join(FIXTURES, 'search-console/api/searchanalytics-date-page-query.json'),
+    ]);
+    expect(queries).toContain('query rows fill the queries only');
+    expect(
+      await query(
+        2,
+        `SELECT date::VARCHAR AS date, clicks FROM search_console WHERE url LIKE '%/de/' AND date BETWEEN '2026-11-09' AND '2026-11-10' ORDER BY date`,
+      ),
+    ).toEqual([
+      { date: '2026-11-09', clicks: 29n },
+      { date: '2026-11-10', clicks: 25n },
+    ]);
+    const report = await queryReport('alpine travel');
+    expect(report.searchConsole.overTime.filter((d) => d.date > '2026-11-08').map((d) => [d.date, d.clicks])).toEqual([
+      ['2026-11-09', 21],
+      ['2026-11-10', 18],
+    ]);
+    // Crawl 1's window ends 8 November.
+    expect(await query(1, `SELECT 1 FROM search_console_queries WHERE date > '2026-11-08'`)).toEqual([]);
+  }, 600_000);
+
+  it('reads the GA4 runReport response and connects the analytics reports', async () => {
+    const overview = async (crawlId: number): Promise<OverviewReport[]> => {
+      const res = await post(
+        signedIn.app,
+        '/api/technical-health-check/overview/get-overview',
+        signedIn.sessions.admin,
+        {
+          websiteId: SITE,
+          currentId: crawlId,
+          refresh: true,
+        },
+      );
+      return Object.values(res.json<Overview>().severityMap).flatMap((s) => s?.reports ?? []);
+    };
+    expect((await overview(2)).find((e) => e.reportId === 'analytics/all')?.notConnected).toBe('analytics');
+    const out = importOnce('analytics', [path.join(FIXTURES, 'analytics/ga4-run-report.json')]);
+    expect(out).toContain(
+      '4 rows of Google Analytics Data API runReport response (JSON); days 2026-11-09 to 2026-11-10',
+    );
+    expect(out).toContain('URLs: 2 matched to crawl 2, none unmatched');
+    expect(out).toContain('1 rows without a page ("(not set)", "(other)") left out');
+    const rows = await query<{ url: string; channel: string; sessions: bigint; revenue: number }>(
+      2,
+      `SELECT url, channel, sum(sessions) AS sessions, sum(revenue) AS revenue FROM analytics GROUP BY ALL ORDER BY ALL`,
+    );
+    expect(rows.map((r) => [r.url, r.channel, Number(r.sessions), r.revenue])).toEqual([
+      ['https://www.alpine-travel.eu/de/', 'Organic Search', 452, 18845.75],
+      ['https://www.alpine-travel.eu/de/', 'Paid Search', 41, 890],
+      ['https://www.alpine-travel.eu/de/deutschland/berchtesgaden-urlaub-c16/', 'Organic Search', 52, 0],
+    ]);
+    expect((await overview(2)).find((e) => e.reportId === 'analytics/all')?.notConnected).toBeUndefined();
+    expect(await rowCount(2, 'analytics/all')).toBe(2);
+    // The near miss: crawl 1 is connected, but its window (to 8 November) holds none of these days.
+    expect((await overview(1)).find((e) => e.reportId === 'analytics/all')?.notConnected).toBeUndefined();
+    expect(await rowCount(1, 'analytics/all')).toBe(0);
   }, 600_000);
 });
