@@ -51,7 +51,7 @@ export interface SourceImport {
   files: string[];
   format: string;
   rows: number;
-  coverage: { start: string; end: string; granularity: 'day' | 'period' };
+  coverage: { start: string; end: string; granularity: 'day' | 'week' | 'month' | 'period' };
   isReplace: boolean;
 }
 

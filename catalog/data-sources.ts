@@ -23,7 +23,20 @@ export interface DataSource {
   tables: readonly ExportTableId[];
   /** Report categories whose every report reads this source. */
   categories: readonly CategoryId[];
+  /** The column that places its rows in time: a day (or week start), or the day keyword volumes were requested. */
+  dateColumn: 'date' | 'request_date';
+  /**
+   * Days after a crawl's dataEnd whose rows it still joins. Keyword Planner volumes describe the months before
+   * their request, so a request made up to one data window after the window (typically on the crawl's day or a
+   * little later) is the crawl's; daily sources join their window exactly.
+   */
+  joinDaysAfter: number;
 }
+
+/** The data window of a crawl made by the product's crawler: the days before its crawl date. */
+export const DATA_WINDOW_DAYS = 28;
+
+const daily = { dateColumn: 'date', joinDaysAfter: 0 } as const;
 
 export const dataSources: readonly DataSource[] = [
   {
@@ -31,12 +44,20 @@ export const dataSources: readonly DataSource[] = [
     title: 'Search Console',
     tables: ['search_console', 'search_console_queries'],
     categories: ['search-console'],
+    ...daily,
   },
-  { id: 'analytics', title: 'Analytics', tables: ['analytics'], categories: ['analytics'] },
-  { id: 'google-ads', title: 'Google Ads', tables: ['ads_one'], categories: [] },
-  { id: 'microsoft-ads', title: 'Microsoft Advertising', tables: ['ads_two'], categories: [] },
-  { id: 'keyword-planner', title: 'Keyword Planner', tables: ['keyword_planner'], categories: [] },
-  { id: 'trends', title: 'Google Trends', tables: ['trends'], categories: [] },
+  { id: 'analytics', title: 'Analytics', tables: ['analytics'], categories: ['analytics'], ...daily },
+  { id: 'google-ads', title: 'Google Ads', tables: ['ads_one'], categories: [], ...daily },
+  { id: 'microsoft-ads', title: 'Microsoft Advertising', tables: ['ads_two'], categories: [], ...daily },
+  {
+    id: 'keyword-planner',
+    title: 'Keyword Planner',
+    tables: ['keyword_planner'],
+    categories: [],
+    dateColumn: 'request_date',
+    joinDaysAfter: DATA_WINDOW_DAYS,
+  },
+  { id: 'trends', title: 'Google Trends', tables: ['trends'], categories: [], ...daily },
 ];
 
 export const isDataSourceId = (id: string): id is DataSourceId => (dataSourceIds as readonly string[]).includes(id);
@@ -54,9 +75,6 @@ export const requiredSourceOf = (category: string): DataSourceId | undefined =>
 /** The source that fills a contract table, if it is a source table. */
 export const sourceOfTable = (table: string): DataSourceId | undefined =>
   dataSources.find((s) => (s.tables as readonly string[]).includes(table))?.id;
-
-/** The data window of a crawl made by the product's crawler: the days before its crawl date. */
-export const DATA_WINDOW_DAYS = 28;
 
 /** dataStart..dataEnd of a crawl made at `crawledAt`: the DATA_WINDOW_DAYS whole UTC days before its crawl date. */
 export function dataWindowBefore(crawledAt: Date, days = DATA_WINDOW_DAYS): { dataStart: string; dataEnd: string } {

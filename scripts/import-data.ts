@@ -9,6 +9,7 @@
 import { dataSourceIds, isDataSourceId } from '../catalog/data-sources.ts';
 import { readCommandLine } from '../service/command-line.ts';
 import { dateText } from '../service/sources/cells.ts';
+import { importers } from '../service/sources/detect-format.ts';
 import { ImportError } from '../service/sources/import-error.ts';
 import { importData, type ImportOptions } from '../service/sources/import-data.ts';
 import { importSummary } from '../service/sources/import-summary.ts';
@@ -16,6 +17,17 @@ import { importSummary } from '../service/sources/import-summary.ts';
 const USAGE = `usage: npm run import-data -- --website ID --source ${dataSourceIds.join('|')} FILE... [--start YYYY-MM-DD --end YYYY-MM-DD] [--replace] [--data-dir DIR]`;
 
 const say = (stream: NodeJS.WriteStream, line: string): void => void stream.write(`import-data: ${line}\n`);
+
+const formatList = (): string =>
+  dataSourceIds
+    .map(
+      (source) =>
+        `  ${source}: ${importers
+          .filter((i) => i.source === source)
+          .map((i) => i.format)
+          .join('; ')}`,
+    )
+    .join('\n');
 
 function usageError(problem: string): never {
   say(process.stderr, `${problem} (${USAGE})`);
@@ -35,7 +47,9 @@ function parseCommandLine(argv: string[]): ImportOptions {
     usageError,
   );
   if (parsed.isHelp) {
-    process.stdout.write(`${USAGE}\n`);
+    process.stdout.write(
+      `${USAGE}\n\nFormats, told from each file's content (docs/data-sources.md):\n${formatList()}\n`,
+    );
     process.exit(0);
   }
   const { website, source, start, end } = parsed.values;

@@ -53,3 +53,26 @@ export function dateCell(at: CellReader, column: number, name: string): string {
 }
 
 export const textCell = (at: CellReader, column: number): string => textAt(at, column);
+
+const GROUPED = /^-?(\d{1,3}(,\d{3})+|\d+)(\.\d+)?$/;
+const NONE = new Set(['', '--', '-']);
+
+/**
+ * A number as the ads dashboards write it: thousands separators ("1,204", "1,600.80"), and "--" (or an empty
+ * cell) where there is none, read as null. Localised decimals ("1 234,56") are refused, not guessed.
+ */
+export function amountCell(at: CellReader, column: number, name: string): number | null {
+  const text = textAt(at, column);
+  if (NONE.has(text)) return null;
+  if (!GROUPED.test(text))
+    throw cellError(at.file, at.record.line, column + 1, `${name} "${text}" is not a number (such as 1,234.56)`);
+  return Number(text.replaceAll(',', ''));
+}
+
+/** A count in the same notation; a whole decimal ("100.0", as Keyword Planner writes volumes) is a count too. */
+export function countCell(at: CellReader, column: number, name: string): number | null {
+  const value = amountCell(at, column, name);
+  if (value !== null && !Number.isSafeInteger(value))
+    throw cellError(at.file, at.record.line, column + 1, `${name} "${textAt(at, column)}" is not a whole number`);
+  return value;
+}

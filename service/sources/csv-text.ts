@@ -50,5 +50,27 @@ export function parseCsv(file: string, text: string, separator = ','): CsvRecord
   return records;
 }
 
+/**
+ * A vendor file's text: UTF-8 (with or without a byte-order mark) or UTF-16 as Keyword Planner and Google Ads'
+ * "Excel" CSV write it (little-endian with a mark; without one, told by the zero high bytes of ASCII text).
+ */
+export function decodeText(bytes: Buffer): string {
+  const isUtf16 = (le: boolean): boolean =>
+    bytes.length >= 4 && bytes[le ? 1 : 0] === 0 && bytes[le ? 3 : 2] === 0 && bytes[le ? 0 : 1] !== 0;
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return utf16(bytes.subarray(2), true);
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return utf16(bytes.subarray(2), false);
+  if (isUtf16(true)) return utf16(bytes, true);
+  if (isUtf16(false)) return utf16(bytes, false);
+  return bytes.toString('utf8').replace(/^\uFEFF/, '');
+}
+
+function utf16(bytes: Buffer, isLittleEndian: boolean): string {
+  const even = bytes.subarray(0, bytes.length - (bytes.length % 2));
+  return (isLittleEndian ? even : Buffer.from(even).swap16()).toString('utf16le');
+}
+
+/** The separator of a header line: a tab when it has tabs (Keyword Planner, "Excel" CSV), else a comma. */
+export const separatorOf = (headerLine: string): string => (headerLine.includes('\t') ? '\t' : ',');
+
 /** A record with nothing in it: an empty line, or only separators. */
 export const isBlank = (record: CsvRecord): boolean => record.cells.every((c) => c.trim() === '');

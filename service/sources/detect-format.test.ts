@@ -32,6 +32,17 @@ describe('importerOf', () => {
     ],
     ['analytics/ga4-pages-and-screens.csv', 'analytics', 'Google Analytics 4 report CSV'],
     ['analytics/ga4-landing-page-daily.csv', 'analytics', 'Google Analytics 4 report CSV'],
+    ['google-ads/search-terms-report.csv', 'google-ads', 'Google Ads report CSV (search terms or landing pages)'],
+    ['google-ads/landing-page-report.csv', 'google-ads', 'Google Ads report CSV (search terms or landing pages)'],
+    ['microsoft-ads/destination-url-report.csv', 'microsoft-ads', 'Microsoft Advertising report CSV'],
+    ['keyword-planner/keyword-stats.csv', 'keyword-planner', 'Keyword Planner "Keyword Stats" export'],
+    ['trends/multiTimeline.csv', 'trends', 'Google Trends multiTimeline.csv'],
+    [
+      'search-console/api/searchanalytics-date-page-query.json',
+      'search-console',
+      'Search Console Search Analytics API response (JSON)',
+    ],
+    ['analytics/ga4-run-report.json', 'analytics', 'Google Analytics Data API runReport response (JSON)'],
   ] as const)('reads %s by its content', (fixture, source, format) => {
     expect(importerOf(renamed(fixture), source).format).toBe(format);
   });

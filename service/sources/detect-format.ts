@@ -3,11 +3,27 @@ import fs from 'node:fs';
 import { dataSource, type DataSourceId } from '../../catalog/data-sources.ts';
 import { ImportError } from './import-error.ts';
 import type { Importer, SourceFile } from './importer.ts';
+import { analyticsGa4Api } from './importers/analytics-ga4-api.ts';
 import { analyticsGa4Report } from './importers/analytics-ga4-report.ts';
+import { googleAdsReport } from './importers/google-ads-report.ts';
+import { keywordPlannerStats } from './importers/keyword-planner-stats.ts';
+import { microsoftAdsReport } from './importers/microsoft-ads-report.ts';
+import { trendsMultiTimeline } from './importers/trends-multi-timeline.ts';
+import { searchConsoleApi } from './importers/search-console-api.ts';
 import { searchConsoleBulk } from './importers/search-console-bulk.ts';
 import { searchConsolePerformance } from './importers/search-console-performance.ts';
 
-export const importers: readonly Importer[] = [searchConsoleBulk, searchConsolePerformance, analyticsGa4Report];
+export const importers: readonly Importer[] = [
+  searchConsoleBulk,
+  searchConsolePerformance,
+  searchConsoleApi,
+  analyticsGa4Report,
+  analyticsGa4Api,
+  googleAdsReport,
+  microsoftAdsReport,
+  keywordPlannerStats,
+  trendsMultiTimeline,
+];
 
 const HEAD_BYTES = 64 * 1024;
 

@@ -21,10 +21,11 @@ import { newLoadId } from '../load/store-files.ts';
 import { acquirePidLock } from '../pid-lock.ts';
 import { WEBSITE_FILE, listLiveCrawls, websiteDir, type LiveCrawl } from '../store/layout.ts';
 import { importerOf, openSourceFile } from './detect-format.ts';
+import { expandZips } from './zip-files.ts';
 import { ImportError } from './import-error.ts';
 import type { Coverage, Importer, SourceFile } from './importer.ts';
 import { matchCrawledUrls, type UrlMatch } from './match-urls.ts';
-import { mergeVersion, normaliseStaged } from './merge-version.ts';
+import { hasUrlColumn, mergeVersion, normaliseStaged } from './merge-version.ts';
 import {
   cleanupSourceLeftovers,
   publishVersion,
@@ -87,12 +88,17 @@ export async function importData(options: ImportOptions): Promise<ImportResult> 
       'unknown-website',
     );
   checkRange(options.range);
-  const files = options.files.map((file, i) => openSourceFile(options.names?.[i] ?? file, path.resolve(file)));
-  if (files.length === 0) throw new ImportError('no FILE given');
-  const importer = oneImporter(files, options.source);
-  const result = await underImportLock(dataDir, options.websiteId, () =>
-    importLocked(dataDir, options, importer, files),
-  );
+  const given = options.files.map((file, i) => openSourceFile(options.names?.[i] ?? file, path.resolve(file)));
+  if (given.length === 0) throw new ImportError('no FILE given');
+  const unpackDir = fs.mkdtempSync(path.join(os.tmpdir(), 'import-data-unpack-'));
+  let result: ImportResult;
+  try {
+    const files = await expandZips(given, unpackDir);
+    const importer = oneImporter(files, options.source);
+    result = await underImportLock(dataDir, options.websiteId, () => importLocked(dataDir, options, importer, files));
+  } finally {
+    fs.rmSync(unpackDir, { recursive: true, force: true });
+  }
   // Even an import that changes nothing finishes the refresh an interrupted one left undone.
   return { ...result, ...(await refreshJoins(dataDir, options)) };
 }
@@ -154,7 +160,8 @@ async function importLocked(
     options.onProgress?.({ phase: 'reading' });
     const staged = await importer.stage(files, { conn, workDir, range: options.range });
     const normal = await normaliseStaged(conn, staged, originOf(crawls), workDir);
-    const urls = await matchCrawledUrls(conn, crawls[0]!, [...normal.tables.values()]);
+    const urlTables = [...normal.tables].filter(([id]) => hasUrlColumn(id)).map(([, name]) => name);
+    const urls = await matchCrawledUrls(conn, crawls[0]!, urlTables);
     const live = readSourceVersion(dataDir, options.websiteId, options.source);
     const versionId = newLoadId();
     const partialDir = startPartialVersion(dir, versionId);

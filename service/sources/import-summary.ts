@@ -1,21 +1,30 @@
 /** What npm run import-data prints when done, and what the Data sources page shows of a finished import. */
 import type { ImportResult } from './import-data.ts';
+import type { Coverage } from './importer.ts';
 
 const n = (value: number): string => value.toLocaleString('en-GB');
 
-/** The one line saying what an import did: rows, dates, URLs matched and not, the crawls refreshed. */
-export function importSummary(result: ImportResult): string {
-  const { coverage, urls } = result;
-  const dates =
-    coverage.granularity === 'day'
-      ? `days ${coverage.start} to ${coverage.end}`
-      : `totals for ${coverage.start} to ${coverage.end} (one period, placed on ${coverage.end})`;
+const DATES: Record<Coverage['granularity'], (c: Coverage) => string> = {
+  day: (c) => `days ${c.start} to ${c.end}`,
+  week: (c) => `weeks ${c.start} to ${c.end} (each on its first day)`,
+  month: (c) => `months ${c.start} to ${c.end} (each on its first day)`,
+  period: (c) =>
+    c.start === c.end ? `as of ${c.end}` : `totals for ${c.start} to ${c.end} (one period, placed on ${c.end})`,
+};
+
+function urlsPart({ urls }: ImportResult): string {
+  if (urls.matched + urls.unmatched === 0) return 'no page URLs';
   const unmatched =
     urls.unmatched > 0 ? `, ${n(urls.unmatched)} not (e.g. ${urls.unmatchedExamples.join(' ')})` : ', none unmatched';
+  return `URLs: ${n(urls.matched)} matched to crawl ${urls.crawlId}${unmatched}`;
+}
+
+/** The one line saying what an import did: rows, dates, URLs matched and not, the crawls refreshed. */
+export function importSummary(result: ImportResult): string {
   const parts = [
     `${n(result.rows)} rows of ${result.format}`,
-    dates,
-    `URLs: ${n(urls.matched)} matched to crawl ${urls.crawlId}${unmatched}`,
+    DATES[result.coverage.granularity](result.coverage),
+    urlsPart(result),
   ];
   if (result.skippedRows > 0)
     parts.push(`${n(result.skippedRows)} rows without a URL skipped (e.g. ${result.skippedExamples.join(' ')})`);

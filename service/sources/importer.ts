@@ -8,12 +8,16 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { DataSourceId } from '../../catalog/data-sources.ts';
 import { exportTable, type ExportTableId } from '../../catalog/export-contract.ts';
 import { quoteIdent, quoteLiteral } from '../db/duckdb.ts';
+import { decodeText } from './csv-text.ts';
 
-/** Dates a file covers: day by day, or one total over a period (placed on the period's last day). */
+/**
+ * Dates a file covers: day by day, week by week or month by month (each value on the week's or month's first day),
+ * or one total over a period (placed on the period's last day).
+ */
 export interface Coverage {
   start: string;
   end: string;
-  granularity: 'day' | 'period';
+  granularity: 'day' | 'week' | 'month' | 'period';
 }
 
 export interface SourceFile {
@@ -50,11 +54,17 @@ export interface Importer {
 }
 
 export type Row = Record<string, string | number | null>;
+/** A staged value as JSON: Keyword Planner's monthly records are a list of objects. */
+export type Cell = string | number | boolean | null | Cell[] | { [key: string]: Cell };
 
 let staged = 0;
 
 /** Rows into a new temp table with the contract table's columns, through newline-delimited JSON. */
-export async function stageRows(ctx: StageContext, tableId: ExportTableId, rows: readonly Row[]): Promise<string> {
+export async function stageRows(
+  ctx: StageContext,
+  tableId: ExportTableId,
+  rows: readonly Record<string, Cell>[],
+): Promise<string> {
   const name = `stage_${tableId}_${++staged}`;
   const file = path.join(ctx.workDir, `${name}.ndjson`);
   fs.writeFileSync(file, rows.map((r) => JSON.stringify(r)).join('\n'));
@@ -71,10 +81,16 @@ export async function stageRows(ctx: StageContext, tableId: ExportTableId, rows:
   return name;
 }
 
+/** The lines of a file's head, decoded (UTF-8 or UTF-16); the last may be cut short. */
+export const headLines = (file: SourceFile): string[] => decodeText(file.head).split(/\r?\n/);
+
 /** The first line of a text file's head that is neither blank nor a `#` comment. */
 export function firstDataLine(head: Buffer): string {
-  const text = head.toString('utf8').replace(/^\uFEFF/, '');
-  return text.split(/\r?\n/).find((line) => line.trim() !== '' && !line.startsWith('#')) ?? '';
+  return (
+    decodeText(head)
+      .split(/\r?\n/)
+      .find((line) => line.trim() !== '' && !line.startsWith('#')) ?? ''
+  );
 }
 
-export const readText = (file: SourceFile): string => fs.readFileSync(file.path, 'utf8');
+export const readText = (file: SourceFile): string => decodeText(fs.readFileSync(file.path));

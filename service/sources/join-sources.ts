@@ -5,7 +5,7 @@
  * brought. When a slice changed, `urls` takes in the URLs only the sources know again (load-tables.ts).
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { dataSources, type DataSourceId } from '../../catalog/data-sources.ts';
+import { dataSources, type DataSource, type DataSourceId } from '../../catalog/data-sources.ts';
 import { exportTable, type Manifest } from '../../catalog/export-contract.ts';
 import { quoteIdent, quoteLiteral } from '../db/duckdb.ts';
 import { isConnectedVersion, readSourceVersion } from './source-store.ts';
@@ -46,7 +46,12 @@ export async function joinSources(
     const isRemoved = !isConnectedVersion(version);
     if (isRemoved && (before[source.id] === undefined || before[source.id] === FROM_EXPORT)) continue;
     for (const table of source.tables) {
-      const joinedTable = await joinTable(conn, table, isRemoved ? undefined : version.fileOf(table), manifest);
+      const joinedTable = await joinTable(
+        conn,
+        table,
+        isRemoved ? undefined : version.fileOf(table),
+        sliceOf(source, manifest),
+      );
       tables[table] = joinedTable.rows;
       isChanged ||= joinedTable.isChanged;
     }
@@ -59,20 +64,25 @@ export async function joinSources(
 
 const SLICE = '__thc_source_slice';
 
+/** The rows of the crawl's data window: by day, or (Keyword Planner) by the day their volumes were requested. */
+function sliceOf(source: DataSource, manifest: Manifest): string {
+  const end = `${quoteLiteral(manifest.dataEnd)}::DATE + ${source.joinDaysAfter}`;
+  return `${quoteIdent(source.dateColumn)} BETWEEN ${quoteLiteral(manifest.dataStart)}::DATE AND ${end}`;
+}
+
 /** Replaces the table with the window's slice of the version's file, unless it holds the same rows already. */
 async function joinTable(
   conn: DuckDBConnection,
   tableId: string,
   file: string | undefined,
-  manifest: Manifest,
+  inWindow: string,
 ): Promise<{ rows: number; isChanged: boolean }> {
   const table = exportTable(tableId as never);
   const name = quoteIdent(table.id);
   const columns = table.columns.map((c) => quoteIdent(c.name)).join(', ');
   const key = table.key.map(quoteIdent).join(', ');
   const slice = file
-    ? `SELECT ${columns} FROM read_parquet(${quoteLiteral(file)})
-       WHERE "date" BETWEEN ${quoteLiteral(manifest.dataStart)}::DATE AND ${quoteLiteral(manifest.dataEnd)}::DATE`
+    ? `SELECT ${columns} FROM read_parquet(${quoteLiteral(file)}) WHERE ${inWindow}`
     : `SELECT ${table.columns.map((c) => `NULL::${c.type} AS ${quoteIdent(c.name)}`).join(', ')} WHERE FALSE`;
   await conn.run(`CREATE OR REPLACE TEMP TABLE ${SLICE} AS ${slice}`);
   try {

@@ -18,11 +18,14 @@ export async function matchCrawledUrls(
   crawl: LiveCrawl,
   tables: readonly string[],
 ): Promise<UrlMatch> {
-  const urls = tables.map((t) => `SELECT url FROM ${quoteIdent(t)}`).join(' UNION ');
+  if (tables.length === 0) return { crawlId: crawl.crawlId, matched: 0, unmatched: 0, unmatchedExamples: [] };
+  const urls = tables.map((t) => `SELECT url FROM ${quoteIdent(t)} WHERE url IS NOT NULL`).join(' UNION ');
   await conn.run(`ATTACH ${quoteLiteral(crawl.dbFile)} AS __thc_crawl (READ_ONLY)`);
   try {
     const crawled = `SELECT url FROM __thc_crawl.main.urls WHERE COALESCE(found_in_web_crawl, FALSE)`;
-    await conn.run(`CREATE TEMP TABLE imported_urls AS SELECT url, url IN (${crawled}) AS is_matched FROM (${urls})`);
+    await conn.run(
+      `CREATE TEMP TABLE imported_urls AS SELECT url, url IN (${crawled}) AS is_matched FROM (SELECT DISTINCT url FROM (${urls}))`,
+    );
     const [counts] = (
       await conn.runAndReadAll(
         `SELECT count(*) FILTER (WHERE is_matched) AS matched, count(*) FILTER (WHERE NOT is_matched) AS unmatched FROM imported_urls`,

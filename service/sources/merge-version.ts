@@ -2,7 +2,8 @@
  * From staged vendor rows to a new version of a source: URLs normalised as the crawler normalises them (paths
  * resolved on the website's origin), rows summed per contract key (position weighted by impressions), then merged
  * with the live version's rows: added where new, refused where they contradict imported rows (unless --replace,
- * which first drops the live rows on the dates the new files cover).
+ * which first drops the live rows on the dates the new files cover). A key column may be NULL (a Google Ads search
+ * term has no landing URL, a Keyword Planner export no customer id): keys are compared NULL-safely.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -22,6 +23,10 @@ export interface Normalised {
   skippedRows: number;
   skippedExamples: string[];
 }
+
+/** Keyword Planner and Trends rows belong to no page. */
+export const hasUrlColumn = (tableId: ExportTableId): boolean =>
+  exportTable(tableId).columns.some((c) => c.name === 'url');
 
 const rowsOf = async (conn: DuckDBConnection, sql: string): Promise<Record<string, unknown>[]> =>
   (await conn.runAndReadAll(sql)).getRowObjectsJS();
@@ -48,8 +53,10 @@ export async function normaliseStaged(
   workDir: string,
 ): Promise<Normalised> {
   const rawUrls = new Set<string>();
-  for (const name of staged.tables.values())
-    for (const row of await rowsOf(conn, `SELECT DISTINCT url FROM ${quoteIdent(name)}`)) rawUrls.add(textOf(row.url));
+  for (const [tableId, name] of staged.tables)
+    if (hasUrlColumn(tableId))
+      for (const row of await rowsOf(conn, `SELECT DISTINCT url FROM ${quoteIdent(name)} WHERE url IS NOT NULL`))
+        rawUrls.add(textOf(row.url));
   const mapFile = path.join(workDir, 'url-map.ndjson');
   fs.writeFileSync(
     mapFile,
@@ -64,16 +71,22 @@ export async function normaliseStaged(
   let rows = 0;
   let skippedRows = 0;
   for (const [tableId, name] of staged.tables) {
+    const hasUrl = hasUrlColumn(tableId);
     const keys = exportTable(tableId).key.map((k) => (k === 'url' ? 'm.url' : `s.${quoteIdent(k)}`));
     const fresh = `new_${tableId}`;
+    // A row without a URL stays (NULL url); one whose URL does not resolve on the website is skipped and counted.
+    const from = hasUrl
+      ? `${quoteIdent(name)} s LEFT JOIN url_map m ON m.raw = s.url WHERE s.url IS NULL OR m.url IS NOT NULL`
+      : `${quoteIdent(name)} s`;
     await conn.run(`CREATE TEMP TABLE ${fresh} AS SELECT ${aggregateOf(tableId).join(', ')}
-      FROM ${quoteIdent(name)} s JOIN url_map m ON m.raw = s.url WHERE m.url IS NOT NULL GROUP BY ${keys.join(', ')}`);
+      FROM ${from} GROUP BY ${keys.join(', ')}`);
     tables.set(tableId, fresh);
     rows += await countOf(conn, `SELECT count(*) FROM ${fresh}`);
-    skippedRows += await countOf(
-      conn,
-      `SELECT count(*) FROM ${quoteIdent(name)} s JOIN url_map m ON m.raw = s.url WHERE m.url IS NULL`,
-    );
+    if (hasUrl)
+      skippedRows += await countOf(
+        conn,
+        `SELECT count(*) FROM ${quoteIdent(name)} s JOIN url_map m ON m.raw = s.url WHERE m.url IS NULL`,
+      );
   }
   const skippedExamples = (await rowsOf(conn, `SELECT raw FROM url_map WHERE url IS NULL ORDER BY raw LIMIT 3`)).map(
     (r) => textOf(r.raw),
@@ -110,6 +123,7 @@ export async function mergeVersion(
 ): Promise<Merged> {
   const tables: Record<string, number> = {};
   let changedRows = 0;
+  const { dateColumn } = dataSource(source);
   for (const tableId of dataSource(source).tables) {
     const table = exportTable(tableId);
     const columns = table.columns.map((c) => quoteIdent(c.name)).join(', ');
@@ -120,7 +134,7 @@ export async function mergeVersion(
     const tagged = `${columns}, ${quoteLiteral(options.importId)} AS ${quoteIdent(IMPORT_COLUMN)}`;
     let merged: string | undefined = old;
     if (neu && options.isReplace) {
-      const inRange = `"date" BETWEEN ${quoteLiteral(coverage.start)}::DATE AND ${quoteLiteral(coverage.end)}::DATE`;
+      const inRange = `${quoteIdent(dateColumn)} BETWEEN ${quoteLiteral(coverage.start)}::DATE AND ${quoteLiteral(coverage.end)}::DATE`;
       const kept = old ? `SELECT * FROM ${old} WHERE NOT (${inRange})` : undefined;
       merged = `(${[kept, `SELECT ${tagged} FROM ${neu}`].filter(Boolean).join(' UNION ALL ')})`;
       const dropped = old
@@ -133,7 +147,7 @@ export async function mergeVersion(
     } else if (neu) {
       if (old) await refuseContradictions(conn, tableId, old, neu, options.fileNames);
       const added = old
-        ? `(SELECT ${tagged} FROM ${neu} n ANTI JOIN ${old} o USING (${key}))`
+        ? `(SELECT ${tagged} FROM ${neu} n ANTI JOIN ${old} o ON ${sameKey(table.key)})`
         : `(SELECT ${tagged} FROM ${neu})`;
       changedRows += await countOf(conn, `SELECT count(*) FROM ${added}`);
       merged = old ? `(SELECT * FROM ${old} UNION ALL SELECT * FROM ${added})` : added;
@@ -147,6 +161,9 @@ export async function mergeVersion(
   }
   return { tables, changedRows };
 }
+
+const sameKey = (key: readonly string[]): string =>
+  key.map((k) => `n.${quoteIdent(k)} IS NOT DISTINCT FROM o.${quoteIdent(k)}`).join(' AND ');
 
 /** Without --replace, a row whose key was imported before must carry the same values. */
 async function refuseContradictions(
@@ -162,7 +179,7 @@ async function refuseContradictions(
   const keys = table.key.map((k) => `CAST(n.${quoteIdent(k)} AS VARCHAR) AS ${quoteIdent(k)}`).join(', ');
   const [row] = await rowsOf(
     conn,
-    `SELECT ${keys}, count(*) OVER () AS n_rows FROM ${neu} n JOIN ${old} o USING (${table.key.map(quoteIdent).join(', ')})
+    `SELECT ${keys}, count(*) OVER () AS n_rows FROM ${neu} n JOIN ${old} o ON ${sameKey(table.key)}
      WHERE ${differs} ORDER BY ALL LIMIT 1`,
   );
   if (!row) return;

@@ -29,7 +29,7 @@ export const IMPORT_COLUMN = '__thc_import';
 const coverageSchema = z.object({
   start: z.iso.date(),
   end: z.iso.date(),
-  granularity: z.enum(['day', 'period']),
+  granularity: z.enum(['day', 'week', 'month', 'period']),
 });
 
 const importRecordSchema = z.object({

@@ -5,7 +5,7 @@
  * rows again, or replacing them with the same rows from Parquet, changes nothing; bad input, a file of the wrong
  * source and a held lock are refused with one line and leave the store as it was.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import type { Overview, OverviewReport, QueryReport, ReportSummary } from '../..
 import { openDatabase, quoteLiteral, textOf } from '../db/duckdb.ts';
 import { readCurrentLoad, readCrawlMeta, storeDir } from '../store/layout.ts';
 import { openSignedInApp, post, tempDir, type SignedInApp } from './auth-fixture.ts';
+import { runImportData, queryCrawl, type CliRun } from './helpers/import-cli.ts';
 import { snapshotTree } from './helpers/tree-snapshot.ts';
 import { BULK_CSV, FIXTURES, PERFORMANCE_CSVS, REPO, SITE, loadSiteWithoutSources } from './helpers/source-fixtures.ts';
 
@@ -22,27 +23,8 @@ const bulkCsv = BULK_CSV;
 let dataDir: string;
 let signedIn: SignedInApp<'admin'>;
 
-function importData(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const run = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', 'scripts/import-data.ts', '--website', SITE, '--data-dir', dataDir, ...args],
-    { cwd: REPO, encoding: 'utf8', timeout: 240_000 },
-  );
-  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
-}
-
-async function query<T>(crawlId: number, sql: string): Promise<T[]> {
-  const live = readCurrentLoad(dataDir, SITE, crawlId)!;
-  const db = await openDatabase();
-  const conn = await db.connect();
-  try {
-    await conn.run(`ATTACH ${quoteLiteral(live.dbFile)} AS c (READ_ONLY); USE c`);
-    return (await conn.runAndReadAll(sql)).getRowObjectsJS() as T[];
-  } finally {
-    conn.closeSync();
-    db.closeSync();
-  }
-}
+const importData = (...args: string[]): CliRun => runImportData(dataDir, SITE, args);
+const query = <T>(crawlId: number, sql: string): Promise<T[]> => queryCrawl<T>(dataDir, SITE, crawlId, sql);
 
 const rowCount = async (crawlId: number, reportId: string): Promise<number> =>
   Number(

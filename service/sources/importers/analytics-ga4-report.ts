@@ -45,7 +45,7 @@ const METRICS: Record<string, string> = {
   transactions: 'transactions',
   'ecommerce purchases': 'transactions',
 };
-const ALL_CHANNELS = '(all)';
+export const ALL_CHANNELS = '(all)';
 
 const isComment = (record: CsvRecord): boolean => (record.cells[0] ?? '').trimStart().startsWith('#');
 const lower = (cell: string | undefined): string => (cell ?? '').trim().toLowerCase();
@@ -109,7 +109,8 @@ function rowOf(file: string, record: CsvRecord, layout: Layout, date: string): R
   return row;
 }
 
-const isPage = (text: string): boolean => text.startsWith('/') || /^https?:\/\//i.test(text);
+/** A page path or URL; GA4 names no page with "(not set)" or "(other)". */
+export const isPage = (text: string): boolean => text.startsWith('/') || /^https?:\/\//i.test(text);
 
 export const analyticsGa4Report: Importer = {
   source: 'analytics',

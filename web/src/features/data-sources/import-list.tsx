@@ -10,10 +10,15 @@ export interface ImportListProps {
   onRemove: (record: SourceImport) => void;
 }
 
-const datesOf = (record: SourceImport): string =>
-  record.coverage.granularity === 'day'
-    ? `days ${formatDate(record.coverage.start)} – ${formatDate(record.coverage.end)}`
-    : `totals for ${formatDate(record.coverage.start)} – ${formatDate(record.coverage.end)}`;
+const GRANULARITY: Record<SourceImport['coverage']['granularity'], string> = {
+  day: 'days',
+  week: 'weeks',
+  month: 'months',
+  period: 'totals for',
+};
+
+const datesOf = ({ coverage }: SourceImport): string =>
+  `${GRANULARITY[coverage.granularity]} ${formatDate(coverage.start)} – ${formatDate(coverage.end)}`;
 
 /** The imports that make the source's data, newest first, each removable. */
 export function ImportList({ imports, byWhom, isBusy, onRemove }: ImportListProps) {

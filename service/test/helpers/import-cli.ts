@@ -1,0 +1,36 @@
+/** The import-data command run as users run it, and a crawl's loaded tables read back, for the import tests. */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { openDatabase, quoteLiteral } from '../../db/duckdb.ts';
+import { readCurrentLoad } from '../../store/layout.ts';
+
+const REPO = path.resolve(import.meta.dirname, '../../..');
+
+export interface CliRun {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function runImportData(dataDir: string, websiteId: string, args: string[]): CliRun {
+  const run = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', 'scripts/import-data.ts', '--website', websiteId, '--data-dir', dataDir, ...args],
+    { cwd: REPO, encoding: 'utf8', timeout: 240_000 },
+  );
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+/** Rows of a query over the live load of a crawl (its tables unqualified). */
+export async function queryCrawl<T>(dataDir: string, websiteId: string, crawlId: number, sql: string): Promise<T[]> {
+  const live = readCurrentLoad(dataDir, websiteId, crawlId)!;
+  const db = await openDatabase();
+  const conn = await db.connect();
+  try {
+    await conn.run(`ATTACH ${quoteLiteral(live.dbFile)} AS c (READ_ONLY); USE c`);
+    return (await conn.runAndReadAll(sql)).getRowObjectsJS() as T[];
+  } finally {
+    conn.closeSync();
+    db.closeSync();
+  }
+}
