@@ -6,13 +6,13 @@ import { Icon } from '../../components/icon.tsx';
 import { ToneBadge } from '../../components/tone-badge.tsx';
 import { DateRangeControl } from './date-range-control.tsx';
 
+/** Room for the longest label, "25 Nov 2026, 14:05 (crawl 123, partial)", beside the calendar icon. */
+const CRAWL_SELECT_WIDTH = 300;
+
 /**
  * The Current Crawl dropdown (newest first, labelled by crawl label: date, time when a day holds several, number), the
  * comparison, the data range and, on report pages, the 'URLs containing' filter and the 'Show Checked Items' toggle.
  */
-/** Room for the longest label, "25 Nov 2026, 14:05 (crawl 123, partial)", beside the calendar icon. */
-const CRAWL_SELECT_WIDTH = 300;
-
 export function SectionControls() {
   const { page, crawls, current, comparison, website, segment, url, setUrl, isInternal } = useDashboard();
   const isReport = page.kind === 'report';
@@ -48,7 +48,6 @@ export function SectionControls() {
           size="sm"
           leftSection={<Icon name="calendar" size={16} />}
           renderOption={renderCrawl}
-          comboboxProps={{ width: 'target', position: 'bottom-start' }}
           data-testid="current-crawl"
           data-partial={current?.partial ?? undefined}
         />
@@ -66,7 +65,6 @@ export function SectionControls() {
           maw="100%"
           size="sm"
           renderOption={renderCrawl}
-          comboboxProps={{ width: 'target', position: 'bottom-start' }}
           data-testid="comparison-crawl"
           data-partial={comparison?.partial ?? undefined}
         />
