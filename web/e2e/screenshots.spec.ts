@@ -153,7 +153,7 @@ for (const size of sizes) {
       await shot(page, size.name, 'checklist-dialog');
       await page.getByRole('button', { name: 'Cancel' }).click();
 
-      await open(page, `${SECTION}/crawl/all?website=${extra.big.id}`);
+      await open(page, `${SECTION}/status-code/4xx?website=${extra.big.id}`);
       await expect(page.getByTestId('chart-subtitle')).toHaveText('Issues found by the last crawl', {
         timeout: 30_000,
       });
@@ -161,7 +161,10 @@ for (const size of sizes) {
       await openSidebarIfCollapsed(page);
       const nav = sidebar(page);
       await nav.getByText('Category', { exact: true }).click();
-      for (const group of await nav.locator('[data-testid^=group-][aria-expanded=false]').all()) await group.click();
+      for (const id of await nav
+        .locator('[data-testid^=group-][aria-expanded=false]')
+        .evaluateAll((buttons) => buttons.map((b) => b.getAttribute('data-testid')!)))
+        await nav.getByTestId(id).click();
       await shot(page, size.name, 'sidebar-counts');
     });
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ActionIcon, Group, NumberInput, Select, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Group, NumberInput, Select, Stack, Text, Tooltip } from '@mantine/core';
 import { PAGE_SIZES } from '../../../../catalog/constants.ts';
 import { formatNumber } from '../../../../catalog/format.ts';
 import { Icon } from '../../components/icon.tsx';
@@ -49,7 +49,7 @@ export function TablePagination({
 
   return (
     <Group justify="space-between" gap="sm" px="md" py="xs" wrap="wrap" component="nav" aria-label="Table pages">
-      <Group gap={4} wrap="wrap" style={{ flex: '1 1 12rem' }}>
+      <Stack gap={0} style={{ flex: '1 1 12rem' }}>
         <Text size="sm" c="dark.4" aria-live="polite" data-testid="row-range">
           {isError
             ? ''
@@ -58,11 +58,11 @@ export function TablePagination({
               : `${formatNumber(first)}–${formatNumber(last)} of ${formatNumber(total)} rows`}
         </Text>
         {note && !isError ? (
-          <Text size="sm" c="dark.4" data-testid="filter-matches">
-            · {note}
+          <Text size="xs" c="dark.4" data-testid="filter-matches">
+            {note}
           </Text>
         ) : null}
-      </Group>
+      </Stack>
       <Group gap={6} wrap="wrap">
         <Tooltip label="First page">
           <ActionIcon variant="default" onClick={() => onPageIndex(0)} disabled={!canPrevious} aria-label="First page">
