@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultCrawlSettings, type CrawlRun, type CrawlRunsAnswer } from '../../catalog/crawl-runs.ts';
 import { RUNS_DIR, scratchRoot } from '../crawl-runs/runner.ts';
-import { freePort } from './helpers/free-port.ts';
+import { freePort } from '../../scripts/support/free-port.ts';
 import { startChainSite, type ChainSite } from './helpers/chain-site.ts';
 import { loadTestCrawl, openSignedInApp, post, tempDir, type SignedInApp } from './auth-fixture.ts';
 
