@@ -42,6 +42,7 @@ export default defineConfig({
             'catalog/**/*.test.ts',
             'service/**/*.test.ts',
             'scripts/**/*.test.ts',
+            'bench/**/*.test.ts',
             'fixtures/**/*.test.ts',
             'web/src/**/*.test.{ts,tsx}',
           ],

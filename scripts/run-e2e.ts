@@ -7,8 +7,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { debianPackages, ensureDebianPackages } from '../service/test/helpers/debian-packages.ts';
-import { freePort } from '../service/test/helpers/free-port.ts';
+import { debianPackages, ensureDebianPackages } from './support/debian-packages.ts';
+import { freePort } from './support/free-port.ts';
 
 const repoDir = path.resolve(import.meta.dirname, '..');
 

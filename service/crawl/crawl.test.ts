@@ -10,7 +10,7 @@ import type { CrawlOptions } from './crawl-options.ts';
 import { crawlWebsite } from './crawl.ts';
 import { parseLinkHeader, parseRobotsHeader } from './response-headers.ts';
 import { serveRoutes, testCrawlOptions, type Route } from '../test/helpers/crawl-site.ts';
-import { debianPackages, ensureDebianPackages } from '../test/helpers/debian-packages.ts';
+import { debianPackages, ensureDebianPackages } from '../../scripts/support/debian-packages.ts';
 import { readExportRows } from '../test/helpers/read-export.ts';
 
 const page = (title: string, body: string, head = ''): string =>

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Egress } from './egress.ts';
 import { renderPages, timeToInteractive } from './render.ts';
-import { debianPackages, ensureDebianPackages } from '../test/helpers/debian-packages.ts';
+import { debianPackages, ensureDebianPackages } from '../../scripts/support/debian-packages.ts';
 
 const TTFB_DELAY_MS = 200;
 const HERO_DELAY_MS = 400;

@@ -14,7 +14,7 @@ import { createSession } from '../auth/sessions.ts';
 import { defaultCrawlSettings } from '../../catalog/crawl-runs.ts';
 import { queueRun, saveSettings } from '../crawl-runs/runs.ts';
 import { TestClock, openStack, tempDir, writeCrawl } from './auth-fixture.ts';
-import { databaseFor, startPostgres, type PostgresServer } from './helpers/postgres-server.ts';
+import { databaseFor, startPostgres, type PostgresServer } from '../../scripts/support/postgres-server.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);

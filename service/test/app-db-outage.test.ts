@@ -9,7 +9,7 @@ import { parseAdminArgs, runAdminCommand } from '../admin/commands.ts';
 import { AppDb } from '../app-db/db.ts';
 import { APP_DB_UNREACHABLE } from '../routes/error-replies.ts';
 import { tempDir } from './auth-fixture.ts';
-import { databaseFor, startPostgres, type PostgresServer } from './helpers/postgres-server.ts';
+import { databaseFor, startPostgres, type PostgresServer } from '../../scripts/support/postgres-server.ts';
 import { startService, type ServiceProcess } from './helpers/service-process.ts';
 
 const OUTAGE_MS = 10_000;

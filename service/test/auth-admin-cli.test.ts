@@ -6,7 +6,7 @@ import { appDbDir } from '../app-db/db.ts';
 import { tempDir } from './auth-fixture.ts';
 import { makeExport } from './helpers/make-export.ts';
 import { killServices, startService } from './helpers/service-process.ts';
-import { databaseFor } from './helpers/postgres-server.ts';
+import { databaseFor } from '../../scripts/support/postgres-server.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 

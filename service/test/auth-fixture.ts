@@ -25,7 +25,7 @@ import { parseAdminArgs, runAdminCommand } from '../admin/commands.ts';
 import { loadCrawl } from '../load/load-crawl.ts';
 import { makeExport } from './helpers/make-export.ts';
 import { createCrawlTables } from './helpers/make-store.ts';
-import { databaseFor } from './helpers/postgres-server.ts';
+import { databaseFor } from '../../scripts/support/postgres-server.ts';
 import { appDbDir } from '../app-db/db.ts';
 
 const tempDirs: string[] = [];

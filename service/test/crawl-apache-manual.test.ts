@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCrawlCommand } from '../crawl/crawl-command.ts';
 import { crawlAndLoad, type CrawledSite } from './helpers/crawl-and-load.ts';
-import { debianPackages, ensureDebianPackages } from './helpers/debian-packages.ts';
+import { debianPackages, ensureDebianPackages } from '../../scripts/support/debian-packages.ts';
 import {
   byteIdenticalGroups,
   fileOfUrl,
@@ -20,9 +20,9 @@ import {
   type LinkcheckerRun,
   type WgetRun,
   type XmllintPage,
-} from './helpers/real-site-oracles.ts';
+} from '../../scripts/support/real-site-oracles.ts';
 import { crawledHtmlPages, describeAccuracyChecks, exportedUrls } from './helpers/real-site-accuracy.ts';
-import { APACHE_MANUAL_ROOT, startNginx, type RunningSite } from './helpers/real-site.ts';
+import { APACHE_MANUAL_ROOT, startNginx, type RunningSite } from '../../scripts/support/real-site.ts';
 
 const WEBSITE = 'apache-manual';
 

@@ -16,7 +16,7 @@ import { loadCrawl } from '../load/load-crawl.ts';
 import { scratchDirOf } from '../crawl/crawl-command.ts';
 import { readCurrentLoad, websiteDir } from '../store/layout.ts';
 import { runCrawlCli } from './helpers/crawl-site.ts';
-import { freePort } from './helpers/free-port.ts';
+import { freePort } from '../../scripts/support/free-port.ts';
 
 const page = (title: string, body: string, head = ''): string =>
   `<!doctype html><html><head><title>${title}</title>${head}</head><body>${body}</body></html>`;

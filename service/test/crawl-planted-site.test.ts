@@ -20,7 +20,7 @@ import { loadCrawl } from '../load/load-crawl.ts';
 import { CrawlRegistry } from '../store/registry.ts';
 import { reportRowUrls } from './helpers/report-rows.ts';
 import { startPlantedSite, unfedReports, type PlantedSite } from './helpers/planted-site.ts';
-import { debianPackages, ensureDebianPackages } from './helpers/debian-packages.ts';
+import { debianPackages, ensureDebianPackages } from '../../scripts/support/debian-packages.ts';
 
 const WEBSITE = 'planted';
 

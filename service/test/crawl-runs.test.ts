@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NO_SITEMAP_NOTICE, type Overview } from '../../catalog/api.ts';
 import { defaultCrawlSettings, type CrawlRun, type CrawlRunsAnswer } from '../../catalog/crawl-runs.ts';
 import { RUNS_DIR, scratchRoot } from '../crawl-runs/runner.ts';
-import { freePort } from './helpers/free-port.ts';
+import { freePort } from '../../scripts/support/free-port.ts';
 import { startChainSite, type ChainSite } from './helpers/chain-site.ts';
 import { loadTestCrawl, openSignedInApp, post, tempDir, type SignedInApp } from './auth-fixture.ts';
 

@@ -9,9 +9,9 @@
 import { afterAll, beforeAll, describe } from 'vitest';
 import { parseCrawlCommand } from '../crawl/crawl-command.ts';
 import { crawlAndLoad, type CrawledSite } from './helpers/crawl-and-load.ts';
-import { debianPackages, ensureDebianPackages } from './helpers/debian-packages.ts';
+import { debianPackages, ensureDebianPackages } from '../../scripts/support/debian-packages.ts';
 import { crawledHtmlPages, describeAccuracyChecks } from './helpers/real-site-accuracy.ts';
-import { RUST_DOC_ROOT, startNginx, type RunningSite } from './helpers/real-site.ts';
+import { RUST_DOC_ROOT, startNginx, type RunningSite } from '../../scripts/support/real-site.ts';
 
 /** rust-doc's mdBook books and the rustdoc guide (their pages link to each other, and to the API pages left out). */
 const BOOKS = ['book', 'unstable-book', 'reference', 'edition-guide', 'nomicon', 'embedded-book', 'rustc', 'rustdoc'];

@@ -15,7 +15,7 @@ import { SESSION_COOKIE } from '../auth/sessions.ts';
 import { loadCrawl } from '../load/load-crawl.ts';
 import { LoadError } from '../load/load-error.ts';
 import { makeExport } from './helpers/make-export.ts';
-import { databaseFor, startPostgres, type PostgresServer } from './helpers/postgres-server.ts';
+import { databaseFor, startPostgres, type PostgresServer } from '../../scripts/support/postgres-server.ts';
 import { killServices, startService, type ServiceProcess } from './helpers/service-process.ts';
 import { CatchingMailer, TestClock, openStack, quietLogger, tempDir, writeCrawl } from './auth-fixture.ts';
 

@@ -1,6 +1,6 @@
 /** vitest globalSetup of the `postgres` project: one PostgreSQL server for the run, its URL provided to tests. */
 import type { TestProject } from 'vitest/node';
-import { startPostgres } from './postgres-server.ts';
+import { startPostgres } from '../../../scripts/support/postgres-server.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -13,7 +13,7 @@ import { parquetFileOf } from '../../../catalog/export-contract.ts';
 import { catalog } from '../../../catalog/index.ts';
 import { quoteLiteral, withConnection } from '../../db/duckdb.ts';
 import type { CrawledSite } from './crawl-and-load.ts';
-import { fileOfUrl } from './real-site-oracles.ts';
+import { fileOfUrl } from '../../../scripts/support/real-site-oracles.ts';
 
 /** Markup patterns (grep -E) as Debian's documentation packages write them. */
 export const markup = {

@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
 import { debianPackages, ensureDebianPackages } from './debian-packages.ts';
 
-const repoDir = path.resolve(import.meta.dirname, '../../..');
+const repoDir = path.resolve(import.meta.dirname, '../..');
 const execFileAsync = promisify(execFile);
 
 export interface ToolRun {

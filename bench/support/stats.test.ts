@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compare, geometricMean, seededRandom, stats } from './bench-stats.ts';
+import { compare, geometricMean, seededRandom, stats } from './stats.ts';
 
 const range = (n: number, from = 1): number[] => Array.from({ length: n }, (_, i) => from + i);
 

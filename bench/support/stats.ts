@@ -76,3 +76,7 @@ export function compare(base: readonly number[], other: readonly number[], resam
 /** The geometric mean: the overall factor of a set of per-case ratios, none weighing more for being a slow case. */
 export const geometricMean = (values: readonly number[]): number =>
   round(Math.exp(values.reduce((sum, v) => sum + Math.log(v), 0) / values.length), 2);
+
+/** A comparison's two ratios as table cells, each with its interval. */
+export const ratios = (c: Comparison): string =>
+  `${c.p50Ratio} (${c.p50RatioInterval.join('–')}) | ${c.p95Ratio} (${c.p95RatioInterval.join('–')})`;

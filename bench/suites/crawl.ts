@@ -10,22 +10,22 @@
  * change's cost is measured side by side under the same load.
  */
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { debianPackages, ensureDebianPackages } from '../service/test/helpers/debian-packages.ts';
-import { freePort } from '../service/test/helpers/free-port.ts';
-import { runLinkchecker, runTool, runWgetSpider } from '../service/test/helpers/real-site-oracles.ts';
-import { APACHE_MANUAL_ROOT, RUST_DOC_ROOT, startNginx } from '../service/test/helpers/real-site.ts';
+import { debianPackages, ensureDebianPackages } from '../../scripts/support/debian-packages.ts';
+import { runLinkchecker, runTool, runWgetSpider } from '../../scripts/support/real-site-oracles.ts';
+import { APACHE_MANUAL_ROOT, RUST_DOC_ROOT, startNginx } from '../../scripts/support/real-site.ts';
+import { readResults, RESULTS_MD, ROOT, writeResults } from '../support/config.ts';
+import { serveGenerated } from '../support/generated-site.ts';
+import { round } from '../support/stats.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
 const GENERATED_PAGES = Number(process.env.BENCH_CRAWL_PAGES ?? 200_000);
 const RENDER_PAGES = Number(process.env.BENCH_CRAWL_RENDER ?? 200);
 const SITES = (process.env.BENCH_CRAWL_SITES ?? 'apache,rust,generated').split(',');
 const BEFORE = process.env.BENCH_CRAWL_BEFORE ? path.resolve(process.env.BENCH_CRAWL_BEFORE) : undefined;
 const ROUNDS = BEFORE ? Math.max(1, Number(process.env.BENCH_CRAWL_ROUNDS ?? 2)) : 1;
 
-export interface CrawlBenchRow {
+interface CrawlBenchRow {
   site: string;
   tool: 'crawler' | 'crawler --render' | 'crawler (before)' | 'wget --spider' | 'linkchecker';
   /** URLs requested (pages, redirects, errors, other files). */
@@ -42,8 +42,6 @@ export interface CrawlBenchResult {
   loadAverage: number[];
   rows: CrawlBenchRow[];
 }
-
-const round = (n: number, digits = 1): number => Math.round(n * 10 ** digits) / 10 ** digits;
 
 function row(
   site: string,
@@ -105,49 +103,6 @@ async function crawlerRun(
 async function wgetRun(site: string, url: string): Promise<CrawlBenchRow> {
   const wget = await runWgetSpider(url);
   return row(site, 'wget --spider', wget.pages.size, wget.seconds, wget.peakRssMb, 'HEAD then GET for each HTML page');
-}
-
-/**
- * A deterministic site of `pages` pages: page i links to its ten children 10i+1…10i+10 (a tree of depth ~log10
- * pages), its parent, the home page and one far page; every 500th page links to a missing page (404).
- */
-function generatedPage(i: number, pages: number): string {
-  const href = (n: number): string => (n === 0 ? '/' : `/page/${n}.html`);
-  const links = [0, Math.floor((i - 1) / 10), (i * 7919 + 13) % pages];
-  for (let c = 10 * i + 1; c <= 10 * i + 10 && c < pages; c++) links.push(c);
-  const anchors = links.map((n) => `<li><a href="${href(n)}">Page ${n}</a></li>`);
-  if (i % 500 === 0) anchors.push(`<li><a href="/page/missing-${i}.html">Gone ${i}</a></li>`);
-  const words = `Page ${i} of the generated benchmark site describes item ${i} in plain words for the crawler to count.`;
-  return (
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Generated page ${i}</title>` +
-    `<meta name="description" content="Description of generated page ${i}."><link rel="canonical" href="${href(i)}">` +
-    `</head><body><h1>Generated page ${i}</h1><h2>Links</h2><ul>${anchors.join('')}</ul>` +
-    `<p>${words.repeat(8)}</p><img src="/logo.png" alt="logo"></body></html>`
-  );
-}
-
-export async function serveGenerated(pages: number): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer((request, response) => {
-    const pathname = (request.url ?? '/').split('?')[0] ?? '/';
-    const match = /^\/page\/(\d+)\.html$/.exec(pathname);
-    const i = pathname === '/' ? 0 : match ? Number(match[1]) : NaN;
-    if (pathname === '/logo.png') {
-      response.writeHead(200, { 'content-type': 'image/png', 'content-length': 68 }).end(Buffer.alloc(68));
-    } else if (Number.isInteger(i) && i >= 0 && i < pages) {
-      const body = Buffer.from(generatedPage(i, pages));
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': body.length });
-      response.end(request.method === 'HEAD' ? undefined : body);
-    } else {
-      response.writeHead(404, { 'content-type': 'text/html' }).end('<title>Not found</title>');
-    }
-  });
-  server.keepAliveTimeout = 60_000;
-  const port = await freePort();
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${port}/`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
 }
 
 export async function benchCrawl(): Promise<CrawlBenchResult> {
@@ -224,7 +179,7 @@ export async function benchCrawl(): Promise<CrawlBenchResult> {
 }
 
 /** The first words of the crawl table in bench/results.md. */
-export const CRAWL_HEADING = 'Crawl (';
+const CRAWL_HEADING = 'Crawl (';
 
 /** A figure, or a dash where a failed run has none (NaN, or null once read back from JSON). */
 const shown = (n: number | null): string => (n === null || !Number.isFinite(n) ? '–' : String(n));
@@ -240,4 +195,22 @@ export function crawlTable(result: CrawlBenchResult): string {
         `| ${r.site} | ${r.tool} | ${shown(r.urls)} | ${r.seconds} | ${shown(r.urlsPerSecond)} | ${r.peakRssMb} | ${r.note ?? ''} |`,
     ),
   ].join('\n');
+}
+
+/** `npm run bench -- --only crawl`: the crawl section alone, its figures replacing the crawl part of the results. */
+export async function crawlOnly(): Promise<void> {
+  const results = readResults();
+  const previous = results.crawl as CrawlBenchResult | undefined;
+  const crawl = await benchCrawl();
+  // Sites left out of this run (BENCH_CRAWL_SITES) keep their rows of the previous run.
+  const sites = new Set(crawl.rows.map((r) => r.site));
+  crawl.rows = [...(previous?.rows ?? []).filter((r) => !sites.has(r.site)), ...crawl.rows];
+  results.crawl = crawl;
+  writeResults(results);
+  const table = crawlTable(crawl);
+  console.log(table);
+  const before = fs.existsSync(RESULTS_MD)
+    ? fs.readFileSync(RESULTS_MD, 'utf8').split(CRAWL_HEADING)[0]!.trimEnd()
+    : '';
+  fs.writeFileSync(RESULTS_MD, `${before}\n\n${table}\n`.trimStart());
 }
