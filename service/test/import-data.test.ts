@@ -15,7 +15,7 @@ import { readCurrentLoad, readCrawlMeta, storeDir } from '../store/layout.ts';
 import { openSignedInApp, post, tempDir, type SignedInApp } from './auth-fixture.ts';
 import { runImportData, queryCrawl, type CliRun } from './helpers/import-cli.ts';
 import { snapshotTree } from './helpers/tree-snapshot.ts';
-import { BULK_CSV, FIXTURES, PERFORMANCE_CSVS, REPO, SITE, loadSiteWithoutSources } from './helpers/source-fixtures.ts';
+import { BULK_CSV, FIXTURES, PERFORMANCE_CSVS, SITE, loadSiteWithoutSources } from './helpers/source-fixtures.ts';
 
 const performance = PERFORMANCE_CSVS;
 const bulkCsv = BULK_CSV;
