@@ -83,7 +83,7 @@ test.describe('website and crawl selection', () => {
 
     // The dropdown lists crawls newest first, labelled by crawl label.
     await page.getByRole('combobox', { name: 'Current Crawl', exact: true }).click();
-    await expect(page.getByRole('option')).toHaveText(crawls.map((c) => new RegExp(c.label)));
+    await expect(page.getByRole('option')).toContainText(crawls.map((c) => c.label));
     await page.keyboard.press('Escape');
 
     // Pick a comparison other than the default, then change the crawl: the comparison resets.

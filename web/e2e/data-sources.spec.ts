@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { SECTION, api, authFile, logins, watchProblems, websites } from './helpers.ts';
-import { BULK_CSV, PERFORMANCE_CSVS, addSiteWithoutSources } from './source-site.ts';
+import { BULK_CSV, PERFORMANCE_CSVS, addSiteWithoutSources, waitForImportJobs } from './source-site.ts';
 
 const site = { id: 'e2e-sources' } as const;
 
@@ -58,6 +58,7 @@ test.describe('as staff', () => {
       const answered = page.waitForResponse((r) => r.url().includes('/api/data-sources/upload'));
       await card.getByTestId('drop-search-console-input').setInputFiles(files);
       expect((await answered).status()).toBe(202);
+      await waitForImportJobs(page, site.id);
       await expect(card.getByTestId('job-progress')).toHaveCount(0, { timeout: 120_000 });
     }
     await expect(card.getByTestId('source-status')).toHaveText('Connected');

@@ -17,7 +17,7 @@ import {
   websites,
 } from './helpers.ts';
 import { startLoopbackSite } from './loopback-site.ts';
-import { BULK_CSV, PERFORMANCE_CSVS, addSiteWithoutSources } from './source-site.ts';
+import { BULK_CSV, PERFORMANCE_CSVS, addSiteWithoutSources, waitForImportJobs } from './source-site.ts';
 
 const DIR = process.env.SHOTS_DIR ?? 'test-results/shots';
 const sizes = [
@@ -310,6 +310,7 @@ for (const size of sizes) {
       if ((await card.getByTestId('source-import').count()) === 0) {
         for (const files of [PERFORMANCE_CSVS, [BULK_CSV]]) {
           await card.getByTestId('drop-search-console-input').setInputFiles(files);
+          await waitForImportJobs(page, websiteId);
           await expect(card.getByTestId('job-progress')).toHaveCount(0, { timeout: 120_000 });
         }
       }

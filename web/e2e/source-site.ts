@@ -5,7 +5,8 @@ import path from 'node:path';
 import { MANIFEST_FILE } from '../../catalog/export-contract.ts';
 import { generateSite } from '../../scripts/fixtures/generate.ts';
 import { loadCrawl } from '../../service/load/load-crawl.ts';
-import { adminCommands, logins, websites } from './helpers.ts';
+import { expect, type Page } from '@playwright/test';
+import { adminCommands, api, logins, websites } from './helpers.ts';
 
 const repoDir = path.resolve(import.meta.dirname, '../..');
 export const PERFORMANCE_CSVS = ['Pages.csv', 'Dates.csv', 'Filters.csv', 'Devices.csv'].map((f) =>
@@ -39,4 +40,20 @@ export async function addSiteWithoutSources(baseURL: string, websiteId: string):
     { command: 'website add', id: websiteId, name: 'E2E Alpine Without Sources', domain: 'www.alpine-travel.eu' },
     { command: 'user bind', email: logins.staff.email, websites: [websiteId] },
   ]);
+}
+
+/**
+ * Waits until the website has no import job running. The card's progress can be absent for a moment between the
+ * upload's answer and the refresh job's first poll, and a second upload meanwhile is refused as running (409).
+ */
+export async function waitForImportJobs(page: Page, websiteId: string): Promise<void> {
+  await expect
+    .poll(
+      async () =>
+        (await api<{ jobs: { status: string }[] }>(page, '/api/data-sources/list', { websiteId })).jobs.every(
+          (job) => job.status !== 'running',
+        ),
+      { timeout: 120_000 },
+    )
+    .toBe(true);
 }
