@@ -91,7 +91,10 @@ test('CSV export of 2,500+ rows: chunks of 1000, BOM, header, quoting, every row
   const download = await downloading;
 
   expect(download.suggestedFilename()).toMatch(
-    new RegExp(`^${title.toLowerCase().replace(/\s+/g, '_')}_\\d{10}\\.csv$`),
+    // The title, the crawl's label (date, time when a day holds several, number), unix seconds.
+    new RegExp(
+      `^${title.toLowerCase().replace(/\s+/g, '_')}_\\d{1,2}_[a-z]{3}_\\d{4}(_\\d{4})?_crawl_\\d+(_partial)?_\\d{10}\\.csv$`,
+    ),
   );
   const suffix = Number(download.suggestedFilename().match(/_(\d{10})\.csv$/)![1]);
   expect(Math.abs(suffix - Date.now() / 1000)).toBeLessThan(120);

@@ -196,7 +196,10 @@ test('CSV download: BOM, header of the visible columns, file name', async ({ pag
   await page.getByRole('button', { name: 'Download CSV' }).click();
   const download = await downloading;
   expect(download.suggestedFilename()).toMatch(
-    new RegExp(`^${title.toLowerCase().replace(/\s+/g, '_')}_\\d{10}\\.csv$`),
+    // The title, the crawl's label (date, time when a day holds several, number), unix seconds.
+    new RegExp(
+      `^${title.toLowerCase().replace(/\s+/g, '_')}_\\d{1,2}_[a-z]{3}_\\d{4}(_\\d{4})?_crawl_\\d+(_partial)?_\\d{10}\\.csv$`,
+    ),
   );
   const text = fs.readFileSync(await download.path(), 'utf8');
   expect(text.charCodeAt(0)).toBe(0xfeff);
