@@ -4,7 +4,7 @@
  */
 import type { Severity } from './schema.ts';
 import type { DataSourceId } from './data-sources.ts';
-import type { PartialReason } from './crawl-label.ts';
+import type { PartialReason } from './export-contract.ts';
 
 export type Role = 'CLIENT' | 'STAFF' | 'ADMIN';
 

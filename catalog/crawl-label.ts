@@ -5,13 +5,7 @@
  * the agency's zone, as the Crawls page's History shows them.
  */
 import { SCHEDULE_TIME_ZONE } from './crawl-runs.ts';
-
-/**
- * Why a crawl holds less than the website: stopped by a person (a cancel keeping what was crawled, Ctrl-C), by its
- * time limit, or by its Max URLs setting (URLs past it were listed as crawl_limit, never fetched).
- */
-export const PARTIAL_REASONS = ['stopped', 'time-limit', 'max-urls'] as const;
-export type PartialReason = (typeof PARTIAL_REASONS)[number];
+import type { PartialReason } from './export-contract.ts';
 
 export const PARTIAL_REASON_TEXT: Record<PartialReason, string> = {
   stopped: 'it was stopped before it finished',

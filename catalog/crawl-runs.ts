@@ -15,7 +15,7 @@
  */
 import { DATA_WINDOW_DAYS } from './data-sources.ts';
 import { compileUrlPattern, UrlPatternError } from './url-pattern.ts';
-import type { PartialReason } from './crawl-label.ts';
+import type { PartialReason } from './export-contract.ts';
 
 export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];

@@ -5,7 +5,13 @@
  * analytics, ads, trends, keyword planner) ship in the same directory, covering dataStart..dataEnd.
  */
 import { z } from 'zod';
-import { PARTIAL_REASONS } from './crawl-label.ts';
+
+/**
+ * Why a crawl holds less than the website: stopped by a person (a cancel keeping what was crawled, Ctrl-C), by its
+ * time limit, or by its Max URLs setting (URLs past it were listed as crawl_limit, never fetched).
+ */
+export const PARTIAL_REASONS = ['stopped', 'time-limit', 'max-urls'] as const;
+export type PartialReason = (typeof PARTIAL_REASONS)[number];
 
 export const exportColumnSchema = z.object({
   name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/),

@@ -16,7 +16,7 @@ import {
   type Manifest,
 } from '../../catalog/export-contract.ts';
 import { dataWindowBefore } from '../../catalog/data-sources.ts';
-import type { PartialReason } from '../../catalog/crawl-label.ts';
+import type { PartialReason } from '../../catalog/export-contract.ts';
 import { openDatabase, quoteLiteral } from '../db/duckdb.ts';
 import type { PageVitals } from './crawl-options.ts';
 import {

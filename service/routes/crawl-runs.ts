@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { checkCrawlSettings, type CrawlRunsAnswer, type CrawlSettingsAnswer } from '../../catalog/crawl-runs.ts';
-import type { PartialReason } from '../../catalog/crawl-label.ts';
+import type { PartialReason } from '../../catalog/export-contract.ts';
 import type { AccessCheck } from '../auth/access.ts';
 import { authOf } from '../auth/http.ts';
 import type { AppDb } from '../app-db/db.ts';

@@ -1,5 +1,6 @@
 /** The labels and partial marks of a website's crawls as the service answers them (catalog/crawl-label.ts). */
-import { crawlLabels, partialReasonOf, type LabelledCrawl, type PartialReason } from '../../catalog/crawl-label.ts';
+import { crawlLabels, partialReasonOf, type LabelledCrawl } from '../../catalog/crawl-label.ts';
+import type { PartialReason } from '../../catalog/export-contract.ts';
 import type { CrawlRecord } from './registry.ts';
 
 export const partialOf = (record: CrawlRecord): PartialReason | null => partialReasonOf(record.meta.manifest);
