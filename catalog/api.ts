@@ -5,6 +5,7 @@
 import type { Severity } from './schema.ts';
 import type { DataSourceId } from './data-sources.ts';
 import type { PartialReason } from './export-contract.ts';
+import type { RemovalCounts, RemovalReason } from './removal-reasons.ts';
 
 export type Role = 'CLIENT' | 'STAFF' | 'ADMIN';
 
@@ -78,6 +79,8 @@ export interface OverviewReport {
   notConnected?: DataSourceId;
   added?: number;
   removed?: number;
+  /** The removed rows per removal reason (catalog/removal-reasons.ts); null without a comparison. */
+  removedByReason?: RemovalCounts | null;
   title?: string;
   [key: string]: unknown;
 }
@@ -112,6 +115,8 @@ export interface ReportQuery {
   comparisonId: number | null;
   dataDateRange: DateRange;
   differenceType: DifferenceType;
+  /** On the Removed tab: only the rows removed for this reason; null or absent for every reason. */
+  removalReason?: RemovalReason | null;
   reportId: string;
   /** Sent as the spec's dashboard sends it, accepted and never read: the report names its own source table. */
   tableId: string;
@@ -190,7 +195,7 @@ export const NO_SITEMAP_NOTICE =
 /** report/get-summary. */
 export interface ReportSummary {
   trends: TrendPoint[];
-  differences: { all: number; added: number; removed: number };
+  differences: { all: number; added: number; removed: number; removedByReason: RemovalCounts };
   /** A fact about the crawl that the report's rows depend on (NO_SITEMAP_NOTICE). */
   notice?: string;
   /** The data source the report needs and the crawl lacks; then trends are empty and differences 0. */

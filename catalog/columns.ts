@@ -1018,6 +1018,18 @@ const rowStateColumns: CatalogColumn[] = [
     joinedFrom: 'checklist',
   }),
   column({
+    id: 'removal_reason',
+    title: 'Removal reason',
+    tooltip:
+      'Why the row left: fixed (crawled again, no longer an issue), gone (404, 410 or redirected), not crawled (not fetched this time), or report changed (the definition changed between the crawls).',
+    type: 'string',
+    format: 'text',
+    group: 'Crawl',
+    family: 'shared',
+    tables: EVERY_TABLE,
+    joinedFrom: 'diff',
+  }),
+  column({
     id: 'ai_title',
     title: 'AI Title Suggestion',
     tooltip: 'A page title suggested by AI; check it before use.',

@@ -127,7 +127,7 @@ export const columnFamilies = [
 
 export const columnVisibilities = ['always', 'isAi', 'conversionGoal', 'ecommerceGoal'] as const;
 
-export const columnJoins = ['search_console', 'analytics', 'checklist', 'ai'] as const;
+export const columnJoins = ['search_console', 'analytics', 'checklist', 'ai', 'diff'] as const;
 
 export const catalogColumnSchema = z.object({
   id: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/),
@@ -147,8 +147,8 @@ export const catalogColumnSchema = z.object({
   /**
    * Set when the value is not a column of the report's source table but reaches the row another way: a metric
    * joined by URL from a data source over the request's date range (`search_console`, `analytics`), the
-   * checklist state (`checklist`), or an AI suggestion fetched by the browser (`ai`). Only the first two are SQL
-   * columns that filters may use.
+   * checklist state (`checklist`), an AI suggestion fetched by the browser (`ai`), or the Removed tab's removal reason
+   * (`diff`). Only the first two are SQL columns that filters may use.
    */
   joinedFrom: z.enum(columnJoins).optional(),
   /**

@@ -32,6 +32,7 @@ export function tabRequestKey(req: RowsRequest): string {
     req.dataDateRange.end,
     req.channel ?? null,
     req.differenceType,
+    req.removalReason ?? null,
     req.userFilter ?? null,
     req.urlScope ?? null,
     req.showChecked,

@@ -8,6 +8,7 @@
  * page query (page-query.ts).
  */
 import type { ReportDefinition } from '../../catalog/schema.ts';
+import { REMOVAL_REASON_COLUMN } from '../../catalog/removal-reasons.ts';
 import type { ChecklistKey } from '../app-db/checklist.ts';
 import { LOWER_URL_COLUMN, shapeOf, type ReportShape } from './report-shape.ts';
 import { ROW_ID, combinedQuery, pageQuery, selectList, type PagePlan } from './page-query.ts';
@@ -106,7 +107,13 @@ export function compileTab(req: RowsRequest, { packedColumns = [] }: CompileOpti
   const shape = shapeOf(req.report);
   const terms = resolveOrder(req, shape);
   const isDefaultOrder = terms.length === 0;
-  const columns = [...shape.columns.map((c) => c.id), CHECKED_COLUMN, ...(shape.subRow ? [SUB_ROWS_COLUMN] : [])];
+  const isRemoved = req.differenceType === 'removed';
+  const columns = [
+    ...shape.columns.map((c) => c.id),
+    CHECKED_COLUMN,
+    ...(shape.subRow ? [SUB_ROWS_COLUMN] : []),
+    ...(isRemoved ? [REMOVAL_REASON_COLUMN] : []),
+  ];
 
   const source = tabRows(req, shape);
   if (source === EMPTY)
@@ -140,8 +147,10 @@ export function compileTab(req: RowsRequest, { packedColumns = [] }: CompileOpti
       source,
       filters,
       order: orderTerms(terms, source, shape),
-      output: selectList(shape, source, isChecked, packedColumns),
-      ...(source.stored && { rowTableOutput: selectList(shape, source, isChecked, packedColumns, ROW_ID) }),
+      output: selectList(shape, source, isChecked, packedColumns, { isRemoved }),
+      ...(source.stored && {
+        rowTableOutput: selectList(shape, source, isChecked, packedColumns, { isRemoved, ordinal: ROW_ID }),
+      }),
     },
     countKey: count ? fragmentKey(count) : `total:${source.knownTotal}`,
   };

@@ -5,6 +5,7 @@
  */
 import type { DuckDBInstance } from '@duckdb/node-api';
 import { NO_SITEMAP_NOTICE } from '../../catalog/api.ts';
+import { REMOVAL_REASONS, noRemovals, type RemovalCounts, type RemovalReason } from '../../catalog/removal-reasons.ts';
 import type { ReportDefinition } from '../../catalog/schema.ts';
 import { withConnection } from '../db/duckdb.ts';
 import { dataIdOf } from '../store/crawl-meta.ts';
@@ -34,6 +35,7 @@ export interface ReportStats {
   /** Against the comparison crawl; null without one. */
   added: number | null;
   removed: number | null;
+  removedByReason: RemovalCounts | null;
 }
 
 /** Reads what the engine needs about an attached crawl database. */
@@ -183,6 +185,7 @@ export class ReportEngine {
         emsRank: stored.emsRank,
         added: comparison ? (stored.added ?? 0) : null,
         removed: comparison ? (stored.removed ?? 0) : null,
+        removedByReason: comparison ? (stored.removedByReason ?? noRemovals()) : null,
       };
     const rowCount = isFresh
       ? stored.rowCount
@@ -190,8 +193,13 @@ export class ReportEngine {
     const base = isFresh
       ? stored.base
       : await runCount(this.pool, this.cache, baseCountSql(shape, current.alias), options);
-    const diff = async (type: DifferenceType): Promise<number | null> =>
-      comparison ? this.count(tabRequest(report, current, comparison, type), options) : null;
+    const diff = async (type: DifferenceType, removalReason?: RemovalReason): Promise<number | null> =>
+      comparison ? this.count({ ...tabRequest(report, current, comparison, type), removalReason }, options) : null;
+    let removedByReason: RemovalCounts | null = null;
+    if (comparison) {
+      removedByReason = noRemovals();
+      for (const reason of REMOVAL_REASONS) removedByReason[reason] = (await diff('removed', reason)) ?? 0;
+    }
     return {
       reportId: report.id,
       rowCount,
@@ -199,6 +207,7 @@ export class ReportEngine {
       emsRank: emsRank(report.severity, rowCount, base),
       added: await diff('added'),
       removed: await diff('removed'),
+      removedByReason,
     };
   }
 }

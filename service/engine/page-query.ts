@@ -4,6 +4,8 @@
  * from the row table in its stored order; otherwise the sort columns and row ids are sorted first and the page's rows
  * read by row id, and the far half of a tab is read backwards.
  */
+import { REMOVAL_REASON_COLUMN } from '../../catalog/removal-reasons.ts';
+import { REASON_COLUMN } from './removal-reasons.ts';
 import { subRowExpression, type ReportShape } from './report-shape.ts';
 import { orderSql, afterKey, type OrderTerm } from './row-order.ts';
 import { withOrdinal, type RowSource } from './row-source.ts';
@@ -36,13 +38,16 @@ export interface PagePlan {
 export const ORDINAL = raw('"r"."_ord"');
 export const ROW_ID = raw('"r".rowid');
 
-/** The returned columns: row columns, the checklist flag, sub-rows, the ordinal and the packed export text. */
+/**
+ * The returned columns: row columns, the checklist flag, sub-rows, the removal reason (Removed tab), the ordinal and
+ * the packed export text.
+ */
 export function selectList(
   shape: ReportShape,
   source: RowSource,
   isChecked: SqlFragment,
   packedColumns: readonly string[],
-  ordinal: SqlFragment = ORDINAL,
+  { isRemoved = false, ordinal = ORDINAL }: { isRemoved?: boolean; ordinal?: SqlFragment } = {},
 ): SqlFragment {
   const sub = !shape.subRow
     ? undefined
@@ -57,6 +62,7 @@ export function selectList(
       ...shape.columns.map((c) => sql`"r".${ident(c.id)}`),
       sql`${isChecked} AS ${ident(CHECKED_COLUMN)}`,
       ...(sub ? [sql`${sub} AS ${ident(SUB_ROWS_COLUMN)}`] : []),
+      ...(isRemoved ? [sql`"r".${ident(REASON_COLUMN)} AS ${ident(REMOVAL_REASON_COLUMN)}`] : []),
       ...(source.stored ? [sql`${ordinal} AS ${ident(ORDINAL_COLUMN)}`] : []),
       ...(packed.length > 0 ? [sql`concat(${joinSql(packed, ', chr(0), ')}) AS ${ident(PACKED_COLUMN)}`] : []),
     ],

@@ -37,6 +37,8 @@ import {
   type ReportShape,
 } from './report-shape.ts';
 import type { PrecomputedReport } from './compile.ts';
+import { REASON_COLUMN, reasonCountsOf, reasonCountsSql, withRemovalReasons } from './removal-reasons.ts';
+import { REMOVAL_REASONS, noRemovals, type RemovalCounts } from '../../catalog/removal-reasons.ts';
 import { ident, raw, sql, type SqlFragment } from './sql.ts';
 
 export const REPORT_COUNTS_TABLE = 'report_counts';
@@ -47,8 +49,10 @@ export const PRECOMPUTE_INFO_TABLE = 'precompute_info';
  * `npm run load-crawl -- --refresh` precomputes it again; bump it with any change to either. Changes to a report's
  * definition or to the catalogue SQL of the metrics it joins need no bump: its fingerprint tells them.
  */
-export const PRECOMPUTE_VERSION = 3;
+export const PRECOMPUTE_VERSION = 4;
 const PREVIOUS_ALIAS = '__thc_previous';
+/** report_counts' removed rows per reason, in REMOVAL_REASONS order. */
+const REASON_COUNT_COLUMNS = REMOVAL_REASONS.map((reason) => `removed_${reason.replace(' ', '_')}`);
 
 export interface PrecomputeContext {
   manifest: Manifest;
@@ -119,7 +123,7 @@ export async function readPrecomputed(conn: DuckDBConnection, database: string):
   if (version !== PRECOMPUTE_VERSION || !tables.has(REPORT_COUNTS_TABLE)) return { tables, version, reports };
   const reader = await conn.runAndReadAll(
     `SELECT report_id, row_table, removed_table, fingerprint, row_count, base, ems_rank, added_count, removed_count,
-            previous_crawl_id, previous_data_id FROM ${at(REPORT_COUNTS_TABLE)}`,
+            previous_crawl_id, previous_data_id, ${REASON_COUNT_COLUMNS.join(', ')} FROM ${at(REPORT_COUNTS_TABLE)}`,
   );
   const orNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
   for (const r of reader.getRowObjectsJS()) {
@@ -135,6 +139,12 @@ export async function readPrecomputed(conn: DuckDBConnection, database: string):
       removed: orNull(r.removed_count),
       previousCrawlId: orNull(r.previous_crawl_id),
       previousDataId: r.previous_data_id === null ? null : textOf(r.previous_data_id),
+      removedByReason:
+        r.removed_count === null
+          ? null
+          : (Object.fromEntries(
+              REMOVAL_REASONS.map((reason, i) => [reason, Number(r[REASON_COUNT_COLUMNS[i]!] ?? 0)]),
+            ) as RemovalCounts),
     };
     if (tables.has(report.rowTable) && tables.has(report.removedTable)) reports.set(report.reportId, report);
   }
@@ -211,13 +221,20 @@ const keysEqual = (shape: ReportShape, a: string, b: string): string =>
 
 const CURRENT_ROWS = '__thc_current_rows';
 const PREVIOUS_ROWS = '__thc_previous_rows';
+const PREVIOUS_NEW_KEYS = '__thc_previous_new_keys';
 
 /**
  * Creates a row table from `source` (a relation with the stored columns, `_sub` and `_added`), sorted by key so
  * that rowid is the key ordinal, with the lower-case URL and the text columns' ranks. Ranks come from the distinct
  * values joined back, which measured 4x cheaper than a dense_rank window over the wide rows.
  */
-async function createRowTable(conn: DuckDBConnection, shape: ReportShape, name: string, source: SqlFragment) {
+async function createRowTable(
+  conn: DuckDBConnection,
+  shape: ReportShape,
+  name: string,
+  source: SqlFragment,
+  extra: readonly string[] = [],
+) {
   const rankCtes = shape.rankedColumns.map((id, i) => {
     const col = ident(id);
     return sql`, ${raw(`"rk${i}"`)} AS (SELECT "v", CAST(dense_rank() OVER (ORDER BY "v") AS INTEGER) AS "r" FROM (SELECT DISTINCT ${col} AS "v" FROM "src" WHERE ${col} IS NOT NULL))`;
@@ -227,7 +244,7 @@ async function createRowTable(conn: DuckDBConnection, shape: ReportShape, name: 
   const keys = raw(shape.keyColumns.map((k) => `"s".${quoteIdent(k)}`).join(', '));
   const create = sql`CREATE TABLE ${ident(name)} AS
     WITH "src" AS MATERIALIZED (${source})${rankCtes.reduce((acc, cte) => sql`${acc}${cte}`, raw(''))}
-    SELECT "s"."_added", ${columnList(shape.storedColumns, 's')}, "s"."_sub",
+    SELECT "s"."_added", ${columnList(shape.storedColumns, 's')}, "s"."_sub"${raw(extra.map((c) => `, "s".${quoteIdent(c)}`).join(''))},
            lower("s".${ident(shape.urlColumn)}) AS ${ident(LOWER_URL_COLUMN)}${raw(rankColumns.join(''))}
     FROM "src" "s"${raw(rankJoins.join(''))}
     ORDER BY ${keys}`;
@@ -235,46 +252,88 @@ async function createRowTable(conn: DuckDBConnection, shape: ReportShape, name: 
   await conn.run(create.sql, create.params as never);
 }
 
+/** Whether a row table of the previous crawl holds every column this build stores for the report. */
+async function hasStoredColumns(conn: DuckDBConnection, shape: ReportShape, table: string): Promise<boolean> {
+  const reader = await conn.runAndReadAll(
+    `SELECT column_name FROM duckdb_columns() WHERE database_name = ? AND schema_name = 'main' AND table_name = ?`,
+    [PREVIOUS_ALIAS, table],
+  );
+  const names = new Set(reader.getRowsJS().map((r) => textOf(r[0])));
+  return [...shape.storedColumns.map((c) => c.id), '_sub'].every((id) => names.has(id));
+}
+
+/**
+ * The previous crawl's rows to diff against, in PREVIOUS_ROWS: its stored rows when they are still what this
+ * definition lists, else the rows it listed under its older definition (when their columns allow), with the keys the
+ * new definition lists there in PREVIOUS_NEW_KEYS, so a removed row it would not list is "report changed"; else the
+ * rows the new definition lists there. True when the definition changed.
+ */
+async function previousRows(conn: DuckDBConnection, shape: ReportShape, previous: PreviousSide): Promise<boolean> {
+  const cols = columnList(shape.storedColumns);
+  const stored = previous.reports.get(shape.report.id);
+  const storedRows = (table: string) => sql`SELECT ${cols}, "_sub" FROM ${ident(previous.alias)}.${ident(table)}`;
+  const create = async (name: string, rows: SqlFragment) =>
+    conn.run(`CREATE OR REPLACE TEMP TABLE ${quoteIdent(name)} AS ${rows.sql}`, rows.params as never);
+  if (stored?.fingerprint === shape.fingerprint) {
+    await create(PREVIOUS_ROWS, storedRows(stored.rowTable));
+    return false;
+  }
+  const live = await liveRows(conn, shape, previous);
+  if (!stored || !(await hasStoredColumns(conn, shape, stored.rowTable))) {
+    await create(PREVIOUS_ROWS, live);
+    return false;
+  }
+  await create(PREVIOUS_ROWS, storedRows(stored.rowTable));
+  await create(PREVIOUS_NEW_KEYS, sql`SELECT ${raw(shape.keyColumns.map(quoteIdent).join(', '))} FROM (${live})`);
+  return true;
+}
+
 async function precomputeReport(
   conn: DuckDBConnection,
   shape: ReportShape,
   current: CrawlSide,
   previous: PreviousSide | undefined,
-): Promise<{ rows: number; added: number | null; removed: number | null }> {
-  const cols = columnList(shape.storedColumns);
+): Promise<{ rows: number; added: number | null; removed: number | null; reasons: RemovalCounts | null }> {
   const temp = (name: string): string => `temp.main.${quoteIdent(name)}`;
   const cur = await liveRows(conn, shape, current);
   await conn.run(`CREATE OR REPLACE TEMP TABLE ${quoteIdent(CURRENT_ROWS)} AS ${cur.sql}`, cur.params as never);
   try {
-    if (previous) {
-      const stored = previous.reports.get(shape.report.id);
-      const prev =
-        stored?.fingerprint === shape.fingerprint
-          ? sql`SELECT ${cols}, "_sub" FROM ${ident(previous.alias)}.${ident(stored.rowTable)}`
-          : await liveRows(conn, shape, previous);
-      await conn.run(`CREATE OR REPLACE TEMP TABLE ${quoteIdent(PREVIOUS_ROWS)} AS ${prev.sql}`, prev.params as never);
-    }
+    const isChanged = previous ? await previousRows(conn, shape, previous) : false;
     const match = (a: string, b: string): SqlFragment => raw(keysEqual(shape, a, b));
     const currentRows = previous
       ? sql`SELECT "c".*, NOT EXISTS (SELECT 1 FROM ${raw(temp(PREVIOUS_ROWS))} "p" WHERE ${match('p', 'c')}) AS "_added" FROM ${raw(temp(CURRENT_ROWS))} "c"`
       : sql`SELECT *, FALSE AS "_added" FROM ${raw(temp(CURRENT_ROWS))}`;
+    const isReportChanged = isChanged
+      ? sql`NOT EXISTS (SELECT 1 FROM ${raw(temp(PREVIOUS_NEW_KEYS))} "k" WHERE ${match('k', 'p')})`
+      : undefined;
     const removedRows = previous
-      ? sql`SELECT "p".*, FALSE AS "_added" FROM ${raw(temp(PREVIOUS_ROWS))} "p" WHERE NOT EXISTS (SELECT 1 FROM ${raw(temp(CURRENT_ROWS))} "c" WHERE ${match('p', 'c')})`
-      : sql`SELECT *, FALSE AS "_added" FROM ${raw(temp(CURRENT_ROWS))} WHERE FALSE`;
+      ? withRemovalReasons(
+          sql`SELECT "p".*, FALSE AS "_added" FROM ${raw(temp(PREVIOUS_ROWS))} "p" WHERE NOT EXISTS (SELECT 1 FROM ${raw(temp(CURRENT_ROWS))} "c" WHERE ${match('p', 'c')})`,
+          shape,
+          current.alias,
+          current.tables,
+          isReportChanged,
+        )
+      : sql`SELECT *, FALSE AS "_added", NULL::VARCHAR AS ${ident(REASON_COLUMN)} FROM ${raw(temp(CURRENT_ROWS))} WHERE FALSE`;
     await createRowTable(conn, shape, shape.rowTable, currentRows);
-    await createRowTable(conn, shape, shape.removedTable, removedRows);
+    await createRowTable(conn, shape, shape.removedTable, removedRows, [REASON_COLUMN]);
   } finally {
-    await conn.run(`DROP TABLE IF EXISTS ${temp(CURRENT_ROWS)}`);
-    await conn.run(`DROP TABLE IF EXISTS ${temp(PREVIOUS_ROWS)}`);
+    for (const name of [CURRENT_ROWS, PREVIOUS_ROWS, PREVIOUS_NEW_KEYS])
+      await conn.run(`DROP TABLE IF EXISTS ${temp(name)}`);
   }
   const counts = await conn.runAndReadAll(
     `SELECT (SELECT count(*) FROM ${quoteIdent(shape.rowTable)}), (SELECT count(*) FILTER (WHERE "_added") FROM ${quoteIdent(shape.rowTable)}), (SELECT count(*) FROM ${quoteIdent(shape.removedTable)})`,
   );
   const [rows, added, removed] = (counts.getRowsJS()[0] ?? []).map(Number);
+  const reasons =
+    previous && removed
+      ? reasonCountsOf((await conn.runAndReadAll(reasonCountsSql(ident(shape.removedTable)).sql)).getRowsJS())
+      : noRemovals();
   return {
     rows: rows ?? 0,
     added: previous ? (added ?? 0) : null,
     removed: previous ? (removed ?? 0) : null,
+    reasons: previous ? reasons : null,
   };
 }
 
@@ -345,7 +404,7 @@ export async function precomputeCrawl(
       fingerprint VARCHAR NOT NULL,
       severity VARCHAR NOT NULL, row_count BIGINT NOT NULL, base BIGINT NOT NULL, ems_rank INTEGER NOT NULL,
       added_count BIGINT, removed_count BIGINT, previous_crawl_id INTEGER, previous_data_id VARCHAR,
-      data_start DATE NOT NULL, data_end DATE NOT NULL)`);
+      data_start DATE NOT NULL, data_end DATE NOT NULL, ${REASON_COUNT_COLUMNS.map((c) => `${c} BIGINT`).join(', ')})`);
     const bases = new Map<string, number>();
     for (const report of reports) {
       if (kept.has(report.id)) continue;
@@ -357,9 +416,9 @@ export async function precomputeCrawl(
         base = Number(await scalar(conn, baseCountSql(shape, database)));
         bases.set(baseKey, base);
       }
-      const { rows, added, removed } = await precomputeReport(conn, shape, current, previous);
+      const { rows, added, removed, reasons } = await precomputeReport(conn, shape, current, previous);
       await conn.run(
-        `INSERT INTO ${REPORT_COUNTS_TABLE} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::DATE, ?::DATE)`,
+        `INSERT INTO ${REPORT_COUNTS_TABLE} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::DATE, ?::DATE, ?, ?, ?, ?)`,
         [
           report.id,
           shape.rowTable,
@@ -375,6 +434,7 @@ export async function precomputeCrawl(
           previous?.dataId ?? null,
           range.start,
           range.end,
+          ...REMOVAL_REASONS.map((reason) => (reasons ? reasons[reason] : null)),
         ],
       );
       options.onReport?.(report.id, performance.now() - started);

@@ -7,6 +7,7 @@
  */
 import { reportRowsLive, usesMetrics, type DateRange, type MetricScope, type ReportShape } from './report-shape.ts';
 import type { CrawlTarget, PrecomputedReport, RowsRequest } from './rows-request.ts';
+import { REASON_COLUMN, withRemovalReasons } from './removal-reasons.ts';
 import { ident, raw, sql, tableRef, type SqlFragment } from './sql.ts';
 
 const sameRange = (a: DateRange, b: DateRange): boolean => a.start === b.start && a.end === b.end;
@@ -82,22 +83,38 @@ export function tabRows(req: RowsRequest, shape: ReportShape): RowSource | typeo
   if (!comparison) return EMPTY;
 
   const copy = usableCopy(req.current, shape, scope);
+  const reason = req.differenceType === 'removed' ? req.removalReason : undefined;
   if (copy && copy.previousCrawlId === comparison.crawlId && copy.previousDataId === comparison.dataId) {
-    return req.differenceType === 'added'
-      ? storedSource(
-          tableRef(req.current.alias, copy.rowTable),
-          raw('"r"."_added"'),
-          req.current.alias,
-          copy.added ?? 0,
-        )
-      : storedSource(tableRef(req.current.alias, copy.removedTable), undefined, comparison.alias, copy.removed ?? 0);
+    if (req.differenceType === 'added')
+      return storedSource(
+        tableRef(req.current.alias, copy.rowTable),
+        raw('"r"."_added"'),
+        req.current.alias,
+        copy.added ?? 0,
+      );
+    const removed = tableRef(req.current.alias, copy.removedTable);
+    return reason === undefined
+      ? storedSource(removed, undefined, comparison.alias, copy.removed ?? 0)
+      : storedSource(
+          removed,
+          sql`"r".${ident(REASON_COLUMN)} = ${reason}`,
+          comparison.alias,
+          copy.removedByReason?.[reason] ?? 0,
+        );
   }
 
   const other = crawlRows(comparison, shape, { range: comparison.defaultRange });
   const [kept, against] = req.differenceType === 'added' ? [current, other] : [other, current];
   const keys = raw(shape.keyColumns.map((k) => ident(k).sql).join(', '));
+  const left = sql`SELECT "x".* FROM (${kept.relation}) "x" WHERE NOT EXISTS (SELECT 1 FROM (SELECT ${keys} FROM (${against.relation})) "y" WHERE ${keyMatch(shape, 'x', 'y')})`;
+  if (req.differenceType === 'added')
+    return { relation: left, alias: kept.alias, isPrecomputed: kept.isPrecomputed, tiebreak: kept.tiebreak };
+  const reasoned = withRemovalReasons(left, shape, req.current.alias, req.current.tables);
   return {
-    relation: sql`SELECT "x".* FROM (${kept.relation}) "x" WHERE NOT EXISTS (SELECT 1 FROM (SELECT ${keys} FROM (${against.relation})) "y" WHERE ${keyMatch(shape, 'x', 'y')})`,
+    relation:
+      reason === undefined
+        ? reasoned
+        : sql`SELECT * FROM (${reasoned}) "w" WHERE "w".${ident(REASON_COLUMN)} = ${reason}`,
     alias: kept.alias,
     isPrecomputed: kept.isPrecomputed,
     tiebreak: kept.tiebreak,

@@ -4,6 +4,7 @@
  * into SQL.
  */
 import { CSV_CHUNK_SIZE, PAGE_SIZES } from '../../catalog/constants.ts';
+import type { RemovalCounts, RemovalReason } from '../../catalog/removal-reasons.ts';
 import type { ReportDefinition } from '../../catalog/schema.ts';
 import type { DateRange } from './report-shape.ts';
 import type { SqlFragment } from './sql.ts';
@@ -42,6 +43,8 @@ export interface PrecomputedReport {
   previousCrawlId: number | null;
   /** The data id (crawl-meta.ts) of the crawl the rows were diffed against. */
   previousDataId: string | null;
+  /** The removed rows per removal reason; null without a previous crawl. */
+  removedByReason: RemovalCounts | null;
 }
 
 /** A crawl as the compiler needs it. */
@@ -69,6 +72,8 @@ export interface RowsRequest {
   dataDateRange: DateRange;
   channel?: string | undefined;
   differenceType: DifferenceType;
+  /** On the Removed tab: only rows removed for this reason. */
+  removalReason?: RemovalReason | undefined;
   userFilter?: string | undefined;
   /** The website segment's URL scope: only URLs starting with it (on url_to for link reports). */
   urlScope?: string | undefined;

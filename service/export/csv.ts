@@ -16,7 +16,8 @@ import { columnById } from '../../catalog/index.ts';
 import type { CatalogColumn, ReportDefinition } from '../../catalog/schema.ts';
 import { cellText } from '../../catalog/cell-format.ts';
 import { csvCell, csvFileName, csvLine } from '../../catalog/csv.ts';
-import { compileExport, PACKED_COLUMN, type RowsRequest } from '../engine/compile.ts';
+import { REMOVAL_REASON_COLUMN } from '../../catalog/removal-reasons.ts';
+import { compileExport, PACKED_COLUMN, type DifferenceType, type RowsRequest } from '../engine/compile.ts';
 import { bindingsOf } from '../engine/execute.ts';
 import { shapeOf } from '../engine/report-shape.ts';
 import { toPlainValue, valueTypeOf } from '../engine/result.ts';
@@ -45,15 +46,20 @@ const MAX_CACHED_CELLS = 65_536;
 const columnValues = (chunk: DuckDBDataChunk, at: number, type: DuckDBType): readonly unknown[] =>
   PRIMITIVE_TYPES.has(type.typeId) ? chunk.getColumnValues(at) : chunk.convertColumnValues(at, JSDuckDBValueConverter);
 
-/** The report's table columns a CSV carries: its datatable columns, without the checklist and AI suggestions. */
-export function exportColumns(report: ReportDefinition): CatalogColumn[] {
+/**
+ * The report's table columns a CSV carries: its datatable columns, without the checklist and AI suggestions, and on
+ * the Removed tab the removal reason.
+ */
+export function exportColumns(report: ReportDefinition, differenceType: DifferenceType = 'all'): CatalogColumn[] {
   const carried = new Set(shapeOf(report).columns.map((c) => c.id));
+  const reason = differenceType === 'removed' ? columnById(REMOVAL_REASON_COLUMN) : undefined;
   return report.datatableColumns
     .map((id) => columnById(id))
     .filter(
       (c): c is CatalogColumn =>
         c !== undefined && c.id !== 'checked' && c.format !== 'ai-suggestion' && carried.has(c.id),
-    );
+    )
+    .concat(reason ? [reason] : []);
 }
 
 /**
@@ -61,9 +67,9 @@ export function exportColumns(report: ReportDefinition): CatalogColumn[] {
  * chunk. The connection is closed when the iteration ends, also when the consumer stops early.
  */
 export async function* exportCsv(db: DuckDBInstance, req: RowsRequest, total: number): AsyncGenerator<string> {
-  const columns = exportColumns(req.report);
+  const columns = exportColumns(req.report, req.differenceType);
   // Text columns travel NUL-joined in one value: decoding a string from DuckDB costs the same whatever its length.
-  const textIds = columns.filter((c) => c.type === 'string').map((c) => c.id);
+  const textIds = columns.filter((c) => c.type === 'string' && c.id !== REMOVAL_REASON_COLUMN).map((c) => c.id);
   const packed = textIds.length >= 2 ? textIds : [];
   // Compiled before the first piece, so that a refused request fails the first step of the iteration.
   const query = compileExport(req, total, packed);

@@ -4,6 +4,7 @@ import { tableFromIPC } from 'apache-arrow';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalog } from '../../catalog/index.ts';
+import { noRemovals } from '../../catalog/removal-reasons.ts';
 import { openDatabase } from '../db/duckdb.ts';
 import { CrawlRegistry } from '../store/registry.ts';
 import { makeTempDataDir, writeCrawlToStore } from '../test/helpers/make-store.ts';
@@ -135,6 +136,8 @@ describe('overview/get-overview', () => {
       ems_lumar_row_count: 1,
       added: 0,
       removed: 1,
+      // /old is not in crawl 2 at all: it left unfetched, not fixed.
+      removedByReason: { fixed: 0, gone: 0, 'not crawled': 1, 'report changed': 0 },
       title: 'Client errors (4xx)',
       category: 'status-code',
       severity: 'CRITICAL',
@@ -170,7 +173,7 @@ describe('report/get-summary', () => {
       [2, 1],
       [3, 2],
     ]);
-    expect(body.differences).toEqual({ all: 2, added: 1, removed: 0 });
+    expect(body.differences).toEqual({ all: 2, added: 1, removed: 0, removedByReason: noRemovals() });
   });
 
   it('gives no "no sitemap found" notice for a crawl that fetched a sitemap', async () => {
@@ -185,7 +188,10 @@ describe('report/get-summary', () => {
       ...rowsBody({ reportId: 'crawl/all', userFilter: 'dup' }),
       trendCrawlIds: [2, 1],
     });
-    expect(response.json()).toEqual({ trends: [], differences: { all: 3, added: 0, removed: 0 } });
+    expect(response.json()).toEqual({
+      trends: [],
+      differences: { all: 3, added: 0, removed: 0, removedByReason: noRemovals() },
+    });
   });
 
   it("answers 404 'report could not be found.' for an unknown or hidden report", async () => {

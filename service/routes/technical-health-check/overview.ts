@@ -41,6 +41,7 @@ export function registerOverviewCalls(app: FastifyInstance, calls: CallResolver)
           ems_lumar_row_count: 0,
           added: null,
           removed: null,
+          removedByReason: null,
           notConnected,
         });
         continue;
@@ -52,6 +53,7 @@ export function registerOverviewCalls(app: FastifyInstance, calls: CallResolver)
         ems_lumar_row_count: stats.rowCount,
         added: stats.added,
         removed: stats.removed,
+        removedByReason: stats.removedByReason,
       });
     }
     const severityMap = Object.fromEntries(

@@ -3,6 +3,7 @@
  * chosen"), its response bodies and the answers every call shares.
  */
 import type { DataSourceId } from '../../../catalog/data-sources.ts';
+import { REMOVAL_REASONS, type RemovalCounts } from '../../../catalog/removal-reasons.ts';
 import { z } from 'zod';
 import { crawlIdParamSchema } from '../crawl-id.ts';
 import type { Severity } from '../../../catalog/schema.ts';
@@ -41,6 +42,8 @@ export const reportCallSchema = z.object({
   dataDateRange: z.object({ start: dateSchema, end: dateSchema }).nullish(),
   channel: z.string().max(200).nullish(),
   differenceType: z.enum(differenceTypes).default('all'),
+  /** On the Removed tab: only the rows removed for this reason. */
+  removalReason: z.enum(REMOVAL_REASONS).nullish(),
   showChecked: z.boolean().default(false),
   userFilter: z.string().max(MAX_USER_FILTER_LENGTH).nullish(),
   skipCache: z.boolean().default(false),
@@ -85,6 +88,8 @@ export interface OverviewEntry {
   ems_lumar_row_count: number;
   added: number | null;
   removed: number | null;
+  /** The removed rows per removal reason; null without a comparison. */
+  removedByReason: RemovalCounts | null;
   title: string;
   category: string;
   severity: Severity;

@@ -163,6 +163,7 @@ export class CallResolver {
       dataDateRange: body.dataDateRange ?? currentTarget.defaultRange,
       channel: body.channel || undefined,
       differenceType: body.differenceType,
+      removalReason: body.removalReason ?? undefined,
       userFilter: body.userFilter ?? undefined,
       urlScope,
       showChecked: body.showChecked,

@@ -15,6 +15,7 @@ import type { NotConnectedAnswer } from '../../../catalog/api.ts';
 import { dataSource } from '../../../catalog/data-sources.ts';
 import { MAX_TREND_CRAWLS } from '../../../catalog/constants.ts';
 import { crawlFileLabel } from '../../../catalog/crawl-label.ts';
+import { REMOVAL_REASONS, noRemovals, type RemovalReason } from '../../../catalog/removal-reasons.ts';
 import { tabRequest } from '../../engine/engine.ts';
 import { rowsOf, toArrowStream } from '../../engine/result.ts';
 import type { RowsRequest } from '../../engine/rows-request.ts';
@@ -43,14 +44,23 @@ export function registerReportCalls(app: FastifyInstance, calls: CallResolver): 
     const { report, crawls, current, base } = call;
     const options = { bypassCache: body.skipCache };
     const notConnected = notConnectedFor(current.meta, report.category);
-    if (notConnected) return { trends: [], differences: { all: 0, added: 0, removed: 0 }, notConnected };
+    if (notConnected)
+      return {
+        trends: [],
+        differences: { all: 0, added: 0, removed: 0, removedByReason: noRemovals() },
+        notConnected,
+      };
     try {
-      const count = (differenceType: RowsRequest['differenceType']): Promise<number> =>
-        engine.count({ ...base, differenceType }, options);
+      const count = (differenceType: RowsRequest['differenceType'], removalReason?: RemovalReason): Promise<number> =>
+        engine.count({ ...base, differenceType, removalReason }, options);
+      const removedByReason = noRemovals();
+      if (call.comparisonTarget)
+        for (const reason of REMOVAL_REASONS) removedByReason[reason] = await count('removed', reason);
       const differences = {
         all: await count('all'),
         added: call.comparisonTarget ? await count('added') : 0,
         removed: call.comparisonTarget ? await count('removed') : 0,
+        removedByReason,
       };
       const trends = [];
       if (report.includeTrends) {

@@ -1,5 +1,6 @@
 /** Per-report figures from an overview answer, keyed by catalogue report id (`category/report`). */
 import type { DataSourceId } from '../../../catalog/data-sources.ts';
+import type { RemovalCounts } from '../../../catalog/removal-reasons.ts';
 import type { Severity } from '../../../catalog/schema.ts';
 import type { Overview, OverviewReport } from '../api/types.ts';
 import { toNumber } from '../../../catalog/format.ts';
@@ -11,6 +12,8 @@ export interface ReportMetric {
   rows: number;
   added: number | undefined;
   removed: number | undefined;
+  /** The removed rows per removal reason; undefined without a comparison. */
+  removedByReason?: RemovalCounts | undefined;
   /** The data source the report needs and the crawl lacks: no figures, not zero. */
   notConnected?: DataSourceId | undefined;
 }
@@ -27,6 +30,7 @@ function metricOf(report: OverviewReport, severity: Severity): ReportMetric {
     rows: toNumber(report.ems_lumar_row_count) ?? 0,
     added: added ?? undefined,
     removed: removed ?? undefined,
+    removedByReason: report.removedByReason ?? undefined,
     notConnected: report.notConnected,
   };
 }

@@ -5,6 +5,7 @@
  */
 import { PAGE_SIZES, DEFAULT_PAGE_SIZE } from '../../../catalog/constants.ts';
 import { defaultComparison } from '../../../catalog/crawl-label.ts';
+import { isRemovalReason, type RemovalReason } from '../../../catalog/removal-reasons.ts';
 import type { Crawl, DateRange, DifferenceType, SortOrder } from '../api/types.ts';
 
 export interface UrlState {
@@ -19,6 +20,8 @@ export interface UrlState {
   /** 'Show Checked Items' */
   checked?: boolean;
   tab?: DifferenceType;
+  /** The Removed tab's removal reason filter. */
+  reason?: RemovalReason;
   /** 1-based, as users read it. */
   page?: number;
   size?: number;
@@ -70,6 +73,8 @@ export function parseUrlState(search: string): UrlState {
   if (params.get('checked') === '1') state.checked = true;
   const tab = params.get('tab');
   if (tab && tab !== 'all' && (DIFFERENCE_TYPES as readonly string[]).includes(tab)) state.tab = tab as DifferenceType;
+  const reason = params.get('reason');
+  if (state.tab === 'removed' && isRemovalReason(reason)) state.reason = reason;
   const page = positiveInt(params.get('page'));
   if (page !== undefined && page > 1) state.page = page;
   const size = positiveInt(params.get('size'));
@@ -95,6 +100,7 @@ export function formatUrlState(state: UrlState): string {
   if (state.filter) params.set('filter', state.filter);
   if (state.checked) params.set('checked', '1');
   if (state.tab && state.tab !== 'all') params.set('tab', state.tab);
+  if (state.tab === 'removed' && state.reason) params.set('reason', state.reason);
   if (state.page !== undefined && state.page > 1) params.set('page', String(state.page));
   if (state.size !== undefined && state.size !== DEFAULT_PAGE_SIZE) params.set('size', String(state.size));
   if (state.sort?.length) params.set('sort', formatSort(state.sort));

@@ -1,5 +1,6 @@
 /** Headline totals and per-severity rows of the overview page. */
 import { dataSource, dataSources, type DataSourceId } from '../../../../catalog/data-sources.ts';
+import type { RemovalCounts } from '../../../../catalog/removal-reasons.ts';
 import type { ReportDefinition, Severity } from '../../../../catalog/schema.ts';
 import type { ReportMetric } from '../../lib/overview-metrics.ts';
 import { compareReports } from '../../lib/sidebar-model.ts';
@@ -11,6 +12,7 @@ export interface OverviewRow {
   change: number | undefined;
   added: number | undefined;
   removed: number | undefined;
+  removedByReason?: RemovalCounts | undefined;
 }
 
 export interface Headline {
@@ -68,7 +70,14 @@ export function overviewRows(
     const metric = metrics.get(report.id);
     const before = comparison?.get(report.id);
     const change = metric && comparison ? metric.rows - (before?.rows ?? 0) : undefined;
-    return { report, metric, change, added: metric?.added, removed: metric?.removed };
+    return {
+      report,
+      metric,
+      change,
+      added: metric?.added,
+      removed: metric?.removed,
+      removedByReason: metric?.removedByReason,
+    };
   });
 }
 

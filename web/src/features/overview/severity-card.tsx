@@ -9,6 +9,7 @@ import { ChangeIndicator } from '../../components/change-indicator.tsx';
 import { Icon } from '../../components/icon.tsx';
 import { ToneBadge } from '../../components/tone-badge.tsx';
 import { ReportIndicator } from '../../components/report-indicator.tsx';
+import { removalSplitText } from '../../../../catalog/removal-reasons.ts';
 import { ReportTitleLink } from './report-title-link.tsx';
 import type { OverviewRow } from './overview-model.ts';
 
@@ -166,15 +167,7 @@ function OverviewReportRow({
               …
             </Text>
           ) : hasComparison ? (
-            <span
-              title={
-                row.added !== undefined && row.removed !== undefined
-                  ? `${formatNumber(row.added)} added, ${formatNumber(row.removed)} removed`
-                  : undefined
-              }
-            >
-              <ChangeIndicator value={row.change} />
-            </span>
+            <ChangeCell row={row} />
           ) : (
             <Text size="xs" c="dimmed">
               –
@@ -183,5 +176,29 @@ function OverviewReportRow({
         </Group>
       </Table.Td>
     </Table.Tr>
+  );
+}
+
+/** The change since the comparison, its tooltip the Added and Removed counts, and the removed rows fixed. */
+function ChangeCell({ row }: { row: OverviewRow }) {
+  const fixed = row.removedByReason?.fixed ?? 0;
+  const split = row.removedByReason && (row.removed ?? 0) > 0 ? ` (${removalSplitText(row.removedByReason)})` : '';
+  return (
+    <Group gap={6} wrap="nowrap" justify="flex-end">
+      {fixed > 0 ? (
+        <Text size="xs" c="green.9" fw={600} data-testid="fixed-count">
+          {formatNumber(fixed)} fixed
+        </Text>
+      ) : null}
+      <span
+        title={
+          row.added !== undefined && row.removed !== undefined
+            ? `${formatNumber(row.added)} added, ${formatNumber(row.removed)} removed${split}`
+            : undefined
+        }
+      >
+        <ChangeIndicator value={row.change} />
+      </span>
+    </Group>
   );
 }

@@ -27,6 +27,7 @@ import { ChecklistSaveDialog } from './checklist-save-dialog.tsx';
 import { CsvExportProgress } from './csv-export-progress.tsx';
 import { DifferenceTabs } from './difference-tabs.tsx';
 import { NoColumnsPanel } from './no-columns-panel.tsx';
+import { RemovalReasonFilter } from './removal-reason-filter.tsx';
 import { NotConnectedPanel } from './not-connected-panel.tsx';
 import { overviewMetrics } from '../../lib/overview-metrics.ts';
 import { useChecklistEdits } from './use-checklist-edits.ts';
@@ -89,6 +90,7 @@ export function ReportPage({ report }: { report: ReportDefinition }) {
             comparisonId: comparison?.crawlId ?? null,
             dataDateRange: range,
             differenceType: tab,
+            removalReason: tab === 'removed' ? (url.reason ?? null) : null,
             reportId: report.id,
             tableId: report.tableId,
             showChecked: url.checked === true,
@@ -103,6 +105,7 @@ export function ReportPage({ report }: { report: ReportDefinition }) {
       comparison?.crawlId,
       range,
       tab,
+      url.reason,
       report.id,
       report.tableId,
       url.checked,
@@ -120,7 +123,7 @@ export function ReportPage({ report }: { report: ReportDefinition }) {
     [crawls, current],
   );
   const summaryQuery = useMemo(
-    () => (query ? { ...query, differenceType: 'all' as const, trendCrawlIds } : null),
+    () => (query ? { ...query, differenceType: 'all' as const, removalReason: null, trendCrawlIds } : null),
     [query, trendCrawlIds],
   );
   const page = useMemo(
@@ -279,8 +282,17 @@ export function ReportPage({ report }: { report: ReportDefinition }) {
             tab={tab}
             differences={differences}
             isSummaryError={summary.status === 'error'}
-            onChange={(next) => setUrl((s) => ({ ...s, tab: next === 'all' ? undefined : next, page: undefined }))}
+            onChange={(next) =>
+              setUrl((s) => ({ ...s, tab: next === 'all' ? undefined : next, reason: undefined, page: undefined }))
+            }
           />
+          {tab === 'removed' ? (
+            <RemovalReasonFilter
+              reason={url.reason}
+              counts={differences?.removedByReason}
+              onChange={(reason) => setUrl((s) => ({ ...s, reason, page: undefined }))}
+            />
+          ) : null}
           {visibleColumns.length === 0 ? (
             <NoColumnsPanel
               onShowAll={() => setPreferences((p) => ({ ...p, visibility: {} }))}

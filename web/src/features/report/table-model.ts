@@ -1,4 +1,5 @@
 /** Pure rules of the report table: its columns, the sort cycle and the page input (spec §2, §4, §5). */
+import { REMOVAL_REASON_COLUMN } from '../../../../catalog/removal-reasons.ts';
 import type { CatalogColumn, ReportDefinition } from '../../../../catalog/schema.ts';
 import type { DifferenceType, SortOrder, WebsiteSegment } from '../../api/types.ts';
 
@@ -36,7 +37,8 @@ export function reportColumns(
     .map((id) => lookup(id))
     .filter((c): c is CatalogColumn => c !== undefined && c.id !== 'checked' && isColumnAllowed(c, context));
   const checked = lookup('checked');
-  return hasChecklist(report, context) && checked ? [checked, ...columns] : columns;
+  const reason = context.differenceType === 'removed' ? lookup(REMOVAL_REASON_COLUMN) : undefined;
+  return [...(hasChecklist(report, context) && checked ? [checked] : []), ...columns, ...(reason ? [reason] : [])];
 }
 
 /** Spec §4 sort cycle per column: none → desc → asc → none. One column at a time. */
