@@ -81,6 +81,8 @@ export interface OverviewReport {
   removed?: number;
   /** The removed rows per removal reason (catalog/removal-reasons.ts); null without a comparison. */
   removedByReason?: RemovalCounts | null;
+  /** Checked rows this crawl removed as fixed (catalog/checklist-states.ts); null without a comparison. */
+  verified?: number | null;
   title?: string;
   [key: string]: unknown;
 }

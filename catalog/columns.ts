@@ -1018,6 +1018,18 @@ const rowStateColumns: CatalogColumn[] = [
     joinedFrom: 'checklist',
   }),
   column({
+    id: 'checklist_state',
+    title: 'Checklist state',
+    tooltip:
+      'What became of a checked row: checked, not fixed yet (checked at an earlier crawl and still listed), verified (a later crawl found it fixed), or left (removed for another reason).',
+    type: 'string',
+    format: 'text',
+    group: 'Checklist',
+    family: 'shared',
+    tables: EVERY_TABLE,
+    joinedFrom: 'checklist',
+  }),
+  column({
     id: 'removal_reason',
     title: 'Removal reason',
     tooltip:

@@ -11,7 +11,7 @@ import type { ModuleState } from './store/crawl-meta.ts';
 import { AppDb, appDbLocation } from './app-db/db.ts';
 import { CrawlStates, syncRegistry } from './app-db/crawls.ts';
 import { importDuckDbAppState } from './app-db/duckdb-app-state.ts';
-import { checkedKeysAt, type ChecklistKey } from './app-db/checklist.ts';
+import { checkedItemsAt, checkedReportsAt, type ChecklistItem } from './app-db/checklist.ts';
 import { DEFAULT_SEGMENT } from './app-db/model.ts';
 import { getSegment, listWebsites, websiteExists } from './app-db/websites.ts';
 import { Accounts, readAccountSettings } from './auth/accounts.ts';
@@ -203,11 +203,16 @@ export class AppState {
   }
 
   /**
-   * The (url, subKeys) items checked for a report at a crawl: what `showChecked: false` hides from rows and
-   * counts. subKeys follow the report's subKeyColumns ([] for reports keyed by url alone).
+   * The (url, subKeys) items checked for a report at a crawl, with who checked each and when: what `showChecked:
+   * false` hides from rows and counts. subKeys follow the report's subKeyColumns ([] for reports keyed by url alone).
    */
-  checkedKeysFor(websiteId: string, reportId: string, crawlId: number): Promise<ChecklistKey[]> {
-    return checkedKeysAt(this.appDb, websiteId, reportId, crawlId);
+  checkedKeysFor(websiteId: string, reportId: string, crawlId: number): Promise<ChecklistItem[]> {
+    return checkedItemsAt(this.appDb, websiteId, reportId, crawlId);
+  }
+
+  /** The reports with an item checked at a crawl. */
+  checkedReportsFor(websiteId: string, crawlId: number): Promise<string[]> {
+    return checkedReportsAt(this.appDb, websiteId, crawlId);
   }
 
   /**

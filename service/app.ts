@@ -12,7 +12,10 @@ import { registerApprovalRoutes } from './routes/approval.ts';
 import { registerAuthRoutes } from './routes/auth.ts';
 import { registerChecklistRoutes } from './routes/checklist.ts';
 import { registerCrawlRunRoutes } from './routes/crawl-runs.ts';
-import { partialOf } from './store/crawl-labels.ts';
+import { isPartialCrawl, partialOf } from './store/crawl-labels.ts';
+import { defaultComparison } from '../catalog/crawl-label.ts';
+import { ReportEngine } from './engine/engine.ts';
+import { totalOf, verifiedFixesByReport } from './routes/technical-health-check/verified-fixes.ts';
 import { registerDataSourceRoutes } from './routes/data-sources.ts';
 import { ImportJobs } from './sources/import-jobs.ts';
 import { isServerLocation } from './app-db/db.ts';
@@ -116,12 +119,30 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.get(LIVENESS_CALL, () => ({ status: 'ok' }));
 
+  const engine = new ReportEngine(deps.db, registry);
+  app.addHook('onClose', () => {
+    engine.dispose();
+    state.approvals.verifiedFixesOf = undefined;
+  });
+  const checklist = {
+    checkedKeys: (websiteId: string, reportId: string, crawlId: number) =>
+      state.checkedKeysFor(websiteId, reportId, crawlId),
+    checkedReports: (websiteId: string, crawlId: number) => state.checkedReportsFor(websiteId, crawlId),
+  };
+  state.approvals.verifiedFixesOf = async (websiteId, crawlId) => {
+    const crawls = registry.crawls(websiteId);
+    const current = crawls.find((c) => c.crawlId === crawlId);
+    const comparison = current && defaultComparison(crawls, crawlId, isPartialCrawl);
+    if (!current || !comparison) return undefined;
+    return totalOf(await verifiedFixesByReport(engine, checklist, current, comparison));
+  };
   registerTechnicalHealthCheckRoutes(app, {
     registry,
     db: deps.db,
+    engine,
     access,
     moduleStateOf: (websiteId, crawlId) => state.moduleStateOf(websiteId, crawlId),
-    checkedKeys: (websiteId, reportId, crawlId) => state.checkedKeysFor(websiteId, reportId, crawlId),
+    ...checklist,
     segmentScope: (websiteId, segmentId) => state.segmentScope(websiteId, segmentId),
     isKnownWebsite: (websiteId) => state.isKnownWebsite(websiteId),
   });

@@ -65,6 +65,16 @@ export async function checkedKeysAt(
   return rows.map((r) => ({ url: r.url, subKeys: r.sub_keys }));
 }
 
+/** The reports of the website with an item checked at a crawl. */
+export async function checkedReportsAt(sql: Sql, websiteId: string, crawlId: number): Promise<string[]> {
+  const rows = await sql.all<{ report_id: string }>(
+    `SELECT DISTINCT report_id FROM checklist_items
+     WHERE website_id = ? AND start_crawl_id <= ? AND (end_crawl_id IS NULL OR end_crawl_id > ?) ORDER BY report_id`,
+    [websiteId, crawlId, crawlId],
+  );
+  return rows.map((r) => r.report_id);
+}
+
 export interface ChecklistChange {
   websiteId: string;
   reportId: string;

@@ -37,6 +37,8 @@ export function tabRequestKey(req: RowsRequest): string {
     req.urlScope ?? null,
     req.showChecked,
     req.checked ? fragmentKey(req.checked) : null,
+    req.isOnlyChecked ?? false,
+    req.checklistState ?? null,
     req.orderBy.map((o) => [o.id, o.desc]),
   ]);
 }

@@ -9,18 +9,33 @@
  */
 import type { ReportDefinition } from '../../catalog/schema.ts';
 import { REMOVAL_REASON_COLUMN } from '../../catalog/removal-reasons.ts';
-import type { ChecklistKey } from '../app-db/checklist.ts';
+import { formatDate } from '../../catalog/format.ts';
+import type { ChecklistItem, ChecklistKey } from '../app-db/checklist.ts';
 import { LOWER_URL_COLUMN, shapeOf, type ReportShape } from './report-shape.ts';
 import { ROW_ID, combinedQuery, pageQuery, selectList, type PagePlan } from './page-query.ts';
 import { cursorLookupsOf, orderTerms, resolveOrder, validateCursor } from './row-order.ts';
 import { EMPTY, keyMatch, tabRows } from './row-source.ts';
-import { CHECKED_COLUMN, SUB_ROWS_COLUMN, validatePage, validateTab, type RowsRequest } from './rows-request.ts';
+import {
+  CHECKED_COLUMN,
+  CHECKLIST_STATE_COLUMN,
+  SUB_ROWS_COLUMN,
+  validatePage,
+  validateTab,
+  type RowsRequest,
+} from './rows-request.ts';
 import { and, fragmentKey, ident, joinSql, raw, sql, type SqlFragment } from './sql.ts';
 
 export * from './rows-request.ts';
 
-/** The checked rows as a relation over bound string lists; undefined when nothing is checked. */
-export function checkedKeysRelation(report: ReportDefinition, keys: readonly ChecklistKey[]): SqlFragment | undefined {
+/**
+ * The checked rows as a relation over bound lists: the report's key columns, and when the items say so the crawl each
+ * was checked at (`_ck_start`), by whom (`_ck_by`) and on which day (`_ck_at`, 'd MMM yyyy'); undefined when nothing
+ * is checked.
+ */
+export function checkedKeysRelation(
+  report: ReportDefinition,
+  keys: readonly (ChecklistKey & Partial<Pick<ChecklistItem, 'startCrawlId' | 'checkedBy' | 'checkedAt'>>)[],
+): SqlFragment | undefined {
   if (keys.length === 0) return undefined;
   const [first, ...rest] = report.keyColumns;
   if (!first) return undefined;
@@ -34,6 +49,9 @@ export function checkedKeysRelation(report: ReportDefinition, keys: readonly Che
       if (index === undefined) throw new Error(`key column ${id} of ${report.id} is not a sub-key`);
       return sql`unnest(CAST(${valid.map((k) => k.subKeys[index] ?? '')} AS VARCHAR[])) AS ${ident(id)}`;
     }),
+    sql`unnest(CAST(${valid.map((k) => String(k.startCrawlId ?? 0))} AS VARCHAR[]))::INTEGER AS "_ck_start"`,
+    sql`unnest(CAST(${valid.map((k) => k.checkedBy ?? '')} AS VARCHAR[])) AS "_ck_by"`,
+    sql`unnest(CAST(${valid.map((k) => (k.checkedAt ? formatDate(k.checkedAt) : ''))} AS VARCHAR[])) AS "_ck_at"`,
   ];
   return sql`SELECT ${joinSql(lists, ', ')}`;
 }
@@ -113,6 +131,7 @@ export function compileTab(req: RowsRequest, { packedColumns = [] }: CompileOpti
     CHECKED_COLUMN,
     ...(shape.subRow ? [SUB_ROWS_COLUMN] : []),
     ...(isRemoved ? [REMOVAL_REASON_COLUMN] : []),
+    ...(req.checklistState ? [CHECKLIST_STATE_COLUMN] : []),
   ];
 
   const source = tabRows(req, shape);
@@ -131,7 +150,10 @@ export function compileTab(req: RowsRequest, { packedColumns = [] }: CompileOpti
   const isChecked = req.checked
     ? sql`EXISTS (SELECT 1 FROM (${req.checked}) "ck" WHERE ${keyMatch(shape, 'ck', 'r')})`
     : raw('FALSE');
-  if (req.checked && !req.showChecked) filters.push(sql`NOT ${isChecked}`);
+  // Removed rows are no longer issues: the checked ones stay in view, as the fixes the crawl verified.
+  if (req.checked && !req.showChecked && !isRemoved && !req.isOnlyChecked) filters.push(sql`NOT ${isChecked}`);
+  if (req.isOnlyChecked) filters.push(isChecked);
+  const checklistState = req.checklistState && { ...req.checklistState, checked: req.checked };
 
   const countWhere = (extra: SqlFragment[] = []) =>
     sql`SELECT count(*) AS n FROM (${source.relation}) "r" WHERE ${and([...filters, ...extra])}`;
@@ -147,9 +169,13 @@ export function compileTab(req: RowsRequest, { packedColumns = [] }: CompileOpti
       source,
       filters,
       order: orderTerms(terms, source, shape),
-      output: selectList(shape, source, isChecked, packedColumns, { isRemoved }),
+      output: selectList(shape, source, isChecked, packedColumns, { isRemoved, checklistState }),
       ...(source.stored && {
-        rowTableOutput: selectList(shape, source, isChecked, packedColumns, { isRemoved, ordinal: ROW_ID }),
+        rowTableOutput: selectList(shape, source, isChecked, packedColumns, {
+          isRemoved,
+          checklistState,
+          ordinal: ROW_ID,
+        }),
       }),
     },
     countKey: count ? fragmentKey(count) : `total:${source.knownTotal}`,

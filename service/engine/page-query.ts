@@ -6,12 +6,15 @@
  */
 import { REMOVAL_REASON_COLUMN } from '../../catalog/removal-reasons.ts';
 import { REASON_COLUMN } from './removal-reasons.ts';
+import { checklistStateSql } from './checklist-state.ts';
 import { subRowExpression, type ReportShape } from './report-shape.ts';
 import { orderSql, afterKey, type OrderTerm } from './row-order.ts';
 import { withOrdinal, type RowSource } from './row-source.ts';
 import {
   CHECKED_COLUMN,
+  CHECKLIST_STATE_COLUMN,
   ORDINAL_COLUMN,
+  type ChecklistStateOptions,
   PACKED_COLUMN,
   SUB_ROWS_COLUMN,
   TOTAL_COLUMN,
@@ -47,7 +50,15 @@ export function selectList(
   source: RowSource,
   isChecked: SqlFragment,
   packedColumns: readonly string[],
-  { isRemoved = false, ordinal = ORDINAL }: { isRemoved?: boolean; ordinal?: SqlFragment } = {},
+  {
+    isRemoved = false,
+    ordinal = ORDINAL,
+    checklistState,
+  }: {
+    isRemoved?: boolean;
+    ordinal?: SqlFragment;
+    checklistState?: (ChecklistStateOptions & { checked: SqlFragment | undefined }) | undefined;
+  } = {},
 ): SqlFragment {
   const sub = !shape.subRow
     ? undefined
@@ -63,6 +74,9 @@ export function selectList(
       sql`${isChecked} AS ${ident(CHECKED_COLUMN)}`,
       ...(sub ? [sql`${sub} AS ${ident(SUB_ROWS_COLUMN)}`] : []),
       ...(isRemoved ? [sql`"r".${ident(REASON_COLUMN)} AS ${ident(REMOVAL_REASON_COLUMN)}`] : []),
+      ...(checklistState
+        ? [sql`${checklistStateSql(shape, checklistState, isRemoved)} AS ${ident(CHECKLIST_STATE_COLUMN)}`]
+        : []),
       ...(source.stored ? [sql`${ordinal} AS ${ident(ORDINAL_COLUMN)}`] : []),
       ...(packed.length > 0 ? [sql`concat(${joinSql(packed, ', chr(0), ')}) AS ${ident(PACKED_COLUMN)}`] : []),
     ],

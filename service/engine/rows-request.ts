@@ -4,6 +4,7 @@
  * into SQL.
  */
 import { CSV_CHUNK_SIZE, PAGE_SIZES } from '../../catalog/constants.ts';
+import { CHECKLIST_STATE_COLUMN } from '../../catalog/checklist-states.ts';
 import type { RemovalCounts, RemovalReason } from '../../catalog/removal-reasons.ts';
 import type { ReportDefinition } from '../../catalog/schema.ts';
 import type { DateRange } from './report-shape.ts';
@@ -80,6 +81,10 @@ export interface RowsRequest {
   showChecked: boolean;
   /** A relation with the report's key columns: the checked rows (see checkedKeysRelation). */
   checked?: SqlFragment | undefined;
+  /** Only the checked rows (counting the fixes a crawl verified). */
+  isOnlyChecked?: boolean | undefined;
+  /** Adds CHECKLIST_STATE_COLUMN (catalog/checklist-states.ts) for the checked rows. */
+  checklistState?: ChecklistStateOptions | undefined;
   orderBy: readonly OrderBy[];
   limit: number;
   offset: number;
@@ -87,7 +92,17 @@ export interface RowsRequest {
   after?: readonly string[] | undefined;
 }
 
+export interface ChecklistStateOptions {
+  /** The current crawl: a row checked at an older one and still listed is not fixed yet. */
+  crawlId: number;
+  /** Staff see who checked a row not fixed yet, and when; clients see it as checked. */
+  isStaff: boolean;
+  /** The current crawl's label: a checked row it removed as fixed is verified by it. */
+  crawlLabel: string;
+}
+
 export const SUB_ROWS_COLUMN = 'subRows';
+export { CHECKLIST_STATE_COLUMN };
 export const CHECKED_COLUMN = 'checked';
 /** Carries each row's ordinal out of precomputed pages for the next cursor; never sent to clients. */
 export const ORDINAL_COLUMN = '__ordinal';

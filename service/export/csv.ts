@@ -16,6 +16,7 @@ import { columnById } from '../../catalog/index.ts';
 import type { CatalogColumn, ReportDefinition } from '../../catalog/schema.ts';
 import { cellText } from '../../catalog/cell-format.ts';
 import { csvCell, csvFileName, csvLine } from '../../catalog/csv.ts';
+import { CHECKLIST_STATE_COLUMN } from '../../catalog/checklist-states.ts';
 import { REMOVAL_REASON_COLUMN } from '../../catalog/removal-reasons.ts';
 import { compileExport, PACKED_COLUMN, type DifferenceType, type RowsRequest } from '../engine/compile.ts';
 import { bindingsOf } from '../engine/execute.ts';
@@ -47,19 +48,24 @@ const columnValues = (chunk: DuckDBDataChunk, at: number, type: DuckDBType): rea
   PRIMITIVE_TYPES.has(type.typeId) ? chunk.getColumnValues(at) : chunk.convertColumnValues(at, JSDuckDBValueConverter);
 
 /**
- * The report's table columns a CSV carries: its datatable columns, without the checklist and AI suggestions, and on
- * the Removed tab the removal reason.
+ * The report's table columns a CSV carries: its datatable columns, without the checklist and AI suggestions, then
+ * the Checklist state when the rows carry it, and on the Removed tab the removal reason.
  */
-export function exportColumns(report: ReportDefinition, differenceType: DifferenceType = 'all'): CatalogColumn[] {
+export function exportColumns(
+  report: ReportDefinition,
+  differenceType: DifferenceType = 'all',
+  hasChecklistState = false,
+): CatalogColumn[] {
   const carried = new Set(shapeOf(report).columns.map((c) => c.id));
   const reason = differenceType === 'removed' ? columnById(REMOVAL_REASON_COLUMN) : undefined;
+  const state = hasChecklistState ? columnById(CHECKLIST_STATE_COLUMN) : undefined;
   return report.datatableColumns
     .map((id) => columnById(id))
     .filter(
       (c): c is CatalogColumn =>
         c !== undefined && c.id !== 'checked' && c.format !== 'ai-suggestion' && carried.has(c.id),
     )
-    .concat(reason ? [reason] : []);
+    .concat(state ? [state] : [], reason ? [reason] : []);
 }
 
 /**
@@ -67,9 +73,10 @@ export function exportColumns(report: ReportDefinition, differenceType: Differen
  * chunk. The connection is closed when the iteration ends, also when the consumer stops early.
  */
 export async function* exportCsv(db: DuckDBInstance, req: RowsRequest, total: number): AsyncGenerator<string> {
-  const columns = exportColumns(req.report, req.differenceType);
+  const columns = exportColumns(req.report, req.differenceType, req.checklistState !== undefined);
   // Text columns travel NUL-joined in one value: decoding a string from DuckDB costs the same whatever its length.
-  const textIds = columns.filter((c) => c.type === 'string' && c.id !== REMOVAL_REASON_COLUMN).map((c) => c.id);
+  const carried = new Set(shapeOf(req.report).columns.map((c) => c.id));
+  const textIds = columns.filter((c) => c.type === 'string' && carried.has(c.id)).map((c) => c.id);
   const packed = textIds.length >= 2 ? textIds : [];
   // Compiled before the first piece, so that a refused request fails the first step of the iteration.
   const query = compileExport(req, total, packed);

@@ -36,6 +36,11 @@ interface Logger {
 export class Approvals {
   #delivering: Promise<void> | undefined;
   #isDeliveryWanted = false;
+  /**
+   * How many fixes a crawl verified (checked rows it removed as fixed), for the email; the service sets it once its
+   * report engine exists. Without it, or when it fails, the email says nothing about fixes.
+   */
+  verifiedFixesOf: ((websiteId: string, crawlId: number) => Promise<number | undefined>) | undefined;
 
   constructor(
     private readonly appDb: AppDb,
@@ -173,6 +178,10 @@ export class Approvals {
       );
       if (claimed.length === 0) continue;
       const link = overviewLink(this.mail.publicUrl, q.website_id, q.crawl_id);
+      const verified = await this.verifiedFixesOf?.(q.website_id, q.crawl_id).catch((error: unknown) => {
+        this.logger.error(`verified fixes of ${q.website_id} crawl ${q.crawl_id}: ${String(error)}`);
+        return undefined;
+      });
       try {
         await this.mailer.send({
           to: q.email,
@@ -181,6 +190,7 @@ export class Approvals {
             domain: q.domain,
             date: this.labelOf(q.website_id, q.crawl_id) ?? q.crawled_friendly,
             link,
+            verified,
           }),
           fileStem: `${this.clock().toISOString()}-${q.website_id}-${q.crawl_id}-${q.user_id}`,
         });
@@ -240,18 +250,34 @@ export const overviewLink = (publicUrl: string, websiteId: string, crawlId: numb
 const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-export function approvalMessage(m: { websiteName: string; domain: string; date: string; link: string }): {
+/** The email's sentence on the fixes the crawl verified; none when the count is unknown or no row was checked. */
+export function verifiedFixesText(verified: number | undefined): string | undefined {
+  if (verified === undefined) return undefined;
+  return verified === 1
+    ? 'This crawl verified 1 fix from the checklist.'
+    : `This crawl verified ${verified.toLocaleString('en-GB')} fixes from the checklist.`;
+}
+
+export function approvalMessage(m: {
+  websiteName: string;
+  domain: string;
+  date: string;
+  link: string;
+  verified?: number | undefined;
+}): {
   subject: string;
   text: string;
   html: string;
 } {
   const subject = `${m.websiteName}: your technical health check of ${m.date} is ready`;
+  const fixes = verifiedFixesText(m.verified);
   const text = [
     'Hello,',
     '',
     `The technical health check of ${m.websiteName} (${m.domain}) for the crawl of ${m.date} has been reviewed and is ready for you:`,
     '',
     m.link,
+    ...(fixes ? ['', fixes] : []),
     '',
     'Technical Health Check',
   ].join('\n');
@@ -259,6 +285,7 @@ export function approvalMessage(m: { websiteName: string; domain: string; date: 
     '<p>Hello,</p>',
     `<p>The technical health check of ${escapeHtml(m.websiteName)} (${escapeHtml(m.domain)}) for the crawl of ${escapeHtml(m.date)} has been reviewed and is ready for you:</p>`,
     `<p><a href="${escapeHtml(m.link)}">Open the overview of the crawl of ${escapeHtml(m.date)}</a></p>`,
+    ...(fixes ? [`<p>${escapeHtml(fixes)}</p>`] : []),
     '<p>Technical Health Check</p>',
   ].join('\n');
   return { subject, text, html };

@@ -1,6 +1,7 @@
 /**
  * overview/get-overview {websiteId, currentId, comparisonId?, refresh?} → {moduleId, module, severityMap, notice?}:
- * every shown report's rank, rows and Added/Removed, by severity (spec §7), and the crawl's notice (no sitemap).
+ * every shown report's rank, rows, Added/Removed (with the removal reasons) and the checked rows the crawl verified as
+ * fixed, by severity (spec §7), and the crawl's notice (no sitemap).
  */
 import type { FastifyInstance } from 'fastify';
 import { catalog, categoryById } from '../../../catalog/index.ts';
@@ -10,6 +11,7 @@ import { missingSources, notConnectedFor } from '../../sources/connected.ts';
 import { readBody } from '../read-body.ts';
 import { MODULE_ID, overviewSchema, type OverviewEntry } from './payloads.ts';
 import { moduleIdOf, type CallResolver } from './report-call.ts';
+import { verifiedFixesByReport } from './verified-fixes.ts';
 
 const entryOf = (report: ReportDefinition) => ({
   tableId: report.tableId,
@@ -31,6 +33,11 @@ export function registerOverviewCalls(app: FastifyInstance, calls: CallResolver)
     const currentTarget = await engine.target(current);
     const comparisonTarget = comparison ? await engine.target(comparison) : undefined;
     const shown = catalog.reports.filter((r) => !categoryById(r.category)?.isHidden);
+    const { checkedReports, checkedKeys } = calls.deps;
+    const verified =
+      comparison && checkedReports && checkedKeys
+        ? await verifiedFixesByReport(engine, { checkedReports, checkedKeys }, current, comparison)
+        : undefined;
     const entries: OverviewEntry[] = [];
     for (const report of shown) {
       const notConnected = notConnectedFor(current.meta, report.category);
@@ -42,6 +49,7 @@ export function registerOverviewCalls(app: FastifyInstance, calls: CallResolver)
           added: null,
           removed: null,
           removedByReason: null,
+          verified: null,
           notConnected,
         });
         continue;
@@ -54,6 +62,7 @@ export function registerOverviewCalls(app: FastifyInstance, calls: CallResolver)
         added: stats.added,
         removed: stats.removed,
         removedByReason: stats.removedByReason,
+        verified: verified ? (verified.get(report.id) ?? 0) : null,
       });
     }
     const severityMap = Object.fromEntries(

@@ -90,6 +90,8 @@ export interface OverviewEntry {
   removed: number | null;
   /** The removed rows per removal reason; null without a comparison. */
   removedByReason: RemovalCounts | null;
+  /** Checked rows this crawl removed as fixed (issue 30 §2); null without a comparison or a checklist. */
+  verified: number | null;
   title: string;
   category: string;
   severity: Severity;

@@ -35,6 +35,8 @@ export interface TechnicalHealthCheckDeps {
   /** The crawl's module state as approvals left it; defaults to the state recorded at load. */
   moduleStateOf?: (websiteId: string, crawlId: number) => ModuleState;
   checkedKeys?: CheckedKeysProvider;
+  /** The reports with an item checked at a crawl; without it the overview counts no verified fixes. */
+  checkedReports?: (websiteId: string, crawlId: number) => Promise<string[]>;
   /**
    * The URL scope of a website segment (null for the whole site, undefined for an unknown segment); without it
    * segmentId is ignored.
@@ -168,6 +170,14 @@ export class CallResolver {
       urlScope,
       showChecked: body.showChecked,
       checked: checkedKeysRelation(report, checkedKeys),
+      checklistState:
+        report.severity !== 'NONE' && (body.showChecked || body.differenceType === 'removed')
+          ? {
+              crawlId: current.crawlId,
+              isStaff: request.auth !== undefined && request.auth.role !== 'CLIENT',
+              crawlLabel: this.labelOf(current),
+            }
+          : undefined,
       orderBy: [],
       limit: ALLOWED_LIMITS[0]!,
       offset: 0,

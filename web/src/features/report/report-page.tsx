@@ -140,8 +140,8 @@ export function ReportPage({ report }: { report: ReportDefinition }) {
   useEffect(() => () => useReportStore.getState().reset(), []);
 
   const columns = useMemo(
-    () => reportColumns(report, columnById, { segment, isLatestCrawl, differenceType: tab }),
-    [report, segment, isLatestCrawl, tab],
+    () => reportColumns(report, columnById, { segment, isLatestCrawl, differenceType: tab, showChecked: url.checked }),
+    [report, segment, isLatestCrawl, tab, url.checked],
   );
   const columnOrder = useMemo(() => {
     const ids = columns.map((c) => c.id);

@@ -1,4 +1,5 @@
 /** Pure rules of the report table: its columns, the sort cycle and the page input (spec §2, §4, §5). */
+import { CHECKLIST_STATE_COLUMN } from '../../../../catalog/checklist-states.ts';
 import { REMOVAL_REASON_COLUMN } from '../../../../catalog/removal-reasons.ts';
 import type { CatalogColumn, ReportDefinition } from '../../../../catalog/schema.ts';
 import type { DifferenceType, SortOrder, WebsiteSegment } from '../../api/types.ts';
@@ -7,6 +8,13 @@ export interface ColumnContext {
   segment: Pick<WebsiteSegment, 'isAi' | 'goalType'> | undefined;
   isLatestCrawl: boolean;
   differenceType: DifferenceType;
+  /** 'Show Checked Items': checked rows are listed, with their Checklist state. */
+  showChecked?: boolean;
+}
+
+/** Where the service sends each checked row's Checklist state: with checked rows shown, and on the Removed tab. */
+export function hasChecklistState(report: Pick<ReportDefinition, 'severity'>, context: ColumnContext): boolean {
+  return report.severity !== 'NONE' && (context.showChecked === true || context.differenceType === 'removed');
 }
 
 /** Spec §5: the checklist column only on the latest crawl, outside the Removed tab, for reports with a severity. */
@@ -36,9 +44,10 @@ export function reportColumns(
   const columns = report.datatableColumns
     .map((id) => lookup(id))
     .filter((c): c is CatalogColumn => c !== undefined && c.id !== 'checked' && isColumnAllowed(c, context));
-  const checked = lookup('checked');
+  const checked = hasChecklist(report, context) ? lookup('checked') : undefined;
+  const state = hasChecklistState(report, context) ? lookup(CHECKLIST_STATE_COLUMN) : undefined;
   const reason = context.differenceType === 'removed' ? lookup(REMOVAL_REASON_COLUMN) : undefined;
-  return [...(hasChecklist(report, context) && checked ? [checked] : []), ...columns, ...(reason ? [reason] : [])];
+  return [checked, state, ...columns, reason].filter((c): c is CatalogColumn => c !== undefined);
 }
 
 /** Spec §4 sort cycle per column: none → desc → asc → none. One column at a time. */

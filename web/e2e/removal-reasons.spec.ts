@@ -1,0 +1,81 @@
+/** The Removed tab's removal reasons (issue 30 §1) on the demo's newest crawl: column, filter, counts, overview. */
+import { expect, test, type Page } from '@playwright/test';
+import type { Overview, OverviewReport } from '../../catalog/api.ts';
+import { REMOVAL_REASONS, type RemovalReason } from '../../catalog/removal-reasons.ts';
+import { SECTION, api, authFile, open, query, waitForOverview, websites } from './helpers.ts';
+
+test.use({ storageState: authFile('staff') });
+
+const reasonsOf = (r: OverviewReport): RemovalReason[] =>
+  REMOVAL_REASONS.filter((reason) => (r.removedByReason?.[reason] ?? 0) > 0);
+
+/** The shown reports of the crawl with removed rows, the most distinct reasons first, URL reports preferred. */
+async function reportsWithRemovals(page: Page): Promise<OverviewReport[]> {
+  const overview = await api<Overview>(page, '/api/technical-health-check/overview/get-overview', {
+    websiteId: websites.northwind.id,
+    currentId: Number(query(page).get('crawl')),
+    refresh: false,
+  });
+  return Object.values(overview.severityMap)
+    .flatMap((s) => s.reports)
+    .filter((r) => (r.removed ?? 0) > 0 && !r.reportId.startsWith('hreflang/'))
+    .sort(
+      (a, b) =>
+        reasonsOf(b).length - reasonsOf(a).length ||
+        Number(b.tableId === 'urls') - Number(a.tableId === 'urls') ||
+        a.reportId.localeCompare(b.reportId),
+    );
+}
+
+test('the Removed tab gives each row its reason, counts each reason and filters by one', async ({ page }) => {
+  await open(page, `${SECTION}?website=${websites.northwind.id}`);
+  await waitForOverview(page);
+  const candidates = await reportsWithRemovals(page);
+  expect(candidates.length, 'a report with removed rows').toBeGreaterThan(0);
+  const report = candidates[0]!;
+  const counts = report.removedByReason!;
+
+  await page.goto(`${SECTION}/${report.reportId}?website=${websites.northwind.id}&crawl=${query(page).get('crawl')}`);
+  await page.getByTestId('tab-removed').click();
+  const filter = page.getByTestId('removal-reasons');
+  await expect(filter).toContainText(`All ${report.removed!.toLocaleString('en-GB')}`);
+  for (const reason of REMOVAL_REASONS)
+    await expect(filter.locator('label', { hasText: new RegExp(`^${reason}`, 'i') })).toHaveText(
+      new RegExp(`^${reason} ${counts[reason].toLocaleString('en-GB')}$`, 'i'),
+    );
+  const table = page.getByTestId('report-table');
+  await expect(table.locator('th[data-column=removal_reason]')).toHaveText(/Removal reason/);
+  const cells = table.locator('tbody td[data-column=removal_reason]');
+  await expect(cells.first()).toHaveText(/^(fixed|gone|not crawled|report changed)$/);
+
+  for (const reason of reasonsOf(report)) {
+    await filter.locator('label', { hasText: new RegExp(`^${reason}`, 'i') }).click();
+    await expect.poll(() => query(page).get('reason')).toBe(reason);
+    await expect(page.getByTestId('row-range')).toContainText(`of ${counts[reason].toLocaleString('en-GB')} row`);
+    await expect(cells.first()).toHaveText(reason);
+    expect(new Set(await cells.allTextContents())).toEqual(new Set([reason]));
+  }
+
+  // Leaving the tab drops the filter and the column.
+  await page.getByTestId('tab-all').click();
+  await expect.poll(() => query(page).get('reason')).toBeNull();
+  await expect(table.locator('th[data-column=removal_reason]')).toHaveCount(0);
+  await expect(filter).toHaveCount(0);
+});
+
+test("the overview splits a report's Removed into fixed and the rest", async ({ page }) => {
+  await open(page, `${SECTION}?website=${websites.northwind.id}`);
+  await waitForOverview(page);
+  const fixed = (await reportsWithRemovals(page)).find(
+    (r) => (r.removedByReason?.fixed ?? 0) > 0 && r.ems_lumar_row_count > 0,
+  );
+  expect(fixed, 'a report with issues and fixed rows').toBeDefined();
+  const row = page.locator(`tr[data-report="${fixed!.reportId}"]`);
+  await expect(row.getByTestId('fixed-count')).toHaveText(
+    `${fixed!.removedByReason!.fixed.toLocaleString('en-GB')} fixed`,
+  );
+  await expect(row.locator('span[title]')).toHaveAttribute(
+    'title',
+    new RegExp(`removed \\(${fixed!.removedByReason!.fixed} fixed`),
+  );
+});
