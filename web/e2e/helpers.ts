@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, request, type Page } from '@playwright/test';
+import type { Overview, OverviewReport } from '../../catalog/api.ts';
+import { REMOVAL_REASONS, type RemovalReason } from '../../catalog/removal-reasons.ts';
 
 /** Where global-setup keeps each role's signed-in browser state (one directory per service port). */
 export const AUTH_DIR = path.join(os.tmpdir(), `thc-e2e-auth-${process.env.E2E_PORT ?? '3111'}`);
@@ -217,4 +219,25 @@ export async function expectAccessible(page: Page, name: string): Promise<void> 
     ),
     `${name}: serious or critical axe violations`,
   ).toEqual([]);
+}
+
+export const removalReasonsOf = (r: OverviewReport): RemovalReason[] =>
+  REMOVAL_REASONS.filter((reason) => (r.removedByReason?.[reason] ?? 0) > 0);
+
+/** The shown reports of the crawl with removed rows, the most distinct reasons first, URL reports preferred. */
+export async function reportsWithRemovals(page: Page): Promise<OverviewReport[]> {
+  const overview = await api<Overview>(page, '/api/technical-health-check/overview/get-overview', {
+    websiteId: websites.northwind.id,
+    currentId: Number(query(page).get('crawl')),
+    refresh: false,
+  });
+  return Object.values(overview.severityMap)
+    .flatMap((s) => s.reports)
+    .filter((r) => (r.removed ?? 0) > 0 && !r.reportId.startsWith('hreflang/'))
+    .sort(
+      (a, b) =>
+        removalReasonsOf(b).length - removalReasonsOf(a).length ||
+        Number(b.tableId === 'urls') - Number(a.tableId === 'urls') ||
+        a.reportId.localeCompare(b.reportId),
+    );
 }

@@ -1,31 +1,18 @@
 /** The Removed tab's removal reasons (issue 30 §1) on the demo's newest crawl: column, filter, counts, overview. */
-import { expect, test, type Page } from '@playwright/test';
-import type { Overview, OverviewReport } from '../../catalog/api.ts';
-import { REMOVAL_REASONS, type RemovalReason } from '../../catalog/removal-reasons.ts';
-import { SECTION, api, authFile, open, query, waitForOverview, websites } from './helpers.ts';
+import { expect, test } from '@playwright/test';
+import { REMOVAL_REASONS } from '../../catalog/removal-reasons.ts';
+import {
+  SECTION,
+  authFile,
+  open,
+  query,
+  removalReasonsOf,
+  reportsWithRemovals,
+  waitForOverview,
+  websites,
+} from './helpers.ts';
 
 test.use({ storageState: authFile('staff') });
-
-const reasonsOf = (r: OverviewReport): RemovalReason[] =>
-  REMOVAL_REASONS.filter((reason) => (r.removedByReason?.[reason] ?? 0) > 0);
-
-/** The shown reports of the crawl with removed rows, the most distinct reasons first, URL reports preferred. */
-async function reportsWithRemovals(page: Page): Promise<OverviewReport[]> {
-  const overview = await api<Overview>(page, '/api/technical-health-check/overview/get-overview', {
-    websiteId: websites.northwind.id,
-    currentId: Number(query(page).get('crawl')),
-    refresh: false,
-  });
-  return Object.values(overview.severityMap)
-    .flatMap((s) => s.reports)
-    .filter((r) => (r.removed ?? 0) > 0 && !r.reportId.startsWith('hreflang/'))
-    .sort(
-      (a, b) =>
-        reasonsOf(b).length - reasonsOf(a).length ||
-        Number(b.tableId === 'urls') - Number(a.tableId === 'urls') ||
-        a.reportId.localeCompare(b.reportId),
-    );
-}
 
 test('the Removed tab gives each row its reason, counts each reason and filters by one', async ({ page }) => {
   await open(page, `${SECTION}?website=${websites.northwind.id}`);
@@ -48,7 +35,7 @@ test('the Removed tab gives each row its reason, counts each reason and filters 
   const cells = table.locator('tbody td[data-column=removal_reason]');
   await expect(cells.first()).toHaveText(/^(fixed|gone|not crawled|report changed)$/);
 
-  for (const reason of reasonsOf(report)) {
+  for (const reason of removalReasonsOf(report)) {
     await filter.locator('label', { hasText: new RegExp(`^${reason}`, 'i') }).click();
     await expect.poll(() => query(page).get('reason')).toBe(reason);
     await expect(page.getByTestId('row-range')).toContainText(`of ${counts[reason].toLocaleString('en-GB')} row`);

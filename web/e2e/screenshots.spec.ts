@@ -11,6 +11,7 @@ import {
   logins,
   open,
   openCrawls,
+  reportsWithRemovals,
   saveCrawlSettings,
   sidebar,
   waitForOverview,
@@ -47,6 +48,20 @@ for (const size of sizes) {
       await page.goto(SECTION);
       await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
       await shot(page, size.name, 'login');
+    });
+
+    test("a report's Removed tab with its removal reasons", async ({ browser }) => {
+      const context = await browser.newContext({ storageState: authFile('staff'), viewport: size });
+      const page = await context.newPage();
+      await open(page, `${SECTION}?website=${websites.northwind.id}`);
+      await waitForOverview(page);
+      const [report] = await reportsWithRemovals(page);
+      expect(report, 'a report with removed rows').toBeDefined();
+      await page.goto(`${SECTION}/${report!.reportId}?website=${websites.northwind.id}&tab=removed`);
+      await expect(page.getByTestId('page-label')).toHaveText(/^Page 1 of/, { timeout: 20_000 });
+      await page.getByTestId('removal-reasons').scrollIntoViewIfNeeded();
+      await shot(page, size.name, 'report-removed-reasons');
+      await context.close();
     });
 
     test('overview, both sidebar views, and a report', async ({ browser }) => {

@@ -14,6 +14,8 @@ export interface ReportMetric {
   removed: number | undefined;
   /** The removed rows per removal reason; undefined without a comparison. */
   removedByReason?: RemovalCounts | undefined;
+  /** Checked rows this crawl removed as fixed; undefined without a comparison. */
+  verified?: number | undefined;
   /** The data source the report needs and the crawl lacks: no figures, not zero. */
   notConnected?: DataSourceId | undefined;
 }
@@ -31,6 +33,7 @@ function metricOf(report: OverviewReport, severity: Severity): ReportMetric {
     added: added ?? undefined,
     removed: removed ?? undefined,
     removedByReason: report.removedByReason ?? undefined,
+    verified: toNumber(report.verified) ?? undefined,
     notConnected: report.notConnected,
   };
 }

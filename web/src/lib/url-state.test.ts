@@ -52,6 +52,14 @@ describe('query string', () => {
     expect(formatUrlState(state)).toBe(search);
   });
 
+  it('keeps a removal reason only on the Removed tab, and only a known one', () => {
+    expect(parseUrlState('?tab=removed&reason=not+crawled')).toEqual({ tab: 'removed', reason: 'not crawled' });
+    expect(formatUrlState({ tab: 'removed', reason: 'not crawled' })).toBe('?tab=removed&reason=not+crawled');
+    expect(parseUrlState('?tab=added&reason=gone')).toEqual({ tab: 'added' });
+    expect(parseUrlState('?tab=removed&reason=vanished')).toEqual({ tab: 'removed' });
+    expect(formatUrlState({ tab: 'added', reason: 'gone' })).toBe('?tab=added');
+  });
+
   it('drops defaults and invalid values', () => {
     expect(parseUrlState('?crawl=abc&page=1&size=10&tab=all&size=7&from=2025-02-10&to=2025-02-01&sort=x;drop')).toEqual(
       {},

@@ -13,6 +13,8 @@ export interface OverviewRow {
   added: number | undefined;
   removed: number | undefined;
   removedByReason?: RemovalCounts | undefined;
+  /** Checked rows this crawl removed as fixed. */
+  verified?: number | undefined;
 }
 
 export interface Headline {
@@ -77,6 +79,7 @@ export function overviewRows(
       added: metric?.added,
       removed: metric?.removed,
       removedByReason: metric?.removedByReason,
+      verified: metric?.verified,
     };
   });
 }

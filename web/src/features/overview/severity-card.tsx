@@ -179,9 +179,13 @@ function OverviewReportRow({
   );
 }
 
-/** The change since the comparison, its tooltip the Added and Removed counts, and the removed rows fixed. */
+/**
+ * The change since the comparison, its tooltip the Added and Removed counts; the removed rows fixed, and of those
+ * the checked ones (the checklist's fixes this crawl verified).
+ */
 function ChangeCell({ row }: { row: OverviewRow }) {
   const fixed = row.removedByReason?.fixed ?? 0;
+  const verified = row.verified ?? 0;
   const split = row.removedByReason && (row.removed ?? 0) > 0 ? ` (${removalSplitText(row.removedByReason)})` : '';
   return (
     <Group gap={6} wrap="nowrap" justify="flex-end">
@@ -189,6 +193,16 @@ function ChangeCell({ row }: { row: OverviewRow }) {
         <Text size="xs" c="green.9" fw={600} data-testid="fixed-count">
           {formatNumber(fixed)} fixed
         </Text>
+      ) : null}
+      {verified > 0 ? (
+        <ToneBadge
+          tone="green"
+          size="xs"
+          data-testid="verified-count"
+          title="Checked rows this crawl verified as fixed"
+        >
+          {formatNumber(verified)} verified
+        </ToneBadge>
       ) : null}
       <span
         title={

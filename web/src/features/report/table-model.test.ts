@@ -27,6 +27,8 @@ const catalogue = new Map(
   [
     col('url'),
     col('checked'),
+    col('checklist_state'),
+    col('removal_reason'),
     col('ai_title', 'isAi'),
     col('ga_conversions', 'conversionGoal'),
     col('ga_revenue', 'ecommerceGoal'),
@@ -46,6 +48,15 @@ describe('columns', () => {
     expect(hasChecklist(report, { ...base, differenceType: 'removed' })).toBe(false);
     expect(hasChecklist({ severity: 'NONE' }, base)).toBe(false);
     expect(hasChecklist(report, { ...base, differenceType: 'added' })).toBe(true);
+  });
+
+  it('adds the Checklist state with checked rows shown or on Removed, and the removal reason on Removed only', () => {
+    const ids = (context: Partial<typeof base> & { showChecked?: boolean }, severity: 'HIGH' | 'NONE' = 'HIGH') =>
+      reportColumns({ ...report, severity }, lookup, { ...base, ...context }).map((c) => c.id);
+    expect(ids({ showChecked: true })).toEqual(['checked', 'checklist_state', 'url']);
+    expect(ids({ differenceType: 'removed' })).toEqual(['checklist_state', 'url', 'removal_reason']);
+    expect(ids({ differenceType: 'added' })).toEqual(['checked', 'url']);
+    expect(ids({ differenceType: 'removed' }, 'NONE')).toEqual(['url', 'removal_reason']);
   });
 
   it('shows AI columns only for AI websites and goal metrics by goal type', () => {
