@@ -11,7 +11,13 @@ import type { ModuleState } from './store/crawl-meta.ts';
 import { AppDb, appDbLocation } from './app-db/db.ts';
 import { CrawlStates, syncRegistry } from './app-db/crawls.ts';
 import { importDuckDbAppState } from './app-db/duckdb-app-state.ts';
-import { checkedItemsAt, checkedReportsAt, type ChecklistItem } from './app-db/checklist.ts';
+import {
+  checkedItemsAt,
+  checkedKeysAt,
+  checkedReportsAt,
+  type ChecklistItem,
+  type ChecklistKey,
+} from './app-db/checklist.ts';
 import { DEFAULT_SEGMENT } from './app-db/model.ts';
 import { getSegment, listWebsites, websiteExists } from './app-db/websites.ts';
 import { Accounts, readAccountSettings } from './auth/accounts.ts';
@@ -203,10 +209,15 @@ export class AppState {
   }
 
   /**
-   * The (url, subKeys) items checked for a report at a crawl, with who checked each and when: what `showChecked:
-   * false` hides from rows and counts. subKeys follow the report's subKeyColumns ([] for reports keyed by url alone).
+   * The (url, subKeys) items checked for a report at a crawl: what `showChecked: false` hides from rows and
+   * counts. subKeys follow the report's subKeyColumns ([] for reports keyed by url alone).
    */
-  checkedKeysFor(websiteId: string, reportId: string, crawlId: number): Promise<ChecklistItem[]> {
+  checkedKeysFor(websiteId: string, reportId: string, crawlId: number): Promise<ChecklistKey[]> {
+    return checkedKeysAt(this.appDb, websiteId, reportId, crawlId);
+  }
+
+  /** The items checked for a report at a crawl with the crawl each was checked at, by whom and when. */
+  checkedItemsFor(websiteId: string, reportId: string, crawlId: number): Promise<ChecklistItem[]> {
     return checkedItemsAt(this.appDb, websiteId, reportId, crawlId);
   }
 

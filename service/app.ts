@@ -126,7 +126,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   const checklist = {
     checkedKeys: (websiteId: string, reportId: string, crawlId: number) =>
-      state.checkedKeysFor(websiteId, reportId, crawlId),
+      state.checkedItemsFor(websiteId, reportId, crawlId),
     checkedReports: (websiteId: string, crawlId: number) => state.checkedReportsFor(websiteId, crawlId),
   };
   state.approvals.verifiedFixesOf = async (websiteId, crawlId) => {

@@ -36,7 +36,8 @@ export async function checkedItemsAt(
   reportId: string,
   crawlId: number,
 ): Promise<ChecklistItem[]> {
-  const rows = await sql.all<ItemRow>(
+  // Cached like checkedKeysAt: every rows request of a report reads it.
+  const rows = await sql.cached<ItemRow>(
     `SELECT DISTINCT ON (url, sub_keys) id, url, sub_keys, start_crawl_id, checked_by, checked_at
      FROM checklist_items WHERE ${CHECKED_AT}
      ORDER BY url, sub_keys, start_crawl_id, id`,
@@ -67,7 +68,7 @@ export async function checkedKeysAt(
 
 /** The reports of the website with an item checked at a crawl. */
 export async function checkedReportsAt(sql: Sql, websiteId: string, crawlId: number): Promise<string[]> {
-  const rows = await sql.all<{ report_id: string }>(
+  const rows = await sql.cached<{ report_id: string }>(
     `SELECT DISTINCT report_id FROM checklist_items
      WHERE website_id = ? AND start_crawl_id <= ? AND (end_crawl_id IS NULL OR end_crawl_id > ?) ORDER BY report_id`,
     [websiteId, crawlId, crawlId],

@@ -174,7 +174,7 @@ export class CallResolver {
         report.severity !== 'NONE' && (body.showChecked || body.differenceType === 'removed')
           ? {
               crawlId: current.crawlId,
-              isStaff: request.auth !== undefined && request.auth.role !== 'CLIENT',
+              isStaff: (request.auth?.role ?? 'CLIENT') !== 'CLIENT',
               crawlLabel: this.labelOf(current),
             }
           : undefined,

@@ -9,6 +9,7 @@ import {
   groupSegments,
   pinnedOffsets,
   reportColumns,
+  type ColumnContext,
 } from './table-model.ts';
 
 const col = (id: string, visibility: CatalogColumn['visibility'] = 'always'): CatalogColumn => ({
@@ -51,7 +52,7 @@ describe('columns', () => {
   });
 
   it('adds the Checklist state with checked rows shown or on Removed, and the removal reason on Removed only', () => {
-    const ids = (context: Partial<typeof base> & { showChecked?: boolean }, severity: 'HIGH' | 'NONE' = 'HIGH') =>
+    const ids = (context: Partial<ColumnContext>, severity: 'HIGH' | 'NONE' = 'HIGH') =>
       reportColumns({ ...report, severity }, lookup, { ...base, ...context }).map((c) => c.id);
     expect(ids({ showChecked: true })).toEqual(['checked', 'checklist_state', 'url']);
     expect(ids({ differenceType: 'removed' })).toEqual(['checklist_state', 'url', 'removal_reason']);
