@@ -7,9 +7,9 @@
  * cancel sent to any replica reaches the owner within a second or so. A child that has not exited (cancel without
  * keep) or acknowledged the stop (cancel keeping what was crawled) within KILL_GRACE_MS is killed: a frozen event
  * loop cannot hold a run, nor the runs queued behind it. A run past its time limit is ended when it is stalled while
- * fetching, or when its worker (which heartbeats while it exports and loads, however long one step takes) goes
- * silent. Stopping (SIGTERM) stops the children and fails their runs
- * as interrupted; each run's export and scratch directories go whatever the outcome.
+ * fetching, or when its worker (which heartbeats whatever it does, so one long export or load step is no silence)
+ * goes silent. Stopping (SIGTERM) stops the children and fails their runs as interrupted; each run's export and
+ * scratch directories go whatever the outcome.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
