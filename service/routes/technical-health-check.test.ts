@@ -138,6 +138,8 @@ describe('overview/get-overview', () => {
       removed: 1,
       // /old is not in crawl 2 at all: it left unfetched, not fixed.
       removedByReason: { fixed: 0, gone: 0, 'not crawled': 1, 'report changed': 0 },
+      // This app has no checklist: verified fixes are unknown, not zero.
+      verified: null,
       title: 'Client errors (4xx)',
       category: 'status-code',
       severity: 'CRITICAL',
@@ -229,7 +231,10 @@ describe('report/get-rows', () => {
       'deeprank',
       'gsc_impressions',
       'checked',
+      'checklist_state',
     ]);
+    // /c was checked at the crawl shown; unchecked rows have no state.
+    expect(body.rows.map((r) => r.checklist_state)).toEqual([null, 'checked', null, null]);
     expect(body.nextCursor).toBeNull();
     expect(checkedCalls).toContain('shop content/thin 2');
   });

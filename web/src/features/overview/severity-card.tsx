@@ -188,7 +188,7 @@ function ChangeCell({ row }: { row: OverviewRow }) {
   const verified = row.verified ?? 0;
   const split = row.removedByReason && (row.removed ?? 0) > 0 ? ` (${removalSplitText(row.removedByReason)})` : '';
   return (
-    <Group gap={6} wrap="nowrap" justify="flex-end">
+    <Group gap={6} wrap="nowrap" justify="flex-end" style={{ whiteSpace: 'nowrap' }}>
       {fixed > 0 ? (
         <Text size="xs" c="green.9" fw={600} data-testid="fixed-count">
           {formatNumber(fixed)} fixed
