@@ -6,6 +6,7 @@ import type { Severity } from './schema.ts';
 import type { DataSourceId } from './data-sources.ts';
 import type { PartialReason } from './export-contract.ts';
 import type { RemovalCounts, RemovalReason } from './removal-reasons.ts';
+import type { Stake } from './stakes.ts';
 
 export type Role = 'CLIENT' | 'STAFF' | 'ADMIN';
 
@@ -83,6 +84,8 @@ export interface OverviewReport {
   removedByReason?: RemovalCounts | null;
   /** Checked rows this crawl removed as fixed (catalog/checklist-states.ts); null without a comparison. */
   verified?: number | null;
+  /** What is at stake on its URLs (catalog/stakes.ts); null when no source of it is connected. */
+  stake?: Stake | null;
   title?: string;
   [key: string]: unknown;
 }

@@ -22,7 +22,8 @@ import {
   type RowsRequest,
 } from './compile.ts';
 import { createResultCache, runCount, runRows, tuneInstance, type CachedValue, type RunOptions } from './execute.ts';
-import { emsRank, readPrecomputed } from './precompute.ts';
+import { emsRank, PRECOMPUTE_VERSION, readPrecomputed } from './precompute.ts';
+import { readStakes } from './stakes.ts';
 import { baseCountSql, shapeOf } from './report-shape.ts';
 import { sql, tableRef } from './sql.ts';
 import type { RowsResult } from './result.ts';
@@ -44,7 +45,8 @@ export async function loadCrawlTarget(
   record: Pick<CrawlRecord, 'alias' | 'crawlId' | 'meta'>,
 ): Promise<CrawlTarget> {
   return withConnection(db, async (conn) => {
-    const { tables, reports } = await readPrecomputed(conn, record.alias);
+    const { tables, reports, version } = await readPrecomputed(conn, record.alias);
+    const stakes = version === PRECOMPUTE_VERSION ? await readStakes(conn, record.alias, tables) : undefined;
     return {
       alias: record.alias,
       crawlId: record.crawlId,
@@ -52,6 +54,7 @@ export async function loadCrawlTarget(
       defaultRange: { start: record.meta.manifest.dataStart, end: record.meta.manifest.dataEnd },
       tables,
       precomputed: reports,
+      stakes,
     };
   });
 }

@@ -8,7 +8,7 @@
  * - `rm_<category>__<report>`: the same for the rows of the previous crawl that this one lacks (Removed), with
  *   the previous crawl's values.
  * - `report_counts`: one row per report with row_count, base, ems_rank, added/removed counts against the previous
- *   crawl, and the fingerprint of the definition the rows were computed from.
+ *   crawl, and the fingerprint of the definition the rows were computed from; `report_stakes` (stakes.ts).
  *
  * Copies rather than row-id membership lists: reading a page by row id from an unsorted 20M-row links table costs
  * one decompressed vector per row (~0.3-1 s for 1000 rows), and sorting the base tables at load is too slow
@@ -40,16 +40,16 @@ import type { PrecomputedReport } from './compile.ts';
 import { REASON_COLUMN, reasonCountsOf, reasonCountsSql, withRemovalReasons } from './removal-reasons.ts';
 import { REMOVAL_REASONS, noRemovals, type RemovalCounts } from '../../catalog/removal-reasons.ts';
 import { ident, raw, sql, type SqlFragment } from './sql.ts';
+import { precomputeStakes } from './stakes.ts';
 
 export const REPORT_COUNTS_TABLE = 'report_counts';
 export const PRECOMPUTE_INFO_TABLE = 'precompute_info';
 /**
  * The version of what precompute writes: the tables' layout and the meaning of their values (engine SQL such as the
- * joined metrics and sub-rows). A crawl precomputed under another version is served by live queries until
- * `npm run load-crawl -- --refresh` precomputes it again; bump it with any change to either. Changes to a report's
- * definition or to the catalogue SQL of the metrics it joins need no bump: its fingerprint tells them.
+ * joined metrics and sub-rows); bump it with any change to either. A crawl precomputed under another version is served
+ * live until `npm run load-crawl -- --refresh`. A report's definition and its metrics' SQL are in its fingerprint.
  */
-export const PRECOMPUTE_VERSION = 4;
+export const PRECOMPUTE_VERSION = 5;
 const PREVIOUS_ALIAS = '__thc_previous';
 /** report_counts' removed rows per reason, in REMOVAL_REASONS order. */
 const REASON_COUNT_COLUMNS = REMOVAL_REASONS.map((reason) => `removed_${reason.replace(' ', '_')}`);
@@ -112,6 +112,10 @@ export interface StoredPrecompute {
   reports: Map<string, PrecomputedReport>;
 }
 
+const reasonsOf = (r: Record<string, unknown>): RemovalCounts =>
+  Object.fromEntries(
+    REMOVAL_REASONS.map((reason, i) => [reason, Number(r[REASON_COUNT_COLUMNS[i]!] ?? 0)]),
+  ) as RemovalCounts;
 /** What an attached crawl database holds of precomputed reports. */
 export async function readPrecomputed(conn: DuckDBConnection, database: string): Promise<StoredPrecompute> {
   const tables = await tablesOf(conn, database);
@@ -139,12 +143,7 @@ export async function readPrecomputed(conn: DuckDBConnection, database: string):
       removed: orNull(r.removed_count),
       previousCrawlId: orNull(r.previous_crawl_id),
       previousDataId: r.previous_data_id === null ? null : textOf(r.previous_data_id),
-      removedByReason:
-        r.removed_count === null
-          ? null
-          : (Object.fromEntries(
-              REMOVAL_REASONS.map((reason, i) => [reason, Number(r[REASON_COUNT_COLUMNS[i]!] ?? 0)]),
-            ) as RemovalCounts),
+      removedByReason: r.removed_count === null ? null : reasonsOf(r),
     };
     if (tables.has(report.rowTable) && tables.has(report.removedTable)) reports.set(report.reportId, report);
   }
@@ -439,6 +438,7 @@ export async function precomputeCrawl(
       );
       options.onReport?.(report.id, performance.now() - started);
     }
+    await precomputeStakes(conn, database, current.tables, range, reports.map(shapeOf));
     await conn.run(`DROP TABLE IF EXISTS ${PRECOMPUTE_INFO_TABLE}`);
     await conn.run(`CREATE TABLE ${PRECOMPUTE_INFO_TABLE} AS SELECT ${PRECOMPUTE_VERSION} AS version`);
   } finally {

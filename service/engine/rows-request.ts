@@ -3,6 +3,7 @@
  * crawl targets with their precomputed report state, and the request itself. The compiler (compile.ts) turns it
  * into SQL.
  */
+import type { StakeSums } from '../../catalog/stakes.ts';
 import { CSV_CHUNK_SIZE, PAGE_SIZES } from '../../catalog/constants.ts';
 import { CHECKLIST_STATE_COLUMN } from '../../catalog/checklist-states.ts';
 import type { RemovalCounts, RemovalReason } from '../../catalog/removal-reasons.ts';
@@ -59,6 +60,8 @@ export interface CrawlTarget {
   /** Tables present in its database. */
   tables: ReadonlySet<string>;
   precomputed: ReadonlyMap<string, PrecomputedReport>;
+  /** What is at stake per report (stakes.ts), as precomputed; undefined when the crawl was precomputed without. */
+  stakes?: ReadonlyMap<string, StakeSums> | undefined;
 }
 
 export interface OrderBy {

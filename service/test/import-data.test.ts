@@ -9,13 +9,20 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Overview, OverviewReport, QueryReport, ReportSummary } from '../../catalog/api.ts';
+import type { OverviewReport, QueryReport, ReportSummary } from '../../catalog/api.ts';
 import { openDatabase, quoteLiteral, textOf } from '../db/duckdb.ts';
 import { readCurrentLoad, readCrawlMeta, storeDir } from '../store/layout.ts';
 import { openSignedInApp, post, tempDir, type SignedInApp } from './auth-fixture.ts';
 import { runImportData, queryCrawl, type CliRun } from './helpers/import-cli.ts';
 import { snapshotTree } from './helpers/tree-snapshot.ts';
-import { BULK_CSV, FIXTURES, PERFORMANCE_CSVS, SITE, loadSiteWithoutSources } from './helpers/source-fixtures.ts';
+import {
+  BULK_CSV,
+  FIXTURES,
+  PERFORMANCE_CSVS,
+  SITE,
+  loadSiteWithoutSources,
+  overviewReports,
+} from './helpers/source-fixtures.ts';
 
 const performance = PERFORMANCE_CSVS;
 const bulkCsv = BULK_CSV;
@@ -32,15 +39,7 @@ const rowCount = async (crawlId: number, reportId: string): Promise<number> =>
       ?.n,
   );
 
-async function overview(crawlId: number): Promise<OverviewReport[]> {
-  const res = await post(signedIn.app, '/api/technical-health-check/overview/get-overview', signedIn.sessions.admin, {
-    websiteId: SITE,
-    currentId: crawlId,
-    refresh: true,
-  });
-  expect(res.statusCode).toBe(200);
-  return Object.values(res.json<Overview>().severityMap).flatMap((s) => s?.reports ?? []);
-}
+const overview = (crawlId: number): Promise<OverviewReport[]> => overviewReports(signedIn, crawlId);
 
 const reportCall = (reportId: string, crawlId: number) => ({
   websiteId: SITE,

@@ -1,13 +1,15 @@
 /**
  * overview/get-overview {websiteId, currentId, comparisonId?, refresh?} → {moduleId, module, severityMap, notice?}:
- * every shown report's rank, rows, Added/Removed (with the removal reasons) and the checked rows the crawl verified as
- * fixed, by severity (spec §7), and the crawl's notice (no sitemap).
+ * every shown report's rank, rows, Added/Removed (with the removal reasons), the checked rows the crawl verified as
+ * fixed and what is at stake on its URLs (catalog/stakes.ts), by severity (spec §7), and the crawl's notice.
  */
 import type { FastifyInstance } from 'fastify';
 import { catalog, categoryById } from '../../../catalog/index.ts';
-import { dataSourceIds } from '../../../catalog/data-sources.ts';
+import { dataSourceIds, type DataSourceId } from '../../../catalog/data-sources.ts';
 import { severities, type ReportDefinition } from '../../../catalog/schema.ts';
-import { missingSources, notConnectedFor } from '../../sources/connected.ts';
+import { stakeOf, type Stake } from '../../../catalog/stakes.ts';
+import type { CrawlTarget } from '../../engine/rows-request.ts';
+import { connectedSourcesOf, missingSources, notConnectedFor } from '../../sources/connected.ts';
 import { readBody } from '../read-body.ts';
 import { MODULE_ID, overviewSchema, type OverviewEntry } from './payloads.ts';
 import { moduleIdOf, type CallResolver } from './report-call.ts';
@@ -20,6 +22,12 @@ const entryOf = (report: ReportDefinition) => ({
   category: report.category,
   severity: report.severity,
 });
+
+/** What is at stake on the report's URLs, of the sources connected; null without one, or without precomputed stakes. */
+function stakeSumsOf(target: CrawlTarget, reportId: string, connected: ReadonlySet<DataSourceId>): Stake | null {
+  const sums = target.stakes?.get(reportId);
+  return (sums && stakeOf(sums, connected)) ?? null;
+}
 
 export function registerOverviewCalls(app: FastifyInstance, calls: CallResolver): void {
   const { engine } = calls;
@@ -39,6 +47,7 @@ export function registerOverviewCalls(app: FastifyInstance, calls: CallResolver)
         ? await verifiedFixesByReport(engine, { checkedReports, checkedKeys }, current, comparison)
         : undefined;
     const entries: OverviewEntry[] = [];
+    const connected = connectedSourcesOf(current.meta);
     for (const report of shown) {
       const notConnected = notConnectedFor(current.meta, report.category);
       if (notConnected) {
@@ -50,6 +59,7 @@ export function registerOverviewCalls(app: FastifyInstance, calls: CallResolver)
           removed: null,
           removedByReason: null,
           verified: null,
+          stake: null,
           notConnected,
         });
         continue;
@@ -63,6 +73,7 @@ export function registerOverviewCalls(app: FastifyInstance, calls: CallResolver)
         removed: stats.removed,
         removedByReason: stats.removedByReason,
         verified: verified ? (verified.get(report.id) ?? 0) : null,
+        stake: stakeSumsOf(currentTarget, report.id, connected),
       });
     }
     const severityMap = Object.fromEntries(

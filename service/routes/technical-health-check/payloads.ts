@@ -2,6 +2,7 @@
  * The module's call payloads (zod schemas; ids may arrive as numbers or numeric strings, nulls stand for "not
  * chosen"), its response bodies and the answers every call shares.
  */
+import type { Stake } from '../../../catalog/stakes.ts';
 import type { DataSourceId } from '../../../catalog/data-sources.ts';
 import { REMOVAL_REASONS, type RemovalCounts } from '../../../catalog/removal-reasons.ts';
 import { z } from 'zod';
@@ -92,6 +93,8 @@ export interface OverviewEntry {
   removedByReason: RemovalCounts | null;
   /** Checked rows this crawl removed as fixed (issue 30 §2); null without a comparison or a checklist. */
   verified: number | null;
+  /** What is at stake on its URLs (issue 30 §3); null when no source of it is connected. */
+  stake: Stake | null;
   title: string;
   category: string;
   severity: Severity;

@@ -2,7 +2,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { generateSite } from '../../../scripts/fixtures/generate.ts';
+import { expect } from 'vitest';
+import type { Overview, OverviewReport } from '../../../catalog/api.ts';
 import { loadCrawl } from '../../load/load-crawl.ts';
+import { post, type SignedInApp } from '../auth-fixture.ts';
 
 export const REPO = path.resolve(import.meta.dirname, '../../..');
 export const FIXTURES = path.join(REPO, 'fixtures/sources');
@@ -29,4 +32,15 @@ export async function loadSiteWithoutSources(exportsDir: string, dataDir: string
     for (const table of SOURCE_TABLES) fs.rmSync(path.join(dir, `${table}.parquet`), { force: true });
     await loadCrawl({ dataDir, exportDir: dir });
   }
+}
+
+/** Every report of SITE's overview of a crawl, asked for with refresh (the store changed under the app). */
+export async function overviewReports(signedIn: SignedInApp<'admin'>, crawlId: number): Promise<OverviewReport[]> {
+  const res = await post(signedIn.app, '/api/technical-health-check/overview/get-overview', signedIn.sessions.admin, {
+    websiteId: SITE,
+    currentId: crawlId,
+    refresh: true,
+  });
+  expect(res.statusCode).toBe(200);
+  return Object.values(res.json<Overview>().severityMap).flatMap((s) => s?.reports ?? []);
 }

@@ -1,0 +1,89 @@
+/**
+ * What is at stake on each report's URLs (catalog/stakes.ts), precomputed at load into `report_stakes`: the source
+ * rows of the crawl's data window summed per URL once, then summed over the distinct URLs of each report's
+ * precomputed rows. Sums are stored whatever is connected; which figures a crawl shows is decided when it is read.
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { STAKE_FIGURES, type StakeSums } from '../../catalog/stakes.ts';
+import { quoteIdent, textOf } from '../db/duckdb.ts';
+import type { DateRange, ReportShape } from './report-shape.ts';
+import { ident, joinSql, raw, sql, tableRef, type SqlFragment } from './sql.ts';
+
+export const REPORT_STAKES_TABLE = 'report_stakes';
+const STAKE_URLS = '__thc_stake_urls';
+
+/** Each source table's contribution: its figures as SQL over its own rows. */
+const CONTRIBUTIONS: readonly { table: string; figures: Partial<Record<(typeof STAKE_FIGURES)[number], string>> }[] = [
+  { table: 'search_console', figures: { clicks: '"clicks"', impressions: '"impressions"' } },
+  { table: 'analytics', figures: { sessions: '"sessions"', conversions: '"conversions"', revenue: '"revenue"' } },
+  { table: 'ads_one', figures: { ad_spend: '"costs"' } },
+  { table: 'ads_two', figures: { ad_spend: '"costs"' } },
+];
+
+/**
+ * Per URL sums of every figure over the range, from the source tables the crawl database has: one row per URL any
+ * of them knows, a figure 0 where its source says nothing of the URL.
+ */
+export function stakeUrlRelation(alias: string, tables: ReadonlySet<string>, range: DateRange): SqlFragment {
+  const parts = CONTRIBUTIONS.filter((c) => tables.has(c.table)).map(({ table, figures }) => {
+    const values = STAKE_FIGURES.map((f) => `CAST(${figures[f] ?? '0'} AS DOUBLE) AS ${quoteIdent(f)}`).join(', ');
+    return sql`SELECT "url", ${raw(values)} FROM ${tableRef(alias, table)}
+      WHERE "date" BETWEEN CAST(${range.start} AS DATE) AND CAST(${range.end} AS DATE)`;
+  });
+  const sums = raw(STAKE_FIGURES.map((f) => `COALESCE(sum(${quoteIdent(f)}), 0) AS ${quoteIdent(f)}`).join(', '));
+  if (parts.length === 0)
+    return raw(
+      `SELECT NULL::VARCHAR AS "url", ${STAKE_FIGURES.map((f) => `0::DOUBLE AS ${quoteIdent(f)}`).join(', ')} WHERE FALSE`,
+    );
+  return sql`SELECT "url", ${sums} FROM (${joinSql(parts, ' UNION ALL ')}) WHERE "url" IS NOT NULL GROUP BY "url"`;
+}
+
+/** The figures summed over the distinct URLs of `rows` (a relation with the report's URL column). */
+export function reportStakeSql(shape: ReportShape, rows: SqlFragment, stakeUrls: SqlFragment): SqlFragment {
+  const sums = raw(STAKE_FIGURES.map((f) => `COALESCE(sum("s".${quoteIdent(f)}), 0)`).join(', '));
+  return sql`SELECT ${sums} FROM (SELECT DISTINCT ${ident(shape.urlColumn)} AS "u" FROM (${rows})) "r"
+    JOIN (${stakeUrls}) "s" ON "s"."url" = "r"."u"`;
+}
+
+/** Writes REPORT_STAKES_TABLE afresh for the reports' precomputed row tables of the crawl database `database`. */
+export async function precomputeStakes(
+  conn: DuckDBConnection,
+  database: string,
+  tables: ReadonlySet<string>,
+  range: DateRange,
+  shapes: readonly ReportShape[],
+): Promise<void> {
+  const urls = stakeUrlRelation(database, tables, range);
+  await conn.run(`CREATE OR REPLACE TEMP TABLE ${STAKE_URLS} AS ${urls.sql}`, urls.params as never);
+  try {
+    const columns = STAKE_FIGURES.map((f) => `${quoteIdent(f)} DOUBLE NOT NULL`).join(', ');
+    await conn.run(`CREATE OR REPLACE TABLE ${REPORT_STAKES_TABLE} (report_id VARCHAR PRIMARY KEY, ${columns})`);
+    for (const shape of shapes) {
+      const stake = reportStakeSql(
+        shape,
+        sql`SELECT * FROM ${ident(shape.rowTable)}`,
+        raw(`SELECT * FROM temp.main.${STAKE_URLS}`),
+      );
+      const insert = sql`INSERT INTO ${raw(REPORT_STAKES_TABLE)} SELECT ${shape.report.id}, * FROM (${stake})`;
+      await conn.run(insert.sql, insert.params as never);
+    }
+  } finally {
+    await conn.run(`DROP TABLE IF EXISTS temp.main.${STAKE_URLS}`);
+  }
+}
+
+/** The stored sums of an attached crawl database by report; undefined when it has none (precomputed before stakes). */
+export async function readStakes(
+  conn: DuckDBConnection,
+  database: string,
+  tables: ReadonlySet<string>,
+): Promise<Map<string, StakeSums> | undefined> {
+  if (!tables.has(REPORT_STAKES_TABLE)) return undefined;
+  const reader = await conn.runAndReadAll(
+    `SELECT report_id, ${STAKE_FIGURES.map(quoteIdent).join(', ')} FROM ${quoteIdent(database)}.${REPORT_STAKES_TABLE}`,
+  );
+  const stakes = new Map<string, StakeSums>();
+  for (const row of reader.getRowObjectsJS())
+    stakes.set(textOf(row.report_id), Object.fromEntries(STAKE_FIGURES.map((f) => [f, Number(row[f])])) as StakeSums);
+  return stakes;
+}

@@ -1,0 +1,95 @@
+/**
+ * What is at stake on a report's URLs (issue 30 §3), end to end: a generated site's crawls loaded without marketing
+ * data have no stake at all (absent, not zero); the vendor files of fixtures/sources imported by the real CLI give each
+ * report the sums of its URLs over the crawl's data window, which equal the hand computations below; a figure whose
+ * source is not connected stays absent while the others are present.
+ */
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { OverviewReport } from '../../catalog/api.ts';
+import { openSignedInApp, tempDir, type SignedInApp } from './auth-fixture.ts';
+import { runImportData } from './helpers/import-cli.ts';
+import { FIXTURES, SITE, loadSiteWithoutSources, overviewReports } from './helpers/source-fixtures.ts';
+
+let dataDir: string;
+let signedIn: SignedInApp<'admin'>;
+
+function importFile(source: string, file: string): void {
+  const run = runImportData(dataDir, SITE, ['--source', source, path.join(FIXTURES, file)]);
+  expect(run.stderr).toBe('');
+  expect(run.status).toBe(0);
+}
+
+async function overview(crawlId: number): Promise<Map<string, OverviewReport>> {
+  await signedIn.stack.registry.refresh();
+  return new Map((await overviewReports(signedIn, crawlId)).map((r) => [r.reportId, r]));
+}
+
+const rounded = (stake: unknown) =>
+  stake && typeof stake === 'object'
+    ? Object.fromEntries(
+        Object.entries(stake).map(([k, v]) => [k, typeof v === 'number' ? Math.round(v * 100) / 100 : v]),
+      )
+    : stake;
+
+beforeAll(async () => {
+  dataDir = tempDir('thc-stake-data-');
+  await loadSiteWithoutSources(tempDir('thc-stake-exports-'), dataDir);
+  signedIn = await openSignedInApp(dataDir, '2026-11-20T09:00:00Z', ['admin']);
+}, 300_000);
+
+afterAll(() => signedIn?.close());
+
+describe('at stake', () => {
+  it('is absent, never zero, while no source is connected', async () => {
+    const entries = await overview(2);
+    expect(entries.size).toBeGreaterThan(40);
+    for (const entry of entries.values()) expect([entry.reportId, entry.stake]).toEqual([entry.reportId, null]);
+  }, 120_000);
+
+  it('sums analytics over the distinct URLs of each report, ad figures absent until an ads source is imported', async () => {
+    importFile('analytics', 'analytics/ga4-landing-page-daily.csv');
+    const entries = await overview(2);
+    // ga4-landing-page-daily.csv, 2 and 3 November (both in crawl 2's window), "(not set)" left out:
+    // /de/ 257 + 94 + 240 sessions, 7 + 1 + 5 key events, 18483.19 + 9120.40 revenue; /de/deutschland/ 31, 0, 0;
+    // /de/frankreich/?utm_… 12, 1, 410. crawl/all lists every URL, the source-only one too.
+    expect(rounded(entries.get('crawl/all')?.stake)).toEqual({
+      clicks: null,
+      impressions: null,
+      sessions: 591 + 31 + 12,
+      conversions: 13 + 0 + 1,
+      revenue: 27603.59 + 410,
+      ad_spend: null,
+    });
+    // Visited but never reached by the crawl: only the URL with the newsletter's query string.
+    expect(rounded(entries.get('analytics/orphaned')?.stake)).toEqual({
+      clicks: null,
+      impressions: null,
+      sessions: 12,
+      conversions: 1,
+      revenue: 410,
+      ad_spend: null,
+    });
+    // The near miss: a connected source with nothing on a report's URLs is 0, not absent.
+    expect(entries.get('analytics/missing')?.stake).toMatchObject({ sessions: 0, conversions: 0, revenue: 0 });
+  }, 300_000);
+
+  it('adds the ad spend of both ads platforms over each crawl’s own window', async () => {
+    importFile('google-ads', 'google-ads/landing-page-report.csv');
+    importFile('microsoft-ads', 'microsoft-ads/destination-url-report.csv');
+    // Ad spend on URLs the crawl lists: /de/ 19.27 + 18.13 (Google, 2 and 3 November) + 17.98 + 1.12 (Microsoft,
+    // 2 November) + 16.83 (Microsoft, 10 November); berchtesgaden-urlaub-c16/ 14.94 (Google) + 7.80 (Microsoft).
+    // /de/sommer-aktion/ and the ?utm_source=bing URL are known to no crawl, so no report lists them.
+    const current = await overview(2);
+    expect(rounded(current.get('crawl/all')?.stake)).toMatchObject({
+      sessions: 634,
+      ad_spend: Math.round((19.27 + 18.13 + 17.98 + 1.12 + 16.83 + 14.94 + 7.8) * 100) / 100,
+    });
+    expect(current.get('analytics/orphaned')?.stake).toMatchObject({ ad_spend: 0 });
+    // Crawl 1's window ends 8 November: the Microsoft spend of 10 November is not in it.
+    const older = await overview(1);
+    expect(rounded(older.get('crawl/all')?.stake)).toMatchObject({
+      ad_spend: Math.round((19.27 + 18.13 + 17.98 + 1.12 + 14.94 + 7.8) * 100) / 100,
+    });
+  }, 600_000);
+});
