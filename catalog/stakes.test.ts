@@ -4,6 +4,7 @@ import {
   compareStakes,
   moneyOf,
   stakeOf,
+  stakeText,
   trafficHealthScoreOf,
   visitsOf,
   type Stake,
@@ -49,6 +50,17 @@ describe('visits and money at stake', () => {
     expect(moneyOf(stake({ revenue: 120, ad_spend: 15 }))).toBe(135);
     expect(moneyOf(stake({ ad_spend: 15 }))).toBe(15);
     expect(moneyOf(stake({ sessions: 5 }))).toBeNull();
+  });
+});
+
+describe('stakeText', () => {
+  it('names the figures present, money in pounds', () => {
+    expect(stakeText(stake({ sessions: 591, conversions: 13, revenue: 27603.59, ad_spend: 0 }))).toBe(
+      '591 sessions, 13 conversions, £27,603.59 revenue, £0.00 ad spend',
+    );
+    expect(stakeText(stake({ clicks: 1200, impressions: 34000 }))).toBe(
+      '1,200 search clicks, 34,000 search impressions',
+    );
   });
 });
 

@@ -8,6 +8,7 @@
  * money at stake (revenue plus ad spend), then to impressions.
  */
 import type { DataSourceId } from './data-sources.ts';
+import { formatCurrency, formatNumber } from './format.ts';
 import type { Severity } from './schema.ts';
 
 export const STAKE_FIGURES = ['clicks', 'impressions', 'sessions', 'conversions', 'revenue', 'ad_spend'] as const;
@@ -59,11 +60,21 @@ export function compareStakes(a: Stake | undefined | null, b: Stake | undefined 
   return by(visitsOf) || by(moneyOf) || by((s) => s.impressions);
 }
 
+const MONEY_FIGURES: ReadonlySet<StakeFigure> = new Set(['revenue', 'ad_spend']);
+
+/** "591 sessions, 13 conversions, £27,603.59 revenue": the figures present, for a tooltip or a CSV cell. */
+export const stakeText = (stake: Stake): string =>
+  STAKE_FIGURES.flatMap((f) => {
+    const value = stake[f];
+    if (value === null) return [];
+    return [`${MONEY_FIGURES.has(f) ? formatCurrency(value) : formatNumber(value)} ${STAKE_TITLES[f]}`];
+  }).join(', ');
+
 export const AT_STAKE_FORMULA =
   'At stake = what lands on the distinct URLs a report lists, summed over the crawl’s data window: search clicks and impressions (Search Console), sessions, conversions and revenue (Analytics), ad spend (Google Ads, Microsoft Advertising). Reports are ordered by visits at stake (sessions, or search clicks without Analytics), then by revenue plus ad spend.';
 
-/** Weight of a visit at stake by its report's severity, as the health score weighs an issue. */
-export const TRAFFIC_SEVERITY_WEIGHTS = { CRITICAL: 8, HIGH: 4, MEDIUM: 2, LOW: 1 } as const satisfies Record<
+/** Weight of an issue (a row, or a visit at stake) by its report's severity, in both health scores. */
+export const SEVERITY_WEIGHTS = { CRITICAL: 8, HIGH: 4, MEDIUM: 2, LOW: 1 } as const satisfies Record<
   Exclude<Severity, 'NONE'>,
   number
 >;
@@ -81,8 +92,7 @@ export function trafficHealthScoreOf(
 ): number | undefined {
   if (visits === null) return undefined;
   let weighted = 0;
-  for (const r of reports)
-    if (r.severity !== 'NONE') weighted += TRAFFIC_SEVERITY_WEIGHTS[r.severity] * (r.visits ?? 0);
+  for (const r of reports) if (r.severity !== 'NONE') weighted += SEVERITY_WEIGHTS[r.severity] * (r.visits ?? 0);
   const n = Math.max(visits, 1);
   return (100 * n) / (n + weighted);
 }

@@ -2,6 +2,7 @@
 import type { DataSourceId } from '../../../catalog/data-sources.ts';
 import type { RemovalCounts } from '../../../catalog/removal-reasons.ts';
 import type { Severity } from '../../../catalog/schema.ts';
+import type { Stake } from '../../../catalog/stakes.ts';
 import type { Overview, OverviewReport } from '../api/types.ts';
 import { toNumber } from '../../../catalog/format.ts';
 
@@ -16,6 +17,8 @@ export interface ReportMetric {
   removedByReason?: RemovalCounts | undefined;
   /** Checked rows this crawl removed as fixed; undefined without a comparison. */
   verified?: number | undefined;
+  /** What is at stake on its URLs; undefined when no source of it is connected (absent, not zero). */
+  stake?: Stake | undefined;
   /** The data source the report needs and the crawl lacks: no figures, not zero. */
   notConnected?: DataSourceId | undefined;
 }
@@ -34,6 +37,7 @@ function metricOf(report: OverviewReport, severity: Severity): ReportMetric {
     removed: removed ?? undefined,
     removedByReason: report.removedByReason ?? undefined,
     verified: toNumber(report.verified) ?? undefined,
+    stake: report.stake ?? undefined,
     notConnected: report.notConnected,
   };
 }

@@ -4,6 +4,7 @@ import { cleanup, screen, within } from '@testing-library/react';
 import type { Crawl } from '../../api/types.ts';
 import { renderWithTheme } from '../../test/render.tsx';
 import { HeadlineStats } from './headline-stats.tsx';
+import { TRAFFIC_HEALTH_SCORE_FORMULA } from '../../../../catalog/stakes.ts';
 import { HEALTH_SCORE_FORMULA, healthScoreHint, type Headline } from './overview-model.ts';
 
 afterEach(cleanup);
@@ -18,6 +19,8 @@ const totals: Headline = {
   issueReports: 48,
   healthScore: 20.9,
   healthScoreChange: -0.6,
+  trafficHealthScore: undefined,
+  trafficHealthScoreChange: undefined,
 };
 const comparison = { label: '9 Nov 2026 (crawl 2)' } as Crawl;
 
@@ -31,6 +34,26 @@ describe('HeadlineStats', () => {
     expect(change.getAttribute('data-change')).toBe('-0.6');
     expect(within(card).getByLabelText(`Health score: ${healthScoreHint([])}`)).toBeTruthy();
     expect(HEALTH_SCORE_FORMULA).toContain('8 × critical + 4 × high + 2 × medium + 1 × low');
+    // Without search console or analytics there is no traffic-weighted score, not a score of 100.
+    expect(within(card).queryByTestId('stat-traffic-health')).toBeNull();
+  });
+
+  it('shows the traffic-weighted companion and both formulas when a traffic source is connected', () => {
+    renderWithTheme(
+      <HeadlineStats
+        totals={{ ...totals, trafficHealthScore: 71.4, trafficHealthScoreChange: 2.5 }}
+        comparison={comparison}
+        isComparing={false}
+      />,
+    );
+    const card = screen.getByTestId('stat-health');
+    const companion = within(card).getByTestId('stat-traffic-health');
+    expect(companion.querySelector('[data-value]')!.textContent).toBe('71.4/100');
+    expect(within(companion).getByRole('img', { name: 'Up 2.5 since 9 Nov 2026 (crawl 2)' })).toBeTruthy();
+    const hint = healthScoreHint([], true);
+    expect(hint).toContain(HEALTH_SCORE_FORMULA);
+    expect(hint).toContain(TRAFFIC_HEALTH_SCORE_FORMULA);
+    expect(within(card).getByLabelText(`Health score: ${hint}`)).toBeTruthy();
   });
 
   it('reads "No change" only when the rounded scores agree', () => {

@@ -19,10 +19,13 @@ interface StatProps {
   hint?: string;
   /** Replaces the whole-number change indicator (the health score changes by tenths). */
   changeView?: React.ReactNode;
+  /** A companion figure under the card's own. */
+  companion?: React.ReactNode;
   testId: string;
 }
 
-function Stat({ label, value, detail, change, isRiseGood, context, aside, hint, changeView, testId }: StatProps) {
+function Stat(props: StatProps) {
+  const { label, value, detail, change, isRiseGood, context, aside, hint, changeView, companion, testId } = props;
   const labelText = (
     <Text size="xs" c="dark.4" fw={600} tt="uppercase" style={{ letterSpacing: '0.04em' }} span={Boolean(hint)}>
       {label}
@@ -68,6 +71,7 @@ function Stat({ label, value, detail, change, isRiseGood, context, aside, hint, 
           {detail}
         </Text>
       </Group>
+      {companion}
     </Paper>
   );
 }
@@ -124,8 +128,21 @@ export function HeadlineStats({
         detail={since}
         change={isComparing ? undefined : totals.healthScoreChange}
         changeView={<ScoreChange value={isComparing ? undefined : totals.healthScoreChange} context={context} />}
-        hint={healthScoreHint(notConnected)}
+        hint={healthScoreHint(notConnected, totals.trafficHealthScore !== undefined)}
         context={context}
+        companion={
+          totals.trafficHealthScore === undefined ? null : (
+            <Group gap={6} mt={6} wrap="nowrap" data-testid="stat-traffic-health">
+              <Text size="xs" c="dark.5" style={{ whiteSpace: 'nowrap' }}>
+                Traffic-weighted{' '}
+                <Text span fw={700} c="dark.8" data-value>
+                  {formatNumber(totals.trafficHealthScore, 1)}/100
+                </Text>
+              </Text>
+              <ScoreChange value={isComparing ? undefined : totals.trafficHealthScoreChange} context={context} />
+            </Group>
+          )
+        }
         aside={
           <RingProgress
             size={48}

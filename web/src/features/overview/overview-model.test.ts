@@ -8,7 +8,17 @@ import { describe, expect, it } from 'vitest';
 import type { ReportDefinition } from '../../../../catalog/schema.ts';
 import { visibleReports } from '../../lib/catalog.ts';
 import type { ReportMetric } from '../../lib/overview-metrics.ts';
-import { SEVERITY_WEIGHTS, URLS_REPORT_ID, headline, healthScoreHint, healthScoreOf } from './overview-model.ts';
+import {
+  SEVERITY_WEIGHTS,
+  URLS_REPORT_ID,
+  hasStakes,
+  headline,
+  healthScoreHint,
+  healthScoreOf,
+  orderRows,
+  overviewRows,
+  rowsOfSeverity,
+} from './overview-model.ts';
 
 type GoldenCounts = Record<string, Record<string, Record<string, { all: number; added: number; removed: number }>>>;
 
@@ -110,5 +120,49 @@ describe('healthScoreHint', () => {
     const hint = healthScoreHint(['search-console', 'google-ads']);
     expect(hint).toContain('Sources included: the crawl, Analytics.');
     expect(hint).toContain('Not connected, so left out: Search Console.');
+  });
+});
+
+describe('at stake on the overview', () => {
+  const reports = visibleReports({ isHreflang: false });
+  const counts = golden['northwind-outfitters']!['6']!;
+  const none = { clicks: null, impressions: null, conversions: null, revenue: null, ad_spend: null };
+  const withStakes = (stakes: Record<string, { sessions: number; revenue?: number }>) => {
+    const metrics = metricsOf(reports, counts);
+    for (const [id, s] of Object.entries(stakes))
+      metrics.set(id, { ...metrics.get(id)!, stake: { ...none, revenue: s.revenue ?? 0, sessions: s.sessions } });
+    return metrics;
+  };
+
+  it('has no traffic-weighted score without a stake, and one by the formula with', () => {
+    expect(headline(reports, metricsOf(reports, counts), undefined).trafficHealthScore).toBeUndefined();
+    const critical = reports.find((r) => r.severity === 'CRITICAL')!;
+    const low = reports.find((r) => r.severity === 'LOW')!;
+    const metrics = withStakes({
+      [URLS_REPORT_ID]: { sessions: 1000 },
+      [critical.id]: { sessions: 50 },
+      [low.id]: { sessions: 100 },
+    });
+    // 100 × 1000 ÷ (1000 + 8 × 50 + 1 × 100) = 66.666… → 66.7
+    expect(headline(reports, metrics, undefined).trafficHealthScore).toBe(66.7);
+    // A report whose source is not connected counts for nothing, as in the row-weighted score.
+    metrics.set(low.id, { ...metrics.get(low.id)!, notConnected: 'analytics' });
+    expect(headline(reports, metrics, undefined).trafficHealthScore).toBe(71.4);
+  });
+
+  it('orders a severity’s rows by visits at stake, then money, reports without a stake last', () => {
+    const metrics = withStakes({
+      'status-code/4xx': { sessions: 5 },
+      'status-code/5xx': { sessions: 900 },
+      'links/internal-broken': { sessions: 5, revenue: 300 },
+    });
+    const rows = rowsOfSeverity(overviewRows(reports, metrics, undefined), 'CRITICAL');
+    expect(hasStakes(rows)).toBe(true);
+    const byStake = orderRows(rows, 'stake').map((r) => r.report.id);
+    expect(byStake.slice(0, 3)).toEqual(['status-code/5xx', 'links/internal-broken', 'status-code/4xx']);
+    // The rest keep their rank order.
+    expect(byStake.slice(3)).toEqual(rows.map((r) => r.report.id).filter((id) => !byStake.slice(0, 3).includes(id)));
+    expect(orderRows(rows, 'rank')).toEqual(rows);
+    expect(hasStakes(overviewRows(reports, metricsOf(reports, counts), undefined))).toBe(false);
   });
 });

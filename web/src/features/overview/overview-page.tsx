@@ -1,5 +1,6 @@
-import { useMemo } from 'react';
-import { SimpleGrid, Skeleton, Stack } from '@mantine/core';
+import { useMemo, useState } from 'react';
+import { Group, SegmentedControl, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
+import { AT_STAKE_FORMULA } from '../../../../catalog/stakes.ts';
 import { useDashboard } from '../../lib/dashboard-context.ts';
 import { visibleReports } from '../../lib/catalog.ts';
 import { overviewMetrics } from '../../lib/overview-metrics.ts';
@@ -8,7 +9,7 @@ import { FetchErrorPanel } from '../../components/fetch-error-panel.tsx';
 import { CrawlNotice } from '../../components/crawl-notice.tsx';
 import { useOverviewStore } from '../../stores/overview-store.ts';
 import { SIDEBAR_SEVERITIES } from '../../lib/sidebar-model.ts';
-import { headline, overviewRows, rowsOfSeverity } from './overview-model.ts';
+import { hasStakes, headline, orderRows, overviewRows, rowsOfSeverity, type OverviewOrder } from './overview-model.ts';
 import { HeadlineStats } from './headline-stats.tsx';
 import { SeverityCard } from './severity-card.tsx';
 import { ReferenceCard } from './reference-card.tsx';
@@ -33,6 +34,8 @@ export function OverviewPage() {
   const totals = useMemo(() => headline(reports, metrics, comparisonMetrics), [reports, metrics, comparisonMetrics]);
   const search = formatUrlState(sectionState(url));
   const isComparing = comparison !== undefined && comparisonOverview.status !== 'success';
+  const [order, setOrder] = useState<OverviewOrder>('rank');
+  const isShowingStakes = hasStakes(rows);
 
   if (overview.status === 'error') return <FetchErrorPanel area="overview" onRetry={reloadOverview} />;
   if (!data) {
@@ -71,15 +74,34 @@ export function OverviewPage() {
         notConnected={data.notConnected}
       />
       <CrawlNotice notice={data.notice} />
+      {isShowingStakes ? (
+        <Group justify="flex-end" gap="xs">
+          <Text size="xs" c="dark.4" fw={600} title={AT_STAKE_FORMULA}>
+            Order reports by
+          </Text>
+          <SegmentedControl
+            size="xs"
+            aria-label="Order reports by"
+            data-testid="overview-order"
+            value={order}
+            onChange={(value) => setOrder(value)}
+            data={[
+              { value: 'rank', label: 'Rank' },
+              { value: 'stake', label: 'At stake' },
+            ]}
+          />
+        </Group>
+      ) : null}
       <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md" verticalSpacing="md">
         {SIDEBAR_SEVERITIES.map((severity) => (
           <SeverityCard
             key={severity}
             severity={severity}
-            rows={rowsOfSeverity(rows, severity)}
+            rows={orderRows(rowsOfSeverity(rows, severity), isShowingStakes ? order : 'rank')}
             search={search}
             hasComparison={comparison !== undefined}
             isComparing={isComparing}
+            isShowingStakes={isShowingStakes}
           />
         ))}
       </SimpleGrid>

@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { Button, Group, Paper, Table, Text } from '@mantine/core';
 import type { Severity } from '../../../../catalog/schema.ts';
 import { categoryLabel } from '../../lib/catalog.ts';
-import { formatNumber } from '../../../../catalog/format.ts';
+import { formatNumber, formatShortCount } from '../../../../catalog/format.ts';
+import { AT_STAKE_FORMULA, moneyOf, stakeText, visitsOf, type Stake } from '../../../../catalog/stakes.ts';
 import { reportIndicatorKind } from '../../lib/rank.ts';
 import { SEVERITY_COLOURS, SEVERITY_LABELS } from '../../lib/severity.ts';
 import { ChangeIndicator } from '../../components/change-indicator.tsx';
@@ -19,10 +20,13 @@ export interface SeverityCardProps {
   search: string;
   hasComparison: boolean;
   isComparing: boolean;
+  /** Some report has a stake: the At stake column is shown. */
+  isShowingStakes?: boolean;
 }
 
 /** One severity of the severity map: its reports with rank, rows and change, worst first. */
-export function SeverityCard({ severity, rows, search, hasComparison, isComparing }: SeverityCardProps) {
+export function SeverityCard(props: SeverityCardProps) {
+  const { severity, rows, search, hasComparison, isComparing, isShowingStakes = false } = props;
   const [isShowingClean, setShowingClean] = useState(false);
   const withIssues = rows.filter((r) => (r.metric?.rows ?? 0) > 0 || (r.metric?.rank ?? 0) > 0);
   const clean = rows.filter((r) => !withIssues.includes(r));
@@ -74,6 +78,13 @@ export function SeverityCard({ severity, rows, search, hasComparison, isComparin
                   Rows
                 </Text>
               </Table.Th>
+              {isShowingStakes ? (
+                <Table.Th ta="right" w={90}>
+                  <Text span size="xs" c="dark.4" fw={600} title={AT_STAKE_FORMULA}>
+                    At stake
+                  </Text>
+                </Table.Th>
+              ) : null}
               <Table.Th ta="right" w={100}>
                 <Text span size="xs" c="dark.4" fw={600}>
                   Change
@@ -89,6 +100,7 @@ export function SeverityCard({ severity, rows, search, hasComparison, isComparin
                 search={search}
                 hasComparison={hasComparison}
                 isComparing={isComparing}
+                isShowingStakes={isShowingStakes}
               />
             ))}
           </Table.Tbody>
@@ -126,11 +138,13 @@ function OverviewReportRow({
   search,
   hasComparison,
   isComparing,
+  isShowingStakes,
 }: {
   row: OverviewRow;
   search: string;
   hasComparison: boolean;
   isComparing: boolean;
+  isShowingStakes: boolean;
 }) {
   const { report, metric } = row;
   const kind = reportIndicatorKind({
@@ -160,6 +174,11 @@ function OverviewReportRow({
           formatNumber(metric?.rows ?? 0)
         )}
       </Table.Td>
+      {isShowingStakes ? (
+        <Table.Td ta="right">
+          <StakeCell stake={row.stake} />
+        </Table.Td>
+      ) : null}
       <Table.Td>
         <Group justify="flex-end">
           {isComparing ? (
@@ -176,6 +195,32 @@ function OverviewReportRow({
         </Group>
       </Table.Td>
     </Table.Tr>
+  );
+}
+
+/** Visits at stake, and below them the money at stake; every figure in the tooltip. */
+function StakeCell({ stake }: { stake: Stake | undefined }) {
+  if (!stake)
+    return (
+      <Text span size="xs" c="dimmed">
+        –
+      </Text>
+    );
+  const visits = visitsOf(stake);
+  const money = moneyOf(stake);
+  return (
+    <div
+      title={stakeText(stake)}
+      data-testid="stake"
+      style={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}
+    >
+      <Text size="sm">{visits === null ? '–' : formatShortCount(visits)}</Text>
+      {money !== null && money > 0 ? (
+        <Text size="xs" c="dark.3">
+          £{formatShortCount(Math.round(money))}
+        </Text>
+      ) : null}
+    </div>
   );
 }
 
