@@ -212,6 +212,7 @@ function StakeCell({ stake }: { stake: Stake | undefined }) {
     <div
       title={stakeText(stake)}
       data-testid="stake"
+      data-visits={visits ?? undefined}
       style={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}
     >
       <Text size="sm">{visits === null ? '–' : formatShortCount(visits)}</Text>
