@@ -240,8 +240,8 @@ describe('reports', () => {
 });
 
 describe('categories', () => {
-  it('lists the spec categories in order, with internal after images', () => {
-    const expected = [...specCategories];
+  it('lists the spec categories in order, with internal after images and ads (issue 30 §3) last', () => {
+    const expected = [...specCategories, 'ads'];
     expected.splice(expected.indexOf('images') + 1, 0, 'internal');
     expect([...catalog.categories].sort((a, b) => a.order - b.order).map((c) => c.id)).toEqual(expected);
   });

@@ -37,4 +37,6 @@ export const categories: readonly Category[] = [
     isHidden: false,
     isHreflangOnly: false,
   },
+  // Not in the spec's list: issue 30 §3's report of ad spend landing on broken pages needs an ads source.
+  { id: 'ads', label: 'Ads', icon: 'coin', order: 17, isHidden: false, isHreflangOnly: false },
 ];

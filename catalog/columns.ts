@@ -1004,6 +1004,34 @@ const analyticsMetrics: CatalogColumn[] = [
   }),
 ];
 
+/** Ads metrics joined by landing URL over the date range, both ads platforms together (issue 30 §3). */
+const adsMetrics: CatalogColumn[] = [
+  column({
+    id: 'ad_spend',
+    title: 'Ad Spend',
+    tooltip: 'What both ads platforms spent on ads landing on the URL in the date range, in pounds.',
+    type: 'number',
+    format: 'currency',
+    group: 'Ads',
+    family: 'joined',
+    tables: EVERY_TABLE,
+    joinedFrom: 'ads',
+    aggregate: 'sum("costs")',
+  }),
+  column({
+    id: 'ad_clicks',
+    title: 'Ad Clicks',
+    tooltip: 'Clicks on ads landing on the URL in the date range, both ads platforms.',
+    type: 'integer',
+    format: 'long-number',
+    group: 'Ads',
+    family: 'joined',
+    tables: EVERY_TABLE,
+    joinedFrom: 'ads',
+    aggregate: 'sum("clicks")',
+  }),
+];
+
 /** Row state added by the service (checklist) or the browser (AI suggestions, status 200 rows only). */
 const rowStateColumns: CatalogColumn[] = [
   column({
@@ -1461,6 +1489,7 @@ export const columns: readonly CatalogColumn[] = [
   ...sitemapColumns,
   ...searchConsoleMetrics,
   ...analyticsMetrics,
+  ...adsMetrics,
   ...rowStateColumns,
   ...queryReportColumns,
 ];

@@ -21,7 +21,7 @@ export interface DataSource {
   title: string;
   /** The contract tables this source fills. */
   tables: readonly ExportTableId[];
-  /** Report categories whose every report reads this source. */
+  /** Report categories whose every report reads this source (or, where two sources list one, either of them). */
   categories: readonly CategoryId[];
   /** The column that places its rows in time: a day (or week start), or the day keyword volumes were requested. */
   dateColumn: 'date' | 'request_date';
@@ -47,8 +47,8 @@ export const dataSources: readonly DataSource[] = [
     ...daily,
   },
   { id: 'analytics', title: 'Analytics', tables: ['analytics'], categories: ['analytics'], ...daily },
-  { id: 'google-ads', title: 'Google Ads', tables: ['ads_one'], categories: [], ...daily },
-  { id: 'microsoft-ads', title: 'Microsoft Advertising', tables: ['ads_two'], categories: [], ...daily },
+  { id: 'google-ads', title: 'Google Ads', tables: ['ads_one'], categories: ['ads'], ...daily },
+  { id: 'microsoft-ads', title: 'Microsoft Advertising', tables: ['ads_two'], categories: ['ads'], ...daily },
   {
     id: 'keyword-planner',
     title: 'Keyword Planner',
@@ -68,9 +68,12 @@ export function dataSource(id: DataSourceId): DataSource {
   return source;
 }
 
-/** The source a report of this category cannot do without, if any. */
-export const requiredSourceOf = (category: string): DataSourceId | undefined =>
-  dataSources.find((s) => (s.categories as readonly string[]).includes(category))?.id;
+/** The sources a report of this category needs one of: none for a category of the crawl's own data. */
+export const requiredSourcesOf = (category: string): DataSourceId[] =>
+  dataSources.filter((s) => (s.categories as readonly string[]).includes(category)).map((s) => s.id);
+
+/** The first source a report of this category needs, if any. */
+export const requiredSourceOf = (category: string): DataSourceId | undefined => requiredSourcesOf(category)[0];
 
 /** The source that fills a contract table, if it is a source table. */
 export const sourceOfTable = (table: string): DataSourceId | undefined =>

@@ -1032,6 +1032,27 @@ export const reports: readonly ReportDefinition[] = [
       '(http_status_code IS NULL AND COALESCE(found_in_web_crawl, FALSE)) OR http_status_code < 200 OR http_status_code BETWEEN 201 AND 299 OR (http_status_code BETWEEN 300 AND 399 AND NOT COALESCE(is_redirect, FALSE)) OR http_status_code >= 600',
     datatableColumns: ['url', 'http_status_code', 'found_at_url', 'links_in_count', 'fetch_time', 'level'],
   }),
+
+  // ads (issue 30 §3)
+  onUrls({
+    id: 'ads/broken-landing-pages',
+    category: 'ads',
+    title: 'Ad spend on broken landing pages',
+    description: `Pages that ads sent paid clicks to while they answered with an error, redirected, or took more than ${FETCH_TIME_MAX} s to fetch. Every click on them is paid for and then lost or slowed: fix the page or point the ad at its final address.`,
+    severity: 'HIGH',
+    contentType: 'none',
+    filter:
+      'COALESCE(ad_spend, 0) > 0 AND (http_status_code BETWEEN 300 AND 599 OR COALESCE(is_redirect, FALSE) OR fetch_time > {FETCH_TIME_MAX})',
+    datatableColumns: [
+      'url',
+      'http_status_code',
+      'redirected_to_url',
+      'fetch_time',
+      'ad_spend',
+      'ad_clicks',
+      'ga_sessions',
+    ],
+  }),
 ];
 
 /**

@@ -32,6 +32,7 @@ export const categoryIds = [
   'security',
   'sitemap',
   'status-code',
+  'ads',
 ] as const;
 export const categoryIdSchema = z.enum(categoryIds);
 export type CategoryId = z.infer<typeof categoryIdSchema>;
@@ -107,6 +108,7 @@ export const columnGroups = [
   'Crawl',
   'Google Search Console',
   'Analytics',
+  'Ads',
   'Ads platform one',
   'Ads platform two',
   'Trends',
@@ -132,7 +134,7 @@ export const columnFamilies = [
 
 export const columnVisibilities = ['always', 'isAi', 'conversionGoal', 'ecommerceGoal'] as const;
 
-export const columnJoins = ['search_console', 'analytics', 'checklist', 'ai', 'diff'] as const;
+export const columnJoins = ['search_console', 'analytics', 'ads', 'checklist', 'ai', 'diff'] as const;
 
 export const catalogColumnSchema = z.object({
   id: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/),

@@ -349,8 +349,8 @@ describe('validateCatalog', () => {
         entry(d.columns, 'checked').aggregate = 'bool_or("checked")';
       });
       expect(issues).toEqual([
-        `${col('word_count')}.aggregate: only a metric joined from search_console or analytics has an aggregate`,
-        `${col('checked')}.aggregate: only a metric joined from search_console or analytics has an aggregate`,
+        `${col('word_count')}.aggregate: only a metric joined from search_console, analytics, ads has an aggregate`,
+        `${col('checked')}.aggregate: only a metric joined from search_console, analytics, ads has an aggregate`,
       ]);
     });
 

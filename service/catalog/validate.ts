@@ -78,7 +78,7 @@ const subRowTables: Record<NonNullable<ReportDefinition['subRow']>, SourceTableI
 };
 const linkTables: readonly SourceTableId[] = ['links', 'unique_links'];
 /** Joined columns that are SQL columns of the row, usable in filters. */
-const sqlJoins: readonly CatalogColumn['joinedFrom'][] = ['search_console', 'analytics'];
+const sqlJoins: readonly CatalogColumn['joinedFrom'][] = ['search_console', 'analytics', 'ads'];
 
 const locate = (section: string, index: number, item: unknown): string => {
   const id = typeof item === 'object' && item !== null && 'id' in item ? item.id : undefined;
@@ -187,7 +187,7 @@ export function validateCatalog(catalog: CatalogInput, contract: readonly Export
     if (column.isQuery && column.type !== 'string')
       issues.push(`${at}.isQuery: a query-valued column must be a string, not ${column.type}`);
     if (column.aggregate !== undefined && !sqlJoins.includes(column.joinedFrom))
-      issues.push(`${at}.aggregate: only a metric joined from ${sqlJoins.join(' or ')} has an aggregate`);
+      issues.push(`${at}.aggregate: only a metric joined from ${sqlJoins.join(', ')} has an aggregate`);
     if (column.source) {
       const duckType = contractColumns.get(column.source.table)?.get(column.source.column);
       if (!contractTables.has(column.source.table))

@@ -9,9 +9,17 @@ import { columnById, columns, filterConstants } from '../../catalog/index.ts';
 import { PAGE_CONTENT_COLUMNS, type CatalogColumn, type ReportDefinition } from '../../catalog/schema.ts';
 import { linkingPageColumnOf } from '../../catalog/reports.ts';
 import { expandFilter, parseFilter } from '../catalog/filter.ts';
-import { and, ident, raw, sql, tableRef, type SqlFragment } from './sql.ts';
+import { and, ident, joinSql, raw, sql, tableRef, type SqlFragment } from './sql.ts';
 
-export type MetricFamily = 'search_console' | 'analytics';
+export type MetricFamily = 'search_console' | 'analytics' | 'ads';
+/** Every metric family, in the order their joins are written. */
+const METRIC_FAMILIES: readonly MetricFamily[] = ['search_console', 'analytics', 'ads'];
+/** The source tables of a family: ads are both ads platforms' landing pages. */
+const FAMILY_TABLES: Record<MetricFamily, readonly string[]> = {
+  search_console: ['search_console'],
+  analytics: ['analytics'],
+  ads: ['ads_one', 'ads_two'],
+};
 export type SubRowKind = NonNullable<ReportDefinition['subRow']>;
 
 interface Metric {
@@ -30,9 +38,9 @@ const METRIC_TYPES: Partial<Record<CatalogColumn['type'], string>> = {
 };
 
 const isMetricFamily = (join: CatalogColumn['joinedFrom']): join is MetricFamily =>
-  join === 'search_console' || join === 'analytics';
+  (METRIC_FAMILIES as readonly unknown[]).includes(join);
 
-/** Joined metrics (guide §5.1): the catalogue's columns joined from search console and analytics, by id. */
+/** Joined metrics (guide §5.1): the catalogue's columns joined from search console, analytics and ads, by id. */
 const METRICS: ReadonlyMap<string, Metric> = new Map(
   columns.flatMap((column) => {
     const family = column.joinedFrom;
@@ -244,7 +252,8 @@ export function metricRelation(
   tables: ReadonlySet<string>,
 ): SqlFragment {
   const ids = metricIdsOf(family);
-  if (!tables.has(family)) {
+  const sources = FAMILY_TABLES[family].filter((t) => tables.has(t));
+  if (sources.length === 0) {
     const cols = ids.map((id) => `NULL::${METRICS.get(id)!.type} AS ${ident(id).sql}`).join(', ');
     return raw(`SELECT NULL::VARCHAR AS "_m_url", ${cols} WHERE FALSE`);
   }
@@ -259,7 +268,15 @@ export function metricRelation(
   const channel = family === 'analytics' && scope.channel !== undefined ? sql`"channel" = ${scope.channel}` : undefined;
   const inRange = sql`"date" BETWEEN CAST(${scope.range.start} AS DATE) AND CAST(${scope.range.end} AS DATE)`;
   const where = and([inRange, channel]);
-  const perUrl = sql`SELECT "url" AS "_m_url", ${aggregates} FROM ${tableRef(alias, family)} WHERE ${where} GROUP BY "url"`;
+  // Ads rows of both platforms, with the columns they share, as one relation.
+  const from =
+    family === 'ads'
+      ? sql`(${joinSql(
+          sources.map((t) => sql`SELECT "date", "url", "clicks", "costs" FROM ${tableRef(alias, t)}`),
+          ' UNION ALL ',
+        )})`
+      : tableRef(alias, family);
+  const perUrl = sql`SELECT "url" AS "_m_url", ${aggregates} FROM ${from} WHERE ${where} GROUP BY "url"`;
   if (family !== 'search_console') return perUrl;
   if (!tables.has('search_console_queries')) return sql`SELECT *, NULL::VARCHAR AS "gsc_top_query" FROM (${perUrl})`;
   const perQuery = sql`SELECT "url", "query", sum("clicks") AS "c", sum("impressions") AS "i" FROM ${tableRef(alias, 'search_console_queries')} WHERE ${inRange} AND "query" IS NOT NULL AND trim("query") <> '' GROUP BY "url", "query"`;
@@ -286,7 +303,7 @@ export function sourceRelation(shape: ReportShape, options: SourceOptions): SqlF
   const selects: string[] = ['"t".*'];
   const joins: SqlFragment[] = [];
   let n = 0;
-  for (const family of ['search_console', 'analytics'] as const) {
+  for (const family of METRIC_FAMILIES) {
     if (!families.has(family)) continue;
     const m = `"m${n++}"`;
     for (const id of metricIdsOf(family)) {

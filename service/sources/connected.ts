@@ -1,5 +1,5 @@
 /** Which data sources a crawl joined: a source it lacks is "not connected", never the same as zero rows. */
-import { dataSourceIds, requiredSourceOf, type DataSourceId } from '../../catalog/data-sources.ts';
+import { dataSourceIds, requiredSourcesOf, type DataSourceId } from '../../catalog/data-sources.ts';
 import type { CrawlMeta } from '../store/crawl-meta.ts';
 import { joinedFromTables } from './join-sources.ts';
 
@@ -8,10 +8,11 @@ export function connectedSourcesOf(meta: CrawlMeta): Set<DataSourceId> {
   return new Set(dataSourceIds.filter((id) => id in joined));
 }
 
-/** The source a report of this category needs and the crawl lacks, if any. */
+/** The source a report of this category needs and the crawl lacks (the first, when it needs one of several), if any. */
 export function notConnectedFor(meta: CrawlMeta, category: string): DataSourceId | undefined {
-  const required = requiredSourceOf(category);
-  return required && !connectedSourcesOf(meta).has(required) ? required : undefined;
+  const required = requiredSourcesOf(category);
+  const connected = connectedSourcesOf(meta);
+  return required.some((id) => connected.has(id)) ? undefined : required[0];
 }
 
 /** The sources among `wanted` the crawl lacks, in declaration order. */

@@ -75,8 +75,12 @@ describe('at stake', () => {
   }, 300_000);
 
   it('adds the ad spend of both ads platforms over each crawl’s own window', async () => {
-    importFile('google-ads', 'google-ads/landing-page-report.csv');
+    const report = 'ads/broken-landing-pages';
+    expect((await overview(2)).get(report)?.notConnected).toBe('google-ads');
+    // Either ads platform connects the ads reports.
     importFile('microsoft-ads', 'microsoft-ads/destination-url-report.csv');
+    expect((await overview(2)).get(report)?.notConnected).toBeUndefined();
+    importFile('google-ads', 'google-ads/landing-page-report.csv');
     // Ad spend on URLs the crawl lists: /de/ 19.27 + 18.13 (Google, 2 and 3 November) + 17.98 + 1.12 (Microsoft,
     // 2 November) + 16.83 (Microsoft, 10 November); berchtesgaden-urlaub-c16/ 14.94 (Google) + 7.80 (Microsoft).
     // /de/sommer-aktion/ and the ?utm_source=bing URL are known to no crawl, so no report lists them.

@@ -52,6 +52,9 @@ const hop = (status: number, js: boolean | null, meta: boolean | null): FixtureR
   is_meta_redirect: meta,
 });
 
+/** An ads platform's landing page row of a day: clicks and what they cost. */
+const ad = (date: string, costs: number): FixtureRow => ({ date, clicks: 3, costs, impressions: 40 });
+
 /** A 404 page with the given columns: the `http_status_code = 200` guard's near miss. */
 const notFound = (row: FixtureRow): Side => ({ row: { http_status_code: 404, indexable: false, ...row } });
 
@@ -453,6 +456,27 @@ const cases: Readonly<Record<string, Case>> = {
     nearMiss: { row: { http_status_code: 600, indexable: false } },
     moreFires: [{ row: { http_status_code: 500, indexable: false } }],
     moreNearMisses: [{ row: { http_status_code: 499, indexable: false } }],
+  },
+  // ads: spend in the window, on an error, a redirect or a slow page; either ads platform
+  'ads/broken-landing-pages': {
+    fires: { row: { http_status_code: 404, indexable: false }, adsTwo: [ad(DATA_END, 0.01)] },
+    // The spend is the day after the window: not this crawl's.
+    nearMiss: { row: { http_status_code: 404, indexable: false }, adsTwo: [ad(DAY_AFTER_END, 50)] },
+    moreFires: [
+      { row: { http_status_code: 301, indexable: false, is_redirect: true }, adsOne: [ad(DATA_START, 2)] },
+      { row: { http_status_code: 200, is_redirect: true }, adsOne: [ad(DATA_START, 2)] },
+      { row: { http_status_code: 599, indexable: false }, adsTwo: [ad(DATA_START, 2)] },
+      { row: { http_status_code: 300, indexable: false }, adsTwo: [ad(DATA_START, 2)] },
+      { row: { fetch_time: 3.01 }, adsOne: [ad(DATA_START, 1)], adsTwo: [ad(DATA_START, 1)] },
+    ],
+    moreNearMisses: [
+      { row: { fetch_time: 3 }, adsTwo: [ad(DATA_START, 5)] },
+      { row: { http_status_code: 299, is_redirect: false }, adsTwo: [ad(DATA_START, 5)] },
+      { row: { http_status_code: 600, indexable: false }, adsTwo: [ad(DATA_START, 5)] },
+      { row: { http_status_code: 404, indexable: false }, adsOne: [ad(DAY_BEFORE_START, 5)] },
+      { row: { http_status_code: 404, indexable: false }, adsTwo: [ad(DATA_START, 0)] },
+      { row: { http_status_code: 404, indexable: false } },
+    ],
   },
   'status-code/other': {
     // No response to a fetch is a timeout; no status on a URL known only to a sitemap is not.

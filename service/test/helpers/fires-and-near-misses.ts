@@ -38,6 +38,9 @@ export interface Side {
   /** Search console / analytics rows of the URL (date, metrics); the url is filled in. */
   searchConsole?: readonly FixtureRow[];
   analytics?: readonly FixtureRow[];
+  /** Landing page rows of ads platform one (Google Ads) and two (Microsoft Advertising). */
+  adsOne?: readonly FixtureRow[];
+  adsTwo?: readonly FixtureRow[];
 }
 
 export interface Case {
@@ -114,6 +117,8 @@ function buildCrawl(
         add(table, fill({ ...baselines[table], ...spec.row, [urlColumnOf(table)]: url }) as FixtureRow);
         for (const r of spec.searchConsole ?? []) add('search_console', { ...r, url });
         for (const r of spec.analytics ?? []) add('analytics', { ...r, url });
+        for (const r of spec.adsOne ?? []) add('ads_one', { ...r, url });
+        for (const r of spec.adsTwo ?? []) add('ads_two', { ...r, url });
       });
   }
   return { tables: Object.fromEntries(rows), urls };

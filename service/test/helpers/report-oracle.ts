@@ -45,17 +45,25 @@ export function readOracleCrawls(crawlDirs: readonly string[]): OracleCrawl[] {
 const pq = (crawl: OracleCrawl, table: string): string =>
   `read_parquet(${quoteLiteral(path.join(crawl.dir, parquetFileOf(table)))})`;
 
+/** Both ads platforms' landing page rows (date, url, costs); none where the export has neither table. */
+function adsOf(crawl: OracleCrawl): string {
+  const tables = ['ads_one', 'ads_two'].filter((t) => fs.existsSync(path.join(crawl.dir, parquetFileOf(t))));
+  if (tables.length === 0)
+    return 'SELECT NULL::DATE AS "date", NULL::VARCHAR AS url, NULL::DOUBLE AS costs WHERE FALSE';
+  return tables.map((t) => `SELECT "date", url, costs FROM ${pq(crawl, t)}`).join(' UNION ALL ');
+}
+
 /**
  * `urls` as the guide defines it: the crawled URLs plus every search console / analytics URL the crawl lacks
  * (not found in the web crawl nor a sitemap, internal when on the start URL's host), with gsc_exists (any search
- * console row in the range) and ga_exists (sessions in the range) joined.
+ * console row in the range), ga_exists (sessions in the range) and ad_spend (both ads platforms' costs) joined.
  */
 function urlsOf(crawl: OracleCrawl): string {
   const range = `"date" BETWEEN ${quoteLiteral(crawl.dataStart)}::DATE AND ${quoteLiteral(crawl.dataEnd)}::DATE`;
   const urls = pq(crawl, 'urls');
   const sourceOnly = `SELECT url FROM ${pq(crawl, 'search_console')} UNION SELECT url FROM ${pq(crawl, 'analytics')}`;
   const hostOf = `lower(split_part(split_part(split_part(url, '://', 2), '/', 1), ':', 1))`;
-  return `(SELECT u.*, g.url IS NOT NULL AS gsc_exists, COALESCE(a.sessions, 0) > 0 AS ga_exists
+  return `(SELECT u.*, g.url IS NOT NULL AS gsc_exists, COALESCE(a.sessions, 0) > 0 AS ga_exists, d.ad_spend
     FROM (SELECT * FROM ${urls}
           UNION ALL BY NAME
           SELECT url, ${hostOf} = ${quoteLiteral(crawl.host)} AS internal, FALSE AS found_in_web_crawl,
@@ -63,7 +71,9 @@ function urlsOf(crawl: OracleCrawl): string {
           FROM (${sourceOnly} EXCEPT SELECT url FROM ${urls})) u
     LEFT JOIN (SELECT DISTINCT url FROM ${pq(crawl, 'search_console')} WHERE ${range}) g ON g.url = u.url
     LEFT JOIN (SELECT url, sum(sessions) AS sessions FROM ${pq(crawl, 'analytics')} WHERE ${range} GROUP BY url) a
-      ON a.url = u.url)`;
+      ON a.url = u.url
+    LEFT JOIN (SELECT url, sum(costs) AS ad_spend FROM (${adsOf(crawl)}) WHERE ${range} GROUP BY url) d
+      ON d.url = u.url)`;
 }
 
 function rowsOf(report: ReportDefinition, crawl: OracleCrawl): string {
