@@ -92,7 +92,8 @@ export function OverviewPage() {
           />
         </Group>
       ) : null}
-      <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md" verticalSpacing="md">
+      {/* The At stake column needs the width: two cards a row only on wide screens then. */}
+      <SimpleGrid cols={isShowingStakes ? { base: 1, xl: 2 } : { base: 1, lg: 2 }} spacing="md" verticalSpacing="md">
         {SIDEBAR_SEVERITIES.map((severity) => (
           <SeverityCard
             key={severity}

@@ -79,7 +79,7 @@ export function SeverityCard(props: SeverityCardProps) {
                 </Text>
               </Table.Th>
               {isShowingStakes ? (
-                <Table.Th ta="right" w={90}>
+                <Table.Th ta="right" w={90} style={{ whiteSpace: 'nowrap' }}>
                   <Text span size="xs" c="dark.4" fw={600} title={AT_STAKE_FORMULA}>
                     At stake
                   </Text>
