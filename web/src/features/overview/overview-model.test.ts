@@ -116,10 +116,12 @@ describe('a source that is not connected', () => {
 
 describe('healthScoreHint', () => {
   it('names the sources the score includes and those it leaves out', () => {
-    expect(healthScoreHint([])).toContain('Sources included: the crawl, Search Console, Analytics.');
+    expect(healthScoreHint([])).toContain(
+      'Sources included: the crawl, Search Console, Analytics, Google Ads, Microsoft Advertising.',
+    );
     const hint = healthScoreHint(['search-console', 'google-ads']);
-    expect(hint).toContain('Sources included: the crawl, Analytics.');
-    expect(hint).toContain('Not connected, so left out: Search Console.');
+    expect(hint).toContain('Sources included: the crawl, Analytics, Microsoft Advertising.');
+    expect(hint).toContain('Not connected, so left out: Search Console, Google Ads.');
   });
 });
 
