@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalog } from '../../catalog/index.ts';
+import type { RemovalCounts } from '../../catalog/removal-reasons.ts';
 import {
   generateAndLoadDemo,
   readGoldenFile,
@@ -168,8 +169,12 @@ describe('golden report counts of the demo', () => {
       for (const [reportId, expected] of picked) {
         const response = await post(signedIn.app, SUMMARY, signedIn.sessions.admin, { websiteId, currentId, reportId });
         expect(response.statusCode, `${websiteId} crawl ${currentId} ${reportId}: ${response.body}`).toBe(200);
-        const { differences: counts } = response.json<{ differences: GoldenCount }>();
+        const { differences } = response.json<{ differences: GoldenCount & { removedByReason: RemovalCounts } }>();
+        const { removedByReason, ...counts } = differences;
         expect(counts, `${websiteId} crawl ${currentId} ${reportId}`).toEqual(expected);
+        // Every removed row has one reason.
+        const reasons = Object.values(removedByReason).reduce((a, b) => a + b, 0);
+        expect(reasons, `${websiteId} crawl ${currentId} ${reportId} reasons`).toBe(expected.removed);
       }
     });
   });
