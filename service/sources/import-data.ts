@@ -53,6 +53,8 @@ export interface ImportOptions {
   /** Who imports: a user's email, or "cli". */
   by?: string;
   onProgress?: (step: ImportStep) => void;
+  /** Leave the crawls' refresh to the caller (refreshJoins), which imports several files before one refresh. */
+  isRefreshDeferred?: boolean;
 }
 
 export interface ImportResult {
@@ -99,6 +101,7 @@ export async function importData(options: ImportOptions): Promise<ImportResult> 
   } finally {
     fs.rmSync(unpackDir, { recursive: true, force: true });
   }
+  if (options.isRefreshDeferred) return result;
   // Even an import that changes nothing finishes the refresh an interrupted one left undone.
   return { ...result, ...(await refreshJoins(dataDir, options)) };
 }
