@@ -5,18 +5,13 @@
  * here again from the guide.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import fs from 'node:fs';
-import path from 'node:path';
 import { catalog } from '../../../catalog/index.ts';
 import type { ReportDefinition } from '../../../catalog/schema.ts';
-import { MANIFEST_FILE, manifestSchema } from '../../../catalog/export-contract.ts';
 import { readCrawlDirs, tableFileOf, type CrawlDir } from '../../../scripts/fixtures/guide-reports.ts';
 import { expandFilter } from '../../catalog/index.ts';
 import { quoteLiteral } from '../../db/duckdb.ts';
 
-export interface OracleCrawl extends CrawlDir {
-  host: string;
-}
+export type OracleCrawl = CrawlDir;
 
 export interface OracleCount {
   all: number;
@@ -25,12 +20,8 @@ export interface OracleCount {
 }
 
 /** The crawls of `crawlDirs`; source tables the exports lack are read from the imports in `dataDir`'s store. */
-export function readOracleCrawls(crawlDirs: readonly string[], dataDir?: string): OracleCrawl[] {
-  return readCrawlDirs(crawlDirs, dataDir).map((crawl) => {
-    const manifest = manifestSchema.parse(JSON.parse(fs.readFileSync(path.join(crawl.dir, MANIFEST_FILE), 'utf8')));
-    return { ...crawl, host: new URL(manifest.startUrl).hostname.toLowerCase() };
-  });
-}
+export const readOracleCrawls = (crawlDirs: readonly string[], dataDir?: string): OracleCrawl[] =>
+  readCrawlDirs(crawlDirs, dataDir);
 
 const pq = (crawl: OracleCrawl, table: string): string => `read_parquet(${quoteLiteral(tableFileOf(crawl, table))})`;
 
