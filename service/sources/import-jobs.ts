@@ -53,6 +53,7 @@ export class ImportJobs {
   readonly #running = new Map<string, Entry>();
   readonly owner = `${os.hostname()}:${process.pid}:${crypto.randomBytes(3).toString('hex')}`;
   #beat: NodeJS.Timeout | undefined;
+  #isClosing = false;
 
   constructor(private readonly options: ImportJobsOptions) {}
 
@@ -166,6 +167,7 @@ export class ImportJobs {
     if (this.#running.size === 0) this.#stopBeat();
     if (outcome.type === 'failed' && outcome.kind === 'error')
       this.options.logger.error(`data sources job ${entry.job.id} failed: ${outcome.error}`);
+    if (this.#isClosing) return;
     this.options
       .onChanged()
       .catch((error: unknown) => this.options.logger.error(`store refresh failed: ${String(error)}`));
@@ -181,6 +183,7 @@ export class ImportJobs {
    * is recorded as failed before the app database closes.
    */
   async close(): Promise<void> {
+    this.#isClosing = true;
     this.#stopBeat();
     const running = [...this.#running.values()];
     await Promise.all(
