@@ -101,10 +101,7 @@ async function describe(conn: DuckDBConnection, file: SourceFile, shape: Shape):
   return types;
 }
 
-/**
- * A column as `type`, NULL where a cell does not fit: a typed column cast directly, any other through its text, so
- * that "1.5" is no whole number (a DOUBLE would round).
- */
+/** A column as `type`, NULL where a cell does not fit: a typed column cast directly, any other through its text. */
 function castOf(column: string, type: string, types: Map<string, string>): string {
   const from = types.get(column)!;
   const isSame =
