@@ -4,7 +4,7 @@
  * a child process under GNU time; then the dashboard's calls on the store without the import and on the store with it,
  * one analyst's requests sent to both in turn.
  */
-import { spawnSync } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -99,8 +99,10 @@ function casesWithSearchConsole(session: Session): HttpCase[] {
 /** The calls on the store without the import (backend 0) and with it (backend 1), in turn. */
 async function sideBySide(withData: string): ReturnType<typeof paired> {
   const ports = [await freePort(), await freePort()];
-  const services = [await startService(ports[0]!), await startService(ports[1]!, { DATA_DIR: withData })];
+  const services: ChildProcess[] = [];
   try {
+    services.push(await startService(ports[0]!));
+    services.push(await startService(ports[1]!, { DATA_DIR: withData }));
     const sessions = [await openSession(ports[0]!), await openSession(ports[1]!)];
     return await paired(pairedHttpCases(sessions, casesWithSearchConsole));
   } finally {
