@@ -86,6 +86,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
   const jobs = new ImportJobs({
+    appDb,
     clock,
     onChanged: async () => {
       if (await registry.refresh()) await state.sync();

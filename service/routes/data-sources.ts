@@ -25,7 +25,7 @@ import { withConnection } from '../db/duckdb.ts';
 import type { CrawlRecord, CrawlRegistry } from '../store/registry.ts';
 import { FROM_EXPORT, joinedFromTables } from '../sources/join-sources.ts';
 import { websiteDir, WEBSITE_FILE } from '../store/layout.ts';
-import type { ImportJobs, JobRefusal } from '../sources/import-jobs.ts';
+import { JOB_RUNNING, type ImportJobs, type JobRefusal } from '../sources/import-jobs.ts';
 import { sourceStatuses, type NewestCrawl } from '../sources/source-status.ts';
 import { readSourceVersion } from '../sources/source-store.ts';
 import { nulField, nulRefusal } from './nul-bytes.ts';
@@ -33,7 +33,7 @@ import { readBody } from './read-body.ts';
 import { WEBSITE_NOT_FOUND } from './technical-health-check.ts';
 
 export const UPLOADS_DIR = 'uploads';
-export const IMPORT_RUNNING = { error: 'Another import is running for this website; try again when it is done' };
+export const IMPORT_RUNNING = { error: JOB_RUNNING.error };
 export const NO_FILE = { error: 'No file was uploaded' } as const;
 export const NO_CRAWL_YET = { error: 'This website has no crawl loaded yet: import its data once one is' } as const;
 
@@ -133,7 +133,7 @@ export async function registerDataSourceRoutes(app: FastifyInstance, deps: DataS
       websiteId: body.websiteId,
       dataWindowDays: settings?.settings.dataWindowDays ?? DATA_WINDOW_DAYS,
       sources,
-      jobs: jobs.ofWebsite(body.websiteId),
+      jobs: await jobs.ofWebsite(body.websiteId),
     };
     return answer;
   });
@@ -141,7 +141,7 @@ export async function registerDataSourceRoutes(app: FastifyInstance, deps: DataS
   app.post('/api/data-sources/remove-import', async (request, reply) => {
     const body = readBody(removeSchema, request, reply);
     if (!body || !(await manages(request, reply, body.websiteId))) return reply;
-    if (jobs.isRunning(body.websiteId)) return reply.code(409).send(IMPORT_RUNNING);
+    if (await jobs.isRunning(body.websiteId)) return reply.code(409).send(IMPORT_RUNNING);
     const { websiteId, source, importId } = body;
     // Checked again by the job under the import lock; here it spares a child process for a stale page.
     if (!readSourceVersion(dataDir, websiteId, source)?.meta.imports.some((i) => i.id === importId))
@@ -173,7 +173,7 @@ export async function registerDataSourceRoutes(app: FastifyInstance, deps: DataS
       if (!(await manages(request, reply, websiteId))) return reply;
       if (!isInStore(websiteId)) return reply.code(409).send(NO_CRAWL_YET);
       if (!request.isMultipart()) return reply.code(415).send({ error: 'Send the files as multipart/form-data' });
-      if (jobs.isRunning(websiteId)) return reply.code(409).send(IMPORT_RUNNING);
+      if (await jobs.isRunning(websiteId)) return reply.code(409).send(IMPORT_RUNNING);
       const uploads = path.join(dataDir, UPLOADS_DIR);
       fs.mkdirSync(uploads, { recursive: true, mode: 0o700 });
       const tempDir = fs.mkdtempSync(path.join(uploads, `${websiteId}-`));

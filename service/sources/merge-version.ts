@@ -70,6 +70,8 @@ export async function normaliseStaged(
   const tables = new Map<ExportTableId, string>();
   let rows = 0;
   let skippedRows = 0;
+  // No two of the file's URLs name one page: rows one per key stay so, and need no summing again.
+  const isOneToOne = (await countOf(conn, `SELECT count(DISTINCT url) = count(url) FROM url_map`)) === 1;
   for (const [tableId, name] of staged.tables) {
     const hasUrl = hasUrlColumn(tableId);
     const keys = exportTable(tableId).key.map((k) => (k === 'url' ? 'm.url' : `s.${quoteIdent(k)}`));
@@ -78,8 +80,14 @@ export async function normaliseStaged(
     const from = hasUrl
       ? `${quoteIdent(name)} s LEFT JOIN url_map m ON m.raw = s.url WHERE s.url IS NULL OR m.url IS NOT NULL`
       : `${quoteIdent(name)} s`;
-    await conn.run(`CREATE TEMP TABLE ${fresh} AS SELECT ${aggregateOf(tableId).join(', ')}
-      FROM ${from} GROUP BY ${keys.join(', ')}`);
+    const columns = exportTable(tableId).columns.map((c) =>
+      c.name === 'url' ? 'm.url AS "url"' : `s.${quoteIdent(c.name)}`,
+    );
+    await conn.run(
+      isOneToOne && staged.keyed?.has(tableId)
+        ? `CREATE TEMP TABLE ${fresh} AS SELECT ${columns.join(', ')} FROM ${from}`
+        : `CREATE TEMP TABLE ${fresh} AS SELECT ${aggregateOf(tableId).join(', ')} FROM ${from} GROUP BY ${keys.join(', ')}`,
+    );
     tables.set(tableId, fresh);
     rows += await countOf(conn, `SELECT count(*) FROM ${fresh}`);
     if (hasUrl)
