@@ -192,7 +192,7 @@ export const migrations: readonly Migration[] = [
     sql: `ALTER TABLE crawl_runs ADD COLUMN parse_failures INTEGER NOT NULL DEFAULT 0;`,
   },
   {
-    version: 9,
+    version: 11,
     name: 'import-jobs',
     sql: `
       CREATE TABLE import_jobs (
