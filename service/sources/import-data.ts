@@ -140,7 +140,12 @@ function oneImporter(files: SourceFile[], source: DataSourceId): Importer {
   return found[0]!;
 }
 
-const sha256Of = (file: string): string => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+/** Read in chunks: a bulk export of a gigabyte read whole would add its size to the import's peak memory. */
+async function sha256Of(file: string): Promise<string> {
+  const hash = crypto.createHash('sha256');
+  for await (const chunk of fs.createReadStream(file, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
 
 /** The origin paths are resolved on: the newest crawl's start URL. */
 const originOf = (crawls: LiveCrawl[]): string => new URL(crawls[0]!.meta.manifest.startUrl).origin;
@@ -205,6 +210,8 @@ async function importLocked(
       fs.rmSync(partialDir, { recursive: true, force: true });
       return { ...base, isUnchanged: true, versionId: live?.meta.versionId ?? null, tables: live?.meta.tables ?? {} };
     }
+    const hashed = [];
+    for (const f of files) hashed.push({ name: path.basename(f.name), sha256: await sha256Of(f.path) });
     const meta: SourceMeta = {
       layout: 1,
       source: options.source,
@@ -217,7 +224,7 @@ async function importLocked(
           id: versionId,
           at: new Date().toISOString(),
           ...(options.by !== undefined && { by: options.by }),
-          files: files.map((f) => ({ name: path.basename(f.name), sha256: sha256Of(f.path) })),
+          files: hashed,
           format: importer.format,
           rows: normal.rows,
           coverage: staged.coverage,

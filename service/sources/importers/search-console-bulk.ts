@@ -12,7 +12,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { quoteIdent, quoteLiteral, textOf } from '../../db/duckdb.ts';
 import { firstLine } from '../../error-text.ts';
 import { ImportError, cellError } from '../import-error.ts';
-import type { Importer, SourceFile, StageContext } from '../importer.ts';
+import type { Importer, SourceFile, Staged, StageContext } from '../importer.ts';
 
 /** query may be absent where every row is anonymized (BigQuery's JSON export leaves NULL fields out). */
 const REQUIRED = ['data_date', 'url', 'impressions', 'clicks', 'sum_position'] as const;
@@ -24,6 +24,9 @@ const CHECKS: [column: string, type: string, what: string][] = [
 ];
 
 type Shape = 'parquet' | 'ndjson' | 'csv';
+
+/** The import's setting (import-data.ts), which the other importers' line numbers rely on. */
+const IN_ORDER = 'SET preserve_insertion_order = true';
 
 function shapeOf(file: SourceFile): Shape | undefined {
   if (file.head.subarray(0, 4).toString('latin1') === 'PAR1') return 'parquet';
@@ -139,6 +142,8 @@ async function stageFile(ctx: StageContext, file: SourceFile, name: string): Pro
        OR sum_position IS NULL OR url IS NULL OR trim(url) = ''`,
   );
   if (Number(bad.getRowsJS()[0]![0]) === 0) return;
+  // The lines are numbered in the file's order.
+  await ctx.conn.run(IN_ORDER);
   const raw = `${name}_lines`;
   const columns = await readRaw(ctx.conn, file, shape, raw);
   await checkCells(ctx, file, raw, columns, shape);
@@ -150,31 +155,45 @@ export const searchConsoleBulk: Importer = {
   format: 'Search Console bulk export (searchdata_url_impression)',
   detect: (file) => shapeOf(file) !== undefined,
   async stage(files, ctx) {
-    const parts: string[] = [];
-    for (const [i, file] of files.entries()) {
-      await stageFile(ctx, file, `bulk_rows_${i}`);
-      parts.push(`SELECT * FROM bulk_rows_${i}`);
+    await ctx.conn.run('SET preserve_insertion_order = false');
+    try {
+      return await stageAll(files, ctx);
+    } finally {
+      await ctx.conn.run(IN_ORDER);
     }
-    await ctx.conn.run(`CREATE TEMP VIEW bulk_all AS ${parts.join(' UNION ALL ')}`);
-    const position = 'CASE WHEN sum(impressions) > 0 THEN sum(sum_position) / sum(impressions) + 1 END';
-    await ctx.conn.run(`CREATE TEMP TABLE bulk_sc AS SELECT date, url, sum(clicks)::BIGINT AS clicks,
-      sum(impressions)::BIGINT AS impressions, ${position} AS position FROM bulk_all GROUP BY date, url`);
-    await ctx.conn.run(`CREATE TEMP TABLE bulk_scq AS SELECT date, url, query, sum(clicks)::BIGINT AS clicks,
-      sum(impressions)::BIGINT AS impressions, ${position} AS position FROM bulk_all WHERE query IS NOT NULL
-      GROUP BY date, url, query`);
-    for (const i of files.keys()) await ctx.conn.run(`DROP TABLE bulk_rows_${i} CASCADE`);
-    const span = (
-      await ctx.conn.runAndReadAll(`SELECT min(date)::VARCHAR, max(date)::VARCHAR FROM bulk_sc`)
-    ).getRowsJS()[0];
-    if (!span?.[0]) throw new ImportError(`${files.map((f) => f.name).join(', ')}: no rows`);
-    return {
-      tables: new Map([
-        ['search_console', 'bulk_sc'],
-        ['search_console_queries', 'bulk_scq'],
-      ]),
-      coverage: { start: textOf(span[0]), end: textOf(span[1]), granularity: 'day' },
-      notes: [],
-      keyed: new Set(['search_console', 'search_console_queries']),
-    };
   },
 };
+
+/**
+ * Reads and sums the files. Nothing here needs the rows in the file's order (the merge writes them sorted by key),
+ * and keeping it costs DuckDB its parallel reads and inserts: measured on 3M rows, 4.3 s of CPU instead of 1.3 s to
+ * read the Parquet file into the staging table, and 23 s instead of 1.6 s of time at a load average of 18.
+ */
+async function stageAll(files: SourceFile[], ctx: StageContext): Promise<Staged> {
+  const parts: string[] = [];
+  for (const [i, file] of files.entries()) {
+    await stageFile(ctx, file, `bulk_rows_${i}`);
+    parts.push(`SELECT * FROM bulk_rows_${i}`);
+  }
+  await ctx.conn.run(`CREATE TEMP VIEW bulk_all AS ${parts.join(' UNION ALL ')}`);
+  const position = 'CASE WHEN sum(impressions) > 0 THEN sum(sum_position) / sum(impressions) + 1 END';
+  await ctx.conn.run(`CREATE TEMP TABLE bulk_sc AS SELECT date, url, sum(clicks)::BIGINT AS clicks,
+      sum(impressions)::BIGINT AS impressions, ${position} AS position FROM bulk_all GROUP BY date, url`);
+  await ctx.conn.run(`CREATE TEMP TABLE bulk_scq AS SELECT date, url, query, sum(clicks)::BIGINT AS clicks,
+      sum(impressions)::BIGINT AS impressions, ${position} AS position FROM bulk_all WHERE query IS NOT NULL
+      GROUP BY date, url, query`);
+  for (const i of files.keys()) await ctx.conn.run(`DROP TABLE bulk_rows_${i} CASCADE`);
+  const span = (
+    await ctx.conn.runAndReadAll(`SELECT min(date)::VARCHAR, max(date)::VARCHAR FROM bulk_sc`)
+  ).getRowsJS()[0];
+  if (!span?.[0]) throw new ImportError(`${files.map((f) => f.name).join(', ')}: no rows`);
+  return {
+    tables: new Map([
+      ['search_console', 'bulk_sc'],
+      ['search_console_queries', 'bulk_scq'],
+    ]),
+    coverage: { start: textOf(span[0]), end: textOf(span[1]), granularity: 'day' },
+    notes: [],
+    keyed: new Set(['search_console', 'search_console_queries']),
+  };
+}
