@@ -16,7 +16,7 @@ import {
   type DataSourcesAnswer,
   type ImportJob,
 } from '../../catalog/data-source-calls.ts';
-import { DATA_WINDOW_DAYS, dataSource, dataSourceIds } from '../../catalog/data-sources.ts';
+import { DATA_WINDOW_DAYS, dataSource, dataSourceIds, type DataSourceId } from '../../catalog/data-sources.ts';
 import type { AccessCheck } from '../auth/access.ts';
 import { authOf } from '../auth/http.ts';
 import type { AppDb } from '../app-db/db.ts';
@@ -25,7 +25,10 @@ import { withConnection } from '../db/duckdb.ts';
 import type { CrawlRecord, CrawlRegistry } from '../store/registry.ts';
 import { FROM_EXPORT, joinedFromTables } from '../sources/join-sources.ts';
 import { websiteDir, WEBSITE_FILE } from '../store/layout.ts';
+import { importerOf, openSourceFile } from '../sources/detect-format.ts';
+import { ImportError } from '../sources/import-error.ts';
 import { JOB_RUNNING, type ImportJobs, type JobRefusal } from '../sources/import-jobs.ts';
+import { isZip } from '../sources/zip-files.ts';
 import { sourceStatuses, type NewestCrawl } from '../sources/source-status.ts';
 import { readSourceVersion } from '../sources/source-store.ts';
 import { nulField, nulRefusal } from './nul-bytes.ts';
@@ -86,6 +89,23 @@ const STATUS_OF: Record<JobRefusal['kind'], number> = {
   interrupted: 503,
   error: 500,
 };
+
+/**
+ * The import's own refusal of a file of no known format, or of another source's, told from its first bytes here
+ * rather than after a job's process has started (seconds on a busy machine); a ZIP is told by what it holds, there.
+ */
+function formatRefusal(files: readonly string[], names: readonly string[], source: DataSourceId): string | undefined {
+  try {
+    for (const [i, file] of files.entries()) {
+      const opened = openSourceFile(names[i]!, file);
+      if (!isZip(opened)) importerOf(opened, source);
+    }
+    return undefined;
+  } catch (error) {
+    if (error instanceof ImportError) return error.message;
+    throw error;
+  }
+}
 
 /** A name safe for a file of the upload folder that still says which file the user sent. */
 // eslint-disable-next-line no-control-regex
@@ -193,6 +213,8 @@ export async function registerDataSourceRoutes(app: FastifyInstance, deps: DataS
           files.push(file);
         }
         if (files.length === 0) return reply.code(400).send(NO_FILE);
+        const refusal = formatRefusal(files, names, source);
+        if (refusal) return reply.code(400).send({ error: refusal, kind: 'invalid-input' });
       } catch (error) {
         fs.rmSync(tempDir, { recursive: true, force: true });
         throw error;
