@@ -42,8 +42,6 @@ const BEAT_MS = 1000;
 export const STALE_HEARTBEAT_MS = 60_000;
 /** How long a cancelled child may take to exit (or, keeping what was crawled, to acknowledge) before it is killed. */
 export const KILL_GRACE_MS = 2000;
-/** How long a worker may be silent past its run's time limit before it is ended (CRAWL_SILENCE_SECONDS). */
-export const SILENCE_MS = 60_000;
 /** Heartbeats per silence: a worker heartbeats every 2 s by default. */
 const BEATS_PER_SILENCE = 30;
 export const KILLED_KEEPING =
@@ -64,8 +62,8 @@ export interface CrawlRunnerOptions {
   clock: () => Date;
   /** Runs at once in this process (CRAWL_WORKERS). */
   workers: number;
-  /** A worker silent this long past its run's time limit is ended (default SILENCE_MS). */
-  silenceMs?: number;
+  /** A worker silent this long past its run's time limit is ended (readCrawlSilenceMs). */
+  silenceMs: number;
   /** Called after a load, before the run is marked loaded, so this process serves the crawl at once. */
   onLoaded: () => Promise<void>;
   logger: { info(message: string): void; error(message: string): void };
@@ -112,7 +110,7 @@ export class CrawlRunner {
   readonly #silenceMs: number;
 
   constructor(private readonly options: CrawlRunnerOptions) {
-    this.#silenceMs = options.silenceMs ?? SILENCE_MS;
+    this.#silenceMs = options.silenceMs;
   }
 
   /** Fails what a dead process left, then keeps polling until `stop()`. */
