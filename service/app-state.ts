@@ -19,7 +19,7 @@ import { seedDemoAccounts } from './auth/demo-accounts.ts';
 import type { LoginLimits } from './auth/login-limiter.ts';
 import { Approvals, type Clock } from './jobs/approval.ts';
 import { AutoApproval } from './jobs/auto-approval.ts';
-import { createMailer, readMailSettings, type Mailer } from './jobs/mailer.ts';
+import { createMailer, readMailSettings, type MailSettings, type Mailer } from './jobs/mailer.ts';
 import { CrawlRunner } from './crawl-runs/runner.ts';
 
 const MAIL_RETRY_MS = 5 * 60 * 1000;
@@ -51,6 +51,7 @@ interface AppStateParts {
   autoApproval: AutoApproval;
   crawlRunner: CrawlRunner;
   mailer: Mailer;
+  mailSettings: MailSettings;
   clock: Clock;
   logger: Logger;
 }
@@ -68,6 +69,7 @@ export class AppState {
   readonly crawlRunner: CrawlRunner;
   readonly clock: Clock;
   readonly #mailer: Mailer;
+  readonly #mailSettings: MailSettings;
   readonly #logger: Logger;
   #unsubscribe: () => void = () => undefined;
   #unsubscribeRemote: () => void = () => undefined;
@@ -85,6 +87,7 @@ export class AppState {
     this.crawlRunner = parts.crawlRunner;
     this.clock = parts.clock;
     this.#mailer = parts.mailer;
+    this.#mailSettings = parts.mailSettings;
     this.#logger = parts.logger;
   }
 
@@ -138,6 +141,7 @@ export class AppState {
         autoApproval,
         crawlRunner,
         mailer,
+        mailSettings: mail,
         clock,
         logger,
       });
@@ -158,6 +162,11 @@ export class AppState {
       state.sync().catch((error: unknown) => logger.error(`crawl registry sync failed: ${String(error)}`));
     });
     return state;
+  }
+
+  /** Where the admin commands' one-time password links go: the approval emails' mailer and the public address. */
+  get mail(): { mailer: Mailer; publicUrl: string } {
+    return { mailer: this.#mailer, publicUrl: this.#mailSettings.publicUrl };
   }
 
   /** Registers websites and crawls the loader added to the store since the last sync. */

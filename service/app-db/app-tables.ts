@@ -14,4 +14,6 @@ export const APP_TABLES = [
   'login_failures',
   'crawl_settings',
   'crawl_runs',
+  'password_tokens',
+  'admin_log',
 ] as const;

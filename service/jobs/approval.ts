@@ -237,7 +237,7 @@ async function approveInTransaction(
 export const overviewLink = (publicUrl: string, websiteId: string, crawlId: number): string =>
   `${publicUrl}/technical-health-check?website=${encodeURIComponent(websiteId)}&crawl=${crawlId}`;
 
-const escapeHtml = (text: string): string =>
+export const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 export function approvalMessage(m: { websiteName: string; domain: string; date: string; link: string }): {
