@@ -180,6 +180,7 @@ describe('users in the dashboard', () => {
   });
 
   it('keeps clients out of every administration call', async () => {
+    sessions.client = await signIn(app, 'client@shop.example', 'client-new-pass');
     for (const url of ['/api/admin/run', '/api/admin/get-users', '/api/admin/get-sessions']) {
       const r = await post(app, url, sessions.client, { command: { command: 'user list' } });
       expect(answer(r)).toEqual([404, { error: `POST ${url} does not exist` }]);

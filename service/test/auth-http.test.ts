@@ -251,6 +251,7 @@ describe('websites/list', () => {
             { module: 'uptime-report', isActive: false, reason: 'missing-setup-id' },
             { module: 'carbon-footprint', isActive: false, reason: 'missing-module' },
           ],
+          isArchived: false,
         },
       ],
     });
