@@ -13,7 +13,8 @@ import { demoLogins } from '../auth/demo-accounts.ts';
 import { createSession } from '../auth/sessions.ts';
 import { defaultCrawlSettings } from '../../catalog/crawl-runs.ts';
 import { queueRun, saveSettings } from '../crawl-runs/runs.ts';
-import { TestClock, openStack, tempDir, writeCrawl } from './auth-fixture.ts';
+import { parseAdminArgs, runAdminCommand } from '../admin/commands.ts';
+import { CatchingMailer, TestClock, openStack, tempDir, writeCrawl } from './auth-fixture.ts';
 import { databaseFor, startPostgres, type PostgresServer } from '../../scripts/support/postgres-server.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -53,6 +54,11 @@ describe('app-db migrate-to', () => {
     const limiter = await demo.state.accounts.loginLimiter.begin('client@alpine-travel.example', '127.0.0.1');
     if (limiter.isAllowed) await limiter.finish(false);
     await demo.state.appDb.transaction((tx) => createSession(tx, 1, clock.now));
+    // A one-time password link and its audit row.
+    await runAdminCommand(
+      { appDb: demo.state.appDb, now: clock.now, mail: { mailer: new CatchingMailer(), publicUrl: 'http://thc.test' } },
+      parseAdminArgs(['user', 'reset-password', '--email', 'client@alpine-travel.example']),
+    );
     await demo.state.appDb.transaction((tx) =>
       saveChecklist(tx, {
         websiteId: 'northwind-outfitters',

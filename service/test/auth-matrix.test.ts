@@ -6,20 +6,26 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultCrawlSettings } from '../../catalog/crawl-runs.ts';
-import { INVALID_PASSWORD_LINK } from '../auth/password-tokens.ts';
+import {
+  APPROVED,
+  NOT_SIGNED_IN,
+  PENDING,
+  adminCells,
+  same,
+  status,
+  type Cell,
+  type Check,
+  type Who,
+} from './helpers/auth-matrix-cells.ts';
 import { loadTestCrawl, openSignedInApp, post, tempDir, type Session, type SignedInApp } from './auth-fixture.ts';
 
-const APPROVED = 1;
-const PENDING = 2;
 const REPORT = 'meta/short-titles';
 
-const NOT_SIGNED_IN = { error: 'Not signed in' };
 const WEBSITE_NOT_FOUND = { error: 'website could not be found.' };
 const CRAWL_NOT_FOUND = { error: 'crawl could not be found.' };
 const INTERNAL_ONLY = { error: 'Only internal users can approve crawls' };
 const AI_NOT_ENABLED = { error: 'AI suggestions are not enabled for this website.' };
 
-type Who = 'anonymous' | 'client' | 'otherClient' | 'staff' | 'otherStaff' | 'admin';
 // The other website's staff goes before this website's, so its refused approval meets a crawl still pending.
 const everyone: Who[] = ['anonymous', 'client', 'otherClient', 'otherStaff', 'staff', 'admin'];
 
@@ -48,14 +54,6 @@ afterAll(() => signedIn?.close());
 const call = (url: string, who: Who, payload: object): Promise<LightMyRequestResponse> =>
   post(app, url, who === 'anonymous' ? undefined : sessions[who], payload);
 
-type Check = (response: LightMyRequestResponse) => void;
-const status =
-  (code: number, body?: unknown): Check =>
-  (response) => {
-    expect(response.statusCode).toBe(code);
-    if (body !== undefined) expect(response.json()).toEqual(body);
-  };
-
 /** A 200 whose body mentions only the crawls listed (moduleIds `shop:<id>`). */
 const okWithCrawls =
   (...crawlIds: number[]): Check =>
@@ -66,14 +64,6 @@ const okWithCrawls =
     expect(response.body).not.toContain('blog');
   };
 
-interface Cell {
-  call: string;
-  url: string;
-  payload: (crawlId: number) => object;
-  expected: Record<Who, Record<typeof APPROVED | typeof PENDING, Check>>;
-}
-
-const same = (check: Check) => ({ [APPROVED]: check, [PENDING]: check });
 const hidden = { [APPROVED]: status(200), [PENDING]: status(404, CRAWL_NOT_FOUND) };
 const refusals = {
   anonymous: same(status(401, NOT_SIGNED_IN)),
@@ -285,112 +275,8 @@ const dataSourceCells: Cell[] = [
   },
 ];
 
-const notACall = (url: string) => status(404, { error: `POST ${url} does not exist` });
-/** The ids a list answer holds under `key`, each entry's `field`. */
-const listed =
-  (key: string, field: string, expected: string[]): Check =>
-  (r) =>
-    expect([
-      r.statusCode,
-      [...new Set(r.json<Record<string, Record<string, string>[]>>()[key]!.map((e) => e[field]))].sort(),
-    ]).toEqual([200, expected]);
-const adminOnlyCall = (url: string) => ({
-  anonymous: same(status(401, NOT_SIGNED_IN)),
-  client: same(notACall(url)),
-  otherClient: same(notACall(url)),
-  otherStaff: same(notACall(url)),
-  staff: same(notACall(url)),
-});
-
-/** Administration: a client finds no such call; a STAFF user reaches their own websites and clients only. */
-const adminCells: Cell[] = [
-  {
-    call: 'admin/run',
-    url: '/api/admin/run',
-    payload: () => ({ command: { command: 'website set', id: 'shop', name: 'Shop' } }),
-    expected: {
-      anonymous: same(status(401, NOT_SIGNED_IN)),
-      client: same(notACall('/api/admin/run')),
-      otherClient: same(notACall('/api/admin/run')),
-      otherStaff: same(status(404, { error: 'Website shop does not exist' })),
-      staff: same(status(200, { output: 'Changed website shop: name Shop' })),
-      admin: same(status(200, { output: 'Changed website shop: name Shop' })),
-    },
-  },
-  {
-    call: 'admin/get-websites',
-    url: '/api/admin/get-websites',
-    payload: () => ({}),
-    expected: {
-      anonymous: same(status(401, NOT_SIGNED_IN)),
-      client: same(notACall('/api/admin/get-websites')),
-      otherClient: same(notACall('/api/admin/get-websites')),
-      otherStaff: same(listed('websites', 'id', ['blog'])),
-      staff: same(listed('websites', 'id', ['shop'])),
-      admin: same(listed('websites', 'id', ['blog', 'shop'])),
-    },
-  },
-  {
-    call: 'admin/get-users',
-    url: '/api/admin/get-users',
-    payload: () => ({}),
-    expected: {
-      anonymous: same(status(401, NOT_SIGNED_IN)),
-      client: same(notACall('/api/admin/get-users')),
-      otherClient: same(notACall('/api/admin/get-users')),
-      otherStaff: same(listed('users', 'email', ['client@blog.example'])),
-      staff: same(listed('users', 'email', ['client@shop.example'])),
-      admin: same(
-        listed('users', 'email', [
-          'admin@agency.example',
-          'client@blog.example',
-          'client@shop.example',
-          'staff@agency.example',
-          'staff@blog-agency.example',
-        ]),
-      ),
-    },
-  },
-  {
-    call: 'admin/get-sessions',
-    url: '/api/admin/get-sessions',
-    payload: () => ({}),
-    expected: {
-      anonymous: same(status(401, NOT_SIGNED_IN)),
-      client: same(notACall('/api/admin/get-sessions')),
-      otherClient: same(notACall('/api/admin/get-sessions')),
-      otherStaff: same(listed('sessions', 'email', ['client@blog.example', 'staff@blog-agency.example'])),
-      staff: same(listed('sessions', 'email', ['client@shop.example', 'staff@agency.example'])),
-      admin: same((r) => expect(r.statusCode).toBe(200)),
-    },
-  },
-  {
-    call: 'admin/get-audit-log',
-    url: '/api/admin/get-audit-log',
-    payload: () => ({}),
-    expected: {
-      ...adminOnlyCall('/api/admin/get-audit-log'),
-      admin: same((r) =>
-        expect([r.statusCode, r.json<{ entries: unknown[] }>().entries.length > 0]).toEqual([200, true]),
-      ),
-    },
-  },
-  {
-    // Public: the link is the proof, so a session neither helps nor hinders.
-    call: 'auth/set-password',
-    url: '/api/auth/set-password',
-    payload: () => ({ token: 'not-a-token', password: 'long-enough-password' }),
-    expected: Object.fromEntries(
-      everyone.map((who) => [
-        who,
-        same((r) => expect([r.statusCode, r.json<{ error: string }>().error]).toEqual([400, INVALID_PASSWORD_LINK])),
-      ]),
-    ) as Cell['expected'],
-  },
-];
-
 describe('authorization matrix', () => {
-  for (const cell of [...readCells, ...writeCells, ...crawlRunCells, ...dataSourceCells, ...adminCells])
+  for (const cell of [...readCells, ...writeCells, ...crawlRunCells, ...dataSourceCells, ...adminCells(everyone)])
     for (const crawl of [APPROVED, PENDING] as const)
       it(`${cell.call} on the ${crawl === APPROVED ? 'approved' : 'pending'} crawl`, async () => {
         for (const who of everyone) {
