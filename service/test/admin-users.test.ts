@@ -4,7 +4,7 @@
  * manage the clients of their own websites only; only ADMIN users manage STAFF and ADMIN users.
  */
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AdminSessionsAnswer, AdminUsersAnswer } from '../../catalog/admin-api.ts';
 import {
   TestClock,
@@ -184,6 +184,30 @@ describe('users in the dashboard', () => {
     for (const url of ['/api/admin/run', '/api/admin/get-users', '/api/admin/get-sessions']) {
       const r = await post(app, url, sessions.client, { command: { command: 'user list' } });
       expect(answer(r)).toEqual([404, { error: `POST ${url} does not exist` }]);
+    }
+  });
+
+  // Over a PostgreSQL server several replicas share the app state; a change on one holds on the other at once.
+  it.runIf(Boolean(inject('postgresUrl')))('takes effect on another replica at once', async () => {
+    const replica = await openStack(stack.dataDir, { clock: clock.fn });
+    const replicaApp = await buildTestApp(replica);
+    try {
+      const staff = await signIn(replicaApp, 'staff@agency.example', 'staff-pass');
+      const client = await signIn(replicaApp, 'client@shop.example', 'client-new-pass');
+      const listOf = async (session: Session) => {
+        const r = await post(replicaApp, '/api/websites/list', session);
+        return r.statusCode === 200 ? r.json<{ websites: { id: string; name: string }[] }>().websites : r.statusCode;
+      };
+      expect(await listOf(client)).toMatchObject([{ id: 'shop' }]);
+      expect((await run('admin', { command: 'website set', id: 'shop', name: 'Renamed on A' })).statusCode).toBe(200);
+      await expect.poll(() => listOf(client), { timeout: 2000 }).toMatchObject([{ name: 'Renamed on A' }]);
+      expect((await run('admin', { command: 'website archive', id: 'shop' })).statusCode).toBe(200);
+      await expect.poll(() => listOf(client), { timeout: 2000 }).toEqual([]);
+      expect((await run('admin', { command: 'user disable', email: 'staff@agency.example' })).statusCode).toBe(200);
+      await expect.poll(() => listOf(staff), { timeout: 2000 }).toBe(401);
+    } finally {
+      await replicaApp.close();
+      await replica.close();
     }
   });
 });
