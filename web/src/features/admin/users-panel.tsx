@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
 import { ActionIcon, Alert, Button, Group, Menu, Skeleton, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
-import { fetchAdminUsers, fetchAdminWebsites, type AdminUser } from '../../api/admin.ts';
+import { fetchAdminUsers, fetchAdminWebsites, type AdminCommand, type AdminUser } from '../../api/admin.ts';
 import { Icon } from '../../components/icon.tsx';
 import { ToneBadge } from '../../components/tone-badge.tsx';
 import { useAdminList } from './use-admin-list.ts';
@@ -86,36 +86,12 @@ export function UsersPanel({ isAdmin }: { isAdmin: boolean }) {
                   </ToneBadge>
                 </Table.Td>
                 <Table.Td>
-                  <Menu position="bottom-end" withinPortal>
-                    <Menu.Target>
-                      <ActionIcon variant="subtle" color="gray" aria-label={`Actions for ${user.email}`}>
-                        <Icon name="chevron-down" size={16} />
-                      </ActionIcon>
-                    </Menu.Target>
-                    <Menu.Dropdown>
-                      <Menu.Item onClick={() => setDialog({ kind: 'edit', user })}>Change role and websites</Menu.Item>
-                      <Menu.Item
-                        disabled={user.isDisabled}
-                        onClick={() => void action.run({ command: 'user reset-password', email: user.email })}
-                      >
-                        Email a password reset link
-                      </Menu.Item>
-                      <Menu.Item
-                        onClick={() =>
-                          void action.run({
-                            command: user.isDisabled ? 'user enable' : 'user disable',
-                            email: user.email,
-                          })
-                        }
-                      >
-                        {user.isDisabled ? 'Enable' : 'Disable'}
-                      </Menu.Item>
-                      <Menu.Divider />
-                      <Menu.Item color="red" onClick={() => setDialog({ kind: 'remove', user })}>
-                        Remove…
-                      </Menu.Item>
-                    </Menu.Dropdown>
-                  </Menu>
+                  <UserActions
+                    user={user}
+                    onRun={(command) => void action.run(command)}
+                    onEdit={() => setDialog({ kind: 'edit', user })}
+                    onRemove={() => setDialog({ kind: 'remove', user })}
+                  />
                 </Table.Td>
               </Table.Tr>
             ))}
@@ -136,5 +112,50 @@ export function UsersPanel({ isAdmin }: { isAdmin: boolean }) {
         onDone={changed}
       />
     </Stack>
+  );
+}
+
+function UserActions({
+  user,
+  onRun,
+  onEdit,
+  onRemove,
+}: {
+  user: AdminUser;
+  onRun: (command: AdminCommand) => void;
+  onEdit: () => void;
+  onRemove: () => void;
+}) {
+  return (
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>
+        <ActionIcon variant="subtle" color="gray" aria-label={`Actions for ${user.email}`}>
+          <Icon name="chevron-down" size={16} />
+        </ActionIcon>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Item onClick={onEdit}>Change role and websites</Menu.Item>
+        <Menu.Item
+          disabled={user.isDisabled}
+          onClick={() => onRun({ command: 'user reset-password', email: user.email })}
+        >
+          Email a password reset link
+        </Menu.Item>
+        <Menu.Item
+          onClick={() =>
+            onRun({
+              command: user.isDisabled ? 'user enable' : 'user disable',
+              email: user.email,
+            })
+          }
+        >
+          {user.isDisabled ? 'Enable' : 'Disable'}
+        </Menu.Item>
+        <Menu.Divider />
+        <Menu.Item color="red" onClick={onRemove}>
+          Remove…
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
   );
 }

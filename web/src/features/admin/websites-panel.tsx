@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { ActionIcon, Alert, Button, Group, Menu, Skeleton, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import type { Website } from '../../api/types.ts';
-import { fetchAdminWebsites } from '../../api/admin.ts';
+import { fetchAdminWebsites, type AdminCommand } from '../../api/admin.ts';
 import { useWebsitesStore } from '../../stores/websites-store.ts';
 import { Icon } from '../../components/icon.tsx';
 import { ToneBadge } from '../../components/tone-badge.tsx';
@@ -96,35 +96,12 @@ export function WebsitesPanel({ isAdmin }: { isAdmin: boolean }) {
                     </ToneBadge>
                   </Table.Td>
                   <Table.Td>
-                    <Menu position="bottom-end" withinPortal>
-                      <Menu.Target>
-                        <ActionIcon variant="subtle" color="gray" aria-label={`Actions for ${website.name}`}>
-                          <Icon name="chevron-down" size={16} />
-                        </ActionIcon>
-                      </Menu.Target>
-                      <Menu.Dropdown>
-                        <Menu.Item onClick={() => setDialog({ kind: 'edit', website })}>Edit settings</Menu.Item>
-                        <Menu.Item onClick={() => setDialog({ kind: 'segments', website })}>Segments</Menu.Item>
-                        {isAdmin ? (
-                          <>
-                            <Menu.Item
-                              onClick={() =>
-                                void archive.run({
-                                  command: website.isArchived ? 'website restore' : 'website archive',
-                                  id: website.id,
-                                })
-                              }
-                            >
-                              {website.isArchived ? 'Restore' : 'Archive'}
-                            </Menu.Item>
-                            <Menu.Divider />
-                            <Menu.Item color="red" onClick={() => setDialog({ kind: 'delete', website })}>
-                              Delete…
-                            </Menu.Item>
-                          </>
-                        ) : null}
-                      </Menu.Dropdown>
-                    </Menu>
+                    <WebsiteActions
+                      website={website}
+                      isAdmin={isAdmin}
+                      onRun={(command) => void archive.run(command)}
+                      onOpen={(kind) => setDialog({ kind, website })}
+                    />
                   </Table.Td>
                 </Table.Tr>
               );
@@ -149,5 +126,49 @@ export function WebsitesPanel({ isAdmin }: { isAdmin: boolean }) {
         onDone={changed}
       />
     </Stack>
+  );
+}
+
+function WebsiteActions({
+  website,
+  isAdmin,
+  onRun,
+  onOpen,
+}: {
+  website: Website;
+  isAdmin: boolean;
+  onRun: (command: AdminCommand) => void;
+  onOpen: (dialog: 'edit' | 'segments' | 'delete') => void;
+}) {
+  return (
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>
+        <ActionIcon variant="subtle" color="gray" aria-label={`Actions for ${website.name}`}>
+          <Icon name="chevron-down" size={16} />
+        </ActionIcon>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Item onClick={() => onOpen('edit')}>Edit settings</Menu.Item>
+        <Menu.Item onClick={() => onOpen('segments')}>Segments</Menu.Item>
+        {isAdmin ? (
+          <>
+            <Menu.Item
+              onClick={() =>
+                onRun({
+                  command: website.isArchived ? 'website restore' : 'website archive',
+                  id: website.id,
+                })
+              }
+            >
+              {website.isArchived ? 'Restore' : 'Archive'}
+            </Menu.Item>
+            <Menu.Divider />
+            <Menu.Item color="red" onClick={() => onOpen('delete')}>
+              Delete…
+            </Menu.Item>
+          </>
+        ) : null}
+      </Menu.Dropdown>
+    </Menu>
   );
 }
