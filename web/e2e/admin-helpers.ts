@@ -67,7 +67,7 @@ export async function mailedToken(email: string, kind: 'invite' | 'reset'): Prom
 /** Sets a password through the page a one-time link opens. */
 export async function setPasswordWithLink(page: Page, token: string, password: string): Promise<void> {
   await page.goto(`/set-password?token=${token}`);
-  await page.getByLabel('New password', { exact: true }).fill(password);
+  await page.getByLabel('New password').fill(password);
   await page.getByLabel('Repeat the password').fill(password);
   await page.getByRole('button', { name: 'Save password' }).click();
   await expect(page.getByRole('heading', { name: 'Password saved' })).toBeVisible();

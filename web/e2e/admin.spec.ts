@@ -41,8 +41,8 @@ test('an admin adds a website, changes its settings and segments, archives it an
 
   await rowAction(page, site.name, 'Edit settings');
   await dialog(page).getByLabel('Name').fill(`${site.name} Renamed`);
-  await dialog(page).getByText('Hreflang reports').click();
-  await dialog(page).getByText('AI suggestions').click();
+  await dialog(page).getByRole('switch', { name: 'Hreflang reports' }).check({ force: true });
+  await dialog(page).getByRole('switch', { name: 'AI suggestions' }).check({ force: true });
   await dialog(page).getByRole('button', { name: 'Save' }).click();
   await expect(dialog(page)).toHaveCount(0);
   await expect(row).toContainText(`${site.name} Renamed`);

@@ -30,6 +30,7 @@ export function DeleteWebsiteDialog({
     >
       {website ? (
         <form
+          noValidate
           onSubmit={(e) => {
             e.preventDefault();
             void command.run({ command: 'website delete', id: website.id, confirm: typed }).then((ok) => {

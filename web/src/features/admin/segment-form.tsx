@@ -71,6 +71,7 @@ export function SegmentForm({
 
   return (
     <form
+      noValidate
       onSubmit={(e) => {
         e.preventDefault();
         void save();

@@ -73,6 +73,7 @@ function UserForm({ user, websites, isAdmin, onClose, onDone }: DialogProps) {
 
   return (
     <form
+      noValidate
       onSubmit={(e) => {
         e.preventDefault();
         void save();

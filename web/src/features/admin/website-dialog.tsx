@@ -78,6 +78,7 @@ function WebsiteForm({ website, onClose, onDone }: DialogProps) {
 
   return (
     <form
+      noValidate
       onSubmit={(e) => {
         e.preventDefault();
         void save();
