@@ -14,4 +14,6 @@ export const APP_TABLES = [
   'login_failures',
   'crawl_settings',
   'crawl_runs',
+  'notifications',
+  'notification_settings',
 ] as const;
