@@ -11,7 +11,7 @@ import type { AppDb, Sql } from '../app-db/db.ts';
 import type { CrawlState, CrawlStates } from '../app-db/crawls.ts';
 import { AppDataError } from '../app-db/errors.ts';
 import { clientsOfWebsite } from '../app-db/users.ts';
-import { DeliveryLoop } from './delivery-loop.ts';
+import { MailDelivery } from './mail-delivery.ts';
 import type { MailSettings, Mailer } from './mailer.ts';
 
 export type ApprovalKind = 'manual' | 'automatic';
@@ -34,9 +34,7 @@ interface Logger {
   error(message: string): void;
 }
 
-export class Approvals {
-  readonly #delivery: DeliveryLoop;
-
+export class Approvals extends MailDelivery {
   constructor(
     private readonly appDb: AppDb,
     private readonly states: CrawlStates,
@@ -47,7 +45,7 @@ export class Approvals {
     /** The crawl's label (catalog/crawl-label.ts) for the email; the date recorded at load when it gives none. */
     private readonly labelOf: (websiteId: string, crawlId: number) => string | undefined = () => undefined,
   ) {
-    this.#delivery = new DeliveryLoop(() => this.#deliverQueued(), logger);
+    super(logger);
   }
 
   /**
@@ -122,23 +120,7 @@ export class Approvals {
     return approved;
   }
 
-  /** Starts a delivery pass unless one is running; a request during a pass makes it go round once more. */
-  deliverSoon(): void {
-    this.#delivery.soon();
-  }
-
-  /** Delivers what is queued and resolves when no delivery pass is running. */
-  async deliverQueued(): Promise<void> {
-    this.deliverSoon();
-    await this.idle();
-  }
-
-  /** Resolves when no delivery pass is running. */
-  idle(): Promise<void> {
-    return this.#delivery.idle();
-  }
-
-  async #deliverQueued(): Promise<void> {
+  protected async deliverPass(): Promise<void> {
     const queued = await this.appDb.all<{
       website_id: string;
       crawl_id: number;

@@ -7,7 +7,7 @@
 import { crawlTimeText } from '../../catalog/crawl-label.ts';
 import { runNoticeText, type RunNotice, type RunNoticeOutcome } from '../../catalog/notifications.ts';
 import type { AppDb } from '../app-db/db.ts';
-import { DeliveryLoop } from '../jobs/delivery-loop.ts';
+import { MailDelivery } from '../jobs/mail-delivery.ts';
 import { escapeHtml, overviewLink, type Clock } from '../jobs/approval.ts';
 import type { MailSettings, Mailer } from '../jobs/mailer.ts';
 import {
@@ -88,9 +88,7 @@ export function noticeMessage(notice: RunNotice, publicUrl: string): { subject: 
 }
 
 /** Emails the notices of ended runs to the users who keep the email on. */
-export class CrawlNoticeMail {
-  readonly #delivery: DeliveryLoop;
-
+export class CrawlNoticeMail extends MailDelivery {
   constructor(
     private readonly appDb: AppDb,
     private readonly mailer: Mailer,
@@ -99,24 +97,10 @@ export class CrawlNoticeMail {
     private readonly sources: NoticeSources,
     private readonly logger: { error(message: string): void },
   ) {
-    this.#delivery = new DeliveryLoop(() => this.#deliverQueued(), logger);
+    super(logger);
   }
 
-  deliverSoon(): void {
-    this.#delivery.soon();
-  }
-
-  /** Delivers what is queued and resolves when no delivery pass is running. */
-  async deliverQueued(): Promise<void> {
-    this.deliverSoon();
-    await this.idle();
-  }
-
-  idle(): Promise<void> {
-    return this.#delivery.idle();
-  }
-
-  async #deliverQueued(): Promise<void> {
+  protected async deliverPass(): Promise<void> {
     for (const row of await queuedNoticeEmails(this.appDb, MAX_ATTEMPTS)) {
       if (!(await claimNoticeEmail(this.appDb, row.id, this.clock(), MAIL_CLAIM_MS))) continue;
       const notice = describeNotice(row, this.sources);

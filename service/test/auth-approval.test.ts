@@ -1,11 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseAdminArgs, runAdminCommand } from '../admin/commands.ts';
 import { AUTO_APPROVAL_JOB } from '../jobs/auto-approval.ts';
 import { registerCrawls } from '../app-db/crawls.ts';
+import { startSmtpCatcher } from './helpers/smtp-catcher.ts';
 import { CatchingMailer, TestClock, openStack, tempDir, writeCrawl, type Stack } from './auth-fixture.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -195,27 +194,9 @@ describe('auto-approval schedule', () => {
 
 describe('approval mail', () => {
   it('reaches a real SMTP server once per CLIENT user and crawl, with the date and a link to the overview', async () => {
-    const received: { from: string; to: string[]; data: string }[] = [];
-    const server = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      logger: false,
-      onData(stream, session, callback) {
-        const chunks: Buffer[] = [];
-        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-        stream.on('end', () => {
-          received.push({
-            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-            to: session.envelope.rcptTo.map((r) => r.address),
-            data: Buffer.concat(chunks).toString('utf8'),
-          });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
-    const port = (server.server.address() as AddressInfo).port;
+    const smtp = await startSmtpCatcher();
+    cleanups.push(() => smtp.close());
+    const { port, received } = smtp;
 
     const dataDir = tempDir();
     await writeCrawl(dataDir, { websiteId: 'shop', crawlId: 7, crawledAt: '2025-04-15T09:00:00Z' });

@@ -5,8 +5,6 @@
  * the dashboard and an email, unless they switched the email off; nobody else hears of it, clients least of all.
  */
 import fs from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultCrawlSettings, type CrawlRun, type CrawlRunsAnswer } from '../../catalog/crawl-runs.ts';
 import type { NotificationsAnswer } from '../../catalog/notifications.ts';
@@ -14,6 +12,7 @@ import { freePort } from '../../scripts/support/free-port.ts';
 import { claimQueuedRun, endRun, queueRun } from '../crawl-runs/runs.ts';
 import { loadCrawl } from '../load/load-crawl.ts';
 import { makeExport } from './helpers/make-export.ts';
+import { readableMail, startSmtpCatcher, type SmtpCatcher } from './helpers/smtp-catcher.ts';
 import {
   TestClock,
   addTestUsers,
@@ -38,31 +37,13 @@ const PUBLIC_URL = 'https://thc.agency.example';
 const RUN_WAIT_MS = 300_000;
 const RUN_TEST_MS = RUN_WAIT_MS + 30_000;
 
-interface Received {
-  to: string[];
-  data: string;
-}
-const received: Received[] = [];
-let smtp: SMTPServer;
+let smtp: SmtpCatcher;
 let stack: Stack;
 let app: FastifyInstance;
 let sessions: Record<Who, Session>;
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        received.push({ to: session.envelope.rcptTo.map((r) => r.address), data: Buffer.concat(chunks).toString() });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  smtp = await startSmtpCatcher();
   const dataDir = tempDir('thc-notices-');
   await loadTestCrawl(dataDir, 'shop', 1, '2026-03-01T09:00:00Z');
   await loadTestCrawl(dataDir, 'blog', 1, '2026-03-01T09:00:00Z');
@@ -74,7 +55,7 @@ beforeAll(async () => {
   const clock = new TestClock(new Date('2026-03-25T10:00:00Z'));
   const env = {
     SMTP_HOST: '127.0.0.1',
-    SMTP_PORT: String((smtp.server.address() as AddressInfo).port),
+    SMTP_PORT: String(smtp.port),
     PUBLIC_URL,
   };
   stack = await openStack(dataDir, { clock: clock.fn, env, mailer: undefined });
@@ -95,7 +76,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.close();
   await stack?.close();
-  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+  await smtp?.close();
 });
 
 const call = (url: string, who: Who, payload: object) => post(app, url, sessions[who], payload);
@@ -127,14 +108,8 @@ async function mailTo(to: string, count: number): Promise<string[]> {
   await stack.state.noticeMail.deliverQueued();
   const deadline = Date.now() + 10_000;
   for (;;) {
-    const mine = received.filter((m) => m.to.includes(to));
-    if (mine.length >= count || Date.now() > deadline)
-      return mine.map((m) =>
-        m.data
-          .replace(/=\r?\n/g, '')
-          .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
-          .replace(/\r\n(?=[ \t])/g, ''),
-      );
+    const mine = smtp.received.filter((m) => m.to.includes(to));
+    if (mine.length >= count || Date.now() > deadline) return mine.map((m) => readableMail(m.data));
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -177,7 +152,7 @@ describe('crawl-run notices', () => {
       expect(adminMail).toContain('is unreachable');
       expect(adminMail).toContain(`${PUBLIC_URL}/crawls?website=shop`);
       expect(await mailTo('staff@agency.example', 1)).toHaveLength(1);
-      expect(received.flatMap((m) => m.to).sort()).toEqual(['admin@agency.example', 'staff@agency.example']);
+      expect(smtp.received.flatMap((m) => m.to).sort()).toEqual(['admin@agency.example', 'staff@agency.example']);
     },
     RUN_TEST_MS,
   );
