@@ -15,7 +15,7 @@ import { registerApprovalRoutes } from './routes/approval.ts';
 import { registerAuthRoutes } from './routes/auth.ts';
 import { registerChecklistRoutes } from './routes/checklist.ts';
 import { registerCrawlRunRoutes } from './routes/crawl-runs.ts';
-import { partialOf } from './store/crawl-labels.ts';
+import { registerNotificationRoutes } from './routes/notifications.ts';
 import { registerDataSourceRoutes } from './routes/data-sources.ts';
 import { ImportJobs } from './sources/import-jobs.ts';
 import { isServerLocation } from './app-db/db.ts';
@@ -83,11 +83,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     runner: state.crawlRunner,
     clock,
     access,
-    partialOf: (websiteId, crawlId) => {
-      const record = registry.crawl(websiteId, crawlId);
-      return record ? partialOf(record) : null;
-    },
+    partialOf: state.noticeSources.partialOf,
   });
+  registerNotificationRoutes(app, { appDb, clock, sources: state.noticeSources });
   const jobs = new ImportJobs({
     clock,
     onChanged: async () => {

@@ -16,4 +16,6 @@ export const APP_TABLES = [
   'crawl_runs',
   'password_tokens',
   'admin_log',
+  'notifications',
+  'notification_settings',
 ] as const;

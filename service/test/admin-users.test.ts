@@ -19,7 +19,7 @@ import {
   type Session,
   type Stack,
 } from './auth-fixture.ts';
-import { decodeQp, startSmtpCatcher, type SmtpCatcher } from './helpers/smtp-catcher.ts';
+import { readableMail, startSmtpCatcher, type SmtpCatcher } from './helpers/smtp-catcher.ts';
 
 const PUBLIC_URL = 'https://thc.agency.example';
 let smtp: SmtpCatcher;
@@ -57,7 +57,7 @@ const usersOf = async (who: string) =>
 function linkTo(email: string): string {
   const message = smtp.received.filter((m) => m.to.includes(email)).at(-1);
   if (!message) throw new Error(`no mail to ${email}`);
-  const link = /https:\/\/thc\.agency\.example\/set-password\?token=([A-Za-z0-9_-]+)/.exec(decodeQp(message.data));
+  const link = /https:\/\/thc\.agency\.example\/set-password\?token=([A-Za-z0-9_-]+)/.exec(readableMail(message.data));
   if (!link) throw new Error(`no link in the mail to ${email}`);
   return link[1]!;
 }
@@ -80,7 +80,7 @@ describe('users in the dashboard', () => {
       200,
       { output: 'Invited STAFF new.staff@agency.example (websites: shop): a link to choose a password was emailed' },
     ]);
-    const message = decodeQp(smtp.received.at(-1)!.data);
+    const message = readableMail(smtp.received.at(-1)!.data);
     expect(message).toContain('Subject: You are invited to the Technical Health Check');
     const token = linkTo('new.staff@agency.example');
     const tooShort = await setPassword(token, 'short');
@@ -137,7 +137,7 @@ describe('users in the dashboard', () => {
       200,
       { output: 'Emailed client@shop.example a one-time link to choose a new password' },
     ]);
-    expect(decodeQp(smtp.received.at(-1)!.data)).toContain('Subject: Reset your Technical Health Check password');
+    expect(readableMail(smtp.received.at(-1)!.data)).toContain('Subject: Reset your Technical Health Check password');
     expect((await setPassword(linkTo('client@shop.example'), 'client-new-pass')).statusCode).toBe(200);
     expect((await post(app, '/api/websites/list', client)).statusCode).toBe(401);
     await expect(signIn(app, 'client@shop.example', 'client-pass')).rejects.toThrow(/401/);

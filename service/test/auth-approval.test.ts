@@ -5,7 +5,7 @@ import { parseAdminArgs, runAdminCommand } from '../admin/commands.ts';
 import { AUTO_APPROVAL_JOB } from '../jobs/auto-approval.ts';
 import { registerCrawls } from '../app-db/crawls.ts';
 import { CatchingMailer, TestClock, openStack, tempDir, writeCrawl, type Stack } from './auth-fixture.ts';
-import { decodeQp, startSmtpCatcher } from './helpers/smtp-catcher.ts';
+import { readableMail, startSmtpCatcher } from './helpers/smtp-catcher.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -216,7 +216,7 @@ describe('approval mail', () => {
     expect(received.map((m) => m.to)).toEqual([['c1@shop.example'], ['c2@shop.example']]);
     expect(received.every((m) => m.from === 'thc@agency.example')).toBe(true);
     // Unfolded: a subject longer than a header line is folded onto the next.
-    const message = decodeQp(received[0]!.data);
+    const message = readableMail(received[0]!.data);
     expect(message).toContain('Subject: Site shop: your technical health check of 15 Apr 2025 (crawl 7) is ready');
     expect(message).toContain('https://thc.agency.example/technical-health-check?website=shop&crawl=7');
     expect(await approvalsOf(stack)).toEqual([{ crawl_id: 7, kind: 'manual', approved_by: 'staff@agency.example' }]);
@@ -235,7 +235,7 @@ describe('approval mail', () => {
       'c1@shop.example',
       'c2@shop.example',
     ]);
-    expect(decodeQp(received[2]!.data)).toContain('22 Apr 2025');
+    expect(readableMail(received[2]!.data)).toContain('22 Apr 2025');
   });
 
   it('retries a failed send until it goes through, still once', async () => {
@@ -267,7 +267,7 @@ describe('approval mail', () => {
     const files = fs.readdirSync(outbox).sort();
     expect(files).toHaveLength(2);
     expect(files.every((f) => f.endsWith('.eml'))).toBe(true);
-    const messages = files.map((f) => decodeQp(fs.readFileSync(path.join(outbox, f), 'utf8')));
+    const messages = files.map((f) => readableMail(fs.readFileSync(path.join(outbox, f), 'utf8')));
     expect(messages.map((m) => /^To: (.+)$/m.exec(m)?.[1]).sort()).toEqual(['c1@shop.example', 'c2@shop.example']);
     expect(messages[0]).toContain('3 Jan 2025');
     expect(messages[0]).toContain('http://localhost:8080/technical-health-check?website=shop&crawl=3');

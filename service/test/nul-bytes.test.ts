@@ -57,6 +57,9 @@ const payloads: Record<string, object> = {
   'POST /api/crawl-runs/list': { websiteId: 'shop' },
   'POST /api/crawl-runs/start': { websiteId: 'shop' },
   'POST /api/crawl-runs/cancel': { websiteId: 'shop', runId: 1, keepCrawled: true },
+  'POST /api/notifications/list': {},
+  'POST /api/notifications/mark-read': { ids: [1] },
+  'POST /api/notifications/save-settings': { isCrawlEmailed: false },
   'POST /api/data-sources/list': { websiteId: 'shop' },
   'POST /api/data-sources/remove-import': { websiteId: 'shop', source: 'search-console', importId: 'x' },
   // Its fields are in the query (covered below) and its files multipart: a JSON body is still refused by the guard.

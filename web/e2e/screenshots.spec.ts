@@ -22,6 +22,8 @@ import { dialog, openAdmin, rowAction } from './admin-helpers.ts';
 import { BULK_CSV, PERFORMANCE_CSVS, addSiteWithoutSources, waitForImportJobs } from './source-site.ts';
 
 const DIR = process.env.SHOTS_DIR ?? 'test-results/shots';
+/** With README_SHOTS=1 the 1280×800 overview and report are also written where the README's tour shows them. */
+const README_DIR = process.env.README_SHOTS === '1' ? 'docs/screenshots' : undefined;
 const sizes = [
   { name: '1280', width: 1280, height: 800 },
   { name: '768', width: 768, height: 1024 },
@@ -34,6 +36,13 @@ test.beforeAll(() => {
 async function shot(page: Page, size: string, name: string): Promise<void> {
   await page.waitForTimeout(300);
   await page.screenshot({ path: `${DIR}/${size}-${name}.png`, fullPage: false });
+}
+
+/** The README's tour picture of this page, at 1280×800 only. */
+async function readmeShot(page: Page, size: string, name: string): Promise<void> {
+  if (!README_DIR || size !== '1280') return;
+  fs.mkdirSync(README_DIR, { recursive: true });
+  await page.screenshot({ path: `${README_DIR}/${name}.png`, fullPage: false });
 }
 
 async function openSidebarIfCollapsed(page: Page): Promise<void> {
@@ -60,7 +69,13 @@ for (const size of sizes) {
       if (approved) await choose(page, 'Current Crawl', approved.label);
       await waitForOverview(page);
       await shot(page, size.name, 'overview-severity');
+      await readmeShot(page, size.name, 'overview');
       await page.screenshot({ path: `${DIR}/${size.name}-overview-full.png`, fullPage: true });
+      await page.getByTestId('notification-bell').click();
+      await expect(page.getByTestId('notification-panel')).toBeVisible();
+      await shot(page, size.name, 'notifications');
+      await page.keyboard.press('Escape');
+      await expect(page.getByTestId('notification-panel')).toBeHidden();
       await openSidebarIfCollapsed(page);
       const nav = page.getByRole('navigation', { name: 'Technical Health Check reports' });
       await nav.getByText('Category', { exact: true }).click();
@@ -73,6 +88,7 @@ for (const size of sizes) {
       await expect(page.getByTestId('page-label')).toHaveText(/^Page 1 of/, { timeout: 20_000 });
       await page.waitForTimeout(500);
       await shot(page, size.name, 'report');
+      await readmeShot(page, size.name, 'report');
       await page.screenshot({ path: `${DIR}/${size.name}-report-full.png`, fullPage: true });
       const table = page.getByTestId('report-table');
       await table.scrollIntoViewIfNeeded();

@@ -1,10 +1,11 @@
-/** A real SMTP server on loopback that keeps what it receives, for the mail tests. */
+/** A real SMTP server on 127.0.0.1 that keeps every message it receives, for the mail tests. */
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 
 export interface CaughtMail {
   from: string;
   to: string[];
+  /** The raw message, headers and body. */
   data: string;
 }
 
@@ -41,8 +42,8 @@ export async function startSmtpCatcher(): Promise<SmtpCatcher> {
   };
 }
 
-/** A message's text with quoted-printable soft breaks and escapes undone, and folded headers unfolded. */
-export const decodeQp = (raw: string): string =>
+/** Undoes quoted-printable soft breaks and escapes, and unfolds folded headers: enough to read a message. */
+export const readableMail = (raw: string): string =>
   raw
     .replace(/=\r?\n/g, '')
     .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))

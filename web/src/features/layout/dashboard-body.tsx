@@ -14,7 +14,11 @@ import { OverviewPage } from '../overview/overview-page.tsx';
 import { ReportNotFound, ReportRoute } from '../report/report-route.tsx';
 import { findVisibleReport } from '../../lib/catalog.ts';
 import { CrawlsPage } from '../crawls/crawls-page.tsx';
-import { DataSourcesPage } from '../data-sources/data-sources-page.tsx';
+
+// Staff only, and it brings the chart library (Observable Plot) its coverage chart draws with: loaded when first shown.
+const DataSourcesPage = lazy(() =>
+  import('../data-sources/data-sources-page.tsx').then((m) => ({ default: m.DataSourcesPage })),
+);
 
 // Internal users only: loaded when first shown.
 const AdminPage = lazy(() => import('../admin/admin-page.tsx').then((m) => ({ default: m.AdminPage })));
@@ -43,7 +47,12 @@ export function DashboardBody({ isModuleActive }: { isModuleActive: boolean }) {
   );
 
   if (page.kind === 'crawls') return <CrawlsPage />;
-  if (page.kind === 'data-sources') return <DataSourcesPage />;
+  if (page.kind === 'data-sources')
+    return (
+      <Suspense fallback={<Skeleton h={160} radius="md" aria-label="Loading the data sources" />}>
+        <DataSourcesPage />
+      </Suspense>
+    );
   if (page.kind === 'admin')
     return (
       <Suspense fallback={<Skeleton h={200} radius="md" aria-label="Loading the administration" />}>

@@ -5,6 +5,7 @@ import { useWebsitesStore } from '../../stores/websites-store.ts';
 import { useCrawlsStore } from '../../stores/crawls-store.ts';
 import { useOverviewStore } from '../../stores/overview-store.ts';
 import { useDataSourcesStore } from '../../stores/data-sources-store.ts';
+import { useNotificationsStore } from '../../stores/notifications-store.ts';
 import { Icon } from '../../components/icon.tsx';
 import { ToneBadge } from '../../components/tone-badge.tsx';
 import { ROLE_LABELS } from '../../lib/roles.ts';
@@ -35,6 +36,7 @@ export function UserMenu() {
       useCrawlsStore.getState().reset();
       useOverviewStore.getState().reset();
       useDataSourcesStore.getState().reset();
+      useNotificationsStore.getState().reset();
       setLeaving(false);
     }
   };
