@@ -1,16 +1,21 @@
 /**
- * The row files a crawl writes hold exactly the keys crawl-records.ts declares (and so exactly the columns
- * export-crawl.ts reads back): a crawl of a site that makes the writers use every key, its rows read as written.
+ * The row files a crawl writes hold exactly the keys crawl-records.ts declares, and the export reads every declared
+ * key: a crawl of a site that makes the writers use every key, its rows as written, and the column references of
+ * every statement the export runs on them (as DuckDB's parser sees them).
  */
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { captureRecords } from '../test/helpers/crawl-records-capture.ts';
+import { captureRecords, type CapturedRecords } from '../test/helpers/crawl-records-capture.ts';
 import { serveRoutes, testCrawlOptions, type Route } from '../test/helpers/crawl-site.ts';
-import { crawlRecords, type CrawlRecordKind } from './crawl-records.ts';
+import { openDatabase } from '../db/duckdb.ts';
+import { contractTableQueries } from './contract-tables.ts';
+import { crawlRecords, recordFileOf, vitalColumns, type CrawlRecordKind } from './crawl-records.ts';
+import { buildCrawlTables, type SqlRunner } from './crawl-tables.ts';
 import { crawlWebsite } from './crawl.ts';
+import { columnsReadBy } from '../test/helpers/sql-columns.ts';
 
 const html = (head: string, body: string): string =>
   `<!doctype html><html><head>${head}</head><body>${body}</body></html>`;
@@ -45,21 +50,17 @@ function site(origin: string): Record<string, Route> {
   };
 }
 
+const kinds = Object.keys(crawlRecords) as CrawlRecordKind[];
+
 describe('crawl records', () => {
   let server: http.Server;
   let origin: string;
   let work: string;
+  let records: CapturedRecords;
 
   beforeAll(async () => {
     ({ server, origin } = await serveRoutes(site, { headers: { 'content-type': 'image/png' }, body: '' }));
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'thc-crawl-records-'));
-  });
-  afterAll(() => {
-    server.close();
-    fs.rmSync(work, { recursive: true, force: true });
-  });
-
-  it('writes each kind of row with exactly its declared keys', async () => {
     const scratchDir = path.join(work, 'scratch');
     const capture = captureRecords(scratchDir);
     await crawlWebsite(
@@ -69,8 +70,16 @@ describe('crawl records', () => {
         onProgress: capture.onProgress,
       }),
     );
-    const records = capture.records();
-    for (const kind of Object.keys(crawlRecords) as CrawlRecordKind[]) {
+    records = capture.records();
+    expect(fs.readdirSync(scratchDir)).toEqual([]);
+  });
+  afterAll(() => {
+    server.close();
+    fs.rmSync(work, { recursive: true, force: true });
+  });
+
+  it('writes each kind of row with exactly its declared keys', () => {
+    for (const kind of kinds) {
       const written = new Set(records[kind].flatMap((row) => Object.keys(row)));
       const declared = Object.keys(crawlRecords[kind]);
       expect(
@@ -82,6 +91,51 @@ describe('crawl records', () => {
         `${kind}: declared, never written`,
       ).toEqual([]);
     }
-    expect(fs.readdirSync(scratchDir)).toEqual([]);
+  });
+
+  it('reads every declared key in the statements that build the export', async () => {
+    const dir = path.join(work, 'rows');
+    fs.mkdirSync(dir);
+    for (const kind of kinds) {
+      const lines = records[kind].map((row) => JSON.stringify(row));
+      fs.writeFileSync(path.join(dir, recordFileOf(kind)), lines.join('\n'));
+    }
+    const db = await openDatabase(path.join(dir, 'export.duckdb'), { threads: 1 });
+    const conn = await db.connect();
+    const statements: string[] = [];
+    const runner: SqlRunner = {
+      run: (sql, ...rest) => {
+        statements.push(sql);
+        return conn.run(sql, ...rest);
+      },
+      runAndReadAll: (sql, ...rest) => {
+        statements.push(sql);
+        return conn.runAndReadAll(sql, ...rest);
+      },
+    };
+    try {
+      const file = (kind: CrawlRecordKind): string => path.join(dir, recordFileOf(kind));
+      await buildCrawlTables(runner, {
+        workDir: dir,
+        ...(Object.fromEntries(kinds.map((kind) => [kind, file(kind)])) as Record<CrawlRecordKind, string>),
+        renderCount: 0,
+        render: () => Promise.resolve([]),
+        startId: 0,
+      });
+      // The reads themselves name every declared key: a key counts as read when a later statement uses it.
+      const uses = statements.filter((sql) => !sql.includes('read_json('));
+      const read = await columnsReadBy(conn, [...uses, ...Object.values(contractTableQueries())]);
+      const declared = { ...crawlRecords, vitals: vitalColumns };
+      const unread = Object.entries(declared).map(([kind, columns]) => [
+        kind,
+        Object.keys(columns).filter((key) => !read.has(key)),
+      ]);
+      expect(Object.fromEntries(unread), 'declared, never read').toEqual(
+        Object.fromEntries(Object.keys(declared).map((kind) => [kind, []])),
+      );
+    } finally {
+      conn.closeSync();
+      db.closeSync();
+    }
   });
 });

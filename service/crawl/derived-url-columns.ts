@@ -1,5 +1,5 @@
 /**
- * The urls columns that need the whole crawl, defined once for the crawler (export-crawl.ts) and the demo
+ * The urls columns that need the whole crawl, defined once for the crawler (crawl-tables.ts, contract-tables.ts) and the demo
  * generator (scripts/fixtures/crawl-sql.ts), so that a real crawl and a demo crawl mean the same. Both name their
  * relations alike: g (the page: id, st, canon), cu/chd/cht (canonical, header and HTML canonical URLs), cin
  * (canonical in-counts), dup with pt/pd/pp/pb (duplicate sets and their primaries), lc (link counts), rch with fin
