@@ -109,6 +109,8 @@ export async function removeUser(tx: Sql, email: string): Promise<void> {
   const user = await requireUser(tx, email);
   await tx.run('DELETE FROM sessions WHERE user_id = ?', [user.id]);
   await tx.run('DELETE FROM password_tokens WHERE user_id = ?', [user.id]);
+  await tx.run('DELETE FROM notifications WHERE user_id = ?', [user.id]);
+  await tx.run('DELETE FROM notification_settings WHERE user_id = ?', [user.id]);
   await tx.run('DELETE FROM user_websites WHERE user_id = ?', [user.id]);
   await tx.run('DELETE FROM users WHERE id = ?', [user.id]);
 }

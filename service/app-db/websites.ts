@@ -228,6 +228,7 @@ const WEBSITE_CHILD_TABLES = [
   'checklist_items',
   'crawl_settings',
   'crawl_runs',
+  'notifications',
 ] as const;
 
 /** Deletes a website's rows from the app database; refused while one of its crawls is queued or running. */

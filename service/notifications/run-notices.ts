@@ -9,7 +9,8 @@ import type { Sql } from '../app-db/sql.ts';
 
 /**
  * Writes the notices of a run that has just ended loaded or failed: one for each STAFF user bound to its website and
- * one for the internal user who started it (an unbound STAFF user, who no longer sees the website, is not told).
+ * one for the internal user who started it (an unbound STAFF user, who no longer sees the website, is not told, nor
+ * is a disabled user).
  * Each carries the user's email address unless they switched the email off.
  */
 export async function queueRunNotices(tx: Sql, runId: number, now: Date): Promise<void> {
@@ -21,7 +22,7 @@ export async function queueRunNotices(tx: Sql, runId: number, now: Date): Promis
        OR (u.role = 'STAFF' AND EXISTS (
          SELECT 1 FROM user_websites b WHERE b.user_id = u.id AND b.website_id = r.website_id))
      LEFT JOIN notification_settings s ON s.user_id = u.id
-     WHERE r.id = ? AND r.status IN ('loaded', 'failed')
+     WHERE r.id = ? AND r.status IN ('loaded', 'failed') AND u.disabled_at IS NULL
      ON CONFLICT (run_id, user_id) DO NOTHING`,
     [now, runId],
   );

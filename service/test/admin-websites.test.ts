@@ -175,10 +175,17 @@ describe('websites in the dashboard', () => {
       { error: 'website delete: --confirm: type the website id to confirm', field: 'confirm' },
     ]);
     expect(fs.existsSync(websiteDir(dataDir, 'blog'))).toBe(true);
+    const { appDb } = signedIn.stack.state;
+    // A crawl-run notice of blog's (as the runner writes one) goes with it.
+    await appDb.run(
+      `INSERT INTO notifications (user_id, website_id, run_id, created_at) SELECT id, 'blog', 1, ? FROM users LIMIT 1`,
+      [new Date()],
+    );
     const done = await run('admin', { command: 'website delete', id: 'blog', confirm: 'blog' });
     expect(answer(done)).toEqual([200, { output: 'Deleted website blog with its crawls and settings' }]);
     expect(fs.existsSync(websiteDir(dataDir, 'blog'))).toBe(false);
     expect(signedIn.stack.registry.crawls('blog')).toEqual([]);
+    expect(await appDb.all(`SELECT id FROM notifications WHERE website_id = 'blog'`)).toEqual([]);
     expect(await pickerOf('admin')).toEqual(['news', 'shop']);
     expect(await pickerOf('otherClient')).toEqual([]);
     // A sync of the store does not bring it back.

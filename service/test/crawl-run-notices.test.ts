@@ -237,4 +237,43 @@ describe('crawl-run notices', () => {
     await runAdmin(stack, new TestClock(new Date()), [`user unbind --email ${QUIET.email} --website shop`]);
     expect((await notices('quiet')).notices).toEqual([]);
   });
+
+  it('are not written for a disabled user, and go with a removed user', async () => {
+    const { appDb } = stack.state;
+    const clock = new TestClock(new Date('2026-03-25T11:00:00Z'));
+    const userId = async (email: string) =>
+      (await appDb.all<{ id: number }>('SELECT id FROM users WHERE email = ?', [email]))[0]!.id;
+    const rowsOf = async (table: string, id: number) =>
+      (await appDb.all(`SELECT * FROM ${table} WHERE user_id = ?`, [id])).length;
+    const blogStaff = await userId(testUsers.otherStaff.email);
+    await runAdmin(stack, clock, [`user disable --email ${testUsers.otherStaff.email}`]);
+    const run = await appDb.transaction(async (tx) => {
+      const settings = defaultCrawlSettings('blog.example');
+      await queueRun(tx, {
+        websiteId: 'blog',
+        trigger: 'manual',
+        startedBy: null,
+        scheduledFor: null,
+        settings,
+        now: clock.now,
+      });
+      return (await claimQueuedRun(tx, 'test-owner', clock.now))!;
+    });
+    await appDb.transaction((tx) => endRun(tx, run.id, 'test-owner', { status: 'failed' }, clock.now));
+    expect(await appDb.all('SELECT user_id FROM notifications WHERE run_id = ?', [run.id])).toEqual([]);
+
+    const quiet = await userId(QUIET.email);
+    expect([await rowsOf('notifications', quiet), await rowsOf('notification_settings', quiet)]).toEqual([1, 1]);
+    expect(await rowsOf('notifications', blogStaff)).toBe(1);
+    await runAdmin(stack, clock, [
+      `user remove --email ${QUIET.email}`,
+      `user remove --email ${testUsers.otherStaff.email}`,
+    ]);
+    for (const [table, id] of [
+      ['notifications', quiet],
+      ['notification_settings', quiet],
+      ['notifications', blogStaff],
+    ] as const)
+      expect({ table, id, rows: await rowsOf(table, id) }).toEqual({ table, id, rows: 0 });
+  });
 });
