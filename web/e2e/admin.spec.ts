@@ -75,7 +75,8 @@ test('an admin adds a website, changes its settings and segments, archives it an
     await expect(
       audit.getByRole('row').filter({ hasText: action }).filter({ hasText: logins.admin.email }).first(),
     ).toBeVisible();
-  expect(problems()).toEqual([]);
+  // The refused id is a 400 of /api/admin/run (allowed above), which Chromium also logs to the console.
+  expect(problems().filter((p) => !/status of 400/.test(p))).toEqual([]);
 });
 
 test('an admin invites a user, signs their session out, changes them, resets, disables and removes them', async ({

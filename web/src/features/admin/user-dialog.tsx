@@ -15,6 +15,7 @@ import type { AdminUser } from '../../api/admin.ts';
 import type { Role, Website } from '../../api/types.ts';
 import { ROLE_OPTIONS } from '../../lib/roles.ts';
 import { useAdminCommand } from './use-admin-command.ts';
+import { websiteLabels } from './website-settings.ts';
 
 type How = 'invite' | 'password';
 
@@ -104,7 +105,7 @@ function UserForm({ user, websites, isAdmin, onClose, onDone }: DialogProps) {
         {isAdminRole ? null : (
           <MultiSelect
             label="Websites"
-            data={websites.map((w) => ({ value: w.id, label: w.name }))}
+            data={[...websiteLabels(websites)].map(([value, label]) => ({ value, label }))}
             value={bound}
             onChange={setBound}
             error={command.fieldError('websites')}

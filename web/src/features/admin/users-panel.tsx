@@ -7,6 +7,7 @@ import { useAdminList } from './use-admin-list.ts';
 import { useAdminCommand } from './use-admin-command.ts';
 import { UserDialog } from './user-dialog.tsx';
 import { RemoveUserDialog } from './remove-user-dialog.tsx';
+import { websiteLabels } from './website-settings.ts';
 import { ROLE_LABELS } from '../../lib/roles.ts';
 
 type Dialog = { kind: 'add' } | { kind: 'edit' | 'remove'; user: AdminUser } | null;
@@ -27,7 +28,8 @@ export function UsersPanel({ isAdmin }: { isAdmin: boolean }) {
       </Alert>
     );
   if (!users.data) return <Skeleton h={160} radius="md" aria-label="Loading the users" />;
-  const websiteName = (id: string) => websites.data?.find((w) => w.id === id)?.name ?? id;
+  const labels = websiteLabels(websites.data ?? []);
+  const websiteName = (id: string) => labels.get(id) ?? id;
 
   return (
     <Stack gap="sm" data-testid="admin-users">

@@ -12,3 +12,10 @@ export const GOAL_OPTIONS = [
 
 export const defaultSegmentOf = (website: Website): WebsiteSegment | undefined =>
   website.segments.find((s) => s.isDefault);
+
+/** Each website's name, with its id after it when another website has the same name, so pickers tell them apart. */
+export function websiteLabels(websites: readonly Pick<Website, 'id' | 'name'>[]): Map<string, string> {
+  const counts = new Map<string, number>();
+  for (const { name } of websites) counts.set(name, (counts.get(name) ?? 0) + 1);
+  return new Map(websites.map(({ id, name }) => [id, (counts.get(name) ?? 0) > 1 ? `${name} (${id})` : name]));
+}
