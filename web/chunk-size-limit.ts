@@ -4,6 +4,9 @@
  */
 import type { Plugin } from 'vite';
 
+/** kB of minified code per chunk; over it the build fails. */
+export const CHUNK_LIMIT_KB = 700;
+
 /** The chunks over `limitKb` (kB of minified code, 1 kB = 1000 bytes, as vite measures), with their sizes. */
 export function oversizeChunks(bundle: Record<string, { type: string; code?: string }>, limitKb: number): string[] {
   return Object.entries(bundle)

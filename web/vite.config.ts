@@ -1,16 +1,13 @@
 import path from 'node:path';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
-import { chunkSizeLimit } from './chunk-size-limit.ts';
+import { CHUNK_LIMIT_KB, chunkSizeLimit } from './chunk-size-limit.ts';
 
 const webDir = import.meta.dirname;
 const repoDir = path.resolve(webDir, '..');
 
 /** The API the dev server proxies to; `scripts/dev.ts` sets it to the service it starts. */
 const apiTarget = process.env.THC_API_URL ?? 'http://localhost:8080';
-
-/** kB of minified code per chunk; over it the build fails (chunk-size-limit.ts). */
-const CHUNK_LIMIT_KB = 700;
 
 /**
  * Libraries every page needs, each in a chunk of its own beside the app's: loaded at once in parallel, and cached

@@ -41,11 +41,15 @@ test('an admin adds a website, changes its settings and segments, archives it an
 
   await rowAction(page, site.name, 'Edit settings');
   await dialog(page).getByLabel('Name').fill(`${site.name} Renamed`);
+  await dialog(page).getByLabel('Domain').fill(`www.${site.domain}`);
+  await pickOne(page, 'Goal', 'Conversion');
   await dialog(page).getByRole('switch', { name: 'Hreflang reports' }).check({ force: true });
   await dialog(page).getByRole('switch', { name: 'AI suggestions' }).check({ force: true });
   await dialog(page).getByRole('button', { name: 'Save' }).click();
   await expect(dialog(page)).toHaveCount(0);
   await expect(row).toContainText(`${site.name} Renamed`);
+  await expect(row).toContainText(`www.${site.domain}`);
+  await expect(row).toContainText('Conversion');
   await expect(row.getByText('On')).toHaveCount(2);
 
   await rowAction(page, `${site.name} Renamed`, 'Segments');
