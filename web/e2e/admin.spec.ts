@@ -50,7 +50,7 @@ test('an admin adds a website, changes its settings and segments, archives it an
   await expect(row).toContainText(`${site.name} Renamed`);
   await expect(row).toContainText(`www.${site.domain}`);
   await expect(row).toContainText('Conversion');
-  await expect(row.getByText('On')).toHaveCount(2);
+  await expect(row.getByText('On', { exact: true })).toHaveCount(2);
 
   await rowAction(page, `${site.name} Renamed`, 'Segments');
   await addAndRemoveSegment(page, { id: 'blog', name: 'Blog pages', urlScope: '/blog/' });
