@@ -60,7 +60,7 @@ test.describe('as the demo staff user', () => {
     await expect(notice).toHaveAttribute('data-read', 'false');
     await expect(notice).toHaveAttribute('data-outcome', 'failed');
     await expect(notice.getByTestId('notice-detail')).toHaveText(
-      /^Started \d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d: 0 pages crawled, \d+ errors?\. start URL http:\/\/127\.0\.0\.1:\d+\/ is unreachable/,
+      /^Started \d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d: \d+ pages? crawled, \d+ errors?\. start URL http:\/\/127\.0\.0\.1:\d+\/ is unreachable/,
     );
     await expectAccessible(page, 'notification panel');
 

@@ -61,7 +61,16 @@ export function NotificationBell() {
   };
 
   return (
-    <Popover width={360} position="bottom-end" shadow="md" withinPortal opened={isOpen} onChange={open}>
+    <Popover
+      width={360}
+      position="bottom-end"
+      shadow="md"
+      withinPortal
+      trapFocus
+      returnFocus
+      opened={isOpen}
+      onChange={open}
+    >
       <Popover.Target>
         <Indicator label={unread > 99 ? '99+' : unread} size={18} color="red" disabled={unread === 0} offset={4}>
           <ActionIcon
