@@ -17,4 +17,8 @@ export const APP_TABLES = [
   'login_failures',
   'crawl_settings',
   'crawl_runs',
+  'password_tokens',
+  'admin_log',
+  'notifications',
+  'notification_settings',
 ] as const;
