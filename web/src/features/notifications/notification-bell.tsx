@@ -71,8 +71,9 @@ export function NotificationBell() {
       opened={isOpen}
       onChange={open}
     >
-      <Popover.Target>
-        <Indicator label={unread > 99 ? '99+' : unread} size={18} color="red" disabled={unread === 0} offset={4}>
+      {/* The target is the button itself: the popover's aria-expanded is allowed there, not on the indicator. */}
+      <Indicator label={unread > 99 ? '99+' : unread} size={18} color="red" disabled={unread === 0} offset={4}>
+        <Popover.Target>
           <ActionIcon
             variant="subtle"
             color="gray"
@@ -84,8 +85,8 @@ export function NotificationBell() {
           >
             <Icon name="bell" size={20} />
           </ActionIcon>
-        </Indicator>
-      </Popover.Target>
+        </Popover.Target>
+      </Indicator>
       <Popover.Dropdown p={0} data-testid="notification-panel" aria-label="Notifications">
         <Group justify="space-between" px="md" py="xs" wrap="nowrap">
           <Text fw={600} size="sm">
