@@ -31,9 +31,6 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 300_000,
     pool: 'forks',
-    // Two files at once even on CI's two cores (vitest's default there is one): much of the suite waits on crawl
-    // workers, slow test sites and child processes, and that waiting overlaps.
-    maxWorkers: 2,
     reporters: ['default', './service/test/helpers/slowest-files-reporter.ts'],
     // Every test site is on 127.0.0.1, which the egress policy refuses unless allowed; no test asks a real DNS server
     // (a closed loopback port answers at once). Tests of the policy itself pass their own.
