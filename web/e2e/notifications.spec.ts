@@ -70,8 +70,11 @@ test.describe('as the demo staff user', () => {
     await expect(panel(page)).toBeHidden();
     await bell(page).click();
     await expect(panel(page).locator('li', { hasText: TITLE }).first()).toHaveAttribute('data-read', 'true');
-    await panel(page).getByRole('button', { name: 'Mark all read' }).click();
+    // Other specs' crawls may have left this staff user more notices; alone, reading this one left none unread.
+    const markAll = panel(page).getByRole('button', { name: 'Mark all read' });
+    if (await markAll.isEnabled()) await markAll.click();
     await expect(bell(page)).toHaveAccessibleName('Notifications');
+    await expect(markAll).toBeDisabled();
     expect(problems()).toEqual([]);
   });
 
