@@ -8,13 +8,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import {
-  ADMIN_USAGE,
-  UsageError,
-  parseAdminArgs,
-  runAdminCommand,
-  type AdminCommand,
-} from '../service/admin/commands.ts';
+import { ADMIN_USAGE, UsageError, parseAdminArgs, type AdminCommand } from '../service/admin/commands.ts';
+import { runAdminCommand } from '../service/admin/run-command.ts';
 import {
   ADMIN_TOKEN_FILE,
   AppDb,

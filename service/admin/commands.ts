@@ -17,8 +17,6 @@ import {
   websiteIdSchema,
 } from '../app-db/model.ts';
 
-export { runAdminCommand, type AdminContext } from './run-command.ts';
-
 const text = (max: number) => z.string().trim().min(1).max(max);
 const websiteList = z.array(websiteIdSchema);
 const urlScope = z.string().trim().min(1).max(2048);

@@ -9,7 +9,8 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { UsageError, parseAdminCommand, runAdminCommand, type AdminContext } from '../admin/commands.ts';
+import { UsageError, parseAdminCommand } from '../admin/commands.ts';
+import { runAdminCommand, type AdminContext } from '../admin/run-command.ts';
 import { CLI_ACTOR, type Actor } from '../admin/actor.ts';
 import type { Accounts } from '../auth/accounts.ts';
 import { authOf, sendAppError } from '../auth/http.ts';

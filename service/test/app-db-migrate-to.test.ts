@@ -14,7 +14,8 @@ import { createSession } from '../auth/sessions.ts';
 import { defaultCrawlSettings } from '../../catalog/crawl-runs.ts';
 import { claimQueuedRun, endRun, queueRun, saveSettings } from '../crawl-runs/runs.ts';
 import { saveCrawlEmailed } from '../notifications/run-notices.ts';
-import { parseAdminArgs, runAdminCommand } from '../admin/commands.ts';
+import { parseAdminArgs } from '../admin/commands.ts';
+import { runAdminCommand } from '../admin/run-command.ts';
 import { CatchingMailer, TestClock, openStack, tempDir, writeCrawl } from './auth-fixture.ts';
 import { databaseFor, startPostgres, type PostgresServer } from '../../scripts/support/postgres-server.ts';
 

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { parseAdminArgs, runAdminCommand } from '../admin/commands.ts';
+import { parseAdminArgs } from '../admin/commands.ts';
+import { runAdminCommand } from '../admin/run-command.ts';
 import { AUTO_APPROVAL_JOB } from '../jobs/auto-approval.ts';
 import { registerCrawls } from '../app-db/crawls.ts';
 import { CatchingMailer, TestClock, openStack, tempDir, writeCrawl, type Stack } from './auth-fixture.ts';
