@@ -42,8 +42,6 @@ const BEAT_MS = 1000;
 export const STALE_HEARTBEAT_MS = 60_000;
 /** How long a cancelled child may take to exit (or, keeping what was crawled, to acknowledge) before it is killed. */
 export const KILL_GRACE_MS = 2000;
-/** How long a worker may be silent past its run's time limit before it is ended (CRAWL_SILENCE_SECONDS). */
-export const SILENCE_MS = 60_000;
 /** Heartbeats per silence: a worker heartbeats every 2 s by default. */
 const BEATS_PER_SILENCE = 30;
 export const KILLED_KEEPING =
@@ -64,10 +62,12 @@ export interface CrawlRunnerOptions {
   clock: () => Date;
   /** Runs at once in this process (CRAWL_WORKERS). */
   workers: number;
-  /** A worker silent this long past its run's time limit is ended (default SILENCE_MS). */
-  silenceMs?: number;
+  /** A worker silent this long past its run's time limit is ended (readCrawlSilenceMs). */
+  silenceMs: number;
   /** Called after a load, before the run is marked loaded, so this process serves the crawl at once. */
   onLoaded: () => Promise<void>;
+  /** Called after a run ended here and its notices were written (to email them). */
+  onEnded?: () => void;
   logger: { info(message: string): void; error(message: string): void };
 }
 
@@ -83,6 +83,8 @@ interface ActiveRun {
   /** When the worker last sent anything, by performance.now(): silence is the process's, whatever the clock says. */
   heardAt: number;
   cancel?: { keep: boolean };
+  /** The stop was the runner's, at the time limit by its clock, not a user's cancel. */
+  isStoppedAtTimeLimit?: boolean;
   isStopAcknowledged: boolean;
   killTimer?: NodeJS.Timeout;
   /** Set when the child was killed for not acknowledging a cancel that kept what was crawled. */
@@ -110,7 +112,7 @@ export class CrawlRunner {
   readonly #silenceMs: number;
 
   constructor(private readonly options: CrawlRunnerOptions) {
-    this.#silenceMs = options.silenceMs ?? SILENCE_MS;
+    this.#silenceMs = options.silenceMs;
   }
 
   /** Fails what a dead process left, then keeps polling until `stop()`. */
@@ -187,11 +189,9 @@ export class CrawlRunner {
         !run.heartbeat_at ||
         now.getTime() - run.heartbeat_at.getTime() > STALE_HEARTBEAT_MS;
       if (!isDead) continue;
-      await appDb.run(
-        `UPDATE crawl_runs SET status = 'failed', reason = ?, ended_at = ?
-         WHERE id = ? AND owner = ? AND status IN ('running', 'loading')`,
-        [INTERRUPTED, now, run.id, run.owner],
-      );
+      const owner = run.owner ?? '';
+      if (await appDb.transaction((tx) => endRun(tx, run.id, owner, { status: 'failed', reason: INTERRUPTED }, now)))
+        this.options.onEnded?.();
       fs.rmSync(runExportDir(dataDir, run.id), { recursive: true, force: true });
       fs.rmSync(runScratchDir(dataDir, run.id), { recursive: true, force: true });
       this.options.logger.info(`crawl run ${run.id} of ${run.owner}: ${INTERRUPTED}`);
@@ -326,24 +326,36 @@ export class CrawlRunner {
     clearTimeout(run.killTimer);
     run.killTimer = setTimeout(() => {
       if (run.hasExited || (cancel.keep && run.isStopAcknowledged)) return;
-      if (cancel.keep) run.killedReason = KILLED_KEEPING;
+      // A run found stalled or silent meanwhile keeps that reason.
+      if (run.isStoppedAtTimeLimit)
+        run.overrunReason ??=
+          `The crawl failed: it did not answer the stop at its time limit of ${run.timeLimitHours} h within ` +
+          `${KILL_GRACE_MS / 1000} s, so it was ended and nothing was kept`;
+      else if (cancel.keep) run.killedReason = KILLED_KEEPING;
       run.child.kill('SIGKILL');
     }, KILL_GRACE_MS);
     run.killTimer.unref();
   }
 
   /**
-   * The crawl stops itself at its time limit. Past it, a run still fetching whose progress has not moved for
-   * STALLED_AFTER_MS, or whose worker has been silent for the silence (a frozen worker, which can neither fetch nor
-   * heartbeat), is ended, so that no run outlives its limit for long. One export or load step may take longer than a
-   * minute on a big site: the worker heartbeats meanwhile, and is left to finish.
+   * At its time limit by this runner's clock a run still fetching is told to stop and keep what it crawled, as a
+   * cancel that keeps would (the crawler's own limit, the same hours by the worker's clock, does the same). Past it, a
+   * run still fetching whose progress has not moved for STALLED_AFTER_MS, or whose worker has been silent for the
+   * silence (a frozen worker, which can neither fetch nor heartbeat), is ended, so that no run outlives its limit for
+   * long. One export or load step may take longer than a minute on a big site: the worker heartbeats meanwhile, and
+   * is left to finish.
    */
   #endIfOverrun(run: ActiveRun): void {
     const now = this.options.clock().getTime();
     const { progressAt, phase } = run.progress;
     const isOverrun = now - run.startedAt > run.timeLimitHours * HOUR_MS;
-    if (run.cancel || !isOverrun) return;
+    if (!isOverrun || (run.cancel && !run.isStoppedAtTimeLimit)) return;
     const isFetching = phase !== 'exporting' && phase !== 'loading';
+    if (!run.cancel && isFetching) {
+      run.isStoppedAtTimeLimit = true;
+      this.#stopChild(run, { keep: true });
+      return;
+    }
     const isStalled = isFetching && (progressAt === undefined || now - progressAt >= STALLED_AFTER_MS);
     const isSilent = performance.now() - run.heardAt >= this.#silenceMs;
     if (!isStalled && !isSilent) return;
@@ -378,10 +390,10 @@ export class CrawlRunner {
     if (outcome?.type === 'loaded') {
       await this.options.onLoaded();
       const pages = `the ${outcome.fetched.toLocaleString('en-GB')} pages crawled so far were kept`;
-      // Stopped early without a cancel: the time limit, the only other stop.
+      // Stopped early without a user's cancel: the time limit, by the runner's clock or the crawler's.
       const reason = !outcome.stoppedEarly
         ? null
-        : run.cancel?.keep
+        : run.cancel?.keep && !run.isStoppedAtTimeLimit
           ? `Cancelled; ${pages}`
           : `Stopped at the time limit of ${run.timeLimitHours} h; ${pages}`;
       end = { status: 'loaded', crawlId: outcome.crawlId, reason };
@@ -399,7 +411,7 @@ export class CrawlRunner {
     fs.rmSync(run.exportDir, { recursive: true, force: true });
     fs.rmSync(run.scratchDir, { recursive: true, force: true });
     await beat(appDb, run.id, this.owner, run.progress, clock());
-    await endRun(appDb, run.id, this.owner, end, clock());
+    if (await appDb.transaction((tx) => endRun(tx, run.id, this.owner, end, clock()))) this.options.onEnded?.();
   }
 }
 

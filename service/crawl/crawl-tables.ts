@@ -20,7 +20,7 @@ import {
   vitalColumns,
   type PageVitals,
 } from './crawl-records.ts';
-import { duplicateSetsSql } from './derived-url-columns.ts';
+import { duplicateSetsSql, redirectChainsSql } from './derived-url-columns.ts';
 
 /** What the tables are built with: a DuckDB connection, or one that also notes the statements (crawl-records.test.ts). */
 export type SqlRunner = Pick<DuckDBConnection, 'run' | 'runAndReadAll'>;
@@ -163,27 +163,14 @@ async function deepRank(conn: SqlRunner): Promise<void> {
 }
 
 async function redirectChains(conn: SqlRunner): Promise<void> {
-  // Redirect chains: walk the redirects until a non-redirect, a repeat (loop) or the hop limit.
   await conn.run(`CREATE TABLE hop AS SELECT n.id, n.url, p.st, p.rd, p.rk FROM n LEFT JOIN p USING (id)`);
-  await conn.run(`CREATE TABLE rch AS
-    WITH RECURSIVE w(start, step, cur, seen) AS (
-      SELECT id, 0, id, [id] FROM g WHERE g.internal AND g.rd IS NOT NULL AND g.st IS NOT NULL
-      UNION ALL
-      SELECT w.start, w.step + 1, h.rd, list_append(w.seen, h.rd)
-      FROM w JOIN hop h ON h.id = w.cur
-      WHERE h.rd IS NOT NULL AND h.st IS NOT NULL AND w.step < 4
-        AND NOT list_contains(w.seen[1:len(w.seen) - 1], w.cur)
-    ),
-    hops AS (
-      SELECT w.start, w.step, w.cur, list_contains(w.seen[1:len(w.seen) - 1], w.cur) AS closes,
-        h.url, h.st, h.rk, nx.url AS next_url, max(w.step) OVER (PARTITION BY w.start) AS last
-      FROM w JOIN hop h ON h.id = w.cur LEFT JOIN hop nx ON nx.id = h.rd
-    )
-    SELECT start AS id,
-      list({'url': url, 'status_code': st, 'redirects_to': next_url, 'is_js_redirect': coalesce(rk = 'js', false),
-            'is_meta_redirect': coalesce(rk = 'meta', false)} ORDER BY step) FILTER (WHERE step < last) AS chain,
-      count(*) FILTER (WHERE step < last)::INTEGER AS hops,
-      arg_max(cur, step) AS final_id,
-      bool_or(closes) AS loop
-    FROM hops GROUP BY start`);
+  await conn.run(
+    `CREATE TABLE rch AS ${redirectChainsSql({
+      pages: 'hop',
+      next: 'rd',
+      starts: 'SELECT id FROM g WHERE g.internal AND g.rd IS NOT NULL AND g.st IS NOT NULL',
+      isJs: "coalesce(h.rk = 'js', false)",
+      isMeta: "coalesce(h.rk = 'meta', false)",
+    })}`,
+  );
 }

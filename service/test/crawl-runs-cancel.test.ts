@@ -127,9 +127,13 @@ describe('the time limit', () => {
     expect(run).toMatchObject({
       status: 'failed',
       crawlId: null,
-      reason:
-        'The crawl failed: it was still running past its time limit of 1 h with no progress for a minute, ' +
-        'so it was ended and nothing was kept',
+      // Asked to stop at the limit, it cannot answer; which of the runner's checks ends it first depends on timing.
+      reason: expect.stringMatching(
+        new RegExp(
+          '^The crawl failed: it (was still running past its time limit of 1 h with no progress for a minute|' +
+            'did not answer the stop at its time limit of 1 h within 2 s), so it was ended and nothing was kept$',
+        ),
+      ) as string,
     });
     expect(isPidAlive(pid)).toBe(false);
   });

@@ -1,13 +1,14 @@
 /**
- * A run past its time limit while it writes its export and loads it (real runner, real worker, a site on 127.0.0.1;
- * the runner's clock is the test's, the worker's silence is timed for real): a step longer than a minute by that
- * clock, the worker heartbeating meanwhile, finishes and keeps the crawl; a worker silent past the limit (frozen
- * with SIGSTOP mid-step) is ended.
+ * A run at its time limit (real runner, real worker, sites on 127.0.0.1; the runner's clock is the test's, the
+ * worker's silence is timed for real): one still fetching stops there and keeps what it crawled, a partial crawl; one
+ * writing its export or loading, a step longer than a minute by that clock, the worker heartbeating meanwhile,
+ * finishes and keeps the crawl; a worker silent past the limit (frozen with SIGSTOP mid-step) is ended.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { STALLED_AFTER_MS, type CrawlRun } from '../../catalog/crawl-runs.ts';
 import { KILL_GRACE_MS } from '../crawl-runs/runner.ts';
 import { isPidAlive } from '../pid-lock.ts';
+import { isPartialCrawl } from '../store/crawl-labels.ts';
 import { startChainSite, type ChainSite } from './helpers/chain-site.ts';
 import { crawlRunCalls, freeze, isEnded, waitUntilDead } from './helpers/crawl-run-calls.ts';
 import { loadTestCrawl, openSignedInApp, tempDir, type SignedInApp } from './auth-fixture.ts';
@@ -17,16 +18,20 @@ const SILENCE_SECONDS = 2;
 /** A crawl worker runs at the lowest priority: on a machine busy with other work it may take minutes to start. */
 const START_SECONDS = 480;
 const TEST_MS = 900_000;
+const SLOW_PAGES = 400;
 let site: ChainSite;
+/** Slow enough that the run is still fetching when the clock reaches its limit. */
+let slowSite: ChainSite;
 const frozen: number[] = [];
 
 beforeAll(async () => {
   site = await startChainSite({ pages: 30, delayMs: 0 });
+  slowSite = await startChainSite({ pages: SLOW_PAGES, delayMs: 100 });
 });
 afterEach(() => {
   for (const pid of frozen.splice(0)) if (isPidAlive(pid)) process.kill(pid, 'SIGKILL');
 });
-afterAll(() => site?.stop());
+afterAll(() => Promise.all([site?.stop(), slowSite?.stop()]));
 
 /** The service over a data dir of its own, with website shop's crawl 1 loaded; `env` its environment. */
 function openService(env: NodeJS.ProcessEnv) {
@@ -50,6 +55,31 @@ function openService(env: NodeJS.ProcessEnv) {
 
 /** Exporting or loading: one of the steps a big site can hold for minutes. */
 const isStepping = (run: CrawlRun): boolean => run.status === 'loading' || run.progress.phase === 'exporting';
+
+describe('a run reaching its time limit while fetching', () => {
+  const { signedIn, start, waitFor } = openService({ CRAWL_SILENCE_SECONDS: '600' });
+
+  it(
+    "stops there and keeps the pages crawled so far, by the runner's clock",
+    async () => {
+      const run = await start('shop', slowSite.url, { timeLimitHours: 1 });
+      await waitFor('shop', run.id, (r) => r.progress.pagesDone >= 3 || isEnded(r), START_SECONDS);
+      signedIn().clock.advance(HOUR_MS + 1000);
+      const ended = await waitFor('shop', run.id, isEnded, 120);
+      expect(ended).toMatchObject({ status: 'loaded', crawlId: 2 });
+      const kept = /^Stopped at the time limit of 1 h; the (\d+) pages crawled so far were kept$/.exec(
+        ended.reason ?? '',
+      );
+      expect(kept, ended.reason ?? 'no reason').not.toBeNull();
+      expect(Number(kept![1])).toBeGreaterThanOrEqual(3);
+      expect(Number(kept![1])).toBeLessThan(SLOW_PAGES);
+      const crawls = signedIn().stack.registry.crawls('shop');
+      expect(crawls.map((c) => c.crawlId)).toEqual([2, 1]);
+      expect(crawls.map(isPartialCrawl)).toEqual([true, false]);
+    },
+    TEST_MS,
+  );
+});
 
 describe('a run past its time limit, exporting and loading', () => {
   // Silence long enough that a starved worker is not taken for a frozen one: here only the clock runs fast.
