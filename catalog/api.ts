@@ -203,6 +203,11 @@ export const NO_SITEMAP_NOTICE =
 export interface ReportSummary {
   trends: TrendPoint[];
   differences: { all: number; added: number; removed: number; removedByReason: RemovalCounts };
+  /**
+   * The rows' order without a sort: most at stake on their URL first when a source of a stake is connected
+   * (catalog/stakes.ts; visits, then revenue plus ad spend, then impressions, then the key), else by key.
+   */
+  defaultOrder?: 'at-stake' | 'key';
   /** A fact about the crawl that the report's rows depend on (NO_SITEMAP_NOTICE). */
   notice?: string;
   /** The data source the report needs and the crawl lacks; then trends are empty and differences 0. */

@@ -40,6 +40,8 @@ export function tabRequestKey(req: RowsRequest): string {
     req.isOnlyChecked ?? false,
     req.checklistState ?? null,
     req.orderBy.map((o) => [o.id, o.desc]),
+    req.stakeOrder?.visits ?? null,
+    req.after !== undefined,
   ]);
 }
 

@@ -13,8 +13,9 @@ import { formatDate } from '../../catalog/format.ts';
 import type { ChecklistItem, ChecklistKey } from '../app-db/checklist.ts';
 import { LOWER_URL_COLUMN, shapeOf, type ReportShape } from './report-shape.ts';
 import { ROW_ID, combinedQuery, pageQuery, selectList, type PagePlan } from './page-query.ts';
-import { cursorLookupsOf, orderTerms, resolveOrder, validateCursor } from './row-order.ts';
-import { EMPTY, keyMatch, tabRows } from './row-source.ts';
+import { cursorLookupsOf, orderTerms, resolveOrder, validateCursor, type OrderTerm } from './row-order.ts';
+import { EMPTY, keyMatch, tabRows, type RowSource } from './row-source.ts';
+import { STAKE_ORDER_COLUMNS, withStakeColumns } from './stakes.ts';
 import {
   CHECKED_COLUMN,
   CHECKLIST_STATE_COLUMN,
@@ -71,6 +72,8 @@ export interface CompiledRows {
   cursorLookups: readonly SqlFragment[];
   limit: number;
   offset: number;
+  /** Rows sort by what is at stake (RowsRequest.stakeOrder): no cursor continues them. */
+  isStakeOrder: boolean;
   /**
    * The page for a given total (and the cursor's ordinal when `cursorLookup` found one); undefined when the page
    * is empty.
@@ -102,6 +105,7 @@ export interface CompiledTab {
   count?: SqlFragment;
   knownTotal?: number;
   isDefaultOrder: boolean;
+  isStakeOrder: boolean;
   /** What every page query of the tab is built from; undefined when the tab has no rows. */
   plan?: Omit<PagePlan, 'req' | 'isDefaultOrder'>;
   /** The count's SQL with its values, or the known total: part of every page's cacheKey. */
@@ -120,11 +124,30 @@ function targetMatch(shape: ReportShape, isPrecomputed: boolean, text: string): 
     : sql`contains(lower("r".${ident(shape.urlColumn)}), lower(${text}))`;
 }
 
+/** The rows with their stake columns, sorted by them and then in key order. */
+function stakeOrdered(
+  req: RowsRequest,
+  shape: ReportShape,
+  source: RowSource,
+): { source: RowSource; order: OrderTerm[] } {
+  const ordered: RowSource = {
+    relation: withStakeColumns(source.relation, shape, req.current, req.stakeOrder!),
+    alias: source.alias,
+    isPrecomputed: source.isPrecomputed,
+    tiebreak: source.tiebreak,
+    ...(source.knownTotal !== undefined && { knownTotal: source.knownTotal }),
+  };
+  const stakes = STAKE_ORDER_COLUMNS.map((column) => ({ column, desc: true }));
+  return { source: ordered, order: [...stakes, ...orderTerms([], ordered, shape)] };
+}
+
 export function compileTab(req: RowsRequest, { packedColumns = [] }: CompileOptions = {}): CompiledTab {
   validateTab(req);
   const shape = shapeOf(req.report);
   const terms = resolveOrder(req, shape);
-  const isDefaultOrder = terms.length === 0;
+  // An explicit sort (the keys' own included) or a cursor keeps its order; otherwise what is at stake comes first.
+  const isStakeOrder = req.orderBy.length === 0 && req.after === undefined && req.stakeOrder !== undefined;
+  const isDefaultOrder = terms.length === 0 && !isStakeOrder;
   const isRemoved = req.differenceType === 'removed';
   const columns = [
     ...shape.columns.map((c) => c.id),
@@ -136,7 +159,14 @@ export function compileTab(req: RowsRequest, { packedColumns = [] }: CompileOpti
 
   const source = tabRows(req, shape);
   if (source === EMPTY)
-    return { shape, columns, knownTotal: 0, isDefaultOrder, countKey: `empty\u0000${shape.report.id}` };
+    return {
+      shape,
+      columns,
+      knownTotal: 0,
+      isDefaultOrder,
+      isStakeOrder,
+      countKey: `empty\u0000${shape.report.id}`,
+    };
 
   const filters: SqlFragment[] = [];
   const userFilter = req.userFilter?.trim();
@@ -158,20 +188,22 @@ export function compileTab(req: RowsRequest, { packedColumns = [] }: CompileOpti
   const countWhere = (extra: SqlFragment[] = []) =>
     sql`SELECT count(*) AS n FROM (${source.relation}) "r" WHERE ${and([...filters, ...extra])}`;
   const count = filters.length > 0 || source.knownTotal === undefined ? countWhere() : undefined;
+  const paged = isStakeOrder ? stakeOrdered(req, shape, source) : { source, order: orderTerms(terms, source, shape) };
   return {
     shape,
     columns,
     ...(count ? { count } : { knownTotal: source.knownTotal }),
     ...(target && linking && { filterMatches: { linking: countWhere([linking]), target: countWhere([target]) } }),
     isDefaultOrder,
+    isStakeOrder,
     plan: {
       shape,
-      source,
+      source: paged.source,
       filters,
-      order: orderTerms(terms, source, shape),
-      output: selectList(shape, source, isChecked, packedColumns, { isRemoved, checklistState }),
-      ...(source.stored && {
-        rowTableOutput: selectList(shape, source, isChecked, packedColumns, {
+      order: paged.order,
+      output: selectList(shape, paged.source, isChecked, packedColumns, { isRemoved, checklistState }),
+      ...(paged.source.stored && {
+        rowTableOutput: selectList(shape, paged.source, isChecked, packedColumns, {
           isRemoved,
           checklistState,
           ordinal: ROW_ID,
@@ -184,10 +216,10 @@ export function compileTab(req: RowsRequest, { packedColumns = [] }: CompileOpti
 
 /** The page of a compiled tab that the request asks for (its limit, offset and cursor). */
 function compilePage(tab: CompiledTab, req: RowsRequest): CompiledRows {
-  const { shape, columns, isDefaultOrder, plan: tabPlan } = tab;
+  const { shape, columns, isDefaultOrder, isStakeOrder, plan: tabPlan } = tab;
   if (req.after !== undefined) validateCursor(req.after, shape, isDefaultOrder);
   const total = tab.count ? { count: tab.count } : { knownTotal: tab.knownTotal };
-  const paging = { limit: req.limit, offset: req.offset };
+  const paging = { limit: req.limit, offset: req.offset, isStakeOrder };
   if (!tabPlan)
     return { shape, columns, ...total, cursorLookups: [], ...paging, page: () => undefined, cacheKey: tab.countKey };
   const plan: PagePlan = { ...tabPlan, isDefaultOrder, req };

@@ -172,7 +172,7 @@ function pageOf(chunks: ResultChunks, compiled: CompiledRows, total: number): Ro
   const { [ORDINAL_COLUMN]: ordinals, ...columns } = arrowColumns(chunks, (name) => name !== TOTAL_COLUMN);
   const page = pageResult(columns, { total, nextCursor: null });
   const rows = page.numRows;
-  if (rows < compiled.limit || rows === 0) return page;
+  if (rows < compiled.limit || rows === 0 || compiled.isStakeOrder) return page;
   const keys = compiled.shape.keyColumns.map((key) => {
     const column = columns[key];
     return textOf((column ? jsonValue(makeVector(column), rows - 1) : null) ?? '');

@@ -4,6 +4,7 @@
  * into SQL.
  */
 import type { StakeSums } from '../../catalog/stakes.ts';
+import type { StakeOrder } from './stakes.ts';
 import { CSV_CHUNK_SIZE, PAGE_SIZES } from '../../catalog/constants.ts';
 import { CHECKLIST_STATE_COLUMN } from '../../catalog/checklist-states.ts';
 import type { RemovalCounts, RemovalReason } from '../../catalog/removal-reasons.ts';
@@ -89,6 +90,11 @@ export interface RowsRequest {
   /** Adds CHECKLIST_STATE_COLUMN (catalog/checklist-states.ts) for the checked rows. */
   checklistState?: ChecklistStateOptions | undefined;
   orderBy: readonly OrderBy[];
+  /**
+   * Without orderBy and cursor, rows sort by what is at stake on their URL (stakes.ts withStakeColumns), then in key
+   * order; set when a source of a stake is connected.
+   */
+  stakeOrder?: StakeOrder | undefined;
   limit: number;
   offset: number;
   /** Keyset cursor: the key values of the last row received; the page continues after it in key order. */

@@ -4,13 +4,15 @@
  * precomputed rows. Sums are stored whatever is connected; which figures a crawl shows is decided when it is read.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { STAKE_FIGURES, type StakeSums } from '../../catalog/stakes.ts';
+import type { DataSourceId } from '../../catalog/data-sources.ts';
+import { STAKE_FIGURES, STAKE_SOURCES, type StakeSums } from '../../catalog/stakes.ts';
 import { quoteIdent, textOf } from '../db/duckdb.ts';
 import type { DateRange, ReportShape } from './report-shape.ts';
 import { ident, joinSql, raw, sql, tableRef, type SqlFragment } from './sql.ts';
 
 export const REPORT_STAKES_TABLE = 'report_stakes';
-const STAKE_URLS = '__thc_stake_urls';
+/** Per URL sums of every figure over the crawl's window (stakeUrlRelation), kept for the rows' at-stake order. */
+export const URL_STAKES_TABLE = 'url_stakes';
 
 /** Each source table's contribution: its figures as SQL over its own rows. */
 const CONTRIBUTIONS: readonly { table: string; figures: Partial<Record<(typeof STAKE_FIGURES)[number], string>> }[] = [
@@ -54,22 +56,44 @@ export async function precomputeStakes(
   shapes: readonly ReportShape[],
 ): Promise<void> {
   const urls = stakeUrlRelation(database, tables, range);
-  await conn.run(`CREATE OR REPLACE TEMP TABLE ${STAKE_URLS} AS ${urls.sql}`, urls.params as never);
-  try {
-    const columns = STAKE_FIGURES.map((f) => `${quoteIdent(f)} DOUBLE NOT NULL`).join(', ');
-    await conn.run(`CREATE OR REPLACE TABLE ${REPORT_STAKES_TABLE} (report_id VARCHAR PRIMARY KEY, ${columns})`);
-    for (const shape of shapes) {
-      const stake = reportStakeSql(
-        shape,
-        sql`SELECT * FROM ${ident(shape.rowTable)}`,
-        raw(`SELECT * FROM temp.main.${STAKE_URLS}`),
-      );
-      const insert = sql`INSERT INTO ${raw(REPORT_STAKES_TABLE)} SELECT ${shape.report.id}, * FROM (${stake})`;
-      await conn.run(insert.sql, insert.params as never);
-    }
-  } finally {
-    await conn.run(`DROP TABLE IF EXISTS temp.main.${STAKE_URLS}`);
+  await conn.run(`CREATE OR REPLACE TABLE ${URL_STAKES_TABLE} AS ${urls.sql} ORDER BY "url"`, urls.params as never);
+  const columns = STAKE_FIGURES.map((f) => `${quoteIdent(f)} DOUBLE NOT NULL`).join(', ');
+  await conn.run(`CREATE OR REPLACE TABLE ${REPORT_STAKES_TABLE} (report_id VARCHAR PRIMARY KEY, ${columns})`);
+  for (const shape of shapes) {
+    const stake = reportStakeSql(
+      shape,
+      sql`SELECT * FROM ${ident(shape.rowTable)}`,
+      raw(`SELECT * FROM ${URL_STAKES_TABLE}`),
+    );
+    const insert = sql`INSERT INTO ${raw(REPORT_STAKES_TABLE)} SELECT ${shape.report.id}, * FROM (${stake})`;
+    await conn.run(insert.sql, insert.params as never);
   }
+}
+
+/** The columns the at-stake row order sorts by, most significant first, all descending. */
+export const STAKE_ORDER_COLUMNS = ['__stake_visits', '__stake_money', '__stake_impressions'] as const;
+
+/**
+ * The rows of `source` with what is at stake on each row's URL in the current crawl's window (0 where no source
+ * knows the URL), as STAKE_ORDER_COLUMNS: visits (sessions with analytics, else search clicks), money (revenue plus
+ * ad spend), impressions; the ordering catalog/stakes.ts compareStakes gives reports.
+ */
+export function withStakeColumns(
+  relation: SqlFragment,
+  shape: ReportShape,
+  current: { alias: string },
+  order: StakeOrder,
+): SqlFragment {
+  const [visits, money, impressions] = STAKE_ORDER_COLUMNS.map((c) => ident(c));
+  return sql`SELECT "r".*, COALESCE("s".${ident(order.visits)}, 0) AS ${visits!},
+      COALESCE("s"."revenue" + "s"."ad_spend", 0) AS ${money!}, COALESCE("s"."impressions", 0) AS ${impressions!}
+    FROM (${relation}) "r" LEFT JOIN ${tableRef(current.alias, URL_STAKES_TABLE)} "s"
+      ON "s"."url" = "r".${ident(shape.urlColumn)}`;
+}
+
+/** How a crawl's rows sort by what is at stake: its visits figure (sessions when analytics is connected). */
+export interface StakeOrder {
+  visits: 'sessions' | 'clicks';
 }
 
 /** The stored sums of an attached crawl database by report; undefined when it has none (precomputed before stakes). */
@@ -86,4 +110,17 @@ export async function readStakes(
   for (const row of reader.getRowObjectsJS())
     stakes.set(textOf(row.report_id), Object.fromEntries(STAKE_FIGURES.map((f) => [f, Number(row[f])])) as StakeSums);
   return stakes;
+}
+
+/**
+ * The at-stake row order of a crawl with these sources connected and its per URL sums kept; undefined (rows in key
+ * order) when no source of a stake is connected or the crawl was precomputed without the sums.
+ */
+export function stakeOrderOf(
+  connected: ReadonlySet<DataSourceId>,
+  tables: ReadonlySet<string>,
+): StakeOrder | undefined {
+  const isConnected = STAKE_FIGURES.some((f) => STAKE_SOURCES[f].some((id) => connected.has(id)));
+  if (!isConnected || !tables.has(URL_STAKES_TABLE)) return undefined;
+  return { visits: connected.has('analytics') ? 'sessions' : 'clicks' };
 }

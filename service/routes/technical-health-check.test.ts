@@ -143,6 +143,8 @@ describe('overview/get-overview', () => {
       title: 'Client errors (4xx)',
       category: 'status-code',
       severity: 'CRITICAL',
+      // Search Console and analytics are connected, the ads platforms not; no source row lands on its one URL.
+      stake: { clicks: 0, impressions: 0, sessions: 0, conversions: 0, revenue: 0, ad_spend: null },
     });
     for (const { reports } of Object.values(body.severityMap)) {
       const ranks = reports.map((r) => [r.ems_rank as number, r.ems_lumar_row_count as number]);
@@ -193,6 +195,8 @@ describe('report/get-summary', () => {
     expect(response.json()).toEqual({
       trends: [],
       differences: { all: 3, added: 0, removed: 0, removedByReason: noRemovals() },
+      // Sources are connected: unsorted rows come most at stake first.
+      defaultOrder: 'at-stake',
     });
   });
 
@@ -210,7 +214,10 @@ describe('report/get-summary', () => {
 
 describe('report/get-rows', () => {
   it('answers JSON rows keyed by column id with the total', async () => {
-    const response = await post('/report/get-rows', rowsBody({ reportId: 'content/thin', showChecked: true }));
+    const response = await post(
+      '/report/get-rows',
+      rowsBody({ reportId: 'content/thin', showChecked: true, orderBy: [{ id: 'url', desc: false }] }),
+    );
     expect(response.statusCode).toBe(200);
     expect(response.headers[TOTAL_COUNT_HEADER]).toBe('4');
     const body = response.json<{ rows: Record<string, unknown>[]; total: number; nextCursor: unknown }>();

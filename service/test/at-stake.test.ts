@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OverviewReport } from '../../catalog/api.ts';
-import { openSignedInApp, tempDir, type SignedInApp } from './auth-fixture.ts';
+import { openSignedInApp, post, tempDir, type SignedInApp } from './auth-fixture.ts';
 import { runImportData } from './helpers/import-cli.ts';
 import { FIXTURES, SITE, loadSiteWithoutSources, overviewReports } from './helpers/source-fixtures.ts';
 
@@ -23,6 +23,20 @@ function importFile(source: string, file: string): void {
 async function overview(crawlId: number): Promise<Map<string, OverviewReport>> {
   await signedIn.stack.registry.refresh();
   return new Map((await overviewReports(signedIn, crawlId)).map((r) => [r.reportId, r]));
+}
+
+const BASE = '/api/technical-health-check/report';
+
+/** The URLs of crawl/all of crawl 2 in the order get-rows gives them, and get-summary's default order. */
+async function crawlAllOrder(orderBy?: { id: string; desc: boolean }[]): Promise<{ urls: string[]; order: unknown }> {
+  const body = { websiteId: SITE, currentId: 2, reportId: 'crawl/all', tableId: 'urls', differenceType: 'all' };
+  const session = signedIn.sessions.admin;
+  const rows = await post(signedIn.app, `${BASE}/get-rows`, session, { ...body, limit: 100, orderBy });
+  expect(rows.statusCode, rows.body).toBe(200);
+  const summary = await post(signedIn.app, `${BASE}/get-summary`, session, body);
+  expect(summary.statusCode, summary.body).toBe(200);
+  const { defaultOrder } = summary.json<{ defaultOrder: unknown }>();
+  return { urls: rows.json<{ rows: { url: string }[] }>().rows.map((r) => r.url), order: defaultOrder };
 }
 
 const rounded = (stake: unknown) =>
@@ -45,6 +59,10 @@ describe('at stake', () => {
     const entries = await overview(2);
     expect(entries.size).toBeGreaterThan(40);
     for (const entry of entries.values()) expect([entry.reportId, entry.stake]).toEqual([entry.reportId, null]);
+    // Rows keep their key order.
+    const { urls, order } = await crawlAllOrder();
+    expect(order).toBe('key');
+    expect(urls).toEqual([...urls].sort());
   }, 120_000);
 
   it('sums analytics over the distinct URLs of each report, ad figures absent until an ads source is imported', async () => {
@@ -73,6 +91,22 @@ describe('at stake', () => {
     // The near miss: a connected source with nothing on a report's URLs is 0, not absent.
     expect(entries.get('analytics/missing')?.stake).toMatchObject({ sessions: 0, conversions: 0, revenue: 0 });
   }, 300_000);
+
+  it("sorts a report's rows by what is at stake on their URL unless the user sorts them", async () => {
+    const { urls, order } = await crawlAllOrder();
+    expect(order).toBe('at-stake');
+    // Sessions above: /de/ 591, /de/deutschland/ 31, the newsletter URL 12; then every URL without any, by key.
+    expect(urls.slice(0, 3).map((u) => new URL(u).pathname + new URL(u).search)).toEqual([
+      '/de/',
+      '/de/deutschland/',
+      '/de/frankreich/?utm_source=newsletter&utm_medium=email',
+    ]);
+    expect(urls.slice(3)).toEqual([...urls.slice(3)].sort());
+    // An explicit sort wins, the keys' own order included.
+    const byKey = await crawlAllOrder([{ id: 'url', desc: false }]);
+    expect(byKey.urls).toEqual([...byKey.urls].sort());
+    expect(byKey.urls.slice(0, 3)).not.toEqual(urls.slice(0, 3));
+  }, 120_000);
 
   it('adds the ad spend of both ads platforms over each crawl’s own window', async () => {
     const report = 'ads/broken-landing-pages';

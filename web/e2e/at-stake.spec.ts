@@ -48,3 +48,41 @@ test('the overview shows what is at stake per report and orders the reports by i
   const companion = page.getByTestId('stat-traffic-health');
   await expect(companion).toContainText(/^Traffic-weighted \d+(\.\d)?\/100/);
 });
+
+test("a report's rows sort by what is at stake unless a column is sorted, and the sort survives a reload", async ({
+  page,
+}) => {
+  await open(page, `${SECTION}?website=${websites.northwind.id}`);
+  await waitForOverview(page);
+  const crawl = query(page).get('crawl');
+  const body = { websiteId: websites.northwind.id, currentId: Number(crawl), reportId: 'crawl/all', tableId: 'urls' };
+  const rows = await api<{ rows: { url: string }[] }>(page, '/api/technical-health-check/report/get-rows', {
+    ...body,
+    differenceType: 'all',
+    showChecked: false,
+    limit: 10,
+    offset: 0,
+    orderBy: [],
+  });
+  const byStake = rows.rows.map((r) => r.url);
+  expect(byStake, 'the most at stake is not simply the first URL').not.toEqual([...byStake].sort());
+
+  await page.goto(`${SECTION}/crawl/all?website=${websites.northwind.id}&crawl=${crawl}`);
+  const note = page.getByTestId('stake-order-note');
+  await expect(note).toBeVisible();
+  const urls = page.getByTestId('report-table').locator('tbody td[data-column=url]');
+  await expect(urls.first().locator('a').first()).toHaveAttribute('href', byStake[0]!);
+
+  const header = page.getByTestId('report-table').locator('th[data-column=url]');
+  await header.getByRole('button').click();
+  await expect.poll(() => query(page).get('sort')).toBe('url.desc');
+  await expect(note).toHaveCount(0);
+  await page.reload();
+  await expect(header).toHaveAttribute('aria-sort', 'descending');
+  await expect(note).toHaveCount(0);
+  await header.getByRole('button').click();
+  await header.getByRole('button').click();
+  await expect.poll(() => query(page).get('sort')).toBeNull();
+  await expect(note).toBeVisible();
+  await expect(urls.first().locator('a').first()).toHaveAttribute('href', byStake[0]!);
+});

@@ -85,7 +85,12 @@ export function registerReportCalls(app: FastifyInstance, calls: CallResolver): 
         }
       }
       const notice = await engine.noticeOf(report, call.currentTarget, options);
-      return { trends, differences, ...(notice === undefined ? {} : { notice }) };
+      return {
+        trends,
+        differences,
+        defaultOrder: base.stakeOrder ? 'at-stake' : 'key',
+        ...(notice === undefined ? {} : { notice }),
+      };
     } catch (error) {
       return sendRequestError(reply, error);
     }
@@ -103,6 +108,8 @@ export function registerReportCalls(app: FastifyInstance, calls: CallResolver): 
       limit: body.limit,
       offset: body.offset,
       after: body.after ?? undefined,
+      // Paging by cursor (after null on the first chunk) continues the key order, never the at-stake one.
+      ...(body.after !== undefined && { stakeOrder: undefined }),
     };
     try {
       const [result, filterMatches] = await Promise.all([

@@ -28,6 +28,7 @@ import { CsvExportProgress } from './csv-export-progress.tsx';
 import { DifferenceTabs } from './difference-tabs.tsx';
 import { NoColumnsPanel } from './no-columns-panel.tsx';
 import { RemovalReasonFilter } from './removal-reason-filter.tsx';
+import { StakeOrderNote } from './stake-order-note.tsx';
 import { NotConnectedPanel } from './not-connected-panel.tsx';
 import { overviewMetrics } from '../../lib/overview-metrics.ts';
 import { useChecklistEdits } from './use-checklist-edits.ts';
@@ -292,6 +293,9 @@ export function ReportPage({ report }: { report: ReportDefinition }) {
               counts={differences?.removedByReason}
               onChange={(reason) => setUrl((s) => ({ ...s, reason, page: undefined }))}
             />
+          ) : null}
+          {sorting.length === 0 && summary.status === 'success' && summary.data?.defaultOrder === 'at-stake' ? (
+            <StakeOrderNote />
           ) : null}
           {visibleColumns.length === 0 ? (
             <NoColumnsPanel
