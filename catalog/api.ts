@@ -7,6 +7,7 @@ import type { DataSourceId } from './data-sources.ts';
 import type { PartialReason } from './export-contract.ts';
 import type { RemovalCounts, RemovalReason } from './removal-reasons.ts';
 import type { Stake } from './stakes.ts';
+import type { Comparability } from './comparability.ts';
 
 export type Role = 'CLIENT' | 'STAFF' | 'ADMIN';
 
@@ -98,6 +99,8 @@ export interface Overview {
   /** Every data source the crawl lacks. */
   notConnected?: DataSourceId[];
   severityMap: Partial<Record<Severity, { reports: OverviewReport[] }>>;
+  /** Why Added/Removed against the comparison may not be what changed (catalog/comparability.ts); absent when comparable. */
+  comparability?: Comparability;
   /** A fact about the crawl that its sitemap reports' rows depend on (NO_SITEMAP_NOTICE). */
   notice?: string;
 }
@@ -208,6 +211,8 @@ export interface ReportSummary {
    * (catalog/stakes.ts; visits, then revenue plus ad spend, then impressions, then the key), else by key.
    */
   defaultOrder?: 'at-stake' | 'key';
+  /** As the overview's: why Added/Removed may not be what changed; absent when the crawls are comparable. */
+  comparability?: Comparability;
   /** A fact about the crawl that the report's rows depend on (NO_SITEMAP_NOTICE). */
   notice?: string;
   /** The data source the report needs and the crawl lacks; then trends are empty and differences 0. */

@@ -38,6 +38,27 @@ export const isCrawlId = (id: number): boolean => Number.isInteger(id) && id >= 
 
 export const websiteIdSchema = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'lowercase letters, digits and dashes');
 
+/**
+ * What the crawl was asked to do, as far as it decides which URLs a crawl holds and what it sees of them (scope,
+ * limits, robots.txt, rendering, user agent): recorded by the crawler so two crawls can be told comparable or not
+ * (catalog/comparability.ts). Absent from exports written before it or by other tools.
+ */
+export const recordedSettingsSchema = z.object({
+  startUrl: z.string(),
+  includeSubdomains: z.boolean(),
+  include: z.array(z.string()),
+  exclude: z.array(z.string()),
+  sitemaps: z.array(z.string()),
+  checkExternal: z.boolean(),
+  maxUrls: z.number().int(),
+  maxDepth: z.number().int(),
+  timeLimitHours: z.number(),
+  respectRobots: z.boolean(),
+  render: z.number().int(),
+  userAgent: z.string(),
+});
+export type RecordedSettings = z.infer<typeof recordedSettingsSchema>;
+
 export const manifestSchema = z.object({
   websiteId: websiteIdSchema,
   crawlId: crawlIdSchema,
@@ -50,6 +71,7 @@ export const manifestSchema = z.object({
   stoppedEarly: z.boolean().optional(),
   /** Why the crawl holds less than the website (stopped, its time limit, its Max URLs); absent for a full crawl. */
   partialReason: z.enum(PARTIAL_REASONS).optional(),
+  settings: recordedSettingsSchema.optional(),
 });
 
 export type ExportColumn = z.infer<typeof exportColumnSchema>;

@@ -8,6 +8,8 @@ import { RE2JS } from 're2js';
 /** What a crawl's scope asks of a pattern (a RegExp has the same shape). */
 export interface UrlPattern {
   test(url: string): boolean;
+  /** The expression as written (a RegExp's own source); crawl manifests record it. */
+  readonly source?: string;
 }
 
 /** Why a pattern is refused, worded to follow its name: `Exclude pattern "(a)\\1" ${message}`. */
@@ -46,7 +48,8 @@ export function compileUrlPattern(source: string): UrlPattern {
   const unsupported = unsupportedIn(source);
   if (unsupported) throw new UrlPatternError(`cannot be used: ${unsupported} (patterns must run in linear time)`);
   try {
-    return RE2JS.compile(RE2JS.translateRegExp(source));
+    const compiled = RE2JS.compile(RE2JS.translateRegExp(source));
+    return { source, test: (url) => compiled.test(url) };
   } catch (error) {
     const detail = error instanceof Error ? error.message.replace(/^error parsing regexp: /, '') : String(error);
     throw new UrlPatternError(`cannot be used: the linear-time engine refuses it (${detail})`);

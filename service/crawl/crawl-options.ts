@@ -2,7 +2,7 @@
  * What a crawl is asked to do and what it reports back: the one interface between the crawler
  * (service/crawl/), its CLI (scripts/crawl.ts), the service's crawl runs and the tests.
  */
-import type { Manifest } from '../../catalog/export-contract.ts';
+import type { Manifest, RecordedSettings } from '../../catalog/export-contract.ts';
 import type { EgressPolicy } from './egress.ts';
 import type { UrlPattern } from '../../catalog/url-pattern.ts';
 
@@ -96,3 +96,22 @@ export interface CrawlResult {
 }
 
 export type { PageVitals } from './crawl-records.ts';
+
+/** What the crawl was asked, as its manifest records it (catalog/comparability.ts tells crawls comparable by it). */
+export function recordedSettingsOf(options: CrawlOptions, startUrl: string): RecordedSettings {
+  const text = (p: UrlPattern): string => p.source ?? '';
+  return {
+    startUrl,
+    includeSubdomains: options.includeSubdomains,
+    include: options.include.map(text),
+    exclude: options.exclude.map(text),
+    sitemaps: options.sitemaps,
+    checkExternal: options.checkExternal ?? true,
+    maxUrls: options.maxUrls,
+    maxDepth: options.maxDepth,
+    timeLimitHours: (options.maxDurationMs ?? DEFAULT_MAX_DURATION_MS) / 3_600_000,
+    respectRobots: options.respectRobots,
+    render: options.render,
+    userAgent: options.userAgent,
+  };
+}

@@ -10,7 +10,13 @@ import os from 'node:os';
 import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { DEFAULT_MAX_DURATION_MS, type CrawlOptions, type CrawlResult, type PageVitals } from './crawl-options.ts';
+import {
+  DEFAULT_MAX_DURATION_MS,
+  recordedSettingsOf,
+  type CrawlOptions,
+  type CrawlResult,
+  type PageVitals,
+} from './crawl-options.ts';
 import { CrawlError } from './crawl-error.ts';
 import {
   recordFileOf,
@@ -202,6 +208,7 @@ class Crawler {
       dataWindowDays: this.options.dataWindowDays,
       stoppedEarly,
       partialReason,
+      settings: recordedSettingsOf(this.options, this.startUrl),
       written: this.active.written,
       onStep: () => this.progress.exporting(true),
     });

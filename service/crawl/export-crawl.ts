@@ -11,6 +11,7 @@ import {
   parquetFileOf,
   type Manifest,
   type PartialReason,
+  type RecordedSettings,
 } from '../../catalog/export-contract.ts';
 import { dataWindowBefore } from '../../catalog/data-sources.ts';
 import { openDatabase, quoteLiteral } from '../db/duckdb.ts';
@@ -35,6 +36,8 @@ export interface ExportTarget {
   dataWindowDays?: number | undefined;
   stoppedEarly: boolean;
   partialReason: PartialReason | undefined;
+  /** What the crawl was asked (crawl-options.ts recordedSettingsOf), for the manifest. */
+  settings?: RecordedSettings | undefined;
   /** Filled with each path put into place (the export directory when created here, then each file). */
   written: string[];
   /** Called after each step of the export (the tables built, each Parquet file written). */
@@ -59,6 +62,7 @@ export async function exportCrawl(
     crawler: { name: CRAWLER_NAME, version: crawlerVersion() },
     ...(target.stoppedEarly ? { stoppedEarly: true } : {}),
     ...(target.partialReason ? { partialReason: target.partialReason } : {}),
+    ...(target.settings ? { settings: target.settings } : {}),
   });
   const side = path.join(rows.workDir, 'export');
   fs.mkdirSync(side, { recursive: true });

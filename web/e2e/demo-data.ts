@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { MANIFEST_FILE } from '../../catalog/export-contract.ts';
+import { MANIFEST_FILE, type RecordedSettings } from '../../catalog/export-contract.ts';
 import { generateSite } from '../../scripts/fixtures/generate.ts';
 import { seedDemo } from '../../service/demo.ts';
 import { loadCrawl } from '../../service/load/load-crawl.ts';
@@ -48,6 +48,25 @@ export async function loadBigSite(dataDir: string, log: (line: string) => void):
   }
 }
 
+/** Issue 30 §4: the same-day crawls record their settings; the first was run with a lower limit, ignoring robots.txt. */
+export function sameDaySettingsOf(crawlId: number): RecordedSettings {
+  const settings: RecordedSettings = {
+    startUrl: `https://${extra.sameDay.domain}/`,
+    includeSubdomains: false,
+    include: [],
+    exclude: [],
+    sitemaps: [],
+    checkExternal: true,
+    maxUrls: 100_000,
+    maxDepth: 100,
+    timeLimitHours: 6,
+    respectRobots: true,
+    render: 0,
+    userAgent: 'technical-health-check',
+  };
+  return crawlId === 1 ? { ...settings, maxUrls: 500, respectRobots: false } : settings;
+}
+
 /**
  * Loads the same-day website's crawls: a small generated site whose manifests are given the crawl times of
  * `extra.sameDay`, the partial one marked as a stopped crawl's export is.
@@ -64,9 +83,10 @@ export async function loadSameDaySite(dataDir: string): Promise<void> {
       const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
       const crawl: { crawledAt: string; partialReason?: string } = wanted.find((c) => c.crawlId === manifest.crawlId)!;
       const partial = crawl.partialReason ? { stoppedEarly: true, partialReason: crawl.partialReason } : {};
+      const settings = sameDaySettingsOf(Number(manifest.crawlId));
       fs.writeFileSync(
         file,
-        JSON.stringify({ ...manifest, websiteId: extra.sameDay.id, crawledAt: crawl.crawledAt, ...partial }),
+        JSON.stringify({ ...manifest, websiteId: extra.sameDay.id, crawledAt: crawl.crawledAt, ...partial, settings }),
       );
       await loadCrawl({ dataDir, exportDir });
     }

@@ -1,5 +1,5 @@
 /**
- * overview/get-overview {websiteId, currentId, comparisonId?, refresh?} → {moduleId, module, severityMap, notice?}:
+ * overview/get-overview {websiteId, currentId, comparisonId?, refresh?} → {moduleId, module, severityMap, comparability?, notice?}:
  * every shown report's rank, rows, Added/Removed (with the removal reasons), the checked rows the crawl verified as
  * fixed and what is at stake on its URLs (catalog/stakes.ts), by severity (spec §7), and the crawl's notice.
  */
@@ -8,6 +8,7 @@ import { catalog, categoryById } from '../../../catalog/index.ts';
 import { dataSourceIds, type DataSourceId } from '../../../catalog/data-sources.ts';
 import { severities, type ReportDefinition } from '../../../catalog/schema.ts';
 import { stakeOf, type Stake } from '../../../catalog/stakes.ts';
+import { comparabilityField } from './comparability.ts';
 import type { CrawlTarget } from '../../engine/rows-request.ts';
 import { connectedSourcesOf, missingSources, notConnectedFor } from '../../sources/connected.ts';
 import { readBody } from '../read-body.ts';
@@ -94,6 +95,7 @@ export function registerOverviewCalls(app: FastifyInstance, calls: CallResolver)
       comparisonId: comparison?.crawlId ?? null,
       notConnected: missingSources(current.meta, dataSourceIds),
       severityMap,
+      ...comparabilityField(current, comparison),
       ...(notice === undefined ? {} : { notice }),
     };
   });

@@ -57,6 +57,8 @@ export interface ReportCall {
   current: CrawlRecord;
   currentTarget: CrawlTarget;
   comparisonTarget: CrawlTarget | undefined;
+  /** The comparison crawl; null for none. */
+  comparison: CrawlRecord | null;
   /** The rows request of the call's tab, first page in the default order. */
   base: RowsRequest;
 }
@@ -185,7 +187,7 @@ export class CallResolver {
       limit: ALLOWED_LIMITS[0]!,
       offset: 0,
     };
-    return { report, crawls, current, currentTarget, comparisonTarget, base };
+    return { report, crawls, current, currentTarget, comparisonTarget, comparison, base };
   }
 }
 

@@ -31,6 +31,7 @@ import {
   summarySchema,
 } from './payloads.ts';
 import { notConnectedFor } from '../../sources/connected.ts';
+import { comparabilityField } from './comparability.ts';
 import { sendRequestError, type CallResolver, type ReportCall } from './report-call.ts';
 
 export function registerReportCalls(app: FastifyInstance, calls: CallResolver): void {
@@ -89,6 +90,7 @@ export function registerReportCalls(app: FastifyInstance, calls: CallResolver): 
         trends,
         differences,
         defaultOrder: base.stakeOrder ? 'at-stake' : 'key',
+        ...comparabilityField(current, call.comparison),
         ...(notice === undefined ? {} : { notice }),
       };
     } catch (error) {

@@ -6,12 +6,14 @@ import { useCrawlsStore } from '../../stores/crawls-store.ts';
 import { showErrorToast, showLoadingToast, showSuccessToast } from '../../lib/toast.ts';
 import { Icon } from '../../components/icon.tsx';
 import { useDashboard } from '../../lib/dashboard-context.ts';
+import { SettingDifferencesList, useSettingDifferences } from './settings-differ-notice.tsx';
 import { APPROVE_ERROR_TOAST, APPROVED_TOAST, APPROVING_TOAST, AUTO_APPROVAL_COPY } from './approval-copy.ts';
 
 /** Internal users only: the crawl is pending; approve it to publish it to the client now. */
 export function PendingNotice({ crawl }: { crawl: Crawl }) {
   const { website, overview, reloadCrawls } = useDashboard();
   const [isApproving, setApproving] = useState(false);
+  const differences = useSettingDifferences();
   const moduleId = overview.status === 'success' ? overview.data.moduleId : undefined;
 
   const approve = async () => {
@@ -49,6 +51,14 @@ export function PendingNotice({ crawl }: { crawl: Crawl }) {
           <Text size="sm" c="dark.6">
             Approve it now to publish it to the client straight away.
           </Text>
+          {differences.length > 0 ? (
+            <Stack gap={2} data-testid="pending-settings-differ">
+              <Text size="sm" c="dark.6" fw={600}>
+                Check before approving: it was run with other settings than the crawl it is compared with.
+              </Text>
+              <SettingDifferencesList differences={differences} />
+            </Stack>
+          ) : null}
         </Stack>
         <Button
           color="dark"

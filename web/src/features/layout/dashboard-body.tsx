@@ -8,6 +8,7 @@ import { ModuleInactivePanel } from '../crawl-state/module-inactive-panel.tsx';
 import { ClientPendingPanel } from '../crawl-state/client-pending-panel.tsx';
 import { PendingNotice } from '../crawl-state/pending-notice.tsx';
 import { PartialCrawlNotice } from '../crawl-state/partial-crawl-notice.tsx';
+import { SettingsDifferNotice } from '../crawl-state/settings-differ-notice.tsx';
 import { NoCrawlsPanel } from '../crawl-state/no-crawls-panel.tsx';
 import { FetchErrorPanel } from '../../components/fetch-error-panel.tsx';
 import { OverviewPage } from '../overview/overview-page.tsx';
@@ -102,6 +103,7 @@ export function DashboardBody({ isModuleActive }: { isModuleActive: boolean }) {
         ) : null}
         {isInternal && isCurrentPending ? <PendingNotice crawl={current} /> : null}
         <PartialCrawlNotice current={current} comparison={comparison} />
+        <SettingsDifferNotice comparison={comparison} />
         {report ? <ReportRoute report={report} /> : <OverviewPage />}
       </>
     );
