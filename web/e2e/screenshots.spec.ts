@@ -75,6 +75,19 @@ for (const size of sizes) {
       await context.close();
     });
 
+    test('rows in their at-stake order; crawls run with different settings', async ({ browser }) => {
+      const context = await browser.newContext({ storageState: authFile('staff'), viewport: size });
+      const page = await context.newPage();
+      await open(page, `${SECTION}/crawl/all?website=${websites.northwind.id}`);
+      await expect(page.getByTestId('stake-order-note')).toBeVisible({ timeout: 20_000 });
+      await page.getByTestId('stake-order-note').scrollIntoViewIfNeeded();
+      await shot(page, size.name, 'report-stake-order');
+      await open(page, `${SECTION}/crawl/all?website=${extra.sameDay.id}&crawl=2`);
+      await expect(page.getByTestId('settings-differ-notice')).toBeVisible({ timeout: 20_000 });
+      await shot(page, size.name, 'report-settings-differ');
+      await context.close();
+    });
+
     test('overview, both sidebar views, and a report', async ({ browser }) => {
       const context = await browser.newContext({ storageState: authFile('staff'), viewport: size });
       const page = await context.newPage();
