@@ -134,6 +134,16 @@ describe('npm run crawl', () => {
     });
     expect(manifest.stoppedEarly).toBeUndefined();
     expect(manifest.partialReason).toBeUndefined();
+    // What the crawl was asked, for telling crawls comparable or not (issue 30 §4): the CLI's defaults here.
+    expect(manifest.settings).toMatchObject({
+      startUrl: siteUrl,
+      include: [],
+      exclude: [],
+      respectRobots: true,
+      render: 0,
+      timeLimitHours: 6,
+      checkExternal: true,
+    });
 
     const urls = await query(
       `SELECT url, http_status_code AS status, indexable, found_in_web_crawl AS web, found_in_sitemap AS sm, level,
