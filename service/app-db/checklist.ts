@@ -38,6 +38,7 @@ export async function checkedItemsAt(
 ): Promise<ChecklistItem[]> {
   // Cached like checkedKeysAt: every rows request of a report reads it.
   const rows = await sql.cached<ItemRow>(
+    'checklist',
     `SELECT DISTINCT ON (url, sub_keys) id, url, sub_keys, start_crawl_id, checked_by, checked_at
      FROM checklist_items WHERE ${CHECKED_AT}
      ORDER BY url, sub_keys, start_crawl_id, id`,
@@ -70,6 +71,7 @@ export async function checkedKeysAt(
 /** The reports of the website with an item checked at a crawl. */
 export async function checkedReportsAt(sql: Sql, websiteId: string, crawlId: number): Promise<string[]> {
   const rows = await sql.cached<{ report_id: string }>(
+    'checklist',
     `SELECT DISTINCT report_id FROM checklist_items
      WHERE website_id = ? AND start_crawl_id <= ? AND (end_crawl_id IS NULL OR end_crawl_id > ?) ORDER BY report_id`,
     [websiteId, crawlId, crawlId],
