@@ -29,7 +29,7 @@ async function requireManagedUser(tx: Sql, actor: Actor, email: string): Promise
 /** The email of the live session's user, or undefined when there is no such session. */
 export async function sessionUserEmail(tx: Sql, id: number): Promise<string | undefined> {
   const [row] = await tx.all<{ email: string }>(
-    'SELECT u.email FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = ? AND s.revoked_at IS NULL',
+    'SELECT u.email FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = $1 AND s.revoked_at IS NULL',
     [id],
   );
   return row?.email;

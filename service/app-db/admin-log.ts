@@ -18,7 +18,7 @@ export interface AdminLogEntry {
 }
 
 export async function writeAdminLog(tx: Sql, entry: Omit<AdminLogEntry, 'id'>): Promise<void> {
-  await tx.run('INSERT INTO admin_log (at, actor, action, target, detail) VALUES (?, ?, ?, ?, ?)', [
+  await tx.run('INSERT INTO admin_log (at, actor, action, target, detail) VALUES ($1, $2, $3, $4, $5)', [
     entry.at,
     entry.actor,
     entry.action,
@@ -30,7 +30,7 @@ export async function writeAdminLog(tx: Sql, entry: Omit<AdminLogEntry, 'id'>): 
 /** The newest entries first. */
 export async function listAdminLog(sql: Sql, limit = 500): Promise<AdminLogEntry[]> {
   return sql.all<AdminLogEntry>(
-    'SELECT id, at, actor, action, target, detail FROM admin_log ORDER BY id DESC LIMIT ?',
+    'SELECT id, at, actor, action, target, detail FROM admin_log ORDER BY id DESC LIMIT $1',
     [limit],
   );
 }

@@ -27,7 +27,8 @@ interface ItemRow {
   checked_at: Date;
 }
 
-const CHECKED_AT = `website_id = ? AND report_id = ? AND start_crawl_id <= ? AND (end_crawl_id IS NULL OR end_crawl_id > ?)`;
+/** Checked at a crawl: website, report and crawl bound as $1, $2 and $3. */
+const CHECKED_AT = `website_id = $1 AND report_id = $2 AND start_crawl_id <= $3 AND (end_crawl_id IS NULL OR end_crawl_id > $3)`;
 
 /** The items checked for a report at a crawl, one per key (the earliest check wins). */
 export async function checkedItemsAt(
@@ -42,7 +43,7 @@ export async function checkedItemsAt(
     `SELECT DISTINCT ON (url, sub_keys) id, url, sub_keys, start_crawl_id, checked_by, checked_at
      FROM checklist_items WHERE ${CHECKED_AT}
      ORDER BY url, sub_keys, start_crawl_id, id`,
-    [websiteId, reportId, crawlId, crawlId],
+    [websiteId, reportId, crawlId],
   );
   return rows.map((r) => ({
     id: r.id,
@@ -63,7 +64,7 @@ export async function checkedKeysAt(
   const rows = await sql.cached<{ url: string; sub_keys: string[] }>(
     'checklist',
     `SELECT DISTINCT url, sub_keys FROM checklist_items WHERE ${CHECKED_AT} ORDER BY url, sub_keys`,
-    [websiteId, reportId, crawlId, crawlId],
+    [websiteId, reportId, crawlId],
   );
   return rows.map((r) => ({ url: r.url, subKeys: r.sub_keys }));
 }
@@ -95,10 +96,9 @@ export async function saveChecklist(tx: Sql, change: ChecklistChange): Promise<{
   let checked = 0;
   let unchecked = 0;
   for (const item of change.setChecked) {
-    const open = await tx.all(`SELECT 1 FROM checklist_items WHERE ${CHECKED_AT} AND url = ? AND sub_keys = ?`, [
+    const open = await tx.all(`SELECT 1 FROM checklist_items WHERE ${CHECKED_AT} AND url = $4 AND sub_keys = $5`, [
       websiteId,
       reportId,
-      crawlId,
       crawlId,
       item.url,
       item.subKeys,
@@ -106,16 +106,16 @@ export async function saveChecklist(tx: Sql, change: ChecklistChange): Promise<{
     if (open.length > 0) continue;
     await tx.run(
       `INSERT INTO checklist_items (website_id, report_id, url, sub_keys, start_crawl_id, checked_by, checked_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
       [websiteId, reportId, item.url, item.subKeys, crawlId, by, now],
     );
     checked += 1;
   }
   for (const item of change.setUnchecked) {
     const closed = await tx.all<{ id: number }>(
-      `UPDATE checklist_items SET end_crawl_id = ?, unchecked_by = ?, unchecked_at = ?
-       WHERE ${CHECKED_AT} AND url = ? AND sub_keys = ? RETURNING id`,
-      [crawlId, by, now, websiteId, reportId, crawlId, crawlId, item.url, item.subKeys],
+      `UPDATE checklist_items SET end_crawl_id = $3, unchecked_by = $4, unchecked_at = $5
+       WHERE ${CHECKED_AT} AND url = $6 AND sub_keys = $7 RETURNING id`,
+      [websiteId, reportId, crawlId, by, now, item.url, item.subKeys],
     );
     if (closed.length > 0) unchecked += 1;
   }

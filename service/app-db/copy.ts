@@ -27,7 +27,7 @@ export type CopyCounts = Record<(typeof APP_TABLES)[number], number>;
 async function columnsOf(sql: Pick<Sql, 'all'>, table: string): Promise<string[]> {
   const rows = await sql.all<{ column_name: string }>(
     `SELECT column_name FROM information_schema.columns
-     WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position, column_name`,
+     WHERE table_schema = current_schema() AND table_name = $1 ORDER BY ordinal_position, column_name`,
     [table],
   );
   return rows.map((r) => r.column_name);
@@ -49,7 +49,7 @@ export async function copyAppState(from: Pick<Sql, 'all'>, to: AppDb): Promise<C
   return to.transaction(async (tx) => {
     const counts = {} as CopyCounts;
     // Replicas starting together on an earlier build's DATA_DIR: one copies, the others then find the rows there.
-    await tx.all('SELECT pg_advisory_xact_lock(?)', [COPY_LOCK]);
+    await tx.all('SELECT pg_advisory_xact_lock($1)', [COPY_LOCK]);
     const filled = await firstTableWithRows(tx);
     if (filled) throw new AppDataError(`The target already holds app state (${filled} has rows)`, 409);
     for (const table of APP_TABLES) {
@@ -59,7 +59,7 @@ export async function copyAppState(from: Pick<Sql, 'all'>, to: AppDb): Promise<C
       if (columns.length === 0) continue;
       const list = columns.map((c) => `"${c}"`).join(', ');
       const rows = await from.all<Record<string, SqlParam>>(`SELECT ${list} FROM ${table} ORDER BY ${list}`);
-      const insert = `INSERT INTO ${table} (${list}) VALUES (${columns.map(() => '?').join(', ')})`;
+      const insert = `INSERT INTO ${table} (${list}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})`;
       for (const r of rows)
         await tx.run(
           insert,
@@ -76,7 +76,7 @@ export async function copyAppState(from: Pick<Sql, 'all'>, to: AppDb): Promise<C
       'SELECT version, applied_at FROM schema_migrations ORDER BY version',
     );
     for (const m of applied)
-      await tx.run('UPDATE schema_migrations SET applied_at = ? WHERE version = ?', [m.applied_at, m.version]);
+      await tx.run('UPDATE schema_migrations SET applied_at = $1 WHERE version = $2', [m.applied_at, m.version]);
     await tx.changed(...ALL_TOPICS);
     return counts;
   });

@@ -67,14 +67,14 @@ export interface CrawlArrival {
 export async function registerCrawls(tx: Sql, crawls: readonly CrawlArrival[], now: Date): Promise<number> {
   let added = 0;
   for (const c of crawls) {
-    const known = await tx.all('SELECT 1 FROM crawl_registry WHERE website_id = ? AND crawl_id = ?', [
+    const known = await tx.all('SELECT 1 FROM crawl_registry WHERE website_id = $1 AND crawl_id = $2', [
       c.websiteId,
       c.crawlId,
     ]);
     if (known.length > 0) continue;
     const isApproved = c.moduleState === 'APPROVED';
     const inserted = await tx.all(
-      'INSERT INTO crawl_registry VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING 1',
+      'INSERT INTO crawl_registry VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING RETURNING 1',
       [
         c.websiteId,
         c.crawlId,

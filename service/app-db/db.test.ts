@@ -10,7 +10,7 @@ describe('AppDb.cached', () => {
   });
   afterEach(() => db.close());
 
-  const read = () => db.cached<{ v: string }>('websites', 'SELECT v FROM t WHERE id = ?', [1]);
+  const read = () => db.cached<{ v: string }>('websites', 'SELECT v FROM t WHERE id = $1', [1]);
 
   it('answers a repeated read from memory', async () => {
     const first = read();
@@ -61,16 +61,16 @@ describe('AppDb.cached', () => {
     await expect(
       db.transaction(async (tx) => {
         await tx.run(`UPDATE t SET v = 'f'`);
-        expect(await tx.cached('websites', 'SELECT v FROM t WHERE id = ?', [1])).toEqual([{ v: 'f' }]);
+        expect(await tx.cached('websites', 'SELECT v FROM t WHERE id = $1', [1])).toEqual([{ v: 'f' }]);
         throw new Error('abandon');
       }),
     ).rejects.toThrow('abandon');
     expect(await read()).toEqual([{ v: 'e' }]);
   });
 
-  it('binds ? placeholders in order, leaving quoted text alone, and dates as UTC timestamps', async () => {
+  it('binds $n placeholders, leaving a quoted ? alone, and dates as UTC timestamps', async () => {
     expect(
-      await db.all(`SELECT ?::INTEGER AS a, '?' AS "q?", ?::VARCHAR AS b, ?::TIMESTAMP AS at`, [
+      await db.all(`SELECT $1::INTEGER AS a, '?' AS "q?", $2::VARCHAR AS b, $3::TIMESTAMP AS at`, [
         7,
         'x',
         new Date('2025-03-04T11:00:00.000Z'),
@@ -79,7 +79,7 @@ describe('AppDb.cached', () => {
   });
 
   it('forgets a read that failed, so asking again runs it again', async () => {
-    const bad = () => db.cached('websites', 'SELECT missing_column FROM t WHERE id = ?', [1]);
+    const bad = () => db.cached('websites', 'SELECT missing_column FROM t WHERE id = $1', [1]);
     const first = bad();
     await expect(first).rejects.toThrow(/missing_column/);
     const again = bad();
@@ -90,7 +90,7 @@ describe('AppDb.cached', () => {
 
   it('keys on the parameters', async () => {
     await db.run(`INSERT INTO t VALUES (2, 'z')`);
-    expect(await db.cached('websites', 'SELECT v FROM t WHERE id = ?', [2])).toEqual([{ v: 'z' }]);
+    expect(await db.cached('websites', 'SELECT v FROM t WHERE id = $1', [2])).toEqual([{ v: 'z' }]);
     expect(await read()).toEqual([{ v: 'a' }]);
   });
 });

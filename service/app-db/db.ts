@@ -146,7 +146,7 @@ export class AppDb implements Sql {
     const hit = reads.get(key);
     if (hit && hit.generation === generation) return hit.rows as Promise<readonly T[]>;
     if (this.#readCount >= MAX_CACHED_READS) this.#clearReads();
-    const rows = this.#exclusive(async () => (await this.conn.query(toPositional(sql), bind(params))) as T[]);
+    const rows = this.#exclusive(async () => (await this.conn.query(sql, bind(params))) as T[]);
     if (!reads.has(key)) this.#readCount++;
     reads.set(key, { generation, rows });
     rows.catch(() => {
@@ -231,11 +231,11 @@ export class AppDb implements Sql {
   }
 
   #query<T>(query: Query, sql: string, params: readonly SqlParam[]): Promise<T[]> {
-    return query(toPositional(sql), bind(params)) as Promise<T[]>;
+    return query(sql, bind(params)) as Promise<T[]>;
   }
 
   async #run(query: Query, sql: string, params: readonly SqlParam[]): Promise<void> {
-    await query(params.length === 0 ? sql : toPositional(sql), bind(params));
+    await query(sql, bind(params));
   }
 
   /** The payload names the writer and the topics it changed, so the others drop only those answers. */
@@ -272,12 +272,6 @@ export class AppDb implements Sql {
       },
     });
   }
-}
-
-/** `?` placeholders (outside quoted text) to PostgreSQL's `$1`, `$2`, … */
-export function toPositional(sql: string): string {
-  let n = 0;
-  return sql.replace(/'(?:[^']|'')*'|"(?:[^"]|"")*"|\?/g, (match) => (match === '?' ? `$${++n}` : match));
 }
 
 function bind(params: readonly SqlParam[]): unknown[] {

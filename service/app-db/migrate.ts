@@ -25,7 +25,7 @@ export async function migrate(tx: Sql, migrations: readonly Migration[], now: Da
     if (!Number.isInteger(m.version) || m.version < 1 || (before && m.version <= before.version))
       throw new Error(`Migration ${m.name} has version ${m.version}, expected more than ${before?.version ?? 0}`);
   });
-  await tx.all('SELECT pg_advisory_xact_lock(?)', [MIGRATION_LOCK]);
+  await tx.all('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
   await tx.run(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY,
     name VARCHAR NOT NULL,
@@ -50,7 +50,7 @@ export async function migrate(tx: Sql, migrations: readonly Migration[], now: Da
   const done: number[] = [];
   for (const migration of migrations.filter((m) => !appliedVersions.has(m.version))) {
     await tx.run(migration.sql);
-    await tx.run('INSERT INTO schema_migrations VALUES (?, ?, ?, ?)', [
+    await tx.run('INSERT INTO schema_migrations VALUES ($1, $2, $3, $4)', [
       migration.version,
       migration.name,
       checksumOf(migration),

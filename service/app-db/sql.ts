@@ -4,7 +4,7 @@ import type { CachedTopic } from './cached-topics.ts';
 /** Values a statement can bind. Dates bind as TIMESTAMP (UTC), string arrays as VARCHAR[]. */
 export type SqlParam = string | number | boolean | null | Date | readonly string[];
 
-/** Statements take `?` placeholders, bound in order. */
+/** Statements take PostgreSQL's `$1`, `$2`, … placeholders. */
 export interface Sql {
   all<T>(sql: string, params?: readonly SqlParam[]): Promise<T[]>;
   run(sql: string, params?: readonly SqlParam[]): Promise<void>;

@@ -13,7 +13,7 @@ export interface UserRow {
 
 export async function findUserByEmail(sql: Sql, email: string): Promise<UserRow | undefined> {
   const [row] = await sql.all<UserRow>(
-    'SELECT id, email, role, password_hash, disabled_at FROM users WHERE email = ?',
+    'SELECT id, email, role, password_hash, disabled_at FROM users WHERE email = $1',
     [email.toLowerCase()],
   );
   return row;
@@ -21,7 +21,7 @@ export async function findUserByEmail(sql: Sql, email: string): Promise<UserRow 
 
 export async function websitesOfUser(sql: Sql, userId: number): Promise<string[]> {
   const rows = await sql.all<{ website_id: string }>(
-    'SELECT website_id FROM user_websites WHERE user_id = ? ORDER BY website_id',
+    'SELECT website_id FROM user_websites WHERE user_id = $1 ORDER BY website_id',
     [userId],
   );
   return rows.map((r) => r.website_id);
@@ -57,12 +57,12 @@ export async function addUser(tx: Sql, user: NewUser, now: Date): Promise<User> 
   if (user.websites.length > 0) requireBindable(user.role);
   await requireWebsites(tx, user.websites);
   const [row] = await tx.all<{ id: number }>(
-    'INSERT INTO users (email, password_hash, role, created_at) VALUES (?, ?, ?, ?) RETURNING id',
+    'INSERT INTO users (email, password_hash, role, created_at) VALUES ($1, $2, $3, $4) RETURNING id',
     [user.email.toLowerCase(), user.passwordHash, user.role, now],
   );
   const id = row!.id;
   for (const websiteId of new Set(user.websites))
-    await tx.run('INSERT INTO user_websites VALUES (?, ?)', [id, websiteId]);
+    await tx.run('INSERT INTO user_websites VALUES ($1, $2)', [id, websiteId]);
   await tx.changed('sessions');
   return {
     id,
@@ -89,9 +89,9 @@ export async function changeUser(
   if (role === 'CLIENT' && websites.length === 0)
     throw new AppDataError('A CLIENT must be bound to at least one website (--website ID)');
   await requireWebsites(tx, websites);
-  await tx.run('UPDATE users SET role = ? WHERE id = ?', [role, user.id]);
-  await tx.run('DELETE FROM user_websites WHERE user_id = ?', [user.id]);
-  for (const websiteId of websites) await tx.run('INSERT INTO user_websites VALUES (?, ?)', [user.id, websiteId]);
+  await tx.run('UPDATE users SET role = $1 WHERE id = $2', [role, user.id]);
+  await tx.run('DELETE FROM user_websites WHERE user_id = $1', [user.id]);
+  for (const websiteId of websites) await tx.run('INSERT INTO user_websites VALUES ($1, $2)', [user.id, websiteId]);
   await tx.changed('sessions');
   return { id: user.id, email: user.email, role, websites: websites.sort(), isDisabled: user.disabled_at !== null };
 }
@@ -99,31 +99,31 @@ export async function changeUser(
 /** Disables a user (their sessions are signed out) or enables them again. */
 export async function setDisabled(tx: Sql, email: string, isDisabled: boolean, now: Date): Promise<void> {
   const user = await requireUser(tx, email);
-  await tx.run('UPDATE users SET disabled_at = ? WHERE id = ?', [isDisabled ? now : null, user.id]);
+  await tx.run('UPDATE users SET disabled_at = $1 WHERE id = $2', [isDisabled ? now : null, user.id]);
   if (isDisabled) await revokeSessionsOf(tx, user.id, now);
   await tx.changed('sessions');
 }
 
 export async function revokeSessionsOf(tx: Sql, userId: number, now: Date): Promise<void> {
-  await tx.run('UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL', [now, userId]);
+  await tx.run('UPDATE sessions SET revoked_at = $1 WHERE user_id = $2 AND revoked_at IS NULL', [now, userId]);
   await tx.changed('sessions');
 }
 
 export async function removeUser(tx: Sql, email: string): Promise<void> {
   const user = await requireUser(tx, email);
-  await tx.run('DELETE FROM sessions WHERE user_id = ?', [user.id]);
-  await tx.run('DELETE FROM password_tokens WHERE user_id = ?', [user.id]);
-  await tx.run('DELETE FROM notifications WHERE user_id = ?', [user.id]);
-  await tx.run('DELETE FROM notification_settings WHERE user_id = ?', [user.id]);
-  await tx.run('DELETE FROM user_websites WHERE user_id = ?', [user.id]);
-  await tx.run('DELETE FROM users WHERE id = ?', [user.id]);
+  await tx.run('DELETE FROM sessions WHERE user_id = $1', [user.id]);
+  await tx.run('DELETE FROM password_tokens WHERE user_id = $1', [user.id]);
+  await tx.run('DELETE FROM notifications WHERE user_id = $1', [user.id]);
+  await tx.run('DELETE FROM notification_settings WHERE user_id = $1', [user.id]);
+  await tx.run('DELETE FROM user_websites WHERE user_id = $1', [user.id]);
+  await tx.run('DELETE FROM users WHERE id = $1', [user.id]);
   await tx.changed('sessions');
 }
 
 /** Sets a new password hash and signs the user out everywhere. */
 export async function setPasswordHash(tx: Sql, email: string, passwordHash: string, now: Date): Promise<void> {
   const user = await requireUser(tx, email);
-  await tx.run('UPDATE users SET password_hash = ? WHERE id = ?', [passwordHash, user.id]);
+  await tx.run('UPDATE users SET password_hash = $1 WHERE id = $2', [passwordHash, user.id]);
   await revokeSessionsOf(tx, user.id, now);
 }
 
@@ -132,7 +132,7 @@ export async function bindUser(tx: Sql, email: string, websiteIds: readonly stri
   requireBindable(user.role);
   await requireWebsites(tx, websiteIds);
   for (const websiteId of new Set(websiteIds))
-    await tx.run('INSERT INTO user_websites VALUES (?, ?) ON CONFLICT DO NOTHING', [user.id, websiteId]);
+    await tx.run('INSERT INTO user_websites VALUES ($1, $2) ON CONFLICT DO NOTHING', [user.id, websiteId]);
   await tx.changed('sessions');
 }
 
@@ -143,7 +143,7 @@ export async function unbindUser(tx: Sql, email: string, websiteIds: readonly st
   if (user.role === 'CLIENT' && remaining.length === 0)
     throw new AppDataError('A CLIENT must stay bound to at least one website; remove the user instead');
   for (const websiteId of websiteIds)
-    await tx.run('DELETE FROM user_websites WHERE user_id = ? AND website_id = ?', [user.id, websiteId]);
+    await tx.run('DELETE FROM user_websites WHERE user_id = $1 AND website_id = $2', [user.id, websiteId]);
   await tx.changed('sessions');
 }
 
@@ -167,7 +167,7 @@ export async function listUsers(sql: Sql): Promise<User[]> {
 export async function clientsOfWebsite(sql: Sql, websiteId: string): Promise<{ id: number; email: string }[]> {
   return sql.all(
     `SELECT u.id, u.email FROM users u JOIN user_websites w ON w.user_id = u.id
-     WHERE w.website_id = ? AND u.role = 'CLIENT' AND u.disabled_at IS NULL ORDER BY u.email`,
+     WHERE w.website_id = $1 AND u.role = 'CLIENT' AND u.disabled_at IS NULL ORDER BY u.email`,
     [websiteId],
   );
 }

@@ -20,7 +20,7 @@ export interface WebsiteIdentity {
 }
 
 export async function websiteExists(sql: Sql, websiteId: string): Promise<boolean> {
-  const rows = await sql.cached('websites', 'SELECT 1 FROM websites WHERE id = ?', [websiteId]);
+  const rows = await sql.cached('websites', 'SELECT 1 FROM websites WHERE id = $1', [websiteId]);
   return rows.length > 0;
 }
 
@@ -31,18 +31,16 @@ export async function websiteExists(sql: Sql, websiteId: string): Promise<boolea
  */
 export async function ensureWebsite(tx: Sql, website: WebsiteIdentity, now: Date): Promise<boolean> {
   if (await websiteExists(tx, website.id)) return false;
-  const inserted = await tx.all('INSERT INTO websites VALUES (?, ?, ?, ?) ON CONFLICT (id) DO NOTHING RETURNING id', [
-    website.id,
-    website.name,
-    website.domain,
-    now,
-  ]);
+  const inserted = await tx.all(
+    'INSERT INTO websites VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING RETURNING id',
+    [website.id, website.name, website.domain, now],
+  );
   if (inserted.length === 0) return false;
   await tx.run(
-    `INSERT INTO website_segments (website_id, id, name, url_scope, is_default) VALUES (?, ?, ?, NULL, true)`,
+    `INSERT INTO website_segments (website_id, id, name, url_scope, is_default) VALUES ($1, $2, $3, NULL, true)`,
     [website.id, DEFAULT_SEGMENT.id, DEFAULT_SEGMENT.name],
   );
-  await tx.run('INSERT INTO module_managers (website_id, module) VALUES (?, ?)', [website.id, THC_MODULE]);
+  await tx.run('INSERT INTO module_managers (website_id, module) VALUES ($1, $2)', [website.id, THC_MODULE]);
   await tx.changed('websites');
   return true;
 }
@@ -123,7 +121,7 @@ export async function listWebsites(
 export async function getSegment(sql: Sql, websiteId: string, segmentId: string): Promise<Segment | undefined> {
   const [row] = await sql.cached<SegmentRow>(
     'websites',
-    'SELECT * FROM website_segments WHERE website_id = ? AND id = ?',
+    'SELECT * FROM website_segments WHERE website_id = $1 AND id = $2',
     [websiteId, segmentId],
   );
   return row && toSegment(row);
@@ -141,7 +139,7 @@ export async function addSegment(tx: Sql, websiteId: string, segment: SegmentInp
     );
   await tx.run(
     `INSERT INTO website_segments (website_id, id, name, url_scope, is_hreflang, is_ai, goal_type, is_default)
-     VALUES (?, ?, ?, ?, ?, ?, ?, false)`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7, false)`,
     [websiteId, segment.id, segment.name, segment.urlScope, segment.isHreflang, segment.isAi, segment.goalType],
   );
   await tx.changed('websites');
@@ -167,8 +165,8 @@ export async function changeSegment(
   if (existing.isDefault && next.urlScope !== null)
     throw new AppDataError('The default segment covers the whole site and takes no --url-scope');
   await tx.run(
-    `UPDATE website_segments SET name = ?, url_scope = ?, is_hreflang = ?, is_ai = ?, goal_type = ?
-     WHERE website_id = ? AND id = ?`,
+    `UPDATE website_segments SET name = $1, url_scope = $2, is_hreflang = $3, is_ai = $4, goal_type = $5
+     WHERE website_id = $6 AND id = $7`,
     [next.name, next.urlScope, next.isHreflang, next.isAi, next.goalType, websiteId, segmentId],
   );
   await tx.changed('websites');
@@ -180,7 +178,7 @@ export async function removeSegment(tx: Sql, websiteId: string, segmentId: strin
   const segment = await getSegment(tx, websiteId, segmentId);
   if (!segment) throw new AppDataError(`Website ${websiteId} has no segment ${segmentId}`, 404);
   if (segment.isDefault) throw new AppDataError('The default segment cannot be removed');
-  await tx.run('DELETE FROM website_segments WHERE website_id = ? AND id = ?', [websiteId, segmentId]);
+  await tx.run('DELETE FROM website_segments WHERE website_id = $1 AND id = $2', [websiteId, segmentId]);
   await tx.changed('websites');
 }
 
@@ -192,7 +190,7 @@ export async function setModule(
 ): Promise<void> {
   await requireWebsite(tx, websiteId);
   await tx.run(
-    `INSERT INTO module_managers (website_id, module, setup_id, flag) VALUES (?, ?, ?, ?)
+    `INSERT INTO module_managers (website_id, module, setup_id, flag) VALUES ($1, $2, $3, $4)
      ON CONFLICT (website_id, module) DO UPDATE SET setup_id = excluded.setup_id, flag = excluded.flag`,
     [websiteId, module, setup.setupId, setup.flag],
   );
@@ -200,9 +198,9 @@ export async function setModule(
 
 export async function removeModule(tx: Sql, websiteId: string, module: ModuleName): Promise<void> {
   await requireWebsite(tx, websiteId);
-  const rows = await tx.all('SELECT 1 FROM module_managers WHERE website_id = ? AND module = ?', [websiteId, module]);
+  const rows = await tx.all('SELECT 1 FROM module_managers WHERE website_id = $1 AND module = $2', [websiteId, module]);
   if (rows.length === 0) throw new AppDataError(`Website ${websiteId} has no ${module} module`, 404);
-  await tx.run('DELETE FROM module_managers WHERE website_id = ? AND module = ?', [websiteId, module]);
+  await tx.run('DELETE FROM module_managers WHERE website_id = $1 AND module = $2', [websiteId, module]);
 }
 
 /** Renames a website or changes its domain (what is not given stays). */
@@ -212,16 +210,17 @@ export async function changeWebsite(
   changes: Partial<Omit<WebsiteIdentity, 'id'>>,
 ): Promise<void> {
   await requireWebsite(tx, websiteId);
-  if (changes.name !== undefined) await tx.run('UPDATE websites SET name = ? WHERE id = ?', [changes.name, websiteId]);
+  if (changes.name !== undefined)
+    await tx.run('UPDATE websites SET name = $1 WHERE id = $2', [changes.name, websiteId]);
   if (changes.domain !== undefined)
-    await tx.run('UPDATE websites SET domain = ? WHERE id = ?', [changes.domain, websiteId]);
+    await tx.run('UPDATE websites SET domain = $1 WHERE id = $2', [changes.domain, websiteId]);
   await tx.changed('websites');
 }
 
 /** Archives a website (its crawls stay; its clients stop seeing it) or restores it. */
 export async function setArchived(tx: Sql, websiteId: string, isArchived: boolean, now: Date): Promise<void> {
   await requireWebsite(tx, websiteId);
-  await tx.run('UPDATE websites SET archived_at = ? WHERE id = ?', [isArchived ? now : null, websiteId]);
+  await tx.run('UPDATE websites SET archived_at = $1 WHERE id = $2', [isArchived ? now : null, websiteId]);
   // A client's session reads its websites without the archived ones.
   await tx.changed('websites', 'sessions');
 }
@@ -244,12 +243,12 @@ const WEBSITE_CHILD_TABLES = [
 export async function deleteWebsiteRows(tx: Sql, websiteId: string): Promise<void> {
   await requireWebsite(tx, websiteId);
   const active = await tx.all(
-    "SELECT 1 FROM crawl_runs WHERE website_id = ? AND status IN ('queued', 'running', 'loading')",
+    "SELECT 1 FROM crawl_runs WHERE website_id = $1 AND status IN ('queued', 'running', 'loading')",
     [websiteId],
   );
   if (active.length > 0)
     throw new AppDataError(`A crawl of ${websiteId} is queued or running; cancel it before deleting the website`, 409);
-  for (const table of WEBSITE_CHILD_TABLES) await tx.run(`DELETE FROM ${table} WHERE website_id = ?`, [websiteId]);
-  await tx.run('DELETE FROM websites WHERE id = ?', [websiteId]);
+  for (const table of WEBSITE_CHILD_TABLES) await tx.run(`DELETE FROM ${table} WHERE website_id = $1`, [websiteId]);
+  await tx.run('DELETE FROM websites WHERE id = $1', [websiteId]);
   await tx.changed(...ALL_TOPICS);
 }

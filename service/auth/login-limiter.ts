@@ -66,7 +66,7 @@ export class LoginLimiter {
   /** How long an attempt on this counter must wait; 0 when it may go ahead now. */
   async #waitMs(counter: Counter, now: number): Promise<number> {
     const [row] = await this.appDb.all<{ failures: number; last_failed_at: Date }>(
-      'SELECT failures, last_failed_at FROM login_failures WHERE key = ?',
+      'SELECT failures, last_failed_at FROM login_failures WHERE key = $1',
       [counter.key],
     );
     const isRemembered = row !== undefined && now - row.last_failed_at.getTime() < this.limits.memoryMs;
@@ -95,18 +95,18 @@ export class LoginLimiter {
       const forgetBefore = new Date(now.getTime() - this.limits.memoryMs);
       await this.appDb.transaction(async (tx) => {
         if (isSuccess) {
-          await tx.run('DELETE FROM login_failures WHERE key = ?', [pair.key]);
+          await tx.run('DELETE FROM login_failures WHERE key = $1', [pair.key]);
           return;
         }
         for (const c of [pair, ceiling])
           await tx.run(
-            `INSERT INTO login_failures VALUES (?, 1, ?)
+            `INSERT INTO login_failures VALUES ($1, 1, $2)
              ON CONFLICT (key) DO UPDATE SET
-               failures = CASE WHEN login_failures.last_failed_at < ? THEN 1 ELSE login_failures.failures + 1 END,
+               failures = CASE WHEN login_failures.last_failed_at < $3 THEN 1 ELSE login_failures.failures + 1 END,
                last_failed_at = excluded.last_failed_at`,
             [c.key, now, forgetBefore],
           );
-        await tx.run('DELETE FROM login_failures WHERE last_failed_at < ?', [forgetBefore]);
+        await tx.run('DELETE FROM login_failures WHERE last_failed_at < $1', [forgetBefore]);
       });
     });
   }

@@ -29,9 +29,9 @@ export async function createPasswordToken(
   now: Date,
 ): Promise<string> {
   const token = randomBytes(32).toString('base64url');
-  await tx.run('DELETE FROM password_tokens WHERE user_id = ? OR expires_at < ?', [userId, now]);
+  await tx.run('DELETE FROM password_tokens WHERE user_id = $1 OR expires_at < $2', [userId, now]);
   await tx.run(
-    'INSERT INTO password_tokens (token_hash, user_id, kind, created_at, expires_at) VALUES (?, ?, ?, ?, ?)',
+    'INSERT INTO password_tokens (token_hash, user_id, kind, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)',
     [hashToken(token), userId, kind, now, new Date(now.getTime() + PASSWORD_TOKEN_TTL_MS[kind])],
   );
   return token;
@@ -44,12 +44,12 @@ export const INVALID_PASSWORD_LINK =
 export async function usePasswordToken(tx: Sql, token: string, passwordHash: string, now: Date): Promise<string> {
   const [row] = await tx.all<{ user_id: number; email: string }>(
     `SELECT t.user_id, u.email FROM password_tokens t JOIN users u ON u.id = t.user_id
-     WHERE t.token_hash = ? AND t.used_at IS NULL AND t.expires_at > ? AND u.disabled_at IS NULL`,
+     WHERE t.token_hash = $1 AND t.used_at IS NULL AND t.expires_at > $2 AND u.disabled_at IS NULL`,
     [hashToken(token), now],
   );
   if (!row) throw new AppDataError(INVALID_PASSWORD_LINK, 400);
-  await tx.run('UPDATE password_tokens SET used_at = ? WHERE token_hash = ?', [now, hashToken(token)]);
-  await tx.run('UPDATE users SET password_hash = ? WHERE id = ?', [passwordHash, row.user_id]);
+  await tx.run('UPDATE password_tokens SET used_at = $1 WHERE token_hash = $2', [now, hashToken(token)]);
+  await tx.run('UPDATE users SET password_hash = $1 WHERE id = $2', [passwordHash, row.user_id]);
   await revokeSessionsOf(tx, row.user_id, now);
   await tx.changed('sessions');
   return row.email;

@@ -59,10 +59,10 @@ export async function createSession(
   const csrfToken = newToken();
   const expiresAt = new Date(now.getTime() + ttlMs);
   // Expired and revoked sessions are of no further use; a login is a good moment to sweep them.
-  await tx.run('DELETE FROM sessions WHERE expires_at < ? OR revoked_at < ?', [now, now]);
+  await tx.run('DELETE FROM sessions WHERE expires_at < $1 OR revoked_at < $2', [now, now]);
   await tx.run(
     `INSERT INTO sessions (token_hash, user_id, csrf_token, created_at, expires_at, address, user_agent)
-     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
     [
       hashToken(token),
       userId,
@@ -99,7 +99,7 @@ export async function findSession(sql: Sql, token: string, now: Date): Promise<A
      JOIN users u ON u.id = s.user_id
      LEFT JOIN user_websites w ON w.user_id = u.id
        AND (u.role <> 'CLIENT' OR w.website_id NOT IN (SELECT id FROM websites WHERE archived_at IS NOT NULL))
-     WHERE s.token_hash = ? AND s.revoked_at IS NULL AND u.disabled_at IS NULL
+     WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND u.disabled_at IS NULL
      GROUP BY s.user_id, u.email, u.role, s.csrf_token, s.expires_at`,
     [tokenHash],
   );
@@ -122,7 +122,7 @@ export async function findSession(sql: Sql, token: string, now: Date): Promise<A
 }
 
 export async function revokeSession(sql: Sql, tokenHash: string, now: Date): Promise<void> {
-  await sql.run('UPDATE sessions SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL', [now, tokenHash]);
+  await sql.run('UPDATE sessions SET revoked_at = $1 WHERE token_hash = $2 AND revoked_at IS NULL', [now, tokenHash]);
   await sql.changed('sessions');
 }
 
@@ -150,7 +150,7 @@ export async function listLiveSessions(sql: Sql, now: Date): Promise<LiveSession
     `SELECT s.id, s.user_id AS "userId", u.email, u.role, s.created_at AS "createdAt", s.expires_at AS "expiresAt",
             s.address, s.user_agent AS "userAgent"
      FROM sessions s JOIN users u ON u.id = s.user_id
-     WHERE s.revoked_at IS NULL AND s.expires_at > ? AND u.disabled_at IS NULL
+     WHERE s.revoked_at IS NULL AND s.expires_at > $1 AND u.disabled_at IS NULL
      ORDER BY s.created_at DESC, s.id DESC`,
     [now],
   );
@@ -159,8 +159,8 @@ export async function listLiveSessions(sql: Sql, now: Date): Promise<LiveSession
 /** Signs one session out; resolves with its user's email, or undefined when no live session has that id. */
 export async function revokeSessionById(tx: Sql, id: number, now: Date): Promise<string | undefined> {
   const [row] = await tx.all<{ email: string }>(
-    `UPDATE sessions s SET revoked_at = ? FROM users u
-     WHERE s.id = ? AND s.revoked_at IS NULL AND s.expires_at > ? AND u.id = s.user_id RETURNING u.email`,
+    `UPDATE sessions s SET revoked_at = $1 FROM users u
+     WHERE s.id = $2 AND s.revoked_at IS NULL AND s.expires_at > $3 AND u.id = s.user_id RETURNING u.email`,
     [now, id, now],
   );
   await tx.changed('sessions');

@@ -38,7 +38,7 @@ async function runningRun(websiteId: string, owner: string, heartbeatAgoMs: numb
 
 const statusOf = async (id: number) =>
   (
-    await appDb.all<{ status: string; reason: string | null }>('SELECT status, reason FROM crawl_runs WHERE id = ?', [
+    await appDb.all<{ status: string; reason: string | null }>('SELECT status, reason FROM crawl_runs WHERE id = $1', [
       id,
     ])
   )[0];

@@ -104,13 +104,13 @@ const parseSettings = (json: string): CrawlSettings =>
 export const runSettings = (r: RunRow): CrawlSettings => parseSettings(r.settings);
 
 async function websiteDomain(sql: Sql, websiteId: string): Promise<string | undefined> {
-  const [row] = await sql.all<{ domain: string }>('SELECT domain FROM websites WHERE id = ?', [websiteId]);
+  const [row] = await sql.all<{ domain: string }>('SELECT domain FROM websites WHERE id = $1', [websiteId]);
   return row?.domain;
 }
 
 /** The website's saved settings, else the defaults from its domain; undefined for an unknown website. */
 export async function readSettings(sql: Sql, websiteId: string): Promise<StoredSettings | undefined> {
-  const [row] = await sql.all<SettingsRow>('SELECT * FROM crawl_settings WHERE website_id = ?', [websiteId]);
+  const [row] = await sql.all<SettingsRow>('SELECT * FROM crawl_settings WHERE website_id = $1', [websiteId]);
   if (row) return { settings: parseSettings(row.settings), isDefault: false, scheduleFrom: row.schedule_from };
   const domain = await websiteDomain(sql, websiteId);
   return domain === undefined
@@ -135,7 +135,7 @@ export async function saveSettings(
       ? before.scheduleFrom
       : now;
   await tx.run(
-    `INSERT INTO crawl_settings (website_id, settings, schedule_from, updated_at, updated_by) VALUES (?, ?, ?, ?, ?)
+    `INSERT INTO crawl_settings (website_id, settings, schedule_from, updated_at, updated_by) VALUES ($1, $2, $3, $4, $5)
      ON CONFLICT (website_id) DO UPDATE SET settings = excluded.settings, schedule_from = excluded.schedule_from,
        updated_at = excluded.updated_at, updated_by = excluded.updated_by`,
     [websiteId, JSON.stringify(settings), scheduleFrom, now, by],
@@ -159,7 +159,7 @@ export async function scheduledSettings(
 }
 
 export async function listRuns(sql: Sql, websiteId: string): Promise<CrawlRun[]> {
-  const rows = await sql.all<RunRow>('SELECT * FROM crawl_runs WHERE website_id = ? ORDER BY id DESC LIMIT ?', [
+  const rows = await sql.all<RunRow>('SELECT * FROM crawl_runs WHERE website_id = $1 ORDER BY id DESC LIMIT $2', [
     websiteId,
     RUN_HISTORY_LIMIT,
   ]);
@@ -167,7 +167,7 @@ export async function listRuns(sql: Sql, websiteId: string): Promise<CrawlRun[]>
 }
 
 export async function getRun(sql: Sql, websiteId: string, runId: number): Promise<RunRow | undefined> {
-  const [row] = await sql.all<RunRow>('SELECT * FROM crawl_runs WHERE website_id = ? AND id = ?', [websiteId, runId]);
+  const [row] = await sql.all<RunRow>('SELECT * FROM crawl_runs WHERE website_id = $1 AND id = $2', [websiteId, runId]);
   return row;
 }
 
@@ -184,7 +184,7 @@ export interface NewRun {
 export async function queueRun(sql: Sql, run: NewRun): Promise<RunRow | undefined> {
   const [row] = await sql.all<RunRow>(
     `INSERT INTO crawl_runs (website_id, trigger, started_by, scheduled_for, queued_at, status, settings)
-     VALUES (?, ?, ?, ?, ?, 'queued', ?) ON CONFLICT DO NOTHING RETURNING *`,
+     VALUES ($1, $2, $3, $4, $5, 'queued', $6) ON CONFLICT DO NOTHING RETURNING *`,
     [run.websiteId, run.trigger, run.startedBy, run.scheduledFor, run.now, JSON.stringify(run.settings)],
   );
   if (row) await sql.changed('crawl-runs');
@@ -193,7 +193,7 @@ export async function queueRun(sql: Sql, run: NewRun): Promise<RunRow | undefine
 
 /** Whether the website has a run for this scheduled time, whatever became of it. */
 export async function hasScheduledRun(sql: Sql, websiteId: string, scheduledFor: Date): Promise<boolean> {
-  const rows = await sql.cached('crawl-runs', 'SELECT 1 FROM crawl_runs WHERE website_id = ? AND scheduled_for = ?', [
+  const rows = await sql.cached('crawl-runs', 'SELECT 1 FROM crawl_runs WHERE website_id = $1 AND scheduled_for = $2', [
     websiteId,
     scheduledFor,
   ]);
@@ -212,8 +212,8 @@ export async function requestCancel(
   now: Date,
 ): Promise<{ run: RunRow } | { refused: string } | 'ended'> {
   const [cancelled] = await tx.all<RunRow>(
-    `UPDATE crawl_runs SET status = 'cancelled', ended_at = ?, cancel_requested_at = ?, keep_crawled = ?
-     WHERE id = ? AND status = 'queued' RETURNING *`,
+    `UPDATE crawl_runs SET status = 'cancelled', ended_at = $1, cancel_requested_at = $2, keep_crawled = $3
+     WHERE id = $4 AND status = 'queued' RETURNING *`,
     [now, now, keepCrawled, runId],
   );
   if (cancelled) {
@@ -221,8 +221,8 @@ export async function requestCancel(
     return { run: cancelled };
   }
   const [requested] = await tx.all<RunRow>(
-    `UPDATE crawl_runs SET cancel_requested_at = coalesce(cancel_requested_at, ?), keep_crawled = ?
-     WHERE id = ? AND status IN ('running', 'loading') AND (cancel_requested_at IS NULL OR keep_crawled AND NOT ?)
+    `UPDATE crawl_runs SET cancel_requested_at = coalesce(cancel_requested_at, $1), keep_crawled = $2
+     WHERE id = $3 AND status IN ('running', 'loading') AND (cancel_requested_at IS NULL OR keep_crawled AND NOT $4)
      RETURNING *`,
     [now, keepCrawled, runId, keepCrawled],
   );
@@ -231,7 +231,7 @@ export async function requestCancel(
     return { run: requested };
   }
   const [active] = await tx.all<RunRow>(
-    `SELECT * FROM crawl_runs WHERE id = ? AND status IN ('running', 'loading') FOR UPDATE`,
+    `SELECT * FROM crawl_runs WHERE id = $1 AND status IN ('running', 'loading') FOR UPDATE`,
     [runId],
   );
   if (!active) return 'ended';
@@ -246,7 +246,7 @@ export async function hasQueuedRuns(sql: Sql): Promise<boolean> {
 /** Takes the oldest queued run for `owner`; two replicas never take the same one. */
 export async function claimQueuedRun(sql: Sql, owner: string, now: Date): Promise<RunRow | undefined> {
   const [row] = await sql.all<RunRow>(
-    `UPDATE crawl_runs SET status = 'running', started_at = ?, owner = ?, heartbeat_at = ?
+    `UPDATE crawl_runs SET status = 'running', started_at = $1, owner = $2, heartbeat_at = $3
      WHERE id = (SELECT id FROM crawl_runs WHERE status = 'queued' ORDER BY queued_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
        AND status = 'queued'
      RETURNING *`,
@@ -265,10 +265,10 @@ export async function beat(
   now: Date,
 ): Promise<{ cancelRequestedAt: Date | null; keepCrawled: boolean } | undefined> {
   const [row] = await sql.all<{ cancel_requested_at: Date | null; keep_crawled: boolean }>(
-    `UPDATE crawl_runs SET pages_done = ?, queued_urls = ?, errors = ?, parse_failures = ?, pages_per_second = ?,
-       elapsed_ms = ?,
-       phase = ?, last_activity_at = ?, progress_at = ?, heartbeat_at = ?
-     WHERE id = ? AND owner = ? AND status IN ('running', 'loading')
+    `UPDATE crawl_runs SET pages_done = $1, queued_urls = $2, errors = $3, parse_failures = $4, pages_per_second = $5,
+       elapsed_ms = $6,
+       phase = $7, last_activity_at = $8, progress_at = $9, heartbeat_at = $10
+     WHERE id = $11 AND owner = $12 AND status IN ('running', 'loading')
      RETURNING cancel_requested_at, keep_crawled`,
     [
       progress.pagesDone,
@@ -292,7 +292,7 @@ export async function beat(
 const dateOf = (ms: number | undefined): Date | null => (ms === undefined ? null : new Date(ms));
 
 export async function markLoading(sql: Sql, runId: number, owner: string): Promise<void> {
-  await sql.run(`UPDATE crawl_runs SET status = 'loading' WHERE id = ? AND owner = ? AND status = 'running'`, [
+  await sql.run(`UPDATE crawl_runs SET status = 'loading' WHERE id = $1 AND owner = $2 AND status = 'running'`, [
     runId,
     owner,
   ]);
@@ -308,8 +308,8 @@ export interface RunEnd {
 /** Ends a run its owner still holds, and tells its website's staff (notifications/); false when it had ended. */
 export async function endRun(sql: Sql, runId: number, owner: string, end: RunEnd, now: Date): Promise<boolean> {
   const ended = await sql.all(
-    `UPDATE crawl_runs SET status = ?, crawl_id = ?, reason = ?, ended_at = ?
-     WHERE id = ? AND owner = ? AND status IN ('running', 'loading') RETURNING 1`,
+    `UPDATE crawl_runs SET status = $1, crawl_id = $2, reason = $3, ended_at = $4
+     WHERE id = $5 AND owner = $6 AND status IN ('running', 'loading') RETURNING 1`,
     [end.status, end.crawlId ?? null, end.reason ?? null, now, runId, owner],
   );
   if (ended.length === 0) return false;

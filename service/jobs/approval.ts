@@ -69,7 +69,7 @@ export class Approvals extends MailDelivery {
       if (await approveInTransaction(tx, websiteId, crawlId, 'manual', approvedBy, now, isMailed))
         return { websiteId, crawlId, state: { moduleState: 'APPROVED', approvedAt: now, approvedBy }, isNew: true };
       const [row] = await tx.all<{ approved_at: Date | null; approved_by: string | null }>(
-        'SELECT approved_at, approved_by FROM crawl_registry WHERE website_id = ? AND crawl_id = ?',
+        'SELECT approved_at, approved_by FROM crawl_registry WHERE website_id = $1 AND crawl_id = $2',
         [websiteId, crawlId],
       );
       if (!row) throw new AppDataError(`Crawl ${crawlId} of ${websiteId} is not registered`, 404);
@@ -99,20 +99,20 @@ export class Approvals extends MailDelivery {
     const now = this.clock();
     const approved = await this.appDb.transaction(async (tx) => {
       const claimed = await tx.all(
-        'INSERT INTO job_runs VALUES (?, ?, ?, 0) ON CONFLICT (job, scheduled_for) DO NOTHING RETURNING job',
+        'INSERT INTO job_runs VALUES ($1, $2, $3, 0) ON CONFLICT (job, scheduled_for) DO NOTHING RETURNING job',
         [job, scheduledFor, now],
       );
       if (claimed.length === 0) return undefined;
       const pending = await tx.all<{ website_id: string; crawl_id: number }>(
         `SELECT website_id, crawl_id FROM crawl_registry
-         WHERE module_state = 'PENDING' AND loaded_at <= ? ORDER BY website_id, crawl_id`,
+         WHERE module_state = 'PENDING' AND loaded_at <= $1 ORDER BY website_id, crawl_id`,
         [scheduledFor],
       );
       const live: typeof pending = [];
       for (const c of pending.filter((p) => isLive(p.website_id, p.crawl_id)))
         if (await approveInTransaction(tx, c.website_id, c.crawl_id, 'automatic', AUTO_APPROVER, now, true))
           live.push(c);
-      await tx.run('UPDATE job_runs SET approved_count = ? WHERE job = ? AND scheduled_for = ?', [
+      await tx.run('UPDATE job_runs SET approved_count = $1 WHERE job = $2 AND scheduled_for = $3', [
         live.length,
         job,
         scheduledFor,
@@ -140,7 +140,7 @@ export class Approvals extends MailDelivery {
        FROM mail_log m
        JOIN crawl_registry c ON c.website_id = m.website_id AND c.crawl_id = m.crawl_id
        JOIN websites w ON w.id = m.website_id
-       WHERE m.sent_at IS NULL AND m.attempts < ?
+       WHERE m.sent_at IS NULL AND m.attempts < $1
        ORDER BY m.queued_at, m.website_id, m.crawl_id, m.email`,
       [MAX_ATTEMPTS],
     );
@@ -148,9 +148,9 @@ export class Approvals extends MailDelivery {
       const key = [q.website_id, q.crawl_id, q.user_id];
       const now = this.clock();
       const claimed = await this.appDb.all(
-        `UPDATE mail_log SET claimed_until = ?
-         WHERE website_id = ? AND crawl_id = ? AND user_id = ? AND sent_at IS NULL
-           AND (claimed_until IS NULL OR claimed_until < ?) RETURNING 1`,
+        `UPDATE mail_log SET claimed_until = $1
+         WHERE website_id = $2 AND crawl_id = $3 AND user_id = $4 AND sent_at IS NULL
+           AND (claimed_until IS NULL OR claimed_until < $5) RETURNING 1`,
         [new Date(now.getTime() + MAIL_CLAIM_MS), ...key, now],
       );
       if (claimed.length === 0) continue;
@@ -172,14 +172,14 @@ export class Approvals extends MailDelivery {
           fileStem: `${this.clock().toISOString()}-${q.website_id}-${q.crawl_id}-${q.user_id}`,
         });
         await this.appDb.run(
-          'UPDATE mail_log SET sent_at = ?, attempts = attempts + 1, last_error = NULL, claimed_until = NULL WHERE website_id = ? AND crawl_id = ? AND user_id = ?',
+          'UPDATE mail_log SET sent_at = $1, attempts = attempts + 1, last_error = NULL, claimed_until = NULL WHERE website_id = $2 AND crawl_id = $3 AND user_id = $4',
           [this.clock(), ...key],
         );
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         this.logger.error(`mail to ${q.email} about ${q.website_id} crawl ${q.crawl_id} failed: ${message}`);
         await this.appDb.run(
-          'UPDATE mail_log SET attempts = attempts + 1, last_error = ?, claimed_until = NULL WHERE website_id = ? AND crawl_id = ? AND user_id = ?',
+          'UPDATE mail_log SET attempts = attempts + 1, last_error = $1, claimed_until = NULL WHERE website_id = $2 AND crawl_id = $3 AND user_id = $4',
           [message.slice(0, 500), ...key],
         );
       }
@@ -202,20 +202,20 @@ async function approveInTransaction(
   isMailed: boolean,
 ): Promise<boolean> {
   const approved = await tx.all(
-    `UPDATE crawl_registry SET module_state = 'APPROVED', approved_at = ?, approved_by = ?
-     WHERE website_id = ? AND crawl_id = ? AND module_state = 'PENDING' RETURNING 1`,
+    `UPDATE crawl_registry SET module_state = 'APPROVED', approved_at = $1, approved_by = $2
+     WHERE website_id = $3 AND crawl_id = $4 AND module_state = 'PENDING' RETURNING 1`,
     [now, approvedBy, websiteId, crawlId],
   );
   if (approved.length === 0) return false;
   await tx.changed('crawl-registry');
   await tx.run(
-    'INSERT INTO approval_log (website_id, crawl_id, kind, approved_by, approved_at) VALUES (?, ?, ?, ?, ?)',
+    'INSERT INTO approval_log (website_id, crawl_id, kind, approved_by, approved_at) VALUES ($1, $2, $3, $4, $5)',
     [websiteId, crawlId, kind, approvedBy, now],
   );
   if (!isMailed) return true;
   for (const client of await clientsOfWebsite(tx, websiteId))
     await tx.run(
-      'INSERT INTO mail_log (website_id, crawl_id, user_id, email, queued_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+      'INSERT INTO mail_log (website_id, crawl_id, user_id, email, queued_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING',
       [websiteId, crawlId, client.id, client.email, now],
     );
   return true;

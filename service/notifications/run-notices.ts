@@ -16,13 +16,13 @@ import type { Sql } from '../app-db/sql.ts';
 export async function queueRunNotices(tx: Sql, runId: number, now: Date): Promise<void> {
   await tx.run(
     `INSERT INTO notifications (user_id, website_id, run_id, created_at, email)
-     SELECT u.id, r.website_id, r.id, ?, CASE WHEN coalesce(s.is_crawl_emailed, true) THEN u.email END
+     SELECT u.id, r.website_id, r.id, $1, CASE WHEN coalesce(s.is_crawl_emailed, true) THEN u.email END
      FROM crawl_runs r
      JOIN users u ON (u.role = 'ADMIN' AND u.email = r.started_by)
        OR (u.role = 'STAFF' AND EXISTS (
          SELECT 1 FROM user_websites b WHERE b.user_id = u.id AND b.website_id = r.website_id))
      LEFT JOIN notification_settings s ON s.user_id = u.id
-     WHERE r.id = ? AND r.status IN ('loaded', 'failed') AND u.disabled_at IS NULL
+     WHERE r.id = $2 AND r.status IN ('loaded', 'failed') AND u.disabled_at IS NULL
      ON CONFLICT (run_id, user_id) DO NOTHING`,
     [now, runId],
   );
@@ -50,8 +50,11 @@ export interface NoticeRow {
 const NOTICE_COLUMNS = `n.id, n.user_id, n.website_id, n.run_id, n.created_at, n.read_at, w.name AS website_name,
   r.status, r.crawl_id, r.reason, r.pages_done, r.errors, r.parse_failures, r.started_at, r.queued_at`;
 
-/** Only notices of websites the user sees now: a STAFF user unbound since hears no more of that website. */
-const VISIBLE = `n.user_id = ? AND (? OR EXISTS (
+/**
+ * Only notices of websites the user sees now: a STAFF user unbound since hears no more of that website. The user's
+ * id and whether they see every website are bound as $1 and $2.
+ */
+const VISIBLE = `n.user_id = $1 AND ($2 OR EXISTS (
   SELECT 1 FROM user_websites b WHERE b.user_id = n.user_id AND b.website_id = n.website_id))`;
 
 export interface NoticeReader {
@@ -64,7 +67,7 @@ export async function listNotices(sql: Sql, user: NoticeReader): Promise<{ rows:
   const rows = await sql.all<NoticeRow>(
     `SELECT ${NOTICE_COLUMNS} FROM notifications n
      JOIN crawl_runs r ON r.id = n.run_id JOIN websites w ON w.id = n.website_id
-     WHERE ${VISIBLE} ORDER BY n.id DESC LIMIT ?`,
+     WHERE ${VISIBLE} ORDER BY n.id DESC LIMIT $3`,
     [...params, NOTICE_LIST_LIMIT],
   );
   const [count] = await sql.all<{ unread: number }>(
@@ -78,11 +81,11 @@ export async function listNotices(sql: Sql, user: NoticeReader): Promise<{ rows:
 /** Marks the user's notices read: those named, or all. */
 export async function markNoticesRead(sql: Sql, userId: number, ids: readonly number[] | 'all', now: Date) {
   if (ids === 'all') {
-    await sql.run('UPDATE notifications SET read_at = ? WHERE user_id = ? AND read_at IS NULL', [now, userId]);
+    await sql.run('UPDATE notifications SET read_at = $1 WHERE user_id = $2 AND read_at IS NULL', [now, userId]);
     return;
   }
   for (const id of ids)
-    await sql.run('UPDATE notifications SET read_at = ? WHERE id = ? AND user_id = ? AND read_at IS NULL', [
+    await sql.run('UPDATE notifications SET read_at = $1 WHERE id = $2 AND user_id = $3 AND read_at IS NULL', [
       now,
       id,
       userId,
@@ -91,7 +94,7 @@ export async function markNoticesRead(sql: Sql, userId: number, ids: readonly nu
 
 export async function isCrawlEmailed(sql: Sql, userId: number): Promise<boolean> {
   const [row] = await sql.all<{ is_crawl_emailed: boolean }>(
-    'SELECT is_crawl_emailed FROM notification_settings WHERE user_id = ?',
+    'SELECT is_crawl_emailed FROM notification_settings WHERE user_id = $1',
     [userId],
   );
   return row?.is_crawl_emailed ?? true;
@@ -100,7 +103,7 @@ export async function isCrawlEmailed(sql: Sql, userId: number): Promise<boolean>
 /** Saves the user's choice; notices already queued keep theirs, later ones follow it. */
 export async function saveCrawlEmailed(sql: Sql, userId: number, isEmailed: boolean): Promise<void> {
   await sql.run(
-    `INSERT INTO notification_settings (user_id, is_crawl_emailed) VALUES (?, ?)
+    `INSERT INTO notification_settings (user_id, is_crawl_emailed) VALUES ($1, $2)
      ON CONFLICT (user_id) DO UPDATE SET is_crawl_emailed = excluded.is_crawl_emailed`,
     [userId, isEmailed],
   );
@@ -111,7 +114,7 @@ export async function queuedNoticeEmails(sql: Sql, maxAttempts: number): Promise
   return sql.all(
     `SELECT ${NOTICE_COLUMNS}, n.email FROM notifications n
      JOIN crawl_runs r ON r.id = n.run_id JOIN websites w ON w.id = n.website_id
-     WHERE n.email IS NOT NULL AND n.email_sent_at IS NULL AND n.email_attempts < ?
+     WHERE n.email IS NOT NULL AND n.email_sent_at IS NULL AND n.email_attempts < $1
      ORDER BY n.id`,
     [maxAttempts],
   );
@@ -120,8 +123,8 @@ export async function queuedNoticeEmails(sql: Sql, maxAttempts: number): Promise
 /** Claims a notice's email for `claimMs` so one replica sends it; false when another holds it or it went. */
 export async function claimNoticeEmail(sql: Sql, id: number, now: Date, claimMs: number): Promise<boolean> {
   const claimed = await sql.all(
-    `UPDATE notifications SET email_claimed_until = ?
-     WHERE id = ? AND email_sent_at IS NULL AND (email_claimed_until IS NULL OR email_claimed_until < ?) RETURNING 1`,
+    `UPDATE notifications SET email_claimed_until = $1
+     WHERE id = $2 AND email_sent_at IS NULL AND (email_claimed_until IS NULL OR email_claimed_until < $3) RETURNING 1`,
     [new Date(now.getTime() + claimMs), id, now],
   );
   return claimed.length > 0;
@@ -130,8 +133,8 @@ export async function claimNoticeEmail(sql: Sql, id: number, now: Date, claimMs:
 /** Records a send: `error` null when it went. */
 export async function recordNoticeEmail(sql: Sql, id: number, error: string | null, now: Date): Promise<void> {
   await sql.run(
-    `UPDATE notifications SET email_sent_at = ?, email_attempts = email_attempts + 1, email_error = ?,
-       email_claimed_until = NULL WHERE id = ?`,
+    `UPDATE notifications SET email_sent_at = $1, email_attempts = email_attempts + 1, email_error = $2,
+       email_claimed_until = NULL WHERE id = $3`,
     [error === null ? now : null, error?.slice(0, 500) ?? null, id],
   );
 }

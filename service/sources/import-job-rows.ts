@@ -50,14 +50,14 @@ const jobOf = (r: JobRow): ImportJob => ({
 export async function insertJob(sql: Sql, job: ImportJob, owner: string, now: Date): Promise<boolean> {
   const rows = await sql.all<{ id: string }>(
     `INSERT INTO import_jobs (id, website_id, source, kind, files, started_by, status, step, started_at, owner,
-       heartbeat_at) VALUES (?, ?, ?, ?, ?, ?, 'running', NULL, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id`,
+       heartbeat_at) VALUES ($1, $2, $3, $4, $5, $6, 'running', NULL, $7, $8, $9) ON CONFLICT DO NOTHING RETURNING id`,
     [job.id, job.websiteId, job.source, job.kind, job.files, job.by, new Date(job.startedAt), owner, now],
   );
   return rows.length > 0;
 }
 
 export const writeStep = (sql: Sql, id: string, step: ImportStep, now: Date): Promise<void> =>
-  sql.run(`UPDATE import_jobs SET step = ?, heartbeat_at = ? WHERE id = ? AND status = 'running'`, [
+  sql.run(`UPDATE import_jobs SET step = $1, heartbeat_at = $2 WHERE id = $3 AND status = 'running'`, [
     JSON.stringify(step),
     now,
     id,
@@ -65,22 +65,20 @@ export const writeStep = (sql: Sql, id: string, step: ImportStep, now: Date): Pr
 
 /** Every running job of `owner` is alive. */
 export const beat = (sql: Sql, owner: string, now: Date): Promise<void> =>
-  sql.run(`UPDATE import_jobs SET heartbeat_at = ? WHERE owner = ? AND status = 'running'`, [now, owner]);
+  sql.run(`UPDATE import_jobs SET heartbeat_at = $1 WHERE owner = $2 AND status = 'running'`, [now, owner]);
 
 /** Ends a job, then drops the website's ended jobs beyond the newest JOBS_KEPT. */
 export async function endJob(
   sql: Sql,
   job: Pick<ImportJob, 'id' | 'websiteId' | 'status' | 'summary' | 'endedAt'>,
 ): Promise<void> {
-  await sql.run(`UPDATE import_jobs SET status = ?, summary = ?, ended_at = ? WHERE id = ? AND status = 'running'`, [
-    job.status,
-    job.summary,
-    job.endedAt === null ? null : new Date(job.endedAt),
-    job.id,
-  ]);
   await sql.run(
-    `DELETE FROM import_jobs WHERE website_id = ? AND status <> 'running' AND id NOT IN
-       (SELECT id FROM import_jobs WHERE website_id = ? ORDER BY seq DESC LIMIT ${JOBS_KEPT})`,
+    `UPDATE import_jobs SET status = $1, summary = $2, ended_at = $3 WHERE id = $4 AND status = 'running'`,
+    [job.status, job.summary, job.endedAt === null ? null : new Date(job.endedAt), job.id],
+  );
+  await sql.run(
+    `DELETE FROM import_jobs WHERE website_id = $1 AND status <> 'running' AND id NOT IN
+       (SELECT id FROM import_jobs WHERE website_id = $2 ORDER BY seq DESC LIMIT ${JOBS_KEPT})`,
     [job.websiteId, job.websiteId],
   );
 }
@@ -95,7 +93,7 @@ function isAbandoned(row: Pick<JobRow, 'owner' | 'heartbeat_at'>, self: string, 
 
 /** The website's jobs, newest first, after failing those whose replica is gone. */
 export async function jobsOf(sql: Sql, websiteId: string, self: string, now: Date): Promise<ImportJob[]> {
-  const rows = await sql.all<JobRow>(`SELECT * FROM import_jobs WHERE website_id = ? ORDER BY seq DESC`, [websiteId]);
+  const rows = await sql.all<JobRow>(`SELECT * FROM import_jobs WHERE website_id = $1 ORDER BY seq DESC`, [websiteId]);
   for (const row of rows.filter((r) => r.status === 'running' && isAbandoned(r, self, now))) {
     await endJob(sql, { id: row.id, websiteId, status: 'failed', summary: ABANDONED, endedAt: now.toISOString() });
     Object.assign(row, { status: 'failed', summary: ABANDONED, ended_at: now });

@@ -178,7 +178,7 @@ describe('websites in the dashboard', () => {
     const { appDb } = signedIn.stack.state;
     // A crawl-run notice of blog's (as the runner writes one) goes with it.
     await appDb.run(
-      `INSERT INTO notifications (user_id, website_id, run_id, created_at) SELECT id, 'blog', 1, ? FROM users LIMIT 1`,
+      `INSERT INTO notifications (user_id, website_id, run_id, created_at) SELECT id, 'blog', 1, $1 FROM users LIMIT 1`,
       [new Date()],
     );
     const done = await run('admin', { command: 'website delete', id: 'blog', confirm: 'blog' });

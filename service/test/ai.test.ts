@@ -434,7 +434,7 @@ describe('POST /api/ai/get-data', () => {
     await addTestUsers(stack, clock, ['client', 'otherClient', 'staff']);
     await changeSegment(stack.state.appDb, 'shop', DEFAULT_SEGMENT.id, { isAi: true });
     // The name the dashboard shows, which the store's website.json ('Site shop') does not know.
-    await stack.state.appDb.run('UPDATE websites SET name = ? WHERE id = ?', ['Kite Shop', 'shop']);
+    await stack.state.appDb.run('UPDATE websites SET name = $1 WHERE id = $2', ['Kite Shop', 'shop']);
     await stack.state.approvals.approve('shop', 1, 'staff@agency.example');
     const config = { dataDir, port: 8080, host: '127.0.0.1', isDemo: false };
     const common = { config, db: stack.db, state: stack.state };

@@ -51,7 +51,7 @@ describe('app.duckdb of an earlier build', () => {
       );
       expect(installed!.applied_at).toEqual(new Date('2025-01-06T10:00:00.000Z'));
       const [added] = await db.all<{ id: number }>(
-        `INSERT INTO users (email, password_hash, role, created_at) VALUES ('new@shop.example', 'h', 'STAFF', ?) RETURNING id`,
+        `INSERT INTO users (email, password_hash, role, created_at) VALUES ('new@shop.example', 'h', 'STAFF', $1) RETURNING id`,
         [clock.now],
       );
       expect(added!.id).toBe(3);

@@ -116,7 +116,7 @@ describe('app-db migrate-to', () => {
       expect(await tableRows(to)).toEqual(before);
       // New rows take ids after the copied ones.
       const [next] = await to.all<{ id: number }>(
-        `INSERT INTO users (email, password_hash, role, created_at) VALUES ('new@x.example', 'h', 'ADMIN', ?) RETURNING id`,
+        `INSERT INTO users (email, password_hash, role, created_at) VALUES ('new@x.example', 'h', 'ADMIN', $1) RETURNING id`,
         [clock.now],
       );
       expect(next!.id).toBe(demoLogins.length + 1);

@@ -33,10 +33,10 @@ describe('migrations', () => {
     const file = await testAppDbLocation(tempDir());
     const old = await AppDb.open(file, { migrations: migrations.slice(0, 1) });
     await old.run(
-      `INSERT INTO users (email, password_hash, role, created_at) VALUES ('a@x.example', 'h', 'STAFF', ?)`,
+      `INSERT INTO users (email, password_hash, role, created_at) VALUES ('a@x.example', 'h', 'STAFF', $1)`,
       [new Date()],
     );
-    await old.run(`INSERT INTO websites VALUES ('site', 'Site', 'site.example', ?)`, [new Date()]);
+    await old.run(`INSERT INTO websites VALUES ('site', 'Site', 'site.example', $1)`, [new Date()]);
     await expect(old.all('SELECT * FROM crawl_registry')).rejects.toThrow(/crawl_registry/);
     await old.close();
 

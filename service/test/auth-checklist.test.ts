@@ -127,7 +127,7 @@ describe('checklist rules', () => {
     ]);
     expect(
       await stack.state.appDb.all(
-        `SELECT url, start_crawl_id, end_crawl_id, checked_by, unchecked_by, unchecked_at FROM checklist_items WHERE url = ?`,
+        `SELECT url, start_crawl_id, end_crawl_id, checked_by, unchecked_by, unchecked_at FROM checklist_items WHERE url = $1`,
         [A],
       ),
     ).toEqual([

@@ -185,7 +185,7 @@ describe('crawl-run notices', () => {
       });
       return (await claimQueuedRun(tx, 'test-owner', now))!;
     });
-    await appDb.run('UPDATE crawl_runs SET pages_done = 3 WHERE id = ?', [run.id]);
+    await appDb.run('UPDATE crawl_runs SET pages_done = 3 WHERE id = $1', [run.id]);
     expect(
       await appDb.transaction((tx) => endRun(tx, run.id, 'test-owner', { status: 'loaded', crawlId: 2 }, now)),
     ).toBe(true);
@@ -242,9 +242,9 @@ describe('crawl-run notices', () => {
     const { appDb } = stack.state;
     const clock = new TestClock(new Date('2026-03-25T11:00:00Z'));
     const userId = async (email: string) =>
-      (await appDb.all<{ id: number }>('SELECT id FROM users WHERE email = ?', [email]))[0]!.id;
+      (await appDb.all<{ id: number }>('SELECT id FROM users WHERE email = $1', [email]))[0]!.id;
     const rowsOf = async (table: string, id: number) =>
-      (await appDb.all(`SELECT * FROM ${table} WHERE user_id = ?`, [id])).length;
+      (await appDb.all(`SELECT * FROM ${table} WHERE user_id = $1`, [id])).length;
     const blogStaff = await userId(testUsers.otherStaff.email);
     await runAdmin(stack, clock, [`user disable --email ${testUsers.otherStaff.email}`]);
     const run = await appDb.transaction(async (tx) => {
@@ -260,7 +260,7 @@ describe('crawl-run notices', () => {
       return (await claimQueuedRun(tx, 'test-owner', clock.now))!;
     });
     await appDb.transaction((tx) => endRun(tx, run.id, 'test-owner', { status: 'failed' }, clock.now));
-    expect(await appDb.all('SELECT user_id FROM notifications WHERE run_id = ?', [run.id])).toEqual([]);
+    expect(await appDb.all('SELECT user_id FROM notifications WHERE run_id = $1', [run.id])).toEqual([]);
 
     const quiet = await userId(QUIET.email);
     expect([await rowsOf('notifications', quiet), await rowsOf('notification_settings', quiet)]).toEqual([1, 1]);

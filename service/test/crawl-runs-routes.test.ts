@@ -170,7 +170,7 @@ describe('crawl settings', () => {
     const { checkExternal: _external, timeLimitHours: _hours, ...older } = valid();
     const olderSaved = await call('save-settings', 'staff', { websiteId: 'shop', settings: older });
     expect(olderSaved.json<CrawlSettingsAnswer>().settings).toMatchObject({ checkExternal: true, timeLimitHours: 6 });
-    await signedIn.stack.state.appDb.run('UPDATE crawl_settings SET settings = ? WHERE website_id = ?', [
+    await signedIn.stack.state.appDb.run('UPDATE crawl_settings SET settings = $1 WHERE website_id = $2', [
       JSON.stringify(older),
       'shop',
     ]);

@@ -91,7 +91,7 @@ describe('a due time', () => {
     // Later looks at the same time queue nothing, even after the run has ended.
     signedIn.clock.set('2026-03-30T05:00:02Z');
     expect(await queueDueRuns(appDb, signedIn.clock.now)).toEqual([]);
-    await appDb.run(`UPDATE crawl_runs SET status = 'cancelled' WHERE id = ?`, [fired[0]!.id]);
+    await appDb.run(`UPDATE crawl_runs SET status = 'cancelled' WHERE id = $1`, [fired[0]!.id]);
     expect(await queueDueRuns(appDb, signedIn.clock.now)).toEqual([]);
     expect(await scheduledOf('shop')).toEqual(['2026-03-30T05:00:00.000Z']);
   });
@@ -135,7 +135,7 @@ describe('a due time', () => {
     });
     signedIn.clock.set('2026-04-27T05:00:00Z');
     expect(await queueDueRuns(appDb, signedIn.clock.now)).toEqual([]);
-    await appDb.run(`UPDATE crawl_runs SET status = 'cancelled' WHERE id = ?`, [manual!.id]);
+    await appDb.run(`UPDATE crawl_runs SET status = 'cancelled' WHERE id = $1`, [manual!.id]);
     signedIn.clock.set('2026-04-27T05:00:02Z');
     const fired = await queueDueRuns(appDb, signedIn.clock.now);
     expect(fired.map((r) => r.scheduled_for?.toISOString())).toEqual(['2026-04-27T05:00:00.000Z']);

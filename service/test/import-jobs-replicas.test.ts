@@ -93,7 +93,7 @@ describe('import jobs over two replicas', () => {
     const appDb = stacks[0]!.state.appDb;
     await appDb.run(
       `INSERT INTO import_jobs (id, website_id, source, kind, files, started_by, status, started_at, owner, heartbeat_at)
-       VALUES ('elsewhere-1', ?, 'analytics', 'import', ?, 'admin@agency.example', 'running', ?, 'other-host:4242:abcdef', ?)`,
+       VALUES ('elsewhere-1', $1, 'analytics', 'import', $2, 'admin@agency.example', 'running', $3, 'other-host:4242:abcdef', $4)`,
       [SITE, ['ga4.csv'], clock.now, clock.now],
     );
     const refused = await upload(1);

@@ -153,7 +153,7 @@ describe('two replicas over one PostgreSQL server and one DATA_DIR', () => {
       let remoteWrites = 0;
       a.onRemoteChange('websites', () => remoteWrites++);
       const nameOnA = async () =>
-        (await a.cached<{ name: string }>('websites', 'SELECT name FROM websites WHERE id = ?', ['w']))[0]?.name;
+        (await a.cached<{ name: string }>('websites', 'SELECT name FROM websites WHERE id = $1', ['w']))[0]?.name;
       const rename = (name: string) => b.transaction((tx) => changeWebsite(tx, 'w', { name }));
       await b.transaction((tx) => ensureWebsite(tx, { id: 'w', name: 'first', domain: 'w.example' }, new Date()));
       await within(2, 'A saw the insert', async () => (await nameOnA()) === 'first');
@@ -189,7 +189,7 @@ describe('two replicas over one PostgreSQL server and one DATA_DIR', () => {
       other.onRemoteChange('crawl-runs', () => runWrites++);
       other.onRemoteChange('crawl-registry', () => registryWrites++);
       const now = new Date();
-      await owner.run(`INSERT INTO websites VALUES ('shop', 'Shop', 'shop.example', ?)`, [now]);
+      await owner.run(`INSERT INTO websites VALUES ('shop', 'Shop', 'shop.example', $1)`, [now]);
       const settings = defaultCrawlSettings('shop.example');
       await queueRun(owner, {
         websiteId: 'shop',
@@ -203,9 +203,9 @@ describe('two replicas over one PostgreSQL server and one DATA_DIR', () => {
       await within(2, 'the other replica heard the run queued and claimed', () => Promise.resolve(runWrites === 2));
 
       const websiteName = () =>
-        other.cached<{ name: string }>('websites', 'SELECT name FROM websites WHERE id = ?', ['shop']);
+        other.cached<{ name: string }>('websites', 'SELECT name FROM websites WHERE id = $1', ['shop']);
       const pagesDone = () =>
-        other.cached<{ pages_done: number }>('crawl-runs', 'SELECT pages_done FROM crawl_runs WHERE id = ?', [run.id]);
+        other.cached<{ pages_done: number }>('crawl-runs', 'SELECT pages_done FROM crawl_runs WHERE id = $1', [run.id]);
       expect(await websiteName()).toEqual([{ name: 'Shop' }]);
       expect(await pagesDone()).toEqual([{ pages_done: 0 }]);
       // Changed without a notification: the other replica reads it only if something empties its cached answer.
