@@ -74,7 +74,7 @@ export async function checkedReportsAt(sql: Sql, websiteId: string, crawlId: num
   const rows = await sql.cached<{ report_id: string }>(
     'checklist',
     `SELECT DISTINCT report_id FROM checklist_items
-     WHERE website_id = ? AND start_crawl_id <= ? AND (end_crawl_id IS NULL OR end_crawl_id > ?) ORDER BY report_id`,
+     WHERE website_id = $1 AND start_crawl_id <= $2 AND (end_crawl_id IS NULL OR end_crawl_id > $3) ORDER BY report_id`,
     [websiteId, crawlId, crawlId],
   );
   return rows.map((r) => r.report_id);
