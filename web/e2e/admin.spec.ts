@@ -130,3 +130,41 @@ test('an admin invites a user, signs their session out, changes them, resets, di
   await removeUser(page, person);
   await theirs.close();
 });
+
+test('at 768 px each table fits with its Status and actions in view, the lesser columns folded into the first cell', async ({
+  page,
+}) => {
+  await signIn(page, logins.admin);
+  await openAdmin(page);
+  const northwind = page.getByTestId(`admin-website-${websites.northwind.id}`);
+  await expect(northwind.getByTestId('folded')).toHaveCount(0);
+  await page.setViewportSize({ width: 768, height: 1024 });
+  await expect(northwind.getByTestId('folded')).toContainText('AI suggestions');
+  await expect(northwind.getByText('Active')).toBeInViewport({ ratio: 1 });
+  await expect(page.getByRole('button', { name: `Actions for ${websites.northwind.name}` })).toBeInViewport({
+    ratio: 1,
+  });
+  for (const [tab, list] of [
+    ['Websites', 'admin-websites'],
+    ['Users', 'admin-users'],
+    ['Sessions', 'admin-sessions'],
+    ['Audit log', 'admin-audit'],
+  ] as const) {
+    await page.getByRole('tab', { name: tab }).click();
+    const box = await page.getByTestId(list).getByRole('table').boundingBox();
+    expect(box!.x + box!.width, `the ${tab} table's right edge`).toBeLessThanOrEqual(768);
+  }
+  await page.getByRole('tab', { name: 'Sessions' }).click();
+  await expect(
+    page
+      .getByTestId('admin-sessions')
+      .getByRole('button', { name: /^Sign out/ })
+      .first(),
+  ).toBeInViewport({
+    ratio: 1,
+  });
+  await page.getByRole('tab', { name: 'Users' }).click();
+  const client = page.getByTestId(`admin-user-${logins.client.email}`);
+  await expect(client.getByTestId('folded')).toContainText('Role');
+  await expect(page.getByRole('button', { name: `Actions for ${logins.client.email}` })).toBeInViewport({ ratio: 1 });
+});
