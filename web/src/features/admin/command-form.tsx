@@ -1,6 +1,12 @@
 import type { ReactNode } from 'react';
 import { Alert, Button, Group, Modal, Stack, type MantineColor, type ModalProps } from '@mantine/core';
 
+/** What a panel hands each of its dialogs: `onClose` closes it, `onDone` follows a change the dialog made. */
+export interface AdminDialogProps {
+  onClose: () => void;
+  onDone: () => void;
+}
+
 /** A dialog of the administration page: centred, closed by its "Close" button, Escape or a click beside it. */
 export function AdminModal({
   opened,

@@ -2,18 +2,10 @@ import { useState } from 'react';
 import { Text, TextInput } from '@mantine/core';
 import type { Website } from '../../api/types.ts';
 import { useAdminCommand } from './use-admin-command.ts';
-import { AdminModal, CommandForm } from './command-form.tsx';
+import { type AdminDialogProps, AdminModal, CommandForm } from './command-form.tsx';
 
 /** Deleting a website is for good (crawls, settings, bindings): its id must be typed to confirm. */
-export function DeleteWebsiteDialog({
-  website,
-  onClose,
-  onDone,
-}: {
-  website: Website | undefined;
-  onClose: () => void;
-  onDone: () => void;
-}) {
+export function DeleteWebsiteDialog({ website, onClose, onDone }: { website: Website | undefined } & AdminDialogProps) {
   const [typed, setTyped] = useState('');
   const command = useAdminCommand(onDone);
   const close = () => {

@@ -1,18 +1,10 @@
 import { Text } from '@mantine/core';
 import type { AdminUser } from '../../api/admin.ts';
 import { useAdminCommand } from './use-admin-command.ts';
-import { AdminModal, CommandForm } from './command-form.tsx';
+import { type AdminDialogProps, AdminModal, CommandForm } from './command-form.tsx';
 
 /** "Remove this user?": the account, its bindings and its sessions go. */
-export function RemoveUserDialog({
-  user,
-  onClose,
-  onDone,
-}: {
-  user: AdminUser | undefined;
-  onClose: () => void;
-  onDone: () => void;
-}) {
+export function RemoveUserDialog({ user, onClose, onDone }: { user: AdminUser | undefined } & AdminDialogProps) {
   const command = useAdminCommand(onDone);
   const close = () => {
     command.setError(null);

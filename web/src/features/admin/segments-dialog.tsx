@@ -3,20 +3,12 @@ import { Alert, Button, Group, Paper, Stack } from '@mantine/core';
 import type { Website } from '../../api/types.ts';
 import { useAdminCommand } from './use-admin-command.ts';
 import { SegmentForm } from './segment-form.tsx';
-import { AdminModal } from './command-form.tsx';
+import { type AdminDialogProps, AdminModal } from './command-form.tsx';
 import { AdminTable, CellTitle } from './admin-table.tsx';
 import { GOAL_LABELS } from './website-settings.ts';
 
 /** A website's segments: each with its scope and settings, to change or remove; and a form to add one. */
-export function SegmentsDialog({
-  website,
-  onClose,
-  onDone,
-}: {
-  website: Website | undefined;
-  onClose: () => void;
-  onDone: () => void;
-}) {
+export function SegmentsDialog({ website, onClose, onDone }: { website: Website | undefined } & AdminDialogProps) {
   /** The segment being edited, 'new' while adding, null otherwise. */
   const [editing, setEditing] = useState<string | null>(null);
   const remove = useAdminCommand(onDone);

@@ -3,7 +3,7 @@ import type { AdminUser } from '../../api/admin.ts';
 import type { Role, Website } from '../../api/types.ts';
 import { ROLE_OPTIONS } from '../../lib/roles.ts';
 import { useCommandDraft } from './use-command-draft.ts';
-import { AdminModal, CommandForm } from './command-form.tsx';
+import { type AdminDialogProps, AdminModal, CommandForm } from './command-form.tsx';
 import { websiteLabels } from './website-settings.ts';
 
 type How = 'invite' | 'password';
@@ -17,12 +17,10 @@ interface Draft {
   how: How;
 }
 
-interface DialogProps {
+interface DialogProps extends AdminDialogProps {
   user: AdminUser | undefined;
   websites: readonly Website[];
   isAdmin: boolean;
-  onClose: () => void;
-  onDone: () => void;
 }
 
 /**

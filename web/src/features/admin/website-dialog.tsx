@@ -1,7 +1,7 @@
 import { Select, Switch, TextInput } from '@mantine/core';
 import type { Website } from '../../api/types.ts';
 import { useCommandDraft } from './use-command-draft.ts';
-import { AdminModal, CommandForm } from './command-form.tsx';
+import { type AdminDialogProps, AdminModal, CommandForm } from './command-form.tsx';
 import { GOAL_OPTIONS, NO_GOAL, defaultSegmentOf } from './website-settings.ts';
 
 interface Draft {
@@ -28,10 +28,8 @@ function draftOf(website: Website | undefined): Draft {
   };
 }
 
-interface DialogProps {
+interface DialogProps extends AdminDialogProps {
   website: Website | undefined;
-  onClose: () => void;
-  onDone: () => void;
 }
 
 /** Adds a website (id, name, domain, goal), or edits one: name, domain, goal, hreflang and AI suggestions. */
