@@ -5,54 +5,30 @@
  * defect is in its report's rows and each near miss is not. Reports no crawl can feed are listed with their reason
  * in helpers/planted-site.ts.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reports } from '../../catalog/index.ts';
-import { crawlWebsite } from '../crawl/crawl.ts';
 import type { CrawlResult } from '../crawl/crawl-options.ts';
-import { openDatabase } from '../db/duckdb.ts';
 import type { CrawlTarget } from '../engine/compile.ts';
-import { ReportEngine } from '../engine/engine.ts';
-import { loadCrawl } from '../load/load-crawl.ts';
-import { CrawlRegistry } from '../store/registry.ts';
+import type { ReportEngine } from '../engine/engine.ts';
 import { reportRowUrls } from './helpers/report-rows.ts';
-import { PLANTED_WEBSITE, plantedCrawlOptions } from './helpers/planted-crawl.ts';
-import { startPlantedSite, unfedReports, type PlantedSite } from './helpers/planted-site.ts';
+import { openPlantedReports, type PlantedReports } from './helpers/planted-crawl.ts';
+import { unfedReports, type PlantedSite } from './helpers/planted-site.ts';
 import { debianPackages, ensureDebianPackages } from '../../scripts/support/debian-packages.ts';
 
-const WEBSITE = PLANTED_WEBSITE;
-
 describe('the planted-defect site, crawled, loaded and reported', () => {
+  let planted: PlantedReports;
   let site: PlantedSite;
-  let workDir: string;
   let crawl: CrawlResult;
-  let db: DuckDBInstance;
   let engine: ReportEngine;
   let target: CrawlTarget;
 
   beforeAll(async () => {
     ensureDebianPackages([debianPackages.chromium]);
-    site = await startPlantedSite();
-    workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'thc-planted-'));
-    const outDir = path.join(workDir, 'export');
-    const dataDir = path.join(workDir, 'data');
-    crawl = await crawlWebsite(plantedCrawlOptions(site.origin, outDir, 1000));
-    await loadCrawl({ dataDir, exportDir: outDir });
-    db = await openDatabase();
-    const registry = await CrawlRegistry.open(dataDir, db);
-    engine = new ReportEngine(db, registry);
-    target = await engine.target(registry.crawls(WEBSITE)[0]!);
+    planted = await openPlantedReports({ tempPrefix: 'thc-planted-', render: 1000 });
+    ({ site, crawl, engine, target } = planted);
   }, 300_000);
 
-  afterAll(async () => {
-    engine?.dispose();
-    db?.closeSync();
-    await site?.close();
-    if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
-  });
+  afterAll(() => planted?.close());
 
   it('plants a case for every report a crawl can feed, and names the reason for the others', () => {
     const fed = Object.keys(site.cases).sort();

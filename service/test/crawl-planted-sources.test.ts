@@ -6,25 +6,20 @@
  * differing by a trailing slash or by case, a row without sessions).
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import type { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reports } from '../../catalog/index.ts';
 import { MANIFEST_FILE, manifestSchema } from '../../catalog/export-contract.ts';
 import type { ReportDefinition } from '../../catalog/schema.ts';
-import { crawlWebsite } from '../crawl/crawl.ts';
-import { openDatabase, textOf } from '../db/duckdb.ts';
+import { textOf } from '../db/duckdb.ts';
 import type { CrawlTarget } from '../engine/compile.ts';
-import { ReportEngine } from '../engine/engine.ts';
+import type { ReportEngine } from '../engine/engine.ts';
 import { shapeOf } from '../engine/report-shape.ts';
 import { tableOf } from '../engine/result.ts';
-import { loadCrawl } from '../load/load-crawl.ts';
 import { importData, type ImportResult } from '../sources/import-data.ts';
-import { CrawlRegistry } from '../store/registry.ts';
 import { plantedSourceCases, SOURCE_FOLDER, writePlantedSources } from './helpers/planted-sources.ts';
-import { PLANTED_WEBSITE, plantedCrawlOptions } from './helpers/planted-crawl.ts';
-import { startPlantedSite, unfedReports, type PlantedSite } from './helpers/planted-site.ts';
+import { PLANTED_WEBSITE, openPlantedReports, type PlantedReports } from './helpers/planted-crawl.ts';
+import { unfedReports, type PlantedSite } from './helpers/planted-site.ts';
 
 const WEBSITE = PLANTED_WEBSITE;
 const SOURCE_FED = /^(analytics|search-console)\//;
@@ -45,36 +40,27 @@ async function rowUrls(engine: ReportEngine, report: ReportDefinition, target: C
 }
 
 describe('the planted site with its vendor files imported', () => {
+  let planted: PlantedReports;
   let site: PlantedSite;
-  let workDir: string;
-  let db: DuckDBInstance;
   let engine: ReportEngine;
   let target: CrawlTarget;
   const imported: ImportResult[] = [];
 
   beforeAll(async () => {
-    site = await startPlantedSite();
-    workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'thc-planted-sources-'));
-    const outDir = path.join(workDir, 'export');
-    const dataDir = path.join(workDir, 'data');
-    await crawlWebsite(plantedCrawlOptions(site.origin, outDir, 0));
-    await loadCrawl({ dataDir, exportDir: outDir });
-    const manifest = manifestSchema.parse(JSON.parse(fs.readFileSync(path.join(outDir, MANIFEST_FILE), 'utf8')));
-    const files = writePlantedSources(path.join(workDir, 'vendor'), site.origin, manifest);
-    for (const source of ['search-console', 'analytics'] as const)
-      imported.push(await importData({ dataDir, websiteId: WEBSITE, source, files: [files[source]], by: 'test' }));
-    db = await openDatabase();
-    const registry = await CrawlRegistry.open(dataDir, db);
-    engine = new ReportEngine(db, registry);
-    target = await engine.target(registry.crawls(WEBSITE)[0]!);
+    planted = await openPlantedReports({
+      tempPrefix: 'thc-planted-sources-',
+      render: 0,
+      afterLoad: async ({ site, workDir, exportDir, dataDir }) => {
+        const manifest = manifestSchema.parse(JSON.parse(fs.readFileSync(path.join(exportDir, MANIFEST_FILE), 'utf8')));
+        const files = writePlantedSources(path.join(workDir, 'vendor'), site.origin, manifest);
+        for (const source of ['search-console', 'analytics'] as const)
+          imported.push(await importData({ dataDir, websiteId: WEBSITE, source, files: [files[source]], by: 'test' }));
+      },
+    });
+    ({ site, engine, target } = planted);
   }, 300_000);
 
-  afterAll(async () => {
-    engine?.dispose();
-    db?.closeSync();
-    await site?.close();
-    if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
-  });
+  afterAll(() => planted?.close());
 
   it('imports both files and refreshes the crawl', () => {
     expect(imported.map((r) => [r.source, r.refreshedCrawlIds, r.refreshFailure])).toEqual([

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, type Locator, type Page } from '@playwright/test';
+import { expect, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
 
 /** The service's DATA_DIR (playwright.config.ts): with no SMTP server set, mail lands in its outbox. */
 const DATA_DIR = process.env.E2E_DATA_DIR ?? path.join(os.tmpdir(), 'thc-e2e-data');
@@ -86,4 +86,37 @@ export async function addAndRemoveSegment(page: Page, segment: { id: string; nam
     .getByRole('button', { name: `Remove segment ${segment.name}` })
     .click();
   await expect(row).toHaveCount(0);
+}
+
+/** In the open "Add a user" dialog: invites `email` to the websites named, and returns their row in the Users tab. */
+export async function inviteUser(page: Page, email: string, websiteNames: readonly string[]): Promise<Locator> {
+  await dialog(page).getByLabel('Email address').fill(email);
+  await pickMany(page, 'Websites', websiteNames);
+  await dialog(page).getByRole('button', { name: 'Send invitation' }).click();
+  return page.getByTestId(`admin-user-${email}`);
+}
+
+/** The invited user in a browser context of their own, their password chosen through the emailed invitation link. */
+export async function acceptInvitation(
+  browser: Browser,
+  email: string,
+  password: string,
+): Promise<{ context: BrowserContext; them: Page }> {
+  const context = await browser.newContext();
+  const them = await context.newPage();
+  await setPasswordWithLink(them, await mailedToken(email, 'invite'), password);
+  return { context, them };
+}
+
+/** From the user's row: emails them a reset link, which they follow to choose `password`. */
+export async function resetPasswordByLink(page: Page, them: Page, email: string, password: string): Promise<void> {
+  await rowAction(page, email, 'Email a password reset link');
+  await setPasswordWithLink(them, await mailedToken(email, 'reset'), password);
+}
+
+/** Removes the user from the Users tab and sees their row go. */
+export async function removeUser(page: Page, email: string): Promise<void> {
+  await rowAction(page, email, 'Remove…');
+  await dialog(page).getByRole('button', { name: 'Remove user' }).click();
+  await expect(page.getByTestId(`admin-user-${email}`)).toHaveCount(0);
 }

@@ -5,14 +5,15 @@
 import { expect, test } from '@playwright/test';
 import { authFile, extra, logins, open, watchProblems } from './helpers.ts';
 import {
+  acceptInvitation,
   addAndRemoveSegment,
   dialog,
-  mailedToken,
+  inviteUser,
   openAdmin,
-  pickMany,
   pickOne,
+  removeUser,
+  resetPasswordByLink,
   rowAction,
-  setPasswordWithLink,
 } from './admin-helpers.ts';
 
 const client = 'e2e-staff-client@admin.example';
@@ -51,22 +52,14 @@ test.describe('as staff', () => {
 
     await page.getByRole('button', { name: 'Add user' }).click();
     await expect(dialog(page).getByRole('combobox', { name: 'Role' })).toBeDisabled();
-    await dialog(page).getByLabel('Email address').fill(client);
-    await pickMany(page, 'Websites', [extra.empty.name]);
-    await dialog(page).getByRole('button', { name: 'Send invitation' }).click();
-    const row = page.getByTestId(`admin-user-${client}`);
+    const row = await inviteUser(page, client, [extra.empty.name]);
     await expect(row).toContainText(extra.empty.name);
 
-    const theirs = await browser.newContext();
-    const them = await theirs.newPage();
-    await setPasswordWithLink(them, await mailedToken(client, 'invite'), 'staff-invited-1');
-    await rowAction(page, client, 'Email a password reset link');
-    await setPasswordWithLink(them, await mailedToken(client, 'reset'), 'staff-reset-22');
+    const { context: theirs, them } = await acceptInvitation(browser, client, 'staff-invited-1');
+    await resetPasswordByLink(page, them, client, 'staff-reset-22');
     await rowAction(page, client, 'Disable');
     await expect(row).toContainText('Disabled');
-    await rowAction(page, client, 'Remove…');
-    await dialog(page).getByRole('button', { name: 'Remove user' }).click();
-    await expect(row).toHaveCount(0);
+    await removeUser(page, client);
     await theirs.close();
   });
 });

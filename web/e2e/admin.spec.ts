@@ -6,14 +6,16 @@
 import { expect, test } from '@playwright/test';
 import { logins, signIn, watchProblems, websites } from './helpers.ts';
 import {
+  acceptInvitation,
   addAndRemoveSegment,
   dialog,
-  mailedToken,
+  inviteUser,
   openAdmin,
   pickMany,
   pickOne,
+  removeUser,
+  resetPasswordByLink,
   rowAction,
-  setPasswordWithLink,
 } from './admin-helpers.ts';
 
 const site = { id: 'e2e-admin-site', name: 'E2E Admin Site', domain: 'admin-site.example' };
@@ -90,17 +92,12 @@ test('an admin invites a user, signs their session out, changes them, resets, di
   await signIn(page, logins.admin);
   await openAdmin(page, 'Users');
   await page.getByRole('button', { name: 'Add user' }).click();
-  await dialog(page).getByLabel('Email address').fill(person);
-  await pickMany(page, 'Websites', [websites.northwind.name]);
-  await dialog(page).getByRole('button', { name: 'Send invitation' }).click();
-  const row = page.getByTestId(`admin-user-${person}`);
+  const row = await inviteUser(page, person, [websites.northwind.name]);
   await expect(row).toContainText('Client');
   await expect(row).toContainText(websites.northwind.name);
 
   // The invited user follows the emailed link, chooses a password and signs in.
-  const theirs = await browser.newContext();
-  const them = await theirs.newPage();
-  await setPasswordWithLink(them, await mailedToken(person, 'invite'), 'invited-pass-1');
+  const { context: theirs, them } = await acceptInvitation(browser, person, 'invited-pass-1');
   await signIn(them, { email: person, password: 'invited-pass-1' });
 
   await page.getByRole('tab', { name: 'Sessions' }).click();
@@ -117,8 +114,7 @@ test('an admin invites a user, signs their session out, changes them, resets, di
   await dialog(page).getByRole('button', { name: 'Save' }).click();
   await expect(row).toContainText(`${websites.alpine.name}, ${websites.northwind.name}`);
 
-  await rowAction(page, person, 'Email a password reset link');
-  await setPasswordWithLink(them, await mailedToken(person, 'reset'), 'reset-pass-22');
+  await resetPasswordByLink(page, them, person, 'reset-pass-22');
   await signIn(them, { email: person, password: 'reset-pass-22' });
 
   await rowAction(page, person, 'Disable');
@@ -131,8 +127,44 @@ test('an admin invites a user, signs their session out, changes them, resets, di
   await rowAction(page, person, 'Enable');
   await expect(row).toContainText('Active');
 
-  await rowAction(page, person, 'Remove…');
-  await dialog(page).getByRole('button', { name: 'Remove user' }).click();
-  await expect(row).toHaveCount(0);
+  await removeUser(page, person);
   await theirs.close();
+});
+
+test('at 768 px each table fits with its Status and actions in view, the lesser columns folded into the first cell', async ({
+  page,
+}) => {
+  await signIn(page, logins.admin);
+  await openAdmin(page);
+  const northwind = page.getByTestId(`admin-website-${websites.northwind.id}`);
+  await expect(northwind.getByTestId('folded')).toHaveCount(0);
+  await page.setViewportSize({ width: 768, height: 1024 });
+  await expect(northwind.getByTestId('folded')).toContainText('AI suggestions');
+  await expect(northwind.getByText('Active')).toBeInViewport({ ratio: 1 });
+  await expect(page.getByRole('button', { name: `Actions for ${websites.northwind.name}` })).toBeInViewport({
+    ratio: 1,
+  });
+  for (const [tab, list] of [
+    ['Websites', 'admin-websites'],
+    ['Users', 'admin-users'],
+    ['Sessions', 'admin-sessions'],
+    ['Audit log', 'admin-audit'],
+  ] as const) {
+    await page.getByRole('tab', { name: tab }).click();
+    const box = await page.getByTestId(list).getByRole('table').boundingBox();
+    expect(box!.x + box!.width, `the ${tab} table's right edge`).toBeLessThanOrEqual(768);
+  }
+  await page.getByRole('tab', { name: 'Sessions' }).click();
+  await expect(
+    page
+      .getByTestId('admin-sessions')
+      .getByRole('button', { name: /^Sign out/ })
+      .first(),
+  ).toBeInViewport({
+    ratio: 1,
+  });
+  await page.getByRole('tab', { name: 'Users' }).click();
+  const client = page.getByTestId(`admin-user-${logins.client.email}`);
+  await expect(client.getByTestId('folded')).toContainText('Role');
+  await expect(page.getByRole('button', { name: `Actions for ${logins.client.email}` })).toBeInViewport({ ratio: 1 });
 });

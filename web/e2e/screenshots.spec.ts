@@ -315,6 +315,8 @@ for (const size of sizes) {
         await saveCrawlSettings(page, { startUrl: 'http://127.0.0.1:9/', maxUrls: 100, concurrency: 2 });
         await page.getByRole('button', { name: 'Start now' }).click();
         await expect(page.getByRole('button', { name: 'Start now' })).toBeEnabled({ timeout: 120_000 });
+        await expect(page.getByTestId('notification-bell')).toHaveAccessibleName(/, \d+ unread$/);
+        await page.getByRole('banner').screenshot({ path: `${DIR}/${size.name}-header-unread.png` });
 
         await saveCrawlSettings(page, { startUrl: slow.url, maxUrls: 1000, concurrency: 2 });
         await page.getByRole('button', { name: 'Start now' }).click();
@@ -419,6 +421,7 @@ for (const size of sizes) {
     test('administration: websites, settings, segments, users, sessions, audit log; a staff view; set password', async ({
       browser,
     }) => {
+      test.setTimeout(240_000);
       const context = await browser.newContext({ viewport: size });
       const page = await context.newPage();
       await signIn(page, logins.admin);

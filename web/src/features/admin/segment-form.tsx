@@ -1,7 +1,7 @@
-import { useState } from 'react';
-import { Alert, Button, Group, Select, SimpleGrid, Stack, Switch, TextInput } from '@mantine/core';
+import { Group, Select, SimpleGrid, Switch, TextInput } from '@mantine/core';
 import type { WebsiteSegment } from '../../api/types.ts';
-import { useAdminCommand } from './use-admin-command.ts';
+import { useCommandDraft } from './use-command-draft.ts';
+import { CommandForm } from './command-form.tsx';
 import { GOAL_OPTIONS, NO_GOAL } from './website-settings.ts';
 
 interface Draft {
@@ -35,9 +35,7 @@ export function SegmentForm({
   onDone: () => void;
   onCancel: () => void;
 }) {
-  const [draft, setDraft] = useState(() => draftOf(segment));
-  const command = useAdminCommand(onDone);
-  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
+  const { draft, setDraft, command, text, toggle, choice } = useCommandDraft<Draft>(() => draftOf(segment), onDone);
   const isNew = !segment;
 
   const save = async () => {
@@ -70,70 +68,28 @@ export function SegmentForm({
   };
 
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        void save();
-      }}
+    <CommandForm
+      onSubmit={() => void save()}
+      onCancel={onCancel}
+      command={command}
+      submitLabel={isNew ? 'Add segment' : 'Save segment'}
       aria-label={isNew ? 'New segment' : `Segment ${segment.name}`}
     >
-      <Stack gap="sm">
-        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
-          <TextInput
-            label="Segment id"
-            value={draft.id}
-            onChange={(e) => set('id', e.currentTarget.value)}
-            error={command.fieldError('id')}
-            disabled={!isNew}
-            required
-          />
-          <TextInput
-            label="Segment name"
-            value={draft.name}
-            onChange={(e) => set('name', e.currentTarget.value)}
-            error={command.fieldError('name')}
-            required
-          />
-          <TextInput
-            label="URL scope"
-            placeholder={segment?.isDefault ? 'The whole site' : '/blog/'}
-            value={draft.urlScope}
-            onChange={(e) => set('urlScope', e.currentTarget.value)}
-            error={command.fieldError('urlScope')}
-            disabled={segment?.isDefault === true}
-          />
-          <Select
-            label="Segment goal"
-            data={GOAL_OPTIONS}
-            value={draft.goal}
-            onChange={(value) => set('goal', value ?? NO_GOAL)}
-            error={command.fieldError('goal')}
-            allowDeselect={false}
-          />
-        </SimpleGrid>
-        <Group gap="lg">
-          <Switch
-            label="Hreflang reports"
-            checked={draft.isHreflang}
-            onChange={(e) => set('isHreflang', e.currentTarget.checked)}
-          />
-          <Switch label="AI suggestions" checked={draft.isAi} onChange={(e) => set('isAi', e.currentTarget.checked)} />
-        </Group>
-        {command.formError ? (
-          <Alert color="red" role="alert">
-            {command.formError}
-          </Alert>
-        ) : null}
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onCancel}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={command.isRunning}>
-            {isNew ? 'Add segment' : 'Save segment'}
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+      <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
+        <TextInput label="Segment id" {...text('id')} disabled={!isNew} required />
+        <TextInput label="Segment name" {...text('name')} required />
+        <TextInput
+          label="URL scope"
+          placeholder={segment?.isDefault ? 'The whole site' : '/blog/'}
+          {...text('urlScope')}
+          disabled={segment?.isDefault === true}
+        />
+        <Select label="Segment goal" data={GOAL_OPTIONS} {...choice('goal', NO_GOAL)} allowDeselect={false} />
+      </SimpleGrid>
+      <Group gap="lg">
+        <Switch label="Hreflang reports" {...toggle('isHreflang')} />
+        <Switch label="AI suggestions" {...toggle('isAi')} />
+      </Group>
+    </CommandForm>
   );
 }

@@ -1,20 +1,14 @@
 import { useState } from 'react';
-import { Alert, Button, Group, Modal, Paper, Stack, Table, Text } from '@mantine/core';
+import { Alert, Button, Group, Paper, Stack } from '@mantine/core';
 import type { Website } from '../../api/types.ts';
 import { useAdminCommand } from './use-admin-command.ts';
 import { SegmentForm } from './segment-form.tsx';
+import { type AdminDialogProps, AdminModal } from './command-form.tsx';
+import { AdminTable, CellTitle } from './admin-table.tsx';
 import { GOAL_LABELS } from './website-settings.ts';
 
 /** A website's segments: each with its scope and settings, to change or remove; and a form to add one. */
-export function SegmentsDialog({
-  website,
-  onClose,
-  onDone,
-}: {
-  website: Website | undefined;
-  onClose: () => void;
-  onDone: () => void;
-}) {
+export function SegmentsDialog({ website, onClose, onDone }: { website: Website | undefined } & AdminDialogProps) {
   /** The segment being edited, 'new' while adding, null otherwise. */
   const [editing, setEditing] = useState<string | null>(null);
   const remove = useAdminCommand(onDone);
@@ -25,69 +19,49 @@ export function SegmentsDialog({
   };
   const segment = website?.segments.find((s) => s.id === editing);
   return (
-    <Modal
+    <AdminModal
       opened={website !== undefined}
       onClose={close}
       title={website ? `Segments of ${website.name}` : ''}
       size="xl"
-      centered
-      closeButtonProps={{ 'aria-label': 'Close' }}
     >
       {website ? (
         <Stack gap="md">
-          <Table.ScrollContainer minWidth={620}>
-            <Table fz="sm" verticalSpacing="xs">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Segment</Table.Th>
-                  <Table.Th>URL scope</Table.Th>
-                  <Table.Th>Hreflang</Table.Th>
-                  <Table.Th>AI</Table.Th>
-                  <Table.Th>Goal</Table.Th>
-                  <Table.Th />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {website.segments.map((s) => (
-                  <Table.Tr key={s.id} data-testid={`admin-segment-${s.id}`}>
-                    <Table.Td>
-                      <Text size="sm" fw={600}>
-                        {s.name}
-                      </Text>
-                      <Text size="xs" c="dimmed">
-                        {s.id}
-                        {s.isDefault ? ' (default)' : ''}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>{s.urlScope ?? 'The whole site'}</Table.Td>
-                    <Table.Td>{s.isHreflang ? 'On' : 'Off'}</Table.Td>
-                    <Table.Td>{s.isAi ? 'On' : 'Off'}</Table.Td>
-                    <Table.Td>{s.goalType ? GOAL_LABELS[s.goalType] : 'None'}</Table.Td>
-                    <Table.Td>
-                      <Group gap={4} justify="flex-end" wrap="nowrap">
-                        <Button size="compact-xs" variant="default" onClick={() => setEditing(s.id)}>
-                          Edit
-                        </Button>
-                        {s.isDefault ? null : (
-                          <Button
-                            size="compact-xs"
-                            variant="subtle"
-                            color="red"
-                            aria-label={`Remove segment ${s.name}`}
-                            onClick={() =>
-                              void remove.run({ command: 'segment remove', website: website.id, id: s.id })
-                            }
-                          >
-                            Remove
-                          </Button>
-                        )}
-                      </Group>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <AdminTable
+            rows={website.segments}
+            columns={[
+              {
+                header: 'Segment',
+                cell: (s) => <CellTitle title={s.name} detail={`${s.id}${s.isDefault ? ' (default)' : ''}`} />,
+              },
+              { header: 'URL scope', cell: (s) => s.urlScope ?? 'The whole site', wrap: 'anywhere' },
+              { header: 'Hreflang', cell: (s) => (s.isHreflang ? 'On' : 'Off'), isFolded: true },
+              { header: 'AI', cell: (s) => (s.isAi ? 'On' : 'Off'), isFolded: true },
+              { header: 'Goal', cell: (s) => (s.goalType ? GOAL_LABELS[s.goalType] : 'None'), isFolded: true },
+            ]}
+            rowKey={(s) => s.id}
+            rowTestId={(s) => `admin-segment-${s.id}`}
+            actions={(s) => (
+              <Group gap={4} justify="flex-end" wrap="nowrap">
+                <Button size="compact-xs" variant="default" onClick={() => setEditing(s.id)}>
+                  Edit
+                </Button>
+                {s.isDefault ? null : (
+                  <Button
+                    size="compact-xs"
+                    variant="subtle"
+                    color="red"
+                    aria-label={`Remove segment ${s.name}`}
+                    onClick={() => void remove.run({ command: 'segment remove', website: website.id, id: s.id })}
+                  >
+                    Remove
+                  </Button>
+                )}
+              </Group>
+            )}
+            minWidth={620}
+            tableProps={{ verticalSpacing: 'xs', style: { '--admin-table-bg': 'var(--mantine-color-body)' } }}
+          />
           {remove.error ? <Alert color="red">{remove.error.message}</Alert> : null}
           {editing === null ? (
             <Group justify="flex-end">
@@ -108,6 +82,6 @@ export function SegmentsDialog({
           )}
         </Stack>
       ) : null}
-    </Modal>
+    </AdminModal>
   );
 }

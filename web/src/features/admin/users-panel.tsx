@@ -1,9 +1,10 @@
 import { useCallback, useState } from 'react';
-import { ActionIcon, Alert, Button, Group, Menu, Skeleton, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Alert, Button, Group, Menu, Stack, Text } from '@mantine/core';
 import { fetchAdminUsers, fetchAdminWebsites, type AdminCommand, type AdminUser } from '../../api/admin.ts';
 import { Icon } from '../../components/icon.tsx';
 import { ToneBadge } from '../../components/tone-badge.tsx';
 import { useAdminList } from './use-admin-list.ts';
+import { AdminListFallback, AdminTable, CellTitle, RowActionsMenu } from './admin-table.tsx';
 import { useAdminCommand } from './use-admin-command.ts';
 import { UserDialog } from './user-dialog.tsx';
 import { RemoveUserDialog } from './remove-user-dialog.tsx';
@@ -21,13 +22,7 @@ export function UsersPanel({ isAdmin }: { isAdmin: boolean }) {
   const changed = useCallback(() => reloadUsers(), [reloadUsers]);
   const action = useAdminCommand(changed);
 
-  if (users.state.status === 'error')
-    return (
-      <Alert color="red" title="The users could not be loaded">
-        {users.state.error}
-      </Alert>
-    );
-  if (!users.data) return <Skeleton h={160} radius="md" aria-label="Loading the users" />;
+  if (!users.data) return <AdminListFallback state={users.state} what="users" />;
   const labels = websiteLabels(websites.data ?? []);
   const websiteName = (id: string) => labels.get(id) ?? id;
 
@@ -48,58 +43,42 @@ export function UsersPanel({ isAdmin }: { isAdmin: boolean }) {
           {action.error.message}
         </Alert>
       ) : null}
-      <Table.ScrollContainer minWidth={720}>
-        <Table verticalSpacing="sm" highlightOnHover fz="sm">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Email</Table.Th>
-              <Table.Th>Role</Table.Th>
-              <Table.Th>Websites</Table.Th>
-              <Table.Th>Status</Table.Th>
-              <Table.Th w={48}>
-                <VisuallyHidden>Actions</VisuallyHidden>
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {users.data.length === 0 ? (
-              <Table.Tr>
-                <Table.Td colSpan={5}>
-                  <Text size="sm" c="dimmed" ta="center" py="md">
-                    No users yet.
-                  </Text>
-                </Table.Td>
-              </Table.Tr>
-            ) : null}
-            {users.data.map((user) => (
-              <Table.Tr key={user.id} data-testid={`admin-user-${user.email}`}>
-                <Table.Td>
-                  <Text size="sm" fw={600}>
-                    {user.email}
-                  </Text>
-                </Table.Td>
-                <Table.Td>{ROLE_LABELS[user.role]}</Table.Td>
-                <Table.Td>
-                  {user.role === 'ADMIN' ? 'Every website' : user.websites.map(websiteName).join(', ') || 'None'}
-                </Table.Td>
-                <Table.Td>
-                  <ToneBadge tone={user.isDisabled ? 'red' : 'green'} size="sm">
-                    {user.isDisabled ? 'Disabled' : 'Active'}
-                  </ToneBadge>
-                </Table.Td>
-                <Table.Td>
-                  <UserActions
-                    user={user}
-                    onRun={(command) => void action.run(command)}
-                    onEdit={() => setDialog({ kind: 'edit', user })}
-                    onRemove={() => setDialog({ kind: 'remove', user })}
-                  />
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <AdminTable
+        rows={users.data}
+        columns={[
+          {
+            header: 'Email',
+            cell: (user) => <CellTitle title={user.email} />,
+          },
+          { header: 'Role', cell: (user) => ROLE_LABELS[user.role], isFolded: true },
+          {
+            header: 'Websites',
+            cell: (user) =>
+              user.role === 'ADMIN' ? 'Every website' : user.websites.map(websiteName).join(', ') || 'None',
+          },
+          {
+            header: 'Status',
+            cell: (user) => (
+              <ToneBadge tone={user.isDisabled ? 'red' : 'green'} size="sm">
+                {user.isDisabled ? 'Disabled' : 'Active'}
+              </ToneBadge>
+            ),
+          },
+        ]}
+        rowKey={(user) => user.id}
+        rowTestId={(user) => `admin-user-${user.email}`}
+        actions={(user) => (
+          <UserActions
+            user={user}
+            onRun={(command) => void action.run(command)}
+            onEdit={() => setDialog({ kind: 'edit', user })}
+            onRemove={() => setDialog({ kind: 'remove', user })}
+          />
+        )}
+        empty="No users yet."
+        minWidth={720}
+        tableProps={{ highlightOnHover: true }}
+      />
       <UserDialog
         opened={dialog?.kind === 'add' || dialog?.kind === 'edit'}
         user={dialog?.kind === 'edit' ? dialog.user : undefined}
@@ -129,35 +108,28 @@ function UserActions({
   onRemove: () => void;
 }) {
   return (
-    <Menu position="bottom-end" withinPortal>
-      <Menu.Target>
-        <ActionIcon variant="subtle" color="gray" aria-label={`Actions for ${user.email}`}>
-          <Icon name="chevron-down" size={16} />
-        </ActionIcon>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Item onClick={onEdit}>Change role and websites</Menu.Item>
-        <Menu.Item
-          disabled={user.isDisabled}
-          onClick={() => onRun({ command: 'user reset-password', email: user.email })}
-        >
-          Email a password reset link
-        </Menu.Item>
-        <Menu.Item
-          onClick={() =>
-            onRun({
-              command: user.isDisabled ? 'user enable' : 'user disable',
-              email: user.email,
-            })
-          }
-        >
-          {user.isDisabled ? 'Enable' : 'Disable'}
-        </Menu.Item>
-        <Menu.Divider />
-        <Menu.Item color="red" onClick={onRemove}>
-          Remove…
-        </Menu.Item>
-      </Menu.Dropdown>
-    </Menu>
+    <RowActionsMenu subject={user.email}>
+      <Menu.Item onClick={onEdit}>Change role and websites</Menu.Item>
+      <Menu.Item
+        disabled={user.isDisabled}
+        onClick={() => onRun({ command: 'user reset-password', email: user.email })}
+      >
+        Email a password reset link
+      </Menu.Item>
+      <Menu.Item
+        onClick={() =>
+          onRun({
+            command: user.isDisabled ? 'user enable' : 'user disable',
+            email: user.email,
+          })
+        }
+      >
+        {user.isDisabled ? 'Enable' : 'Disable'}
+      </Menu.Item>
+      <Menu.Divider />
+      <Menu.Item color="red" onClick={onRemove}>
+        Remove…
+      </Menu.Item>
+    </RowActionsMenu>
   );
 }

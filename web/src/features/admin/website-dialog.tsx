@@ -1,7 +1,7 @@
-import { useState } from 'react';
-import { Alert, Button, Group, Modal, Select, Stack, Switch, TextInput } from '@mantine/core';
+import { Select, Switch, TextInput } from '@mantine/core';
 import type { Website } from '../../api/types.ts';
-import { useAdminCommand } from './use-admin-command.ts';
+import { useCommandDraft } from './use-command-draft.ts';
+import { type AdminDialogProps, AdminModal, CommandForm } from './command-form.tsx';
 import { GOAL_OPTIONS, NO_GOAL, defaultSegmentOf } from './website-settings.ts';
 
 interface Draft {
@@ -28,33 +28,23 @@ function draftOf(website: Website | undefined): Draft {
   };
 }
 
-interface DialogProps {
+interface DialogProps extends AdminDialogProps {
   website: Website | undefined;
-  onClose: () => void;
-  onDone: () => void;
 }
 
 /** Adds a website (id, name, domain, goal), or edits one: name, domain, goal, hreflang and AI suggestions. */
 export function WebsiteDialog({ opened, website, onClose, onDone }: DialogProps & { opened: boolean }) {
   return (
-    <Modal
-      opened={opened}
-      onClose={onClose}
-      title={website ? `Edit ${website.name}` : 'Add a website'}
-      centered
-      closeButtonProps={{ 'aria-label': 'Close' }}
-    >
+    <AdminModal opened={opened} onClose={onClose} title={website ? `Edit ${website.name}` : 'Add a website'}>
       {/* Mounted afresh at each opening, so the form starts from the website as it is then. */}
       {opened ? <WebsiteForm website={website} onClose={onClose} onDone={onDone} /> : null}
-    </Modal>
+    </AdminModal>
   );
 }
 
 function WebsiteForm({ website, onClose, onDone }: DialogProps) {
-  const [draft, setDraft] = useState<Draft>(() => draftOf(website));
-  const command = useAdminCommand(onDone);
+  const { draft, command, text, toggle, choice } = useCommandDraft<Draft>(() => draftOf(website), onDone);
   const isNew = !website;
-  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
 
   const save = async () => {
     const before = draftOf(website);
@@ -77,76 +67,30 @@ function WebsiteForm({ website, onClose, onDone }: DialogProps) {
   };
 
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        void save();
-      }}
+    <CommandForm
+      onSubmit={() => void save()}
+      onCancel={onClose}
+      command={command}
+      submitLabel={isNew ? 'Add website' : 'Save'}
     >
-      <Stack gap="sm">
-        {isNew ? (
-          <TextInput
-            label="Website id"
-            description="Lowercase letters, digits and dashes; it never changes"
-            value={draft.id}
-            onChange={(e) => set('id', e.currentTarget.value)}
-            error={command.fieldError('id')}
-            data-autofocus
-            required
-          />
-        ) : null}
+      {isNew ? (
         <TextInput
-          label="Name"
-          value={draft.name}
-          onChange={(e) => set('name', e.currentTarget.value)}
-          error={command.fieldError('name')}
+          label="Website id"
+          description="Lowercase letters, digits and dashes; it never changes"
+          {...text('id')}
+          data-autofocus
           required
         />
-        <TextInput
-          label="Domain"
-          placeholder="www.example.com"
-          value={draft.domain}
-          onChange={(e) => set('domain', e.currentTarget.value)}
-          error={command.fieldError('domain')}
-          required
-        />
-        <Select
-          label="Goal"
-          data={GOAL_OPTIONS}
-          value={draft.goal}
-          onChange={(value) => set('goal', value ?? NO_GOAL)}
-          error={command.fieldError('goal')}
-          allowDeselect={false}
-        />
-        {isNew ? null : (
-          <>
-            <Switch
-              label="Hreflang reports"
-              checked={draft.isHreflang}
-              onChange={(e) => set('isHreflang', e.currentTarget.checked)}
-            />
-            <Switch
-              label="AI suggestions"
-              checked={draft.isAi}
-              onChange={(e) => set('isAi', e.currentTarget.checked)}
-            />
-          </>
-        )}
-        {command.formError ? (
-          <Alert color="red" role="alert">
-            {command.formError}
-          </Alert>
-        ) : null}
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={command.isRunning}>
-            {isNew ? 'Add website' : 'Save'}
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+      ) : null}
+      <TextInput label="Name" {...text('name')} required />
+      <TextInput label="Domain" placeholder="www.example.com" {...text('domain')} required />
+      <Select label="Goal" data={GOAL_OPTIONS} {...choice('goal', NO_GOAL)} allowDeselect={false} />
+      {isNew ? null : (
+        <>
+          <Switch label="Hreflang reports" {...toggle('isHreflang')} />
+          <Switch label="AI suggestions" {...toggle('isAi')} />
+        </>
+      )}
+    </CommandForm>
   );
 }

@@ -1,16 +1,18 @@
 import { useState } from 'react';
-import { ActionIcon, Alert, Button, Group, Menu, Skeleton, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Alert, Button, Group, Menu, Stack, Text } from '@mantine/core';
 import type { Website } from '../../api/types.ts';
 import { fetchAdminWebsites, type AdminCommand } from '../../api/admin.ts';
 import { useWebsitesStore } from '../../stores/websites-store.ts';
 import { Icon } from '../../components/icon.tsx';
 import { ToneBadge } from '../../components/tone-badge.tsx';
 import { useAdminList } from './use-admin-list.ts';
+import { AdminListFallback, AdminTable, CellTitle, RowActionsMenu } from './admin-table.tsx';
 import { useAdminCommand } from './use-admin-command.ts';
 import { WebsiteDialog } from './website-dialog.tsx';
 import { SegmentsDialog } from './segments-dialog.tsx';
 import { DeleteWebsiteDialog } from './delete-website-dialog.tsx';
 import { GOAL_LABELS, defaultSegmentOf } from './website-settings.ts';
+import type { WebsiteSegment } from '../../api/types.ts';
 
 type Dialog = { kind: 'add' } | { kind: 'edit' | 'segments' | 'delete'; website: Website } | null;
 
@@ -19,6 +21,8 @@ const onOff = (isOn: boolean | undefined) => (
     {isOn ? 'On' : 'Off'}
   </ToneBadge>
 );
+
+const goalOf = (goal: WebsiteSegment['goalType'] | undefined) => (goal ? GOAL_LABELS[goal] : 'None');
 
 /** The websites the user manages: settings, segments, archive and (ADMIN) add and delete. */
 export function WebsitesPanel({ isAdmin }: { isAdmin: boolean }) {
@@ -30,13 +34,7 @@ export function WebsitesPanel({ isAdmin }: { isAdmin: boolean }) {
   };
   const archive = useAdminCommand(changed);
 
-  if (state.status === 'error')
-    return (
-      <Alert color="red" title="The websites could not be loaded">
-        {state.error}
-      </Alert>
-    );
-  if (!websites) return <Skeleton h={160} radius="md" aria-label="Loading the websites" />;
+  if (!websites) return <AdminListFallback state={state} what="websites" />;
 
   const current = dialog && dialog.kind !== 'add' ? websites.find((w) => w.id === dialog.website.id) : undefined;
   return (
@@ -56,59 +54,40 @@ export function WebsitesPanel({ isAdmin }: { isAdmin: boolean }) {
           {archive.error.message}
         </Alert>
       ) : null}
-      <Table.ScrollContainer minWidth={860}>
-        <Table verticalSpacing="sm" highlightOnHover fz="sm">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Website</Table.Th>
-              <Table.Th>Domain</Table.Th>
-              <Table.Th>Goal</Table.Th>
-              <Table.Th>Hreflang</Table.Th>
-              <Table.Th>AI suggestions</Table.Th>
-              <Table.Th>Segments</Table.Th>
-              <Table.Th>Status</Table.Th>
-              <Table.Th w={48}>
-                <VisuallyHidden>Actions</VisuallyHidden>
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {websites.map((website) => {
-              const segment = defaultSegmentOf(website);
-              return (
-                <Table.Tr key={website.id} data-testid={`admin-website-${website.id}`}>
-                  <Table.Td>
-                    <Text size="sm" fw={600}>
-                      {website.name}
-                    </Text>
-                    <Text size="xs" c="dimmed">
-                      {website.id}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>{website.domain}</Table.Td>
-                  <Table.Td>{segment?.goalType ? GOAL_LABELS[segment.goalType] : 'None'}</Table.Td>
-                  <Table.Td>{onOff(segment?.isHreflang)}</Table.Td>
-                  <Table.Td>{onOff(segment?.isAi)}</Table.Td>
-                  <Table.Td>{website.segments.length}</Table.Td>
-                  <Table.Td>
-                    <ToneBadge tone={website.isArchived ? 'orange' : 'green'} size="sm">
-                      {website.isArchived ? 'Archived' : 'Active'}
-                    </ToneBadge>
-                  </Table.Td>
-                  <Table.Td>
-                    <WebsiteActions
-                      website={website}
-                      isAdmin={isAdmin}
-                      onRun={(command) => void archive.run(command)}
-                      onOpen={(kind) => setDialog({ kind, website })}
-                    />
-                  </Table.Td>
-                </Table.Tr>
-              );
-            })}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <AdminTable
+        rows={websites}
+        columns={[
+          {
+            header: 'Website',
+            cell: (website) => <CellTitle title={website.name} detail={website.id} />,
+          },
+          { header: 'Domain', cell: (website) => website.domain, wrap: 'nowrap' },
+          { header: 'Goal', cell: (website) => goalOf(defaultSegmentOf(website)?.goalType), isFolded: true },
+          { header: 'Hreflang', cell: (website) => onOff(defaultSegmentOf(website)?.isHreflang), isFolded: true },
+          { header: 'AI suggestions', cell: (website) => onOff(defaultSegmentOf(website)?.isAi), isFolded: true },
+          { header: 'Segments', cell: (website) => website.segments.length, isFolded: true },
+          {
+            header: 'Status',
+            cell: (website) => (
+              <ToneBadge tone={website.isArchived ? 'orange' : 'green'} size="sm">
+                {website.isArchived ? 'Archived' : 'Active'}
+              </ToneBadge>
+            ),
+          },
+        ]}
+        rowKey={(website) => website.id}
+        rowTestId={(website) => `admin-website-${website.id}`}
+        actions={(website) => (
+          <WebsiteActions
+            website={website}
+            isAdmin={isAdmin}
+            onRun={(command) => void archive.run(command)}
+            onOpen={(kind) => setDialog({ kind, website })}
+          />
+        )}
+        minWidth={860}
+        tableProps={{ highlightOnHover: true }}
+      />
       <WebsiteDialog
         opened={dialog?.kind === 'add' || dialog?.kind === 'edit'}
         website={dialog?.kind === 'edit' ? current : undefined}
@@ -141,34 +120,27 @@ function WebsiteActions({
   onOpen: (dialog: 'edit' | 'segments' | 'delete') => void;
 }) {
   return (
-    <Menu position="bottom-end" withinPortal>
-      <Menu.Target>
-        <ActionIcon variant="subtle" color="gray" aria-label={`Actions for ${website.name}`}>
-          <Icon name="chevron-down" size={16} />
-        </ActionIcon>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Item onClick={() => onOpen('edit')}>Edit settings</Menu.Item>
-        <Menu.Item onClick={() => onOpen('segments')}>Segments</Menu.Item>
-        {isAdmin ? (
-          <>
-            <Menu.Item
-              onClick={() =>
-                onRun({
-                  command: website.isArchived ? 'website restore' : 'website archive',
-                  id: website.id,
-                })
-              }
-            >
-              {website.isArchived ? 'Restore' : 'Archive'}
-            </Menu.Item>
-            <Menu.Divider />
-            <Menu.Item color="red" onClick={() => onOpen('delete')}>
-              Delete…
-            </Menu.Item>
-          </>
-        ) : null}
-      </Menu.Dropdown>
-    </Menu>
+    <RowActionsMenu subject={website.name}>
+      <Menu.Item onClick={() => onOpen('edit')}>Edit settings</Menu.Item>
+      <Menu.Item onClick={() => onOpen('segments')}>Segments</Menu.Item>
+      {isAdmin ? (
+        <>
+          <Menu.Item
+            onClick={() =>
+              onRun({
+                command: website.isArchived ? 'website restore' : 'website archive',
+                id: website.id,
+              })
+            }
+          >
+            {website.isArchived ? 'Restore' : 'Archive'}
+          </Menu.Item>
+          <Menu.Divider />
+          <Menu.Item color="red" onClick={() => onOpen('delete')}>
+            Delete…
+          </Menu.Item>
+        </>
+      ) : null}
+    </RowActionsMenu>
   );
 }
