@@ -4,6 +4,7 @@
  * from the same declarations, so a key the writer renames fails the type check (and crawl-records.test.ts) instead
  * of reading back as a NULL column. Keys are short: a crawl writes millions of these rows.
  */
+import { renderedPageColumns } from './render/rendered-columns.ts';
 import { openGraphFields, schemaTypes, type OpenGraphField, type SchemaType } from './parsed-page.ts';
 
 /** A STRUCT column: its DuckDB type, and (as a type only) the value a row holds. */
@@ -90,6 +91,7 @@ export const pageColumns = {
   og: struct<Partial<Record<OpenGraphField, string>>>(openGraphFields, 'VARCHAR'),
   hib: 'INTEGER',
   bih: 'INTEGER',
+  ...renderedPageColumns,
 } as const satisfies Columns;
 
 /** One row per page and target, all its links to the target folded into one (page-recorder.ts). */
@@ -105,6 +107,8 @@ export const edgeColumns = {
   im: 'BOOLEAN',
   al: 'BOOLEAN',
   hl: 'VARCHAR',
+  /** Found only in the rendered DOM (render/rendered-page.ts). */
+  ro: 'BOOLEAN',
 } as const satisfies Columns;
 
 /** What an edge row leaves out when it is the default (see edgeLine in page-recorder.ts), as SQL. */

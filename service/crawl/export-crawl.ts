@@ -31,6 +31,7 @@ import {
 import { openGraphFields, schemaTypes } from './parsed-page.ts';
 import { derivedUrlColumns, duplicateSetsSql } from './derived-url-columns.ts';
 import { projectContract } from './project-contract.ts';
+import { renderedLinkExpressions, renderedUrlExpressions } from './render/rendered-export.ts';
 
 export const CRAWLER_NAME = 'technical-health-check';
 /** Images above this size (kB) go to the large_images extraction. */
@@ -275,7 +276,7 @@ async function buildTables(conn: DuckDBConnection, rows: CrawlRows): Promise<voi
 
   // Link rows with both ends resolved, shared by links and unique_links.
   await conn.run(`CREATE TABLE le AS
-    SELECT e.*, gf.url AS f_url, gf.st AS f_st, gf.ti AS f_ti, coalesce(df.deeprank, 0) AS f_dr,
+    SELECT e.*, gf.url AS f_url, gf.rn AS f_rn, gf.st AS f_st, gf.ti AS f_ti, coalesce(df.deeprank, 0) AS f_dr,
       nt.url AS t_url, nt.pl = 'i' AS t_internal, gt.st AS t_st, gt.ti AS t_ti, dt.deeprank AS t_dr,
       coalesce(nt.pl = 'i' AND gt.rd IS NOT NULL AND gt.st IS NOT NULL, false)
         OR coalesce(gt.st BETWEEN 300 AND 399, false) AS t_redirect,
@@ -343,6 +344,7 @@ function tableQueries(): Record<CrawledTableId, string> {
     performance_tti: 'vit.tti',
     head_tags_in_body_count: 'CASE WHEN g.html THEN g.hib END',
     body_tags_in_head_count: 'CASE WHEN g.html THEN g.bih END',
+    ...renderedUrlExpressions(),
   };
   const links: Record<string, string> = {
     url_from: 'f_url',
@@ -367,6 +369,7 @@ function tableQueries(): Record<CrawledTableId, string> {
     restricted_reason: 't_reason',
     has_image_link: 'im',
     has_image_alt_text: 'CASE WHEN im THEN al END',
+    ...renderedLinkExpressions(),
   };
   const uniqueLinks: Record<string, string> = {
     url_to: 't_url',

@@ -226,7 +226,7 @@ async function renderPage(page: Page, url: string): Promise<PageVitals> {
  * Chromium with every request through `proxyUrl`: loopback included (Chromium bypasses proxies for it by default),
  * and no WebRTC UDP outside the proxy.
  */
-export async function launchChromium(proxyUrl: string): Promise<Browser> {
+export async function launchChromium(proxyUrl: string, extraArgs: string[] = []): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM_PATH))
     throw new Error(
       `rendering needs Debian's Chromium at ${CHROMIUM_PATH}: install it with apt-get install -y chromium`,
@@ -236,6 +236,7 @@ export async function launchChromium(proxyUrl: string): Promise<Browser> {
     `--proxy-server=${proxyUrl}`,
     '--proxy-bypass-list=<-loopback>',
     '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+    ...extraArgs,
   ];
   return chromium.launch({ executablePath: CHROMIUM_PATH, args, headless: true });
 }

@@ -1,0 +1,37 @@
+/**
+ * The rendered crawl's settings: which pages Chromium loads (`none`; `sample`, the `--render N` timing sample; `all`,
+ * every in-scope HTML page, whose rendered DOM is then what the crawl reads) and when a page counts as rendered.
+ */
+export const RENDER_MODES = ['none', 'sample', 'all'] as const;
+export type RenderMode = (typeof RENDER_MODES)[number];
+
+export const isRenderMode = (value: string): value is RenderMode => (RENDER_MODES as readonly string[]).includes(value);
+
+/**
+ * A page counts as rendered once its load event has fired and no request has been in flight for QUIET_MS (the
+ * "network idle" of Puppeteer and Lighthouse); a page that gets there within RENDER_CAP_MS of navigation start is
+ * `rendered`, one that does not is snapshot at the cap as `timeout`.
+ */
+export const QUIET_MS = 500;
+export const RENDER_CAP_MS = 5000;
+/** Pages rendered at once: tabs of the one browser. */
+export const RENDER_TABS = 4;
+/** Hash routes (`#/…`) a page's rendering visits to find further hash routes. */
+export const HASH_ROUTES_MAX = 50;
+
+export interface RenderSettings {
+  mode: RenderMode;
+  quietMs: number;
+  capMs: number;
+  tabs: number;
+  /** Download images, media and fonts (blocked by default: the DOM does not need them and they cost the most). */
+  loadAssets: boolean;
+}
+
+export const defaultRenderSettings = (mode: RenderMode): RenderSettings => ({
+  mode,
+  quietMs: QUIET_MS,
+  capMs: RENDER_CAP_MS,
+  tabs: RENDER_TABS,
+  loadAssets: false,
+});
