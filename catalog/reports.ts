@@ -4,6 +4,7 @@
  * bounds (200, 300-399, 400-599...) are HTTP semantics, not thresholds, so they stay literal.
  */
 import type { restrictedReasons } from './export-contract.ts';
+import { renderReports } from './render-reports.ts';
 import type { ReportDefinition } from './schema.ts';
 import {
   CLS_MAX,
@@ -1032,6 +1033,7 @@ export const reports: readonly ReportDefinition[] = [
       '(http_status_code IS NULL AND COALESCE(found_in_web_crawl, FALSE)) OR http_status_code < 200 OR http_status_code BETWEEN 201 AND 299 OR (http_status_code BETWEEN 300 AND 399 AND NOT COALESCE(is_redirect, FALSE)) OR http_status_code >= 600',
     datatableColumns: ['url', 'http_status_code', 'found_at_url', 'links_in_count', 'fetch_time', 'level'],
   }),
+  ...renderReports(onUrls, onLinks),
 ];
 
 /**

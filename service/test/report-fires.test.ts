@@ -499,6 +499,58 @@ const cases: Readonly<Record<string, Case>> = {
       { row: { http_status_code: 400, indexable: false, is_redirect: false } },
     ],
   },
+
+  // rendered crawl (render-reports.ts)
+  'links/rendered-only': {
+    fires: { row: { rendered_only: true } },
+    nearMiss: { row: { rendered_only: false } },
+    moreNearMisses: [{ row: { rendered_only: null } }],
+  },
+  'meta/changed-by-javascript': {
+    fires: { row: { rendered: true, page_title: 'Rendered', raw_page_title: 'Raw' } },
+    nearMiss: {
+      row: { rendered: true, page_title: 'Same', raw_page_title: 'Same', h1_tag: ['H'], raw_h1_tag: ['H'] },
+    },
+    moreFires: [
+      { row: { rendered: true, description: 'Rendered', raw_description: null } },
+      { row: { rendered: true, canonical_html_url: FIRES, raw_canonical_url: `${HOME}/raw` } },
+      { row: { rendered: true, meta_noindex: true, raw_meta_noindex: false } },
+      { row: { rendered: true, meta_nofollow: true, raw_meta_nofollow: null } },
+      { row: { rendered: true, h1_tag: ['Rendered'], raw_h1_tag: [] } },
+    ],
+    moreNearMisses: [
+      { row: { rendered: false, page_title: 'Rendered', raw_page_title: 'Raw' } },
+      { row: { rendered: true, meta_noindex: false, raw_meta_noindex: null } },
+    ],
+  },
+  'content/rendered-only': {
+    fires: { row: { rendered: true, raw_word_count: 50, word_count: 100 } },
+    nearMiss: { row: { rendered: true, raw_word_count: 51, word_count: 101 } },
+    moreFires: [{ row: { rendered: true, raw_word_count: null, word_count: 50 } }],
+    moreNearMisses: [
+      { row: { rendered: true, raw_word_count: 0, word_count: 49 } },
+      { row: { rendered: false, raw_word_count: 0, word_count: 500 } },
+    ],
+  },
+  'crawl/javascript-errors': {
+    fires: { row: { js_error_count: 1 } },
+    nearMiss: { row: { js_error_count: 0 } },
+    moreNearMisses: [{ row: { js_error_count: null } }],
+  },
+  'crawl/robots-blocked-resources': {
+    fires: { row: { robots_blocked_resource_count: 1 } },
+    nearMiss: { row: { robots_blocked_resource_count: 0 } },
+  },
+  'crawl/render-timeouts': {
+    fires: { row: { render_status: 'timeout' } },
+    nearMiss: { row: { render_status: 'rendered' } },
+    moreFires: [{ row: { render_status: 'crashed' } }, { row: { render_status: 'failed' } }],
+    moreNearMisses: [{ row: { render_status: 'navigated' } }, { row: { render_status: 'skipped' } }],
+  },
+  'crawl/hash-routes': {
+    fires: { row: { hash_route_count: 1 } },
+    nearMiss: { row: { hash_route_count: 0 } },
+  },
 };
 
 /** Required columns of each source table, for a healthy, unremarkable row. */
