@@ -3,10 +3,11 @@
  * proxy) serving a pool of tabs. A browser that dies or gets stuck is replaced for the next page; the pages it held
  * come back as `crashed` rows, and what was crawled before is untouched (rows are on disk, not in the browser).
  */
-import type { Browser, BrowserContext } from 'playwright-core';
+import { chromium, type Browser, type BrowserServer } from 'playwright-core';
 import type { Egress } from '../egress.ts';
 import { startEgressProxy, type EgressProxy } from '../egress-proxy.ts';
-import { launchChromium } from '../render.ts';
+import { chromiumArgs } from '../render.ts';
+import { CHROMIUM_PATH } from '../render-browser.ts';
 import type { RenderSettings } from './render-settings.ts';
 import { renderInTab, within, STEP_MS, type RenderedPage } from './render-tab.ts';
 
@@ -23,8 +24,9 @@ export interface RenderPoolOptions extends Omit<RenderSettings, 'mode'> {
 }
 
 interface Session {
+  /** The browser's process, killed when it will not close. */
+  server: BrowserServer;
   browser: Browser;
-  context: BrowserContext;
   isDead: boolean;
 }
 
@@ -64,7 +66,8 @@ export class RenderPool {
         return failed(`Chromium could not start (${error instanceof Error ? error.message : String(error)})`);
       }
       const { options } = this;
-      const result = await renderInTab(session.context, url, {
+      const result = await renderInTab(session.browser, url, {
+        userAgent: options.userAgent,
         quietMs: options.quietMs,
         capMs: options.capMs,
         loadAssets: options.loadAssets,
@@ -72,7 +75,8 @@ export class RenderPool {
         blocksDisallowed: options.blocksDisallowed,
         onStuckTab: () => void this.discard(session),
       });
-      if (session.isDead && result.status !== 'rendered' && result.status !== 'navigated') {
+      const isGone = session.isDead || !session.browser.isConnected();
+      if (isGone && result.status !== 'rendered' && result.status !== 'navigated') {
         return { ...result, status: 'crashed', reason: `Chromium exited during the render (${result.reason})` };
       }
       return result;
@@ -110,10 +114,17 @@ export class RenderPool {
   private async launch(): Promise<Session> {
     this.proxy ??= startEgressProxy(this.options.egress);
     const proxy = await this.proxy;
-    const browser = await launchChromium(proxy.url, [`--js-flags=--max-old-space-size=${PAGE_HEAP_MB}`]);
+    const server = await chromium.launchServer({
+      executablePath: CHROMIUM_PATH,
+      args: chromiumArgs(proxy.url, [`--js-flags=--max-old-space-size=${PAGE_HEAP_MB}`]),
+      headless: true,
+    });
     this.launches++;
-    const context = await browser.newContext({ userAgent: this.options.userAgent, serviceWorkers: 'block' });
-    const session: Session = { browser, context, isDead: false };
+    const browser = await chromium.connect(server.wsEndpoint()).catch(async (error: unknown) => {
+      await server.kill();
+      throw error;
+    });
+    const session: Session = { server, browser, isDead: false };
     const current = this.session;
     browser.on('disconnected', () => {
       session.isDead = true;
@@ -122,11 +133,11 @@ export class RenderPool {
     return session;
   }
 
-  /** Closes a browser (a stuck one is killed by Playwright when it will not close); the next page starts another. */
+  /** Closes a browser, killing it when it will not close; the next page starts another. */
   private async discard(session: Session): Promise<void> {
     session.isDead = true;
     const current = await this.session?.catch(() => null);
     if (current === session) this.session = null;
-    await within(session.browser.close(), STEP_MS * 5, 'closing Chromium').catch(() => undefined);
+    await within(session.server.close(), STEP_MS * 2, 'closing Chromium').catch(() => session.server.kill());
   }
 }

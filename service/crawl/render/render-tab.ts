@@ -4,7 +4,7 @@
  * Nothing here throws: a page that crashes, navigates away or never settles is a result with its reason, and every
  * step has a deadline, so a page busy in an endless loop costs its cap and no more.
  */
-import type { BrowserContext, Page, Request } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { HASH_ROUTES_MAX, type RenderSettings } from './render-settings.ts';
 
 export type RenderStatus = 'rendered' | 'timeout' | 'crashed' | 'navigated' | 'failed';
@@ -27,6 +27,7 @@ export interface RenderedPage {
 }
 
 export interface TabLimits extends Pick<RenderSettings, 'quietMs' | 'capMs' | 'loadAssets'> {
+  userAgent: string;
   /** Whether robots.txt lets the crawler's user agent fetch a subresource (`blocks` decides if it is then fetched). */
   isAllowed: (url: string) => Promise<boolean>;
   blocksDisallowed: boolean;
@@ -36,6 +37,8 @@ export interface TabLimits extends Pick<RenderSettings, 'quietMs' | 'capMs' | 'l
 
 /** Steps after the cap (snapshot, hash routes, closing) get this long each. */
 export const STEP_MS = 2000;
+/** Opening a context and a tab: a busy browser on a busy machine takes seconds, none of them the page's. */
+const OPEN_MS = 30_000;
 const MAX_MESSAGES = 20;
 const MAX_MESSAGE_CHARS = 300;
 const ASSET_TYPES = new Set(['image', 'media', 'font']);
@@ -185,8 +188,11 @@ async function exploreHashRoutes(page: Page, first: string[], watch: Watch, limi
   return [...seen].sort();
 }
 
-/** Renders `url` in a new tab of `context`, which is closed again whatever happens. */
-export async function renderInTab(context: BrowserContext, url: string, limits: TabLimits): Promise<RenderedPage> {
+/**
+ * Renders `url` in a tab of a context of its own, closed again whatever happens: contexts share no renderer process,
+ * so a page that loops or hoards memory stalls no other page.
+ */
+export async function renderInTab(browser: Browser, url: string, limits: TabLimits): Promise<RenderedPage> {
   // The cap and the render time count from navigation start: opening a tab in a busy browser is not the page's.
   let startedAt = Date.now();
   const result: RenderedPage = {
@@ -201,10 +207,16 @@ export async function renderInTab(context: BrowserContext, url: string, limits: 
     robotsBlocked: [],
     hashRoutes: [],
   };
+  let context: BrowserContext | null = null;
   let page: Page | null = null;
   let watch: Watch | null = null;
   try {
-    page = await within(context.newPage(), STEP_MS * 5, 'opening a tab');
+    context = await within(
+      browser.newContext({ userAgent: limits.userAgent, serviceWorkers: 'block' }),
+      OPEN_MS,
+      'opening a context',
+    );
+    page = await within(context.newPage(), OPEN_MS, 'opening a tab');
     watch = new Watch(page, limits);
     Object.assign(result, watch.result);
     await watch.attach();
@@ -234,16 +246,17 @@ export async function renderInTab(context: BrowserContext, url: string, limits: 
   } catch (error) {
     const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
     if (watch?.crash) Object.assign(result, { status: 'crashed', reason: watch.crash });
-    else if (result.status === 'failed' || result.html === null) {
+    else if (watch?.navigatedTo) {
+      const reason = `navigated away to ${watch.navigatedTo}`;
+      Object.assign(result, { status: 'navigated', reason, navigatedTo: watch.navigatedTo, html: null });
+    } else if (result.status === 'failed' || result.html === null) {
       result.status = result.status === 'timeout' ? 'timeout' : 'failed';
       result.reason = result.reason ? `${result.reason}; ${message}` : (message ?? 'render failed');
     }
   } finally {
     result.elapsedMs = Date.now() - startedAt;
-    if (page) {
-      await within(page.close({ runBeforeUnload: false }), STEP_MS, 'closing the tab').catch(() =>
-        limits.onStuckTab?.(),
-      );
+    if (context) {
+      await within(context.close(), STEP_MS, 'closing the tab').catch(() => limits.onStuckTab?.());
     }
   }
   return result;
