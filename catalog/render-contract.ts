@@ -4,6 +4,10 @@
  * DOM fills (the page columns themselves then come from the rendered DOM; `rendered` says so per row). NULL in a
  * crawl that rendered nothing.
  */
+/** The crawl's render modes (`--render-mode`, the Crawls page's setting): see service/crawl/render/render-settings.ts. */
+export const RENDER_MODES = ['none', 'sample', 'all'] as const;
+export type RenderMode = (typeof RENDER_MODES)[number];
+
 export const RENDER_STATUSES = ['rendered', 'timeout', 'crashed', 'navigated', 'failed', 'skipped'] as const;
 
 type Col = [name: string, type: string, description: string, values?: readonly string[]];

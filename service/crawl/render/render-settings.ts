@@ -2,8 +2,9 @@
  * The rendered crawl's settings: which pages Chromium loads (`none`; `sample`, the `--render N` timing sample; `all`,
  * every in-scope HTML page, whose rendered DOM is then what the crawl reads) and when a page counts as rendered.
  */
-export const RENDER_MODES = ['none', 'sample', 'all'] as const;
-export type RenderMode = (typeof RENDER_MODES)[number];
+import { RENDER_MODES, type RenderMode } from '../../../catalog/render-contract.ts';
+
+export { RENDER_MODES, type RenderMode };
 
 export const isRenderMode = (value: string): value is RenderMode => (RENDER_MODES as readonly string[]).includes(value);
 

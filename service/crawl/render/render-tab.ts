@@ -39,6 +39,8 @@ export interface TabLimits extends Pick<RenderSettings, 'quietMs' | 'capMs' | 'l
 export const STEP_MS = 2000;
 /** Opening a context and a tab: a busy browser on a busy machine takes seconds, none of them the page's. */
 const OPEN_MS = 30_000;
+/** Closing a tab whose renderer is busy (its process is then killed): longer means the browser is stuck. */
+const CLOSE_MS = 5000;
 const MAX_MESSAGES = 20;
 const MAX_MESSAGE_CHARS = 300;
 const ASSET_TYPES = new Set(['image', 'media', 'font']);
@@ -223,7 +225,11 @@ export async function renderInTab(browser: Browser, url: string, limits: TabLimi
     startedAt = Date.now();
     const navigation = page.goto(url, { waitUntil: 'commit', timeout: limits.capMs }).catch((error: Error) => error);
     const committed = await within(navigation, limits.capMs + STEP_MS, 'navigation');
-    if (committed instanceof Error && watch.navigatedTo === null && watch.crash === null) throw committed;
+    if (committed instanceof Error && watch.navigatedTo === null && watch.crash === null) {
+      if (committed.name !== 'TimeoutError') throw committed;
+      const reason = `the cap of ${limits.capMs} ms was reached before the page's response arrived`;
+      return Object.assign(result, { status: 'timeout', reason });
+    }
     const quiet = await settle(watch, limits, startedAt);
     if (watch.crash !== null) return Object.assign(result, { status: 'crashed', reason: watch.crash });
     if (watch.navigatedTo !== null) {
@@ -256,7 +262,7 @@ export async function renderInTab(browser: Browser, url: string, limits: TabLimi
   } finally {
     result.elapsedMs = Date.now() - startedAt;
     if (context) {
-      await within(context.close(), STEP_MS, 'closing the tab').catch(() => limits.onStuckTab?.());
+      await within(context.close(), CLOSE_MS, 'closing the tab').catch(() => limits.onStuckTab?.());
     }
   }
   return result;
