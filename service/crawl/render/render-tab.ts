@@ -47,6 +47,9 @@ const ASSET_TYPES = new Set(['image', 'media', 'font']);
 
 export class Deadline extends Error {}
 
+/** Playwright's words for a browser (or its page's renderer) that went away mid-call. */
+const BROWSER_GONE = /browser closed|browser has been closed|target crashed|browser has disconnected/i;
+
 /** The promise, or a Deadline error after `ms`. */
 export function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -252,7 +255,9 @@ export async function renderInTab(browser: Browser, url: string, limits: TabLimi
   } catch (error) {
     const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
     if (watch?.crash) Object.assign(result, { status: 'crashed', reason: watch.crash });
-    else if (watch?.navigatedTo) {
+    else if (BROWSER_GONE.test(message ?? '')) {
+      Object.assign(result, { status: 'crashed', reason: `Chromium exited during the render (${message})` });
+    } else if (watch?.navigatedTo) {
       const reason = `navigated away to ${watch.navigatedTo}`;
       Object.assign(result, { status: 'navigated', reason, navigatedTo: watch.navigatedTo, html: null });
     } else if (result.status === 'failed' || result.html === null) {
