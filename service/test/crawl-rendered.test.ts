@@ -11,6 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crawlWebsite } from '../crawl/crawl.ts';
 import { debianPackages, ensureDebianPackages } from '../../scripts/support/debian-packages.ts';
+import { crawlAndLoad, type CrawledSite } from './helpers/crawl-and-load.ts';
 import { testCrawlOptions } from './helpers/crawl-site.ts';
 import { serveJsSite } from './helpers/js-sites/js-sites.ts';
 import { readExportRows } from './helpers/read-export.ts';
@@ -37,15 +38,26 @@ afterAll(() => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-async function crawl(origin: string, name: string, isRendered: boolean): Promise<string> {
+async function crawlRaw(origin: string, name: string): Promise<string> {
   const outDir = path.join(tmp, name);
-  await crawlWebsite(
-    testCrawlOptions(`${origin}/`, outDir, {
-      checkExternal: false,
-      ...(isRendered && { renderMode: 'all' as const, renderSettings: RENDER }),
-    }),
-  );
+  await crawlWebsite(testCrawlOptions(`${origin}/`, outDir, { checkExternal: false }));
   return outDir;
+}
+
+/** A rendered crawl loaded by the real loader, its reports read through the real engine. */
+async function crawlRendered(origin: string): Promise<CrawledSite> {
+  const { outDir: _, ...options } = testCrawlOptions(`${origin}/`, '', {
+    checkExternal: false,
+    renderMode: 'all',
+    renderSettings: RENDER,
+  });
+  return crawlAndLoad(options);
+}
+
+/** The paths of a report's rows (its URL column: url_to for links reports). */
+async function reportPaths(site: CrawledSite, reportId: string, origin: string): Promise<string[]> {
+  const rows = await site.reportRows(reportId);
+  return [...new Set(rows.map((row) => String(row.url ?? row.url_to).slice(origin.length)))].sort();
 }
 
 const pathsOf = (rows: Record<string, unknown>[], origin: string): string[] =>
@@ -54,10 +66,13 @@ const pathsOf = (rows: Record<string, unknown>[], origin: string): string[] =>
 describe('a history-mode React shop', () => {
   let raw = '';
   let rendered = '';
+  let site: CrawledSite | undefined;
   beforeAll(async () => {
-    raw = await crawl(shop, 'shop-raw', false);
-    rendered = await crawl(shop, 'shop-rendered', true);
+    raw = await crawlRaw(shop, 'shop-raw');
+    site = await crawlRendered(shop);
+    rendered = site.crawl.outDir;
   });
+  afterAll(() => site?.dispose());
 
   it('is one shell to the raw crawl and its whole catalogue to the rendered crawl', async () => {
     const html = 'SELECT url FROM $table WHERE internal AND html_size IS NOT NULL';
@@ -120,6 +135,24 @@ describe('a history-mode React shop', () => {
     expect(secret).toEqual([]);
   });
 
+  it('fills each rendered-crawl report with the pages that have its finding', async () => {
+    const crawled = site as CrawledSite;
+    const rendered = ['/', '/about', '/live', '/products', '/products/1', '/products/2', '/products/3'];
+    expect(await reportPaths(crawled, 'meta/changed-by-javascript', shop)).toEqual(rendered);
+    expect(await reportPaths(crawled, 'content/rendered-only', shop)).toEqual([
+      '/products/1',
+      '/products/2',
+      '/products/3',
+    ]);
+    expect(await reportPaths(crawled, 'crawl/javascript-errors', shop)).toEqual(['/about']);
+    expect(await reportPaths(crawled, 'crawl/robots-blocked-resources', shop)).toEqual(['/products']);
+    expect(await reportPaths(crawled, 'crawl/render-timeouts', shop)).toEqual(['/live']);
+    expect(await reportPaths(crawled, 'crawl/hash-routes', shop)).toEqual([]);
+    const linkedOnlyRendered = await reportPaths(crawled, 'links/rendered-only', shop);
+    expect(linkedOnlyRendered).toEqual(expect.arrayContaining(['/about', '/live', '/products', '/products/1']));
+    expect(linkedOnlyRendered).not.toContain('/legal');
+  });
+
   it('records the resources robots.txt blocks and a page that never settles', async () => {
     const [products] = await readExportRows(rendered, 'urls', `SELECT * FROM $table WHERE url = '${shop}/products'`);
     expect(products?.robots_blocked_resources).toEqual([`${shop}/private/stock.json`]);
@@ -134,13 +167,16 @@ describe('a history-mode React shop', () => {
 
 describe('a hash-routed React documentation site', () => {
   it('lists the hash routes the raw crawl cannot see, its own views included', async () => {
-    const raw = await crawl(docs, 'docs-raw', false);
-    const rendered = await crawl(docs, 'docs-rendered', true);
+    const raw = await crawlRaw(docs, 'docs-raw');
+    const site = await crawlRendered(docs);
+    const rendered = site.crawl.outDir;
     const sql = `SELECT url, hash_routes, hash_route_count FROM $table WHERE url = '${docs}/'`;
     expect((await readExportRows(raw, 'urls', sql))[0]).toMatchObject({ hash_routes: null, hash_route_count: null });
     expect((await readExportRows(rendered, 'urls', sql))[0]).toMatchObject({
       hash_routes: ['#/', '#/api', '#/guide', '#/guide/install'],
       hash_route_count: 4,
     });
+    expect(await reportPaths(site, 'crawl/hash-routes', docs)).toEqual(['/']);
+    site.dispose();
   });
 });
