@@ -44,6 +44,7 @@ const CLOSE_MS = 5000;
 const MAX_MESSAGES = 20;
 const MAX_MESSAGE_CHARS = 300;
 const ASSET_TYPES = new Set(['image', 'media', 'font']);
+const FAILED_RESOURCE = 'Failed to load resource:';
 
 export class Deadline extends Error {}
 
@@ -89,7 +90,10 @@ class Watch {
   async attach(): Promise<void> {
     const { page, result } = this;
     page.on('console', (message) => {
-      if (message.type() === 'error') note(result.consoleErrors, message.text());
+      // Chromium logs each failed resource as a console error: those are failed requests, not the scripts' errors.
+      if (message.type() === 'error' && !message.text().startsWith(FAILED_RESOURCE)) {
+        note(result.consoleErrors, message.text());
+      }
     });
     page.on('pageerror', (error) => note(result.pageErrors, error.message));
     page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
