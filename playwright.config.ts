@@ -1,6 +1,7 @@
 /**
  * Browser tests of the dashboard (web/e2e) in Debian's chromium against the real service with the demo data.
- * `npm run test:e2e` sets E2E_PORT and E2E_DATA_DIR (a free port, a fresh temp dir) and builds web/dist first.
+ * `npm run test:e2e` (scripts/run-e2e.ts) sets E2E_PORT, E2E_DATA_DIR (a copy of the prepared demo data) and
+ * E2E_OUTPUT_DIR for each group it runs, and builds web/dist first.
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -14,9 +15,10 @@ const baseURL = `http://127.0.0.1:${port}`;
 export default defineConfig({
   testDir: 'web/e2e',
   globalSetup: './web/e2e/global-setup.ts',
-  outputDir: 'test-results',
-  timeout: 60_000,
-  expect: { timeout: 10_000 },
+  outputDir: process.env.E2E_OUTPUT_DIR ?? 'test-results',
+  // Two groups share the machine's cores (scripts/run-e2e.ts): a test's limits allow for a neighbour's load.
+  timeout: 120_000,
+  expect: { timeout: 15_000 },
   fullyParallel: false,
   workers: 1,
   retries: 0,

@@ -2,8 +2,13 @@
 import { z } from 'zod';
 import { sourceTableIds, type SourceTableId } from './export-contract.ts';
 
+/**
+ * The html-page rule of contentType html, stated here once: a 2xx answer with none of these (what only a parsed page
+ * has) was not a page but a stylesheet, script, font, image or PDF. Each is optional in the contract, so any one will do.
+ */
+export const PAGE_CONTENT_COLUMNS = ['html_size', 'page_title', 'word_count'] as const;
 /** What tells a page from another 2xx answer (contentType html); such a report's table must have them all. */
-export const HTML_PAGE_COLUMNS = ['http_status_code', 'html_size', 'page_title', 'word_count'] as const;
+export const HTML_PAGE_COLUMNS = ['http_status_code', ...PAGE_CONTENT_COLUMNS] as const;
 
 export const severities = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'NONE'] as const;
 export const severitySchema = z.enum(severities);

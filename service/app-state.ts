@@ -4,7 +4,7 @@
  * (crawl-runs/). main.ts opens it and hands it to buildApp, which gives each route only the parts it uses; tests
  * open one over a temp directory with an injected clock.
  */
-import { readCrawlWorkers } from './config.ts';
+import { readCrawlSilenceMs, readCrawlWorkers } from './config.ts';
 import type { CrawlRegistry } from './store/registry.ts';
 import { crawlLabelOf } from './store/crawl-labels.ts';
 import type { ModuleState } from './store/crawl-meta.ts';
@@ -123,6 +123,7 @@ export class AppState {
         dataDir,
         clock,
         workers: readCrawlWorkers(env),
+        silenceMs: readCrawlSilenceMs(env),
         onLoaded: async () => {
           await registry.refresh();
           await state.sync();

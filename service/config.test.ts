@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readClock, readCrawlWorkers, readStorePollMs } from './config.ts';
+import { readClock, readCrawlSilenceMs, readCrawlWorkers, readStorePollMs } from './config.ts';
 
 describe('STORE_POLL_SECONDS', () => {
   it('defaults to 2 s and takes seconds, fractions too', () => {
@@ -26,6 +26,20 @@ describe('CRAWL_WORKERS', () => {
     for (const value of ['0', '1.5', 'two', '65', ''])
       expect(() => readCrawlWorkers({ CRAWL_WORKERS: value })).toThrow(
         `CRAWL_WORKERS must be a whole number from 1 to 64, got ${value}`,
+      );
+  });
+});
+
+describe('CRAWL_SILENCE_SECONDS', () => {
+  it('defaults to a minute and takes seconds, fractions too', () => {
+    expect(readCrawlSilenceMs({})).toBe(60_000);
+    expect(readCrawlSilenceMs({ CRAWL_SILENCE_SECONDS: '1.5' })).toBe(1500);
+  });
+
+  it('refuses what is not a positive number, naming the variable', () => {
+    for (const value of ['0', '-2', 'long', ''])
+      expect(() => readCrawlSilenceMs({ CRAWL_SILENCE_SECONDS: value })).toThrow(
+        `CRAWL_SILENCE_SECONDS must be a positive number, got ${value}`,
       );
   });
 });

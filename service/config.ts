@@ -35,6 +35,17 @@ export function readCrawlWorkers(env: NodeJS.ProcessEnv = process.env): number {
 }
 
 /**
+ * How long a crawl run's worker may be silent (no message at all, heartbeats included) past the run's time limit
+ * before the runner ends it (CRAWL_SILENCE_SECONDS, default 60; a testing aid, like CLOCK_START).
+ */
+export function readCrawlSilenceMs(env: NodeJS.ProcessEnv = process.env): number {
+  const seconds = Number(env.CRAWL_SILENCE_SECONDS ?? 60);
+  if (!(seconds > 0))
+    throw new Error(`CRAWL_SILENCE_SECONDS must be a positive number, got ${env.CRAWL_SILENCE_SECONDS}`);
+  return seconds * 1000;
+}
+
+/**
  * The service's clock: the real one, or with CLOCK_START (an ISO date-time; a testing aid) one that starts at that
  * instant and runs at normal speed from there, so a test can bring a scheduled time near.
  */

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultCrawlSettings } from '../../catalog/crawl-runs.ts';
 import { AppDb, IN_MEMORY } from '../app-db/db.ts';
+import { readCrawlSilenceMs } from '../config.ts';
 import { CrawlRunner, INTERRUPTED, STALE_HEARTBEAT_MS, runExportDir } from './runner.ts';
 import { claimQueuedRun, queueRun } from './runs.ts';
 
@@ -55,6 +56,7 @@ describe('the runner at start-up and on each poll', () => {
       dataDir,
       clock: () => NOW,
       workers: 1,
+      silenceMs: readCrawlSilenceMs({}),
       onLoaded: () => Promise.resolve(),
       logger: { info: () => undefined, error: () => undefined },
     });

@@ -6,8 +6,10 @@
  * About once a second it writes each of its runs' progress and heartbeat and reads their cancel requests, so a
  * cancel sent to any replica reaches the owner within a second or so. A child that has not exited (cancel without
  * keep) or acknowledged the stop (cancel keeping what was crawled) within KILL_GRACE_MS is killed: a frozen event
- * loop cannot hold a run, nor the runs queued behind it. Stopping (SIGTERM) stops the children and fails their runs
- * as interrupted; each run's export and scratch directories go whatever the outcome.
+ * loop cannot hold a run, nor the runs queued behind it. A run past its time limit is ended when it is stalled while
+ * fetching, or when its worker (which heartbeats whatever it does, so one long export or load step is no silence)
+ * goes silent. Stopping (SIGTERM) stops the children and fails their runs as interrupted; each run's export and
+ * scratch directories go whatever the outcome.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -40,6 +42,8 @@ const BEAT_MS = 1000;
 export const STALE_HEARTBEAT_MS = 60_000;
 /** How long a cancelled child may take to exit (or, keeping what was crawled, to acknowledge) before it is killed. */
 export const KILL_GRACE_MS = 2000;
+/** Heartbeats per silence: a worker heartbeats every 2 s by default. */
+const BEATS_PER_SILENCE = 30;
 export const KILLED_KEEPING =
   'Cancelled; the crawl did not answer the request to stop within 2 s, so it was ended and nothing was kept';
 const SCRATCH_DIR = 'scratch';
@@ -58,6 +62,8 @@ export interface CrawlRunnerOptions {
   clock: () => Date;
   /** Runs at once in this process (CRAWL_WORKERS). */
   workers: number;
+  /** A worker silent this long past its run's time limit is ended (readCrawlSilenceMs). */
+  silenceMs: number;
   /** Called after a load, before the run is marked loaded, so this process serves the crawl at once. */
   onLoaded: () => Promise<void>;
   logger: { info(message: string): void; error(message: string): void };
@@ -72,12 +78,16 @@ interface ActiveRun {
   /** By the runner's clock. */
   startedAt: number;
   progress: CrawlRunProgress;
+  /** When the worker last sent anything, by performance.now(): silence is the process's, whatever the clock says. */
+  heardAt: number;
   cancel?: { keep: boolean };
+  /** The stop was the runner's, at the time limit by its clock, not a user's cancel. */
+  isStoppedAtTimeLimit?: boolean;
   isStopAcknowledged: boolean;
   killTimer?: NodeJS.Timeout;
   /** Set when the child was killed for not acknowledging a cancel that kept what was crawled. */
   killedReason?: string;
-  /** Set when the child was killed for running, stalled, past its time limit. */
+  /** Set when the child was killed for running, stalled or silent, past its time limit. */
   overrunReason?: string;
   hasExited: boolean;
   outcome?: Extract<FromWorker, { type: 'loaded' | 'failed' }>;
@@ -97,8 +107,11 @@ export class CrawlRunner {
   #polling: Promise<void> = Promise.resolve();
   #isPollQueued = false;
   #beating: Promise<void> = Promise.resolve();
+  readonly #silenceMs: number;
 
-  constructor(private readonly options: CrawlRunnerOptions) {}
+  constructor(private readonly options: CrawlRunnerOptions) {
+    this.#silenceMs = options.silenceMs;
+  }
 
   /** Fails what a dead process left, then keeps polling until `stop()`. */
   async start(): Promise<void> {
@@ -221,6 +234,7 @@ export class CrawlRunner {
       timeLimitHours: settings.timeLimitHours,
       startedAt: this.options.clock().getTime(),
       progress: NO_PROGRESS,
+      heardAt: performance.now(),
       isStopAcknowledged: false,
       hasExited: false,
       stderr: '',
@@ -254,6 +268,7 @@ export class CrawlRunner {
       exportDir,
       scratchDir,
       settings,
+      heartbeatMs: this.#silenceMs / BEATS_PER_SILENCE,
       ...(isServerLocation(appDb.location) && { databaseUrl: appDb.location }),
     };
     child.send({ type: 'job', job } satisfies ToWorker);
@@ -261,6 +276,7 @@ export class CrawlRunner {
 
   #heard(run: ActiveRun, message: FromWorker): void {
     const now = this.options.clock().getTime();
+    run.heardAt = performance.now();
     switch (message.type) {
       case 'progress': {
         // The worker's times are its own clock's; the service's clock may run from CLOCK_START.
@@ -280,6 +296,8 @@ export class CrawlRunner {
         break;
       case 'stopping':
         run.isStopAcknowledged = true;
+        break;
+      case 'heartbeat':
         break;
       default:
         run.outcome = message;
@@ -308,24 +326,45 @@ export class CrawlRunner {
     clearTimeout(run.killTimer);
     run.killTimer = setTimeout(() => {
       if (run.hasExited || (cancel.keep && run.isStopAcknowledged)) return;
-      if (cancel.keep) run.killedReason = KILLED_KEEPING;
+      // A run found stalled or silent meanwhile keeps that reason.
+      if (run.isStoppedAtTimeLimit)
+        run.overrunReason ??=
+          `The crawl failed: it did not answer the stop at its time limit of ${run.timeLimitHours} h within ` +
+          `${KILL_GRACE_MS / 1000} s, so it was ended and nothing was kept`;
+      else if (cancel.keep) run.killedReason = KILLED_KEEPING;
       run.child.kill('SIGKILL');
     }, KILL_GRACE_MS);
     run.killTimer.unref();
   }
 
   /**
-   * The crawl stops itself at its time limit; one past it whose progress has not moved for STALLED_AFTER_MS (a frozen
-   * worker, which cannot) is ended, so that no run outlives its limit for long.
+   * At its time limit by this runner's clock a run still fetching is told to stop and keep what it crawled, as a
+   * cancel that keeps would (the crawler's own limit, the same hours by the worker's clock, does the same). Past it, a
+   * run still fetching whose progress has not moved for STALLED_AFTER_MS, or whose worker has been silent for the
+   * silence (a frozen worker, which can neither fetch nor heartbeat), is ended, so that no run outlives its limit for
+   * long. One export or load step may take longer than a minute on a big site: the worker heartbeats meanwhile, and
+   * is left to finish.
    */
   #endIfOverrun(run: ActiveRun): void {
     const now = this.options.clock().getTime();
-    const { progressAt } = run.progress;
+    const { progressAt, phase } = run.progress;
     const isOverrun = now - run.startedAt > run.timeLimitHours * HOUR_MS;
-    if (run.cancel || !isOverrun || (progressAt !== undefined && now - progressAt < STALLED_AFTER_MS)) return;
+    if (!isOverrun || (run.cancel && !run.isStoppedAtTimeLimit)) return;
+    const isFetching = phase !== 'exporting' && phase !== 'loading';
+    if (!run.cancel && isFetching) {
+      run.isStoppedAtTimeLimit = true;
+      this.#stopChild(run, { keep: true });
+      return;
+    }
+    const isStalled = isFetching && (progressAt === undefined || now - progressAt >= STALLED_AFTER_MS);
+    const isSilent = performance.now() - run.heardAt >= this.#silenceMs;
+    if (!isStalled && !isSilent) return;
+    const why = isStalled
+      ? 'with no progress for a minute'
+      : `and its worker silent for ${Math.round(this.#silenceMs / 1000)} s`;
     run.overrunReason =
-      `The crawl failed: it was still running past its time limit of ${run.timeLimitHours} h with no progress ` +
-      'for a minute, so it was ended and nothing was kept';
+      `The crawl failed: it was still running past its time limit of ${run.timeLimitHours} h ${why}, ` +
+      'so it was ended and nothing was kept';
     this.#stopChild(run, { keep: false });
   }
 
@@ -351,10 +390,10 @@ export class CrawlRunner {
     if (outcome?.type === 'loaded') {
       await this.options.onLoaded();
       const pages = `the ${outcome.fetched.toLocaleString('en-GB')} pages crawled so far were kept`;
-      // Stopped early without a cancel: the time limit, the only other stop.
+      // Stopped early without a user's cancel: the time limit, by the runner's clock or the crawler's.
       const reason = !outcome.stoppedEarly
         ? null
-        : run.cancel?.keep
+        : run.cancel?.keep && !run.isStoppedAtTimeLimit
           ? `Cancelled; ${pages}`
           : `Stopped at the time limit of ${run.timeLimitHours} h; ${pages}`;
       end = { status: 'loaded', crawlId: outcome.crawlId, reason };

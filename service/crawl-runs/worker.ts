@@ -5,7 +5,9 @@
  * stop {keep: true} ends fetching and still loads what was fetched; stop {keep: false} drops everything: while
  * crawling by abandoning the crawl's files and exiting, while loading through the loader's signal (the store stays
  * as it was). Either is acknowledged at once with `stopping`: a worker that does not answer within 2 s (its event
- * loop is frozen) is killed by the runner. A lost parent (the service died) is a stop without keep.
+ * loop is frozen) is killed by the runner. From the job on, the worker heartbeats every `heartbeatMs` whatever it is
+ * doing, so that the runner tells one long export or load step (DuckDB works off this thread) from a frozen worker.
+ * A lost parent (the service died) is a stop without keep.
  */
 import { abandonCrawlsSync, crawlWebsite } from '../crawl/crawl.ts';
 import { defaultUserAgent, nextCrawlId } from '../crawl/crawl-command.ts';
@@ -25,6 +27,7 @@ export interface WorkerJob {
   /** The crawl's working files, emptied by the runner at its start and after the run. */
   scratchDir: string;
   settings: CrawlSettings;
+  heartbeatMs: number;
   databaseUrl?: string;
 }
 
@@ -33,6 +36,7 @@ export type ToWorker = { type: 'job'; job: WorkerJob } | { type: 'stop'; keep: b
 export type FromWorker =
   | { type: 'progress'; progress: CrawlProgress }
   | { type: 'stopping' }
+  | { type: 'heartbeat' }
   | { type: 'loading'; fetched: number; stoppedEarly: boolean }
   | { type: 'load-progress' }
   | { type: 'loaded'; crawlId: number; fetched: number; stoppedEarly: boolean }
@@ -115,6 +119,7 @@ useDataDirUmask();
 lowerEveryThread(CRAWL_NICE);
 process.on('message', (message: ToWorker) => {
   if (message.type === 'job') {
+    setInterval(() => void send({ type: 'heartbeat' }), message.job.heartbeatMs).unref();
     run(message.job).then(
       () => process.exit(0),
       async (error: unknown) => {

@@ -103,19 +103,4 @@ export interface CrawlResult {
   notice?: string;
 }
 
-/** Performance of one rendered page, as the web-vitals library measures it. */
-export interface PageVitals {
-  url: string;
-  /** Cumulative layout shift. */
-  cls: number | null;
-  /** DOMContentLoaded, seconds. */
-  dcl: number | null;
-  /** First contentful paint, seconds. */
-  fcp: number | null;
-  /** Largest contentful paint, seconds. */
-  lcp: number | null;
-  /** Time to first byte, milliseconds. */
-  ttfb: number | null;
-  /** Time to interactive, seconds. */
-  tti: number | null;
-}
+export type { PageVitals } from './crawl-records.ts';

@@ -1,8 +1,9 @@
 /**
  * The rows a crawl streams to disk (newline-delimited JSON, one file per kind) and DuckDB reads back at its end
- * (export-crawl.ts): each kind declared once, as its keys and their DuckDB types. The writers' row types derive
+ * (crawl-tables.ts): each kind declared once, as its keys and their DuckDB types. The writers' row types derive
  * from the same declarations, so a key the writer renames fails the type check (and crawl-records.test.ts) instead
- * of reading back as a NULL column. Keys are short: a crawl writes millions of these rows.
+ * of reading back as a NULL column; a declared key that no statement of the export reads fails that test too. Keys
+ * are short: a crawl writes millions of these rows.
  */
 import { renderedPageColumns } from './render/rendered-columns.ts';
 import { openGraphFields, schemaTypes, type OpenGraphField, type SchemaType } from './parsed-page.ts';
@@ -30,6 +31,8 @@ type ValueOf<T> = T extends 'INTEGER' | 'BIGINT' | 'DOUBLE'
 
 /** A row of a declared kind: any declared key may be left out or null (NULL in DuckDB), no other key allowed. */
 export type RecordOf<C extends Columns> = { -readonly [K in keyof C]?: ValueOf<C[K]> | null };
+/** A row with every declared key present, null where there is no value. */
+type FullRecordOf<C extends Columns> = { -readonly [K in keyof C]-?: ValueOf<C[K]> | null };
 
 const struct = <V>(fields: readonly string[], type: string): Struct<V> => ({
   duckdb: `STRUCT(${fields.map((f) => `${f} ${type}`).join(', ')})`,
@@ -57,7 +60,6 @@ export const pageColumns = {
   st: 'INTEGER',
   /** Why the fetch got no response, or why its body was not (wholly) read or parsed. */
   err: 'VARCHAR',
-  ct: 'VARCHAR',
   /** Fetch time, seconds. */
   ft: 'DOUBLE',
   sz: 'BIGINT',
@@ -93,6 +95,12 @@ export const pageColumns = {
   bih: 'INTEGER',
   ...renderedPageColumns,
 } as const satisfies Columns;
+
+/**
+ * Link kinds, as numbered in the edge rows' `k` (contract-tables.ts names them). Resources (stylesheets, scripts,
+ * icons) are followed and count for click depth, but are not links of the page: they stay out of the link tables.
+ */
+export const LinkKind = { href: 0, image: 1, canonical: 2, hreflang: 3, redirect: 4, resource: 5 } as const;
 
 /** One row per page and target, all its links to the target folded into one (page-recorder.ts). */
 export const edgeColumns = {
@@ -137,11 +145,32 @@ export const sitemapColumns = {
   url_count: 'INTEGER',
 } as const satisfies Columns;
 
+/**
+ * One row per rendered page (render.ts): its performance as the web-vitals library measures it, written at the end
+ * of the crawl for the first indexable pages; a page that could not be rendered has nulls.
+ */
+export const vitalColumns = {
+  url: 'VARCHAR',
+  /** Cumulative layout shift. */
+  cls: 'DOUBLE',
+  /** DOMContentLoaded, seconds. */
+  dcl: 'DOUBLE',
+  /** First contentful paint, seconds. */
+  fcp: 'DOUBLE',
+  /** Largest contentful paint, seconds. */
+  lcp: 'DOUBLE',
+  /** Time to first byte, milliseconds. */
+  ttfb: 'DOUBLE',
+  /** Time to interactive, seconds. */
+  tti: 'DOUBLE',
+} as const satisfies Columns;
+
 export type NodeRecord = RecordOf<typeof nodeColumns>;
 export type PageRecord = RecordOf<typeof pageColumns>;
 export type EdgeRecord = RecordOf<typeof edgeColumns>;
 export type ImageRecord = RecordOf<typeof imageColumns>;
 export type SitemapRecord = RecordOf<typeof sitemapColumns>;
+export type PageVitals = FullRecordOf<typeof vitalColumns> & { url: string };
 
 /** Every kind of row, by the name of its file (`<kind>.ndjson` in the crawl's work directory). */
 export const crawlRecords = {

@@ -1,5 +1,5 @@
 /**
- * The urls columns that need the whole crawl, defined once for the crawler (export-crawl.ts) and the demo
+ * The urls columns that need the whole crawl, defined once for the crawler (crawl-tables.ts, contract-tables.ts) and the demo
  * generator (scripts/fixtures/crawl-sql.ts), so that a real crawl and a demo crawl mean the same. Both name their
  * relations alike: g (the page: id, st, canon), cu/chd/cht (canonical, header and HTML canonical URLs), cin
  * (canonical in-counts), dup with pt/pd/pp/pb (duplicate sets and their primaries), lc (link counts), rch with fin
@@ -69,4 +69,38 @@ export function duplicateSetsSql(candidates: string): string {
     FROM cand c LEFT JOIN dt ON dt.id = c.id LEFT JOIN dd ON dd.id = c.id
       LEFT JOIN db ON db.id = c.id LEFT JOIN dp ON dp.id = c.id
     WHERE dt.id IS NOT NULL OR dd.id IS NOT NULL OR db.id IS NOT NULL OR dp.id IS NOT NULL`;
+}
+
+/** Where a redirect walk reads: `pages` (alias h) with id, url, st and `next`; `starts` a SELECT of the first ids. */
+export interface RedirectWalk {
+  pages: string;
+  next: string;
+  starts: string;
+  isJs: string;
+  isMeta: string;
+}
+
+/** Redirect chains (rch): walk `next` until a non-redirect, a repeat (a loop) or the 4-hop limit. */
+export function redirectChainsSql({ pages, next, starts, isJs, isMeta }: RedirectWalk): string {
+  return `WITH RECURSIVE w(start, step, cur, seen) AS (
+      SELECT id, 0, id, [id] FROM (${starts})
+      UNION ALL
+      SELECT w.start, w.step + 1, h.${next}, list_append(w.seen, h.${next})
+      FROM w JOIN ${pages} h ON h.id = w.cur
+      WHERE h.${next} IS NOT NULL AND h.st IS NOT NULL AND w.step < 4
+        AND NOT list_contains(w.seen[1:len(w.seen) - 1], w.cur)
+    ),
+    hops AS (
+      SELECT w.start, w.step, w.cur, list_contains(w.seen[1:len(w.seen) - 1], w.cur) AS closes,
+        h.url, h.st, ${isJs} AS is_js, ${isMeta} AS is_meta, nx.url AS next_url,
+        max(w.step) OVER (PARTITION BY w.start) AS last
+      FROM w JOIN ${pages} h ON h.id = w.cur LEFT JOIN ${pages} nx ON nx.id = h.${next}
+    )
+    SELECT start AS id,
+      list({'url': url, 'status_code': st, 'redirects_to': next_url, 'is_js_redirect': is_js,
+            'is_meta_redirect': is_meta} ORDER BY step) FILTER (WHERE step < last) AS chain,
+      count(*) FILTER (WHERE step < last)::INTEGER AS hops,
+      arg_max(cur, step) AS final_id,
+      bool_or(closes) AS loop
+    FROM hops GROUP BY start`;
 }

@@ -2,7 +2,6 @@
  * Recording what a fetch returned: the page row (status, headers, what its HTML says), one edge row per target it
  * links to (all instances folded into one), images missing alt text, and the targets handed to the frontier.
  */
-import { LinkKind } from './export-crawl.ts';
 import { DEFAULT_MAX_BODY_BYTES, headerValue, type FetchResponse } from './fetcher.ts';
 import type { Frontier } from './frontier.ts';
 import { normalizeResolvedUrl, normalizeUrl } from './normalize-url.ts';
@@ -10,7 +9,7 @@ import type { ParsedPage } from './parsed-page.ts';
 import { ParsePool } from './parse-pool.ts';
 import { charsetOf, parseLinkHeader, parseRobotsHeader, redirectTarget } from './response-headers.ts';
 import type { RowWriter } from './row-writer.ts';
-import type { EdgeRecord, ImageRecord, PageRecord } from './crawl-records.ts';
+import { LinkKind, type EdgeRecord, type ImageRecord, type PageRecord } from './crawl-records.ts';
 import type { RestrictedReason } from './scope.ts';
 import { rawTargets, renderView, type PageRenderer } from './render/rendered-page.ts';
 
@@ -49,7 +48,7 @@ const plainEdge = (k: LinkKindId, r: string | null, hl: string | null): Omit<Edg
 
 /**
  * An edge row without its defaults (no anchor, no rel, followed, one instance, no image): links are most of what a
- * crawl writes, and export-crawl.ts puts the defaults back (EDGE_DEFAULTS).
+ * crawl writes, and crawl-tables.ts puts the defaults back (EDGE_DEFAULTS).
  */
 function edgeLine(f: number, e: Edge, isRenderedOnly: boolean): string {
   let line = `{"f":${f},"t":${e.t},"k":${e.k}`;
@@ -105,7 +104,6 @@ export class PageRecorder {
       id,
       st: response.status,
       err: response.error,
-      ct: contentType,
       ft: round3(response.elapsedMs / 1000),
       sz: response.bodySize,
       ...robotsHeader,
@@ -172,7 +170,7 @@ export class PageRecorder {
     await this.followEdges(id, depth, edges, robotsHeader.hf || (page?.metaNofollow ?? false), renderedOnly);
   }
 
-  /** An external URL's check: status, type and redirect target; nothing of it is parsed. */
+  /** An external URL's check: status and redirect target; nothing of it is parsed. */
   recordExternal(id: number, response: FetchResponse): void {
     const url = this.frontier.urlOf(id);
     const location = redirectTarget(response, url);
@@ -180,7 +178,6 @@ export class PageRecorder {
       id,
       st: response.status,
       err: response.error,
-      ct: headerValue(response.headers, 'content-type') ?? null,
       ft: round3(response.elapsedMs / 1000),
       rd: location === null ? null : this.frontier.know(location, id, this.frontier.depthOf(id)),
       rk: location === null ? null : 'http',

@@ -33,12 +33,11 @@ import {
   isResourceHint,
   javascriptTypes,
   tagKinds,
-  whitespace,
 } from './html-elements.ts';
 import { collapse, countWords, jsEscape, jsRedirectPattern, refreshTarget } from './html-text.ts';
-import { openGraphByProperty, schemaTypes } from './parsed-page.ts';
-import type { HreflangLink, OpenGraphField, ParsedImage, ParsedLink, ParsedPage, SchemaType } from './parsed-page.ts';
-import { jsonLdItems, schemaTypeByName, typeName } from './schema-type-names.ts';
+import { openGraphByProperty } from './parsed-page.ts';
+import type { HreflangLink, OpenGraphField, ParsedImage, ParsedLink, ParsedPage } from './parsed-page.ts';
+import { StructuredData } from './structured-data.ts';
 import { UrlResolver } from './url-resolver.ts';
 import { useInnermostLastStack } from './open-elements.ts';
 
@@ -100,8 +99,7 @@ class PageCollector {
   private metaRefresh: string | null = null;
   private jsRedirect: string | null = null;
   private readonly hreflang: { hreflang: string; href: string }[] = [];
-  private readonly schemaCounts = Object.fromEntries(schemaTypes.map((t) => [t, 0])) as Record<SchemaType, number>;
-  private hasStructuredData = false;
+  private readonly structuredData = new StructuredData();
   private readonly openGraph: Partial<Record<OpenGraphField, string>> = {};
   private headTagsInBody = 0;
   private bodyTagsInHead = 0;
@@ -131,7 +129,8 @@ class PageCollector {
     if (this.foreignDepth === 0) this.checkPlacement(name, kind, attribs);
     if ((kind & INLINE) === 0) this.separateWords();
     if ((kind & HIDDEN_TEXT) !== 0) this.hiddenDepth++;
-    if (attribs.itemtype !== undefined && attribs.itemprop === undefined) this.countMicrodata(attribs.itemtype);
+    if (attribs.itemtype !== undefined && attribs.itemprop === undefined)
+      this.structuredData.countMicrodata(attribs.itemtype);
 
     switch (name) {
       case 'a':
@@ -351,43 +350,11 @@ class PageCollector {
     const script = this.script;
     if (script === null) return;
     this.script = null;
-    if (script.kind === 'json-ld') this.countJsonLd(script.text);
+    if (script.kind === 'json-ld') this.structuredData.countJsonLd(script.text);
     else if (script.text.includes('location')) {
       const match = jsRedirectPattern.exec(script.text);
       if (match?.[2] !== undefined && !(match[1] === '`' && match[2].includes('${'))) {
         this.jsRedirect = match[2].replace(jsEscape, '$1');
-      }
-    }
-  }
-
-  private countJsonLd(text: string): void {
-    let data: unknown;
-    try {
-      data = JSON.parse(text);
-    } catch {
-      return;
-    }
-    for (const item of jsonLdItems(data)) {
-      const type = item['@type'];
-      const names = typeof type === 'string' ? [type] : Array.isArray(type) ? type : [];
-      this.countTypes(names.filter((n): n is string => typeof n === 'string'));
-    }
-  }
-
-  private countMicrodata(itemtype: string): void {
-    this.countTypes(itemtype.trim().split(whitespace));
-  }
-
-  /** One item counts once per schema type, however many of its names map to it. */
-  private countTypes(names: string[]): void {
-    const seen = new Set<SchemaType>();
-    for (const name of names) {
-      if (name === '') continue;
-      this.hasStructuredData = true;
-      const type = schemaTypeByName.get(typeName(name));
-      if (type !== undefined && !seen.has(type)) {
-        seen.add(type);
-        this.schemaCounts[type]++;
       }
     }
   }
@@ -444,8 +411,8 @@ class PageCollector {
       metaRefreshUrl: this.metaRefresh === null ? null : resolver.resolve(this.metaRefresh),
       jsRedirectUrl: this.jsRedirect === null ? null : resolver.resolve(this.jsRedirect),
       hreflang,
-      schemaCounts: this.schemaCounts,
-      hasStructuredData: this.hasStructuredData,
+      schemaCounts: this.structuredData.counts,
+      hasStructuredData: this.structuredData.hasAny,
       openGraph: this.openGraph,
       headTagsInBody: this.headTagsInBody,
       bodyTagsInHead: this.bodyTagsInHead,

@@ -191,20 +191,3 @@ function buildSchemaTypeMap(names: Record<SchemaType, string[]>): Map<string, Sc
   for (const type of schemaTypes) for (const name of names[type]) map.set(name.toLowerCase(), type);
   return map;
 }
-
-/** Top-level JSON-LD items: the value itself, the members of an array, and the members of an @graph. */
-export function* jsonLdItems(data: unknown): Generator<Record<string, unknown>> {
-  if (Array.isArray(data)) {
-    for (const item of data) yield* jsonLdItems(item);
-  } else if (typeof data === 'object' && data !== null) {
-    const item = data as Record<string, unknown>;
-    yield item;
-    if (item['@graph'] !== undefined) yield* jsonLdItems(item['@graph']);
-  }
-}
-
-/** `https://schema.org/Product`, `schema:Product` and `Product` all name Product. */
-export function typeName(name: string): string {
-  const cut = Math.max(name.lastIndexOf('/'), name.lastIndexOf('#'), name.lastIndexOf(':'));
-  return name.slice(cut + 1).toLowerCase();
-}

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { exportTable, type ExportTable } from '../../catalog/export-contract.ts';
 import { columnById, columns, filterConstants } from '../../catalog/index.ts';
-import type { CatalogColumn, ReportDefinition } from '../../catalog/schema.ts';
+import { PAGE_CONTENT_COLUMNS, type CatalogColumn, type ReportDefinition } from '../../catalog/schema.ts';
 import { linkingPageColumnOf } from '../../catalog/reports.ts';
 import { expandFilter, parseFilter } from '../catalog/filter.ts';
 import { and, ident, raw, sql, tableRef, type SqlFragment } from './sql.ts';
@@ -94,12 +94,11 @@ export class ReportShapeError extends Error {
 }
 
 /**
- * contentType html (see the report schema): a 2xx answer with nothing a parsed page has (an HTML size, a title, a
- * word count) was not a page. The three together, because the contract makes each optional: an export that leaves
- * out html_size still has its pages listed.
+ * contentType html (see the report schema): a 2xx answer with nothing a parsed page has (PAGE_CONTENT_COLUMNS: an
+ * HTML size, a title, a word count) was not a page. Any one of them, because the contract makes each optional: an
+ * export that leaves out html_size still has its pages listed.
  */
-const HTML_PAGES =
-  'NOT COALESCE("http_status_code" BETWEEN 200 AND 299 AND "html_size" IS NULL AND "page_title" IS NULL AND "word_count" IS NULL, FALSE)';
+const HTML_PAGES = `NOT COALESCE("http_status_code" BETWEEN 200 AND 299 AND ${PAGE_CONTENT_COLUMNS.map((c) => `"${c}" IS NULL`).join(' AND ')}, FALSE)`;
 
 const shapes = new WeakMap<ReportDefinition, ReportShape>();
 

@@ -245,16 +245,17 @@ export interface SignedInApp<U extends TestUser> {
 
 /**
  * The whole service over `dataDir` at `now`, with these test users added (in this order) and signed in;
- * `prepare` runs on the stack before the app is built (approvals, segments).
+ * `prepare` runs on the stack before the app is built (approvals, segments); `env` is the service's environment.
  */
 export async function openSignedInApp<U extends TestUser>(
   dataDir: string,
   now: string,
   users: readonly U[],
   prepare?: (stack: Stack) => Promise<void>,
+  env: NodeJS.ProcessEnv = {},
 ): Promise<SignedInApp<U>> {
   const clock = new TestClock(new Date(now));
-  const stack = await openStack(dataDir, { clock: clock.fn });
+  const stack = await openStack(dataDir, { clock: clock.fn, env });
   await addTestUsers(stack, clock, users);
   await prepare?.(stack);
   const app = await buildTestApp(stack);

@@ -247,7 +247,7 @@ describe('a crawl run by the service', () => {
     });
     const failed = new Promise<FromWorker>((resolve) =>
       worker.on('message', (message: FromWorker) => {
-        if (message.type !== 'progress') resolve(message);
+        if (message.type !== 'progress' && message.type !== 'heartbeat') resolve(message);
       }),
     );
     const startUrl = `http://127.0.0.1:${port}/`;
@@ -260,6 +260,7 @@ describe('a crawl run by the service', () => {
         exportDir: path.join(work, 'run', 'export'),
         scratchDir: path.join(work, 'run', 'scratch'),
         settings: { ...defaultCrawlSettings('127.0.0.1'), startUrl },
+        heartbeatMs: 2000,
       },
     };
     worker.send(job);

@@ -68,7 +68,12 @@ function serviceWorkerPid(): number {
   const pids = execFileSync('pgrep', ['-f', worker], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
   const ofService = pids.filter((pid) => {
     const parent = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]!;
-    return fs.readFileSync(`/proc/${parent}/cmdline`, 'utf8').includes('service/main.ts');
+    // Another group's service may run a crawl at the same time: this service is the one on this group's data.
+    const environ = fs.readFileSync(`/proc/${parent}/environ`, 'utf8').split('\0');
+    return (
+      fs.readFileSync(`/proc/${parent}/cmdline`, 'utf8').includes('service/main.ts') &&
+      environ.includes(`DATA_DIR=${process.env.E2E_DATA_DIR}`)
+    );
   });
   expect(ofService).toHaveLength(1);
   return ofService[0]!;

@@ -1,67 +1,13 @@
 /**
  * Signs each test role in once and keeps its session for the tests, adds the websites the crawl-state tests need
- * through the admin API (binding the staff login to them and to Alpine, which the tests switch to), and loads a big
- * generated crawl into the running service's store for the export tests.
+ * through the admin API (binding the staff login to them and to Alpine, which the tests switch to), and loads the big
+ * and the same-day crawls into the running service's store when scripts/run-e2e.ts has not prepared them.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { chromium, request, type APIRequestContext, type FullConfig } from '@playwright/test';
-import { MANIFEST_FILE } from '../../catalog/export-contract.ts';
-import { generateSite } from '../../scripts/fixtures/generate.ts';
-import { loadCrawl } from '../../service/load/load-crawl.ts';
-import { listLiveCrawls } from '../../service/store/layout.ts';
+import { loadBigSite, loadSameDaySite } from './demo-data.ts';
 import { AUTH_DIR, SECTION, authFile, extra, logins, websites, type Role } from './helpers.ts';
-
-/** Writes one crawl of Northwind's profile at `extra.big.urls` URLs under the big website's id and loads it. */
-async function loadBigSite(dataDir: string): Promise<void> {
-  if (listLiveCrawls(dataDir).some((crawl) => crawl.websiteId === extra.big.id)) return;
-  const started = performance.now();
-  const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'thc-e2e-big-'));
-  try {
-    const site = await generateSite({ outDir, site: websites.northwind.id, urls: extra.big.urls, crawls: 1 });
-    const generated = performance.now();
-    for (const exportDir of site.crawlDirs) {
-      const file = path.join(exportDir, MANIFEST_FILE);
-      const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
-      fs.writeFileSync(file, JSON.stringify({ ...manifest, websiteId: extra.big.id }));
-      await loadCrawl({ dataDir, exportDir });
-    }
-    const seconds = (to: number, from: number) => ((to - from) / 1000).toFixed(1);
-    console.log(
-      `e2e: big website ${extra.big.id} (${extra.big.urls.toLocaleString('en-GB')} URLs): generated in ` +
-        `${seconds(generated, started)} s, loaded in ${seconds(performance.now(), generated)} s`,
-    );
-  } finally {
-    fs.rmSync(outDir, { recursive: true, force: true });
-  }
-}
-
-/**
- * Loads the same-day website's crawls: a small generated site whose manifests are given the crawl times of
- * `extra.sameDay`, the partial one marked as a stopped crawl's export is.
- */
-async function loadSameDaySite(dataDir: string): Promise<void> {
-  if (listLiveCrawls(dataDir).some((crawl) => crawl.websiteId === extra.sameDay.id)) return;
-  const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'thc-e2e-same-day-'));
-  try {
-    const wanted = extra.sameDay.crawls;
-    const site = await generateSite({ outDir, site: websites.northwind.id, urls: 300, crawls: wanted.length });
-    for (const exportDir of site.crawlDirs) {
-      const file = path.join(exportDir, MANIFEST_FILE);
-      const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
-      const crawl: { crawledAt: string; partialReason?: string } = wanted.find((c) => c.crawlId === manifest.crawlId)!;
-      const partial = crawl.partialReason ? { stoppedEarly: true, partialReason: crawl.partialReason } : {};
-      fs.writeFileSync(
-        file,
-        JSON.stringify({ ...manifest, websiteId: extra.sameDay.id, crawledAt: crawl.crawledAt, ...partial }),
-      );
-      await loadCrawl({ dataDir, exportDir });
-    }
-  } finally {
-    fs.rmSync(outDir, { recursive: true, force: true });
-  }
-}
 
 interface CrawlState {
   id: string;
@@ -106,7 +52,7 @@ export default async function globalSetup(config: FullConfig): Promise<void> {
   });
   const dataDir = config.webServer?.env?.DATA_DIR;
   if (!dataDir) throw new Error('playwright.config.ts sets no DATA_DIR for the service');
-  await loadBigSite(dataDir);
+  await loadBigSite(dataDir, (line) => console.log(line));
   await loadSameDaySite(dataDir);
 
   // The demo publishes Northwind's older crawls and leaves its two newest pending (one for the approve test, the
