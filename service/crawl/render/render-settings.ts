@@ -9,8 +9,9 @@ export { RENDER_MODES, type RenderMode };
 export const isRenderMode = (value: string): value is RenderMode => (RENDER_MODES as readonly string[]).includes(value);
 
 /**
- * A page counts as rendered once its load event has fired and no request has been in flight for QUIET_MS (the
- * "network idle" of Puppeteer and Lighthouse); a page that gets there within RENDER_CAP_MS of navigation start is
+ * A page counts as rendered once its load event has fired, no request has been in flight for QUIET_MS (the
+ * "network idle" of Puppeteer and Lighthouse), and then its main thread has had an idle period with no request
+ * started meanwhile (a framework's delayed effects have run); a page that gets there within RENDER_CAP_MS of navigation start is
  * `rendered`, one that does not is snapshot at the cap as `timeout`.
  */
 export const QUIET_MS = 500;

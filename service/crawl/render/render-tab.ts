@@ -45,6 +45,8 @@ const MAX_MESSAGES = 20;
 const MAX_MESSAGE_CHARS = 300;
 const ASSET_TYPES = new Set(['image', 'media', 'font']);
 const FAILED_RESOURCE = 'Failed to load resource:';
+/** After the page's idle period, how long a request it started has to be reported. */
+const IDLE_SETTLE_MS = 50;
 
 export class Deadline extends Error {}
 
@@ -158,15 +160,33 @@ const pageSnapshot = (): { html: string; hashRoutes: string[] } => {
   return { html: doctype + document.documentElement.outerHTML, hashRoutes: [...routes] };
 };
 
-/** Waits for "rendered" or the cap; says which. */
-async function settle(watch: Watch, limits: TabLimits, startedAt: number): Promise<string | null> {
+/** Resolves once the page's main thread has an idle period: the tasks it had queued (a framework's effects) ran. */
+const idlePeriod = (): Promise<void> => new Promise((resolve) => requestIdleCallback(() => resolve()));
+
+/**
+ * Waits for "rendered" or the cap; says which. Network quiet counts only once the page's main thread has gone idle
+ * with no request started meanwhile: on a starved machine a framework's effects (which start the page's fetches)
+ * can run later than the quiet time after load.
+ */
+async function settle(page: Page, watch: Watch, limits: TabLimits, startedAt: number): Promise<string | null> {
   for (;;) {
     if (watch.crash !== null || watch.navigatedTo !== null) return null;
     const now = Date.now();
+    const left = limits.capMs - (now - startedAt);
+    if (left <= 0) return null;
     if (watch.isLoaded && watch.inFlight === 0 && now - watch.lastActivity >= limits.quietMs) {
-      return `network quiet for ${limits.quietMs} ms`;
+      const mark = watch.lastActivity;
+      const idle = await within(page.evaluate(idlePeriod), left, 'an idle period').then(
+        () => true,
+        () => false,
+      );
+      // A request the idle tasks started may reach us just after the evaluation's answer.
+      await sleep(IDLE_SETTLE_MS);
+      if (idle && watch.inFlight === 0 && watch.lastActivity === mark) {
+        return `network quiet for ${limits.quietMs} ms and the page idle`;
+      }
+      continue;
     }
-    if (now - startedAt >= limits.capMs) return null;
     await sleep(Math.min(50, limits.quietMs));
   }
 }
@@ -185,7 +205,7 @@ async function exploreHashRoutes(page: Page, first: string[], watch: Watch, limi
       'a hash route',
     );
     watch.lastActivity = Date.now();
-    await settle(watch, { ...limits, capMs: Math.min(left, limits.capMs) }, Date.now());
+    await settle(page, watch, { ...limits, capMs: Math.min(left, limits.capMs) }, Date.now());
     if (watch.crash !== null || watch.navigatedTo !== null) break;
     const { hashRoutes } = await within(page.evaluate(pageSnapshot), STEP_MS, 'a snapshot');
     for (const found of hashRoutes) {
@@ -237,7 +257,7 @@ export async function renderInTab(browser: Browser, url: string, limits: TabLimi
       const reason = `the cap of ${limits.capMs} ms was reached before the page's response arrived`;
       return Object.assign(result, { status: 'timeout', reason });
     }
-    const quiet = await settle(watch, limits, startedAt);
+    const quiet = await settle(page, watch, limits, startedAt);
     if (watch.crash !== null) return Object.assign(result, { status: 'crashed', reason: watch.crash });
     if (watch.navigatedTo !== null) {
       const reason = `navigated away to ${watch.navigatedTo}`;
