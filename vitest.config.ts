@@ -2,6 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 /** The route suite: run once more with the app state on a real PostgreSQL server (the `postgres` project). */
 const routeSuite = [
+  'service/test/admin-users.test.ts',
+  'service/test/admin-websites.test.ts',
   'service/test/ai.test.ts',
   'service/test/app-auth-required.test.ts',
   'service/test/app-db-duckdb-import.test.ts',

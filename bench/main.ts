@@ -2,7 +2,7 @@
  * `npm run bench`: generates (or reuses) a benchmark site, loads its crawls, starts the real service and measures
  * each case over HTTP, then times the plain DuckDB query a naive implementation would run over the export's Parquet
  * files in the same run, so each figure is also a ratio. Writes bench/results.json and prints a table.
- * `npm run bench -- --only <section>` runs one section alone (crawl, rows, replicas, crawl-load), its figures
+ * `npm run bench -- --only <section>` runs one section alone (crawl, rows, replicas, crawl-load, import), its figures
  * replacing that part of the results.
  *
  * BENCH_URLS (default 1,000,000), BENCH_CRAWLS (5), BENCH_RUNS (30) and BENCH_DIR (bench/out) scale it down for a
@@ -17,6 +17,7 @@ import { concurrencyTable, concurrent } from './suites/concurrency.ts';
 import { benchCrawl, crawlOnly, crawlTable, type CrawlBenchResult } from './suites/crawl.ts';
 import { crawlLoadOnly } from './suites/crawl-load.ts';
 import { exportByChunks, streamingExport } from './suites/exports.ts';
+import { importOnly } from './suites/import.ts';
 import { replicasOnly } from './suites/replicas.ts';
 import { columnarRows, rowsOnly } from './suites/rows.ts';
 import { BENCH_DIR, CRAWLS, RESULTS_MD, RUNS, URLS, writeResults } from './support/config.ts';
@@ -102,6 +103,7 @@ const sections: Record<string, () => Promise<void>> = {
   rows: rowsOnly,
   replicas: replicasOnly,
   'crawl-load': crawlLoadOnly,
+  import: importOnly,
 };
 if (only !== undefined && !sections[only]) {
   console.error(`--only takes one section: ${Object.keys(sections).join(' or ')} (got ${only ?? 'nothing'})`);

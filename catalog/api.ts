@@ -34,6 +34,8 @@ export interface Website {
   domain: string;
   segments: Segment[];
   modules: ModuleStatus[];
+  /** Archived: its crawls are kept, its clients no longer see it (only internal users list it). */
+  isArchived?: boolean;
 }
 
 export interface SessionUser {

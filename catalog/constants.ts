@@ -22,6 +22,8 @@ export const NUMBER_LOCALE = 'en-GB';
 export const CURRENCY = 'GBP';
 /** date-fns pattern. */
 export const DATE_FORMAT = 'd MMM yyyy';
+/** The agency's time: crawl schedules, the Tuesday 11:00 auto-approval, and the times crawl labels show. */
+export const SCHEDULE_TIME_ZONE = 'Europe/London';
 
 // Report thresholds. Lengths in characters, sizes in bytes, times in seconds except TTFB (milliseconds).
 export const TITLE_LENGTH_MIN = 20;

@@ -4,7 +4,8 @@
  * and the crawl number, e.g. "18 Nov 2026 (crawl 2)", "25 Nov 2026, 14:05 (crawl 3, partial)". Dates and times are in
  * the agency's zone, as the Crawls page's History shows them.
  */
-import { SCHEDULE_TIME_ZONE } from './crawl-runs.ts';
+// From constants.ts, not crawl-runs.ts: the dashboard's first bundle shows labels, and crawl-runs.ts brings re2js.
+import { SCHEDULE_TIME_ZONE } from './constants.ts';
 import type { PartialReason } from './export-contract.ts';
 
 export const PARTIAL_REASON_TEXT: Record<PartialReason, string> = {
@@ -64,6 +65,11 @@ const timeOf = (iso: string): string => {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? '' : TIME.format(date);
 };
+
+/** "25 Nov 2026, 14:05" in the agency's zone, for what has no crawl label (a run that failed). */
+export function crawlTimeText(iso: string): string {
+  return `${dayOf(iso)}, ${timeOf(iso)}`;
+}
 
 /** The parts of every crawl's label, by crawl id; `crawls` are all the website's crawls, in any order. */
 function crawlLabelParts(crawls: readonly LabelledCrawl[]): Map<number, CrawlLabelParts> {

@@ -13,6 +13,7 @@
  * Internal users only (ADMIN, and STAFF bound to the website): anyone else gets 404 as for a website they may not see.
  * DOM-free and service-free, so the dashboard validates a form with the same rules and messages the service applies.
  */
+import { SCHEDULE_TIME_ZONE } from './constants.ts';
 import { RENDER_MODES, type RenderMode } from './render-contract.ts';
 import { DATA_WINDOW_DAYS } from './data-sources.ts';
 import { compileUrlPattern, UrlPatternError } from './url-pattern.ts';
@@ -21,8 +22,8 @@ import type { PartialReason } from './export-contract.ts';
 export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
 
-/** Schedules are kept in the agency's time: the Tuesday 11:00 auto-approval is in it too. */
-export const SCHEDULE_TIME_ZONE = 'Europe/London';
+/** Schedules are kept in the agency's time (constants.ts). */
+export { SCHEDULE_TIME_ZONE };
 
 export interface CrawlSchedule {
   day: Weekday;

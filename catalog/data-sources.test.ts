@@ -12,6 +12,13 @@ describe('dataWindowBefore', () => {
       dataEnd: '2026-02-28',
     });
   });
+
+  it("is the website's setting when it has one (crawl settings, Data window)", () => {
+    expect(dataWindowBefore(new Date('2026-11-16T09:00:00Z'), 7)).toEqual({
+      dataStart: '2026-11-09',
+      dataEnd: '2026-11-15',
+    });
+  });
 });
 
 describe('sources of reports and tables', () => {

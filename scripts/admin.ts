@@ -8,13 +8,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import {
-  ADMIN_USAGE,
-  UsageError,
-  parseAdminArgs,
-  runAdminCommand,
-  type AdminCommand,
-} from '../service/admin/commands.ts';
+import { ADMIN_USAGE, UsageError, parseAdminArgs, type AdminCommand } from '../service/admin/commands.ts';
+import { runAdminCommand } from '../service/admin/run-command.ts';
 import {
   ADMIN_TOKEN_FILE,
   AppDb,
@@ -27,6 +22,7 @@ import { copyAppState } from '../service/app-db/copy.ts';
 import { AppDataError } from '../service/app-db/errors.ts';
 import { readConfig } from '../service/config.ts';
 import { makeDataDirPrivate } from '../service/data-dir.ts';
+import { moveWebsiteAside } from '../service/store/remove-website.ts';
 
 class Failure extends Error {}
 
@@ -114,7 +110,7 @@ async function main(argv: string[]): Promise<number> {
     }
     throw error;
   }
-  const { dataDir } = readConfig();
+  const { dataDir, port } = readConfig();
   makeDataDirPrivate(dataDir);
   try {
     let output: string;
@@ -125,9 +121,25 @@ async function main(argv: string[]): Promise<number> {
       if (!isLockedError(error)) throw error;
     }
     if (appDb) {
+      // Only the commands that email a link load the mailer (nodemailer), so the others start as fast as before.
+      const isMailing = command.command === 'user invite' || command.command === 'user reset-password';
+      const mailing = isMailing ? await import('../service/jobs/mailer.ts') : undefined;
+      const settings = mailing?.readMailSettings(process.env, dataDir, port);
+      const mailer = settings && mailing?.createMailer(settings);
+      const now = new Date();
       try {
-        output = await runAdminCommand({ appDb, now: new Date() }, command);
+        output = await runAdminCommand(
+          {
+            appDb,
+            now,
+            mail: mailer && settings && { mailer, publicUrl: settings.publicUrl },
+            // A running replica notices the store folder gone at its next store poll.
+            store: { moveAside: (websiteId) => moveWebsiteAside(dataDir, websiteId, now) },
+          },
+          command,
+        );
       } finally {
+        mailer?.close();
         await appDb.close();
       }
     } else {

@@ -6,6 +6,8 @@
  * crawls whose data window they touch. Exit codes: 0 done (or nothing to change), 1 refused or failed (one line on
  * stderr naming the file, line and column of bad input), 2 bad usage.
  */
+import cliProgress from 'cli-progress';
+import type { ImportStep } from '../catalog/data-source-calls.ts';
 import { dataSourceIds, isDataSourceId } from '../catalog/data-sources.ts';
 import { readCommandLine } from '../service/command-line.ts';
 import { dateText } from '../service/sources/cells.ts';
@@ -77,13 +79,42 @@ function dayOf(option: string, text: string): string {
   return day ?? usageError(`${option} "${text}" is not a date (YYYY-MM-DD)`);
 }
 
+/** The import's steps as a bar on a terminal: reading, writing, then each crawl refreshed. Off a terminal, none. */
+function progressBar(): { report: (step: ImportStep) => void; stop: () => void } {
+  if (!process.stdout.isTTY) return { report: () => undefined, stop: () => undefined };
+  const bar = new cliProgress.SingleBar(
+    { format: 'import-data [{bar}] {value}/{total} {label}', hideCursor: true, clearOnComplete: true },
+    cliProgress.Presets.shades_classic,
+  );
+  let isStarted = false;
+  const show = (value: number, total: number, label: string): void => {
+    if (!isStarted) bar.start(total, value, { label });
+    else bar.update(value, { label });
+    bar.setTotal(total);
+    isStarted = true;
+  };
+  return {
+    report: (step) => {
+      if (step.phase === 'refreshing') show(2 + step.done, 2 + step.total, `refreshing crawl ${step.crawlId}`);
+      else if (step.phase === 'writing') show(1, 2, 'writing the new version');
+      else show(0, 2, 'reading and checking the files');
+    },
+    stop: () => {
+      if (isStarted) bar.stop();
+    },
+  };
+}
+
 async function main(): Promise<void> {
   const options = parseCommandLine(process.argv.slice(2));
+  const progress = progressBar();
   try {
-    const result = await importData(options);
+    const result = await importData({ ...options, onProgress: progress.report });
+    progress.stop();
     say(process.stdout, importSummary(result));
     process.exit(result.refreshFailure ? 1 : 0);
   } catch (error) {
+    progress.stop();
     if (error instanceof ImportError) {
       say(process.stderr, error.message);
       process.exit(1);

@@ -6,7 +6,7 @@
  */
 import { readCrawlSilenceMs, readCrawlWorkers } from './config.ts';
 import type { CrawlRegistry } from './store/registry.ts';
-import { crawlLabelOf } from './store/crawl-labels.ts';
+import { crawlLabelOf, partialOf } from './store/crawl-labels.ts';
 import type { ModuleState } from './store/crawl-meta.ts';
 import { AppDb, appDbLocation } from './app-db/db.ts';
 import { CrawlStates, syncRegistry } from './app-db/crawls.ts';
@@ -19,8 +19,9 @@ import { seedDemoAccounts } from './auth/demo-accounts.ts';
 import type { LoginLimits } from './auth/login-limiter.ts';
 import { Approvals, type Clock } from './jobs/approval.ts';
 import { AutoApproval } from './jobs/auto-approval.ts';
-import { createMailer, readMailSettings, type Mailer } from './jobs/mailer.ts';
+import { createMailer, readMailSettings, type MailSettings, type Mailer } from './jobs/mailer.ts';
 import { CrawlRunner } from './crawl-runs/runner.ts';
+import { CrawlNoticeMail, type NoticeSources } from './notifications/crawl-notices.ts';
 
 const MAIL_RETRY_MS = 5 * 60 * 1000;
 const DEMO_PUBLISHED_WEBSITE = 'northwind-outfitters';
@@ -50,7 +51,10 @@ interface AppStateParts {
   approvals: Approvals;
   autoApproval: AutoApproval;
   crawlRunner: CrawlRunner;
+  noticeMail: CrawlNoticeMail;
+  noticeSources: NoticeSources;
   mailer: Mailer;
+  mailSettings: MailSettings;
   clock: Clock;
   logger: Logger;
 }
@@ -66,8 +70,13 @@ export class AppState {
   readonly approvals: Approvals;
   readonly autoApproval: AutoApproval;
   readonly crawlRunner: CrawlRunner;
+  /** Emails the notices of ended crawl runs (notifications/). */
+  readonly noticeMail: CrawlNoticeMail;
+  /** What a notice reads from the store: the crawl's label and whether it is partial. */
+  readonly noticeSources: NoticeSources;
   readonly clock: Clock;
   readonly #mailer: Mailer;
+  readonly #mailSettings: MailSettings;
   readonly #logger: Logger;
   #unsubscribe: () => void = () => undefined;
   #unsubscribeRemote: () => void = () => undefined;
@@ -83,8 +92,11 @@ export class AppState {
     this.approvals = parts.approvals;
     this.autoApproval = parts.autoApproval;
     this.crawlRunner = parts.crawlRunner;
+    this.noticeMail = parts.noticeMail;
+    this.noticeSources = parts.noticeSources;
     this.clock = parts.clock;
     this.#mailer = parts.mailer;
+    this.#mailSettings = parts.mailSettings;
     this.#logger = parts.logger;
   }
 
@@ -109,6 +121,14 @@ export class AppState {
         return record && crawlLabelOf(registry.crawls(websiteId), record);
       };
       const approvals = new Approvals(appDb, states, mailer, mail, clock, logger, labelOf);
+      const noticeSources: NoticeSources = {
+        labelOf,
+        partialOf: (websiteId, crawlId) => {
+          const record = registry.crawl(websiteId, crawlId);
+          return record ? partialOf(record) : null;
+        },
+      };
+      const noticeMail = new CrawlNoticeMail(appDb, mailer, mail, clock, noticeSources, logger);
       const accounts = new Accounts({
         appDb,
         states,
@@ -128,6 +148,7 @@ export class AppState {
           await registry.refresh();
           await state.sync();
         },
+        onEnded: () => noticeMail.deliverSoon(),
         logger,
       });
       state = new AppState({
@@ -138,7 +159,10 @@ export class AppState {
         approvals,
         autoApproval,
         crawlRunner,
+        noticeMail,
+        noticeSources,
         mailer,
+        mailSettings: mail,
         clock,
         logger,
       });
@@ -159,6 +183,11 @@ export class AppState {
       state.sync().catch((error: unknown) => logger.error(`crawl registry sync failed: ${String(error)}`));
     });
     return state;
+  }
+
+  /** Where the admin commands' one-time password links go: the approval emails' mailer and the public address. */
+  get mail(): { mailer: Mailer; publicUrl: string } {
+    return { mailer: this.#mailer, publicUrl: this.#mailSettings.publicUrl };
   }
 
   /** Registers websites and crawls the loader added to the store since the last sync. */
@@ -219,7 +248,11 @@ export class AppState {
     await this.autoApproval.start();
     await this.crawlRunner.start();
     this.approvals.deliverSoon();
-    this.#mailTimer = setInterval(() => this.approvals.deliverSoon(), MAIL_RETRY_MS);
+    this.noticeMail.deliverSoon();
+    this.#mailTimer = setInterval(() => {
+      this.approvals.deliverSoon();
+      this.noticeMail.deliverSoon();
+    }, MAIL_RETRY_MS);
     this.#mailTimer.unref();
   }
 
@@ -233,6 +266,7 @@ export class AppState {
     clearInterval(this.#mailTimer);
     this.accounts.withdrawAdminToken();
     await this.approvals.idle();
+    await this.noticeMail.idle();
     this.#mailer.close();
     await this.appDb.close();
   }

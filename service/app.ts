@@ -8,11 +8,14 @@ import type { Config } from './config.ts';
 import type { AppState } from './app-state.ts';
 import { HEALTH_CALL, LIVENESS_CALL, registerAccounts } from './auth/plugin.ts';
 import { registerAdminRoutes } from './routes/admin.ts';
+import { registerAdminListRoutes } from './routes/admin-lists.ts';
+import { registerPasswordLinkRoutes } from './routes/admin-password.ts';
+import { moveWebsiteAside } from './store/remove-website.ts';
 import { registerApprovalRoutes } from './routes/approval.ts';
 import { registerAuthRoutes } from './routes/auth.ts';
 import { registerChecklistRoutes } from './routes/checklist.ts';
 import { registerCrawlRunRoutes } from './routes/crawl-runs.ts';
-import { partialOf } from './store/crawl-labels.ts';
+import { registerNotificationRoutes } from './routes/notifications.ts';
 import { registerDataSourceRoutes } from './routes/data-sources.ts';
 import { ImportJobs } from './sources/import-jobs.ts';
 import { isServerLocation } from './app-db/db.ts';
@@ -80,12 +83,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     runner: state.crawlRunner,
     clock,
     access,
-    partialOf: (websiteId, crawlId) => {
-      const record = registry.crawl(websiteId, crawlId);
-      return record ? partialOf(record) : null;
-    },
+    partialOf: state.noticeSources.partialOf,
   });
+  registerNotificationRoutes(app, { appDb, clock, sources: state.noticeSources });
   const jobs = new ImportJobs({
+    appDb,
     clock,
     onChanged: async () => {
       if (await registry.refresh()) await state.sync();
@@ -100,7 +102,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     databaseUrl: isServerLocation(appDb.location) ? appDb.location : undefined,
     isKnownWebsite: (websiteId) => state.isKnownWebsite(websiteId),
   });
-  registerAdminRoutes(app, accounts);
+  registerAdminRoutes(app, {
+    accounts,
+    mail: state.mail,
+    store: {
+      moveAside: (websiteId) => moveWebsiteAside(deps.config.dataDir, websiteId, clock()),
+      afterRemoval: async () => {
+        await registry.refresh();
+        await state.sync();
+      },
+    },
+  });
+  registerAdminListRoutes(app, { appDb, clock });
+  registerPasswordLinkRoutes(app, { appDb, clock });
 
   // Readiness for anyone (load balancers, start scripts): 503 while the app database is unreachable; the store's
   // size, pending crawls included, for admins only. Liveness answers whenever the process does.

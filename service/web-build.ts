@@ -4,7 +4,7 @@ import path from 'node:path';
 import { WEB_DIST_DIR } from './app.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const SOURCES = ['web/src', 'web/index.html', 'web/vite.config.ts', 'catalog'];
+const SOURCES = ['web/src', 'web/index.html', 'web/vite.config.ts', 'web/chunk-size-limit.ts', 'catalog'];
 
 function newestMtime(entry: string): number {
   const stat = fs.statSync(entry, { throwIfNoEntry: false });

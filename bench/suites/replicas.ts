@@ -9,49 +9,14 @@ import { catalog } from '../../catalog/index.ts';
 import { freePort } from '../../scripts/support/free-port.ts';
 import { databaseFor, startPostgres } from '../../scripts/support/postgres-server.ts';
 import { Client, timedPost, type Timing } from '../support/client.ts';
-import { acceptOf, CRAWLS, dataDir, readResults, RUNS, SITE, THINK_MS, URLS, writeResults } from '../support/config.ts';
+import { CRAWLS, dataDir, readResults, RUNS, SITE, THINK_MS, URLS, writeResults } from '../support/config.ts';
 import { startService, stopService } from '../support/service.ts';
 import { httpCasesOf, openSession, type HttpCase, type Session } from '../support/session.ts';
-import { compare, geometricMean, ratios, round, stats, type Comparison, type Stats } from '../support/stats.ts';
+import { paired, pairedHttpCases, type PairedResult } from '../support/paired.ts';
+import { geometricMean, ratios, round, type Comparison, type Stats } from '../support/stats.ts';
 import { prepareSection, run } from '../support/store.ts';
-import {
-  PAIRED_ROUNDS,
-  PAIRED_THINK_MS,
-  PAIRED_WARM_UP_ROUNDS,
-  timeRounds,
-  type PairedCase,
-} from '../support/timing.ts';
+import { PAIRED_ROUNDS, PAIRED_THINK_MS, PAIRED_WARM_UP_ROUNDS, type PairedCase } from '../support/timing.ts';
 import { workload, type LoadCase } from '../support/workload.ts';
-
-interface PairedResult extends Comparison {
-  name: string;
-  /** Per backend, in the order of `on`. */
-  client: Stats[];
-  server: Stats[];
-}
-
-/** Two backends compared on the same cases (`timeRounds`): the second ÷ the first, per case and over all requests. */
-async function paired(cases: readonly PairedCase[]): Promise<{ perCase: PairedResult[]; all: Comparison }> {
-  const samples = await timeRounds(cases, PAIRED_ROUNDS, PAIRED_WARM_UP_ROUNDS);
-  const perCase = cases.map((c, i) => ({
-    name: c.name,
-    client: samples[i]!.map((s) => stats(s.client)),
-    server: samples[i]!.map((s) => stats(s.server)),
-    ...compare(samples[i]![0]!.client, samples[i]![1]!.client),
-  }));
-  const allOf = (b: number): number[] => samples.flatMap((s) => s[b]!.client);
-  return { perCase, all: compare(allOf(0), allOf(1)) };
-}
-
-/** The dashboard's calls (`httpCasesOf`), one per backend's session. */
-const pairedHttpCases = (sessions: readonly Session[]): PairedCase[] =>
-  httpCasesOf(sessions[0]!).httpCases.map(([name, url], i) => ({
-    name,
-    on: sessions.map((s) => {
-      const body = httpCasesOf(s).httpCases[i]![2];
-      return timedPost(s.client, `/api/technical-health-check${url}`, body, acceptOf(url));
-    }),
-  }));
 
 /**
  * The calls that write app state: a sign-in, a checklist save (two new items each time) and an approval of the

@@ -21,11 +21,14 @@ export function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}
   return { stdout: result.stdout + result.stderr, ms: performance.now() - started };
 }
 
-/** Runs a node script under GNU time to get its peak RSS. */
-function timed(args: string[], env: NodeJS.ProcessEnv = {}): { seconds: number; peakRssMb: number } {
+/** Runs a node script under GNU time to get its peak RSS; `output` is its stdout and stderr with GNU time's. */
+export function timed(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): { seconds: number; peakRssMb: number; output: string } {
   const { stdout, ms } = run('/usr/bin/time', ['-v', process.execPath, '--import', 'tsx', ...args], env);
   const kb = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(stdout)?.[1] ?? NaN);
-  return { seconds: round(ms / 1000), peakRssMb: Math.round(kb / 1024) };
+  return { seconds: round(ms / 1000), peakRssMb: Math.round(kb / 1024), output: stdout };
 }
 
 /** `npm run admin -- <args>` on the benchmark's store; what it adds may be there from an earlier run. */
@@ -54,11 +57,12 @@ export function prepareStore(results: Record<string, unknown>): unknown {
     // Into a side folder first: an interrupted generation must not pass for a finished one next time.
     const partialDir = `${exportsDir}.partial`;
     fs.rmSync(partialDir, { recursive: true, force: true });
-    results.generate = timed([
+    const { seconds, peakRssMb } = timed([
       'scripts/make-fixtures.ts',
       ...['--out', partialDir, '--site', SITE, '--urls', String(URLS), '--crawls', String(CRAWLS)],
       ...['--seed', String(SEED)],
     ]);
+    results.generate = { seconds, peakRssMb };
     fs.rmSync(exportsDir, { recursive: true, force: true });
     fs.renameSync(partialDir, exportsDir);
   }
@@ -70,7 +74,8 @@ export function prepareStore(results: Record<string, unknown>): unknown {
     const loads: { crawl: string; seconds: number; peakRssMb: number }[] = [];
     for (const dir of crawlExportDirs()) {
       console.log(`Loading ${dir} …`);
-      loads.push({ crawl: path.basename(dir), ...timed(['scripts/load-crawl.ts', dir], { DATA_DIR: dataDir }) });
+      const { seconds, peakRssMb } = timed(['scripts/load-crawl.ts', dir], { DATA_DIR: dataDir });
+      loads.push({ crawl: path.basename(dir), seconds, peakRssMb });
     }
     fs.writeFileSync(loadsFile, JSON.stringify(loads));
   }

@@ -1,11 +1,11 @@
 /**
- * The admin commands: parsed from `npm run admin -- …` arguments, validated by one schema, and run by one
- * function over an app database, whether the CLI opened the app database itself or handed the command to the running
- * service (POST /api/admin/cli), or an ADMIN sent it through the API (POST /api/admin/run).
+ * The admin commands: parsed from `npm run admin -- …` arguments or an API body, validated by one schema, and run by
+ * one function (run-command.ts) over an app database, whether the CLI opened the app database itself or handed the
+ * command to the running service (POST /api/admin/cli), or a signed-in ADMIN or STAFF user sent it from the
+ * dashboard (POST /api/admin/run).
  */
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import type { AppDb } from '../app-db/db.ts';
 import {
   emailSchema,
   goalTypeSchema,
@@ -15,23 +15,20 @@ import {
   roleSchema,
   segmentIdSchema,
   websiteIdSchema,
-  type Segment,
 } from '../app-db/model.ts';
-import { addUser, bindUser, listUsers, removeUser, setPasswordHash, unbindUser } from '../app-db/users.ts';
-import {
-  addSegment,
-  addWebsite,
-  changeSegment,
-  listWebsites,
-  removeModule,
-  removeSegment,
-  setModule,
-} from '../app-db/websites.ts';
-import { hashPassword } from '../auth/password.ts';
 
 const text = (max: number) => z.string().trim().min(1).max(max);
 const websiteList = z.array(websiteIdSchema);
 const urlScope = z.string().trim().min(1).max(2048);
+/** A host name as typed (no scheme, no path): what the crawler and the dashboard show. */
+const domainSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(
+    /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/,
+    'a host name such as www.example.com',
+  );
 /** `none` clears a setting in `segment set`. */
 const orNone = <T extends z.ZodType>(schema: T) => z.union([z.literal('none').transform(() => null), schema]);
 
@@ -43,12 +40,55 @@ export const adminCommandSchema = z.discriminatedUnion('command', [
     role: roleSchema,
     websites: websiteList.default([]),
   }),
+  z.object({
+    command: z.literal('user invite'),
+    email: emailSchema,
+    role: roleSchema,
+    websites: websiteList.default([]),
+  }),
+  z
+    .object({
+      command: z.literal('user set'),
+      email: emailSchema,
+      role: roleSchema.optional(),
+      websites: websiteList.optional(),
+    })
+    .refine((c) => c.role !== undefined || c.websites !== undefined, {
+      message: 'nothing to change: give --role or --website',
+    }),
+  z.object({ command: z.literal('user disable'), email: emailSchema }),
+  z.object({ command: z.literal('user enable'), email: emailSchema }),
+  z.object({ command: z.literal('user reset-password'), email: emailSchema }),
   z.object({ command: z.literal('user remove'), email: emailSchema }),
   z.object({ command: z.literal('user password'), email: emailSchema, password: passwordSchema }),
   z.object({ command: z.literal('user bind'), email: emailSchema, websites: websiteList.min(1) }),
   z.object({ command: z.literal('user unbind'), email: emailSchema, websites: websiteList.min(1) }),
   z.object({ command: z.literal('user list') }),
-  z.object({ command: z.literal('website add'), id: websiteIdSchema, name: text(200), domain: text(253) }),
+  z.object({
+    command: z.literal('website add'),
+    id: websiteIdSchema,
+    name: text(200),
+    domain: domainSchema,
+    goal: goalTypeSchema.nullable().default(null),
+  }),
+  z
+    .object({
+      command: z.literal('website set'),
+      id: websiteIdSchema,
+      name: text(200).optional(),
+      domain: domainSchema.optional(),
+      goal: orNone(goalTypeSchema).optional(),
+      isHreflang: z.boolean().optional(),
+      isAi: z.boolean().optional(),
+    })
+    .refine((c) => [c.name, c.domain, c.goal, c.isHreflang, c.isAi].some((v) => v !== undefined), {
+      message: 'nothing to change: give --name, --domain, --goal, --[no-]hreflang or --[no-]ai',
+    }),
+  z.object({ command: z.literal('website archive'), id: websiteIdSchema }),
+  z.object({ command: z.literal('website restore'), id: websiteIdSchema }),
+  z
+    .object({ command: z.literal('website delete'), id: websiteIdSchema, confirm: z.string() })
+    .refine((c) => c.confirm === c.id, { message: 'type the website id to confirm', path: ['confirm'] }),
   z.object({ command: z.literal('website list') }),
   z.object({
     command: z.literal('segment add'),
@@ -90,18 +130,31 @@ export const adminCommandSchema = z.discriminatedUnion('command', [
       message: '--flag applies to carbon-footprint only',
     }),
   z.object({ command: z.literal('module remove'), website: websiteIdSchema, module: moduleNameSchema }),
+  z.object({ command: z.literal('session list') }),
+  z.object({ command: z.literal('session revoke'), id: z.coerce.number().int().positive('a session id') }),
+  z.object({ command: z.literal('audit list') }),
 ]);
 export type AdminCommand = z.infer<typeof adminCommandSchema>;
 
 export const ADMIN_USAGE = `Usage: npm run admin -- <command> [options]
 
   user add --email E --password P --role CLIENT|STAFF|ADMIN [--website ID]...
+  user invite --email E --role CLIENT|STAFF|ADMIN [--website ID]...
+                                             adds a user without a password and emails them a link to choose one
+  user set --email E [--role CLIENT|STAFF|ADMIN] [--website ID]...
+                                             changes the role, and with --website gives exactly those websites
+  user disable|enable --email E              a disabled user cannot sign in (their sessions are signed out)
+  user reset-password --email E              emails a one-time link to choose a new password
   user remove --email E
   user password --email E --password P
   user bind --email E --website ID...        bind a CLIENT or STAFF user to more websites
   user unbind --email E --website ID...
   user list
-  website add --id ID --name N --domain D
+  website add --id ID --name N --domain D [--goal conversion|ecommerce]
+  website set --id ID [--name N] [--domain D] [--goal conversion|ecommerce|none] [--hreflang|--no-hreflang]
+              [--ai|--no-ai]                 (goal, hreflang and AI are the default segment's)
+  website archive|restore --id ID            an archived website keeps its crawls and is hidden from its clients
+  website delete --id ID --confirm ID        deletes the website, its crawls and settings
   website list
   segment add --website ID --id SEG --name N [--url-scope PREFIX] [--hreflang] [--ai] [--goal conversion|ecommerce]
                                              adds a segment (an existing SEG is refused: use segment set)
@@ -113,11 +166,21 @@ export const ADMIN_USAGE = `Usage: npm run admin -- <command> [options]
              NAME: technical-health-check | additional-health-check (--setup-id: little-warden ID)
                    | uptime-report (--setup-id: uptime-monitor ID) | carbon-footprint (--flag)
   module remove --website ID --module NAME
+  session list                               who is signed in where
+  session revoke --id N                      signs that session out
+  audit list                                 the latest administration changes
 
 Works whether or not the service is running (DATA_DIR as for npm start).`;
 
 export class UsageError extends Error {
   override name = 'UsageError';
+  /** The command's field the message is about (`email`, `websites`…), for a form to show it beside that field. */
+  constructor(
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+  }
 }
 
 const string = { type: 'string' } as const;
@@ -133,19 +196,33 @@ const segmentOptions = {
 } as const;
 const optionsOf = {
   'user add': { email: string, password: string, role: string, website: { type: 'string', multiple: true } },
+  'user invite': { email: string, role: string, website: { type: 'string', multiple: true } },
+  'user set': { email: string, role: string, website: { type: 'string', multiple: true } },
+  'user disable': { email: string },
+  'user enable': { email: string },
+  'user reset-password': { email: string },
   'user remove': { email: string },
   'user password': { email: string, password: string },
   'user bind': { email: string, website: { type: 'string', multiple: true } },
   'user unbind': { email: string, website: { type: 'string', multiple: true } },
   'user list': {},
-  'website add': { id: string, name: string, domain: string },
+  'website add': { id: string, name: string, domain: string, goal: string },
+  'website set': { id: string, name: string, domain: string, goal: string, hreflang: flag, ai: flag },
+  'website archive': { id: string },
+  'website restore': { id: string },
+  'website delete': { id: string, confirm: string },
   'website list': {},
   'segment add': segmentOptions,
   'segment set': segmentOptions,
   'segment remove': { website: string, id: string },
   'module set': { website: string, module: string, 'setup-id': string, flag },
   'module remove': { website: string, module: string },
+  'session list': {},
+  'session revoke': { id: string },
+  'audit list': {},
 } as const;
+
+export const adminCommandNames = Object.keys(optionsOf) as AdminCommand['command'][];
 
 const unknownCommand = (name: string): UsageError =>
   new UsageError(`unknown command "${name}" (npm run admin -- help lists them)`);
@@ -191,79 +268,6 @@ export function parseAdminCommand(raw: unknown): AdminCommand {
   const issue = parsed.error.issues[0]!;
   const key = String(issue.path[0] ?? '');
   const option = key && `--${optionNames[key] ?? key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
-  if (option && fields[key] === undefined) throw new UsageError(`${name}: ${option} is required`);
-  throw new UsageError(`${name}: ${option ? `${option}: ` : ''}${issue.message}`);
-}
-
-const segmentSummary = (s: Segment): string =>
-  `${s.name}; scope ${s.urlScope ?? 'whole site'}; hreflang ${s.isHreflang ? 'on' : 'off'}; AI ${s.isAi ? 'on' : 'off'}; goal ${s.goalType ?? 'none'}`;
-
-export interface AdminContext {
-  appDb: AppDb;
-  now: Date;
-}
-
-/** Runs a command; resolves with what to print, or throws AppDataError (exit 1 / its HTTP status). */
-export async function runAdminCommand({ appDb, now }: AdminContext, cmd: AdminCommand): Promise<string> {
-  switch (cmd.command) {
-    case 'user add': {
-      const passwordHash = await hashPassword(cmd.password);
-      const user = await appDb.transaction((tx) => addUser(tx, { ...cmd, passwordHash }, now));
-      return `Added ${user.role} ${user.email}${user.websites.length ? ` (websites: ${user.websites.join(', ')})` : ''}`;
-    }
-    case 'user remove':
-      await appDb.transaction((tx) => removeUser(tx, cmd.email));
-      return `Removed ${cmd.email}`;
-    case 'user password': {
-      const passwordHash = await hashPassword(cmd.password);
-      await appDb.transaction((tx) => setPasswordHash(tx, cmd.email, passwordHash, now));
-      return `Changed the password of ${cmd.email}; their sessions were signed out`;
-    }
-    case 'user bind':
-      await appDb.transaction((tx) => bindUser(tx, cmd.email, cmd.websites));
-      return `Bound ${cmd.email} to ${cmd.websites.join(', ')}`;
-    case 'user unbind':
-      await appDb.transaction((tx) => unbindUser(tx, cmd.email, cmd.websites));
-      return `Unbound ${cmd.email} from ${cmd.websites.join(', ')}`;
-    case 'user list': {
-      const users = await listUsers(appDb);
-      if (users.length === 0) return 'No users';
-      return users.map((u) => [u.email, u.role, u.websites.join(',') || '-'].join('\t')).join('\n');
-    }
-    case 'website add':
-      await appDb.transaction((tx) => addWebsite(tx, cmd, now));
-      return `Added website ${cmd.id} (${cmd.name}, ${cmd.domain}) with its default segment and the technical-health-check module`;
-    case 'website list': {
-      const websites = await listWebsites(appDb);
-      if (websites.length === 0) return 'No websites';
-      return websites
-        .map((w) =>
-          [
-            `${w.id}\t${w.name}\t${w.domain}`,
-            ...w.segments.map((s) => `  segment ${s.id}${s.isDefault ? ' (default)' : ''}: ${segmentSummary(s)}`),
-            ...w.modules.map((m) => `  module ${m.module}: ${m.isActive ? 'active' : `inactive (${m.reason})`}`),
-          ].join('\n'),
-        )
-        .join('\n');
-    }
-    case 'segment add':
-      await appDb.transaction((tx) => addSegment(tx, cmd.website, { ...cmd, goalType: cmd.goal }));
-      return `Added segment ${cmd.id} of ${cmd.website}`;
-    case 'segment set': {
-      const { name, urlScope, isHreflang, isAi, goal: goalType } = cmd;
-      const segment = await appDb.transaction((tx) =>
-        changeSegment(tx, cmd.website, cmd.id, { name, urlScope, isHreflang, isAi, goalType }),
-      );
-      return `Changed segment ${cmd.id} of ${cmd.website}: ${segmentSummary(segment)}`;
-    }
-    case 'segment remove':
-      await appDb.transaction((tx) => removeSegment(tx, cmd.website, cmd.id));
-      return `Removed segment ${cmd.id} of ${cmd.website}`;
-    case 'module set':
-      await appDb.transaction((tx) => setModule(tx, cmd.website, cmd.module, cmd));
-      return `Set module ${cmd.module} on ${cmd.website}`;
-    case 'module remove':
-      await appDb.transaction((tx) => removeModule(tx, cmd.website, cmd.module));
-      return `Removed module ${cmd.module} from ${cmd.website}`;
-  }
+  if (option && fields[key] === undefined) throw new UsageError(`${name}: ${option} is required`, key);
+  throw new UsageError(`${name}: ${option ? `${option}: ` : ''}${issue.message}`, key || undefined);
 }

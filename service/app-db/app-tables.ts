@@ -1,4 +1,7 @@
-/** Every table of the app database, parents before children. */
+/**
+ * Every table of the app database that `app-db migrate-to` copies, parents before children. Not import_jobs: the Data
+ * sources page's latest jobs, each run by the service that started it, which a move to another server ends.
+ */
 export const APP_TABLES = [
   'users',
   'websites',
@@ -14,4 +17,8 @@ export const APP_TABLES = [
   'login_failures',
   'crawl_settings',
   'crawl_runs',
+  'password_tokens',
+  'admin_log',
+  'notifications',
+  'notification_settings',
 ] as const;

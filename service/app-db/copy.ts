@@ -10,7 +10,15 @@ import { AppDataError } from './errors.ts';
 import type { Sql, SqlParam } from './sql.ts';
 
 /** The tables with generated ids restart their sequence past the copied ids. */
-const GENERATED_IDS = ['users', 'approval_log', 'checklist_items', 'crawl_runs'];
+const GENERATED_IDS = [
+  'users',
+  'sessions',
+  'approval_log',
+  'checklist_items',
+  'crawl_runs',
+  'admin_log',
+  'notifications',
+];
 const COPY_LOCK = 1_600_002;
 
 export type CopyCounts = Record<(typeof APP_TABLES)[number], number>;

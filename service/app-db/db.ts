@@ -10,37 +10,28 @@
  * too: every write notifies the others (LISTEN/NOTIFY) of the tables it wrote, and they drop the cached reads of
  * those tables only, so a crawl run's heartbeat each second leaves sessions, websites and checklists in memory.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { createRequire } from 'node:module';
-import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
-import { makePrivate } from '../data-dir.ts';
-import { acquirePidLock, type PidLock } from '../pid-lock.ts';
 import { APP_TABLES } from './app-tables.ts';
+import { IN_MEMORY, isLockedError, type Connection, type Query } from './connection.ts';
+import { openEmbedded } from './embedded-connection.ts';
 import { migrate, type Migration } from './migrate.ts';
 import { migrations } from './migrations.ts';
+import { STORE_CHANGED, WRITES_CHANNEL, connectServer } from './server-connection.ts';
 import type { Sql, SqlParam } from './sql.ts';
-import { AppDbUnreachableError, isConnectionError } from './errors.ts';
 
+export { AppDbLockedError, IN_MEMORY, isLockedError } from './connection.ts';
+export { announceStoreChange } from './server-connection.ts';
 export type { Sql, SqlParam } from './sql.ts';
 
 /** The embedded database's folder in DATA_DIR. */
 export const APP_DB_DIR = 'app-db';
 /** Where builds before PostgreSQL kept the app state (DuckDB); `npm run admin -- app-db import` moves it. */
 export const DUCKDB_APP_DB_FILE = 'app.duckdb';
-export const IN_MEMORY = ':memory:';
 /** Written by the running service (mode 0600) so the admin CLI can hand its commands to it. */
 export const ADMIN_TOKEN_FILE = 'admin.token';
 /** How long to wait for the embedded database while another short-lived process (an admin CLI run) holds it. */
 const OPEN_WAIT_MS = 10_000;
-const WRITES_CHANNEL = 'thc_app_state';
-/** The payload a load's notice carries on the writes channel (a write's payload is its process's instance id). */
-const STORE_CHANGED = 'store';
-const LISTEN_RETRY_MS = 1000;
-/** A server that does not take a connection in this time counts as unreachable (pg waits for ever by default). */
-const CONNECT_TIMEOUT_MS = 5000;
 /** How long /api/health waits for the app database. */
 const PING_TIMEOUT_MS = 2000;
 
@@ -51,34 +42,6 @@ export const appDbLocation = (dataDir: string, env: NodeJS.ProcessEnv = process.
   env.DATABASE_URL?.trim() || appDbDir(dataDir);
 
 export const isServerLocation = (location: string): boolean => /^postgres(ql)?:\/\//i.test(location);
-
-/** Another process holds the embedded database. */
-export class AppDbLockedError extends Error {}
-
-export const isLockedError = (error: unknown): boolean => error instanceof AppDbLockedError;
-
-type Rows = Record<string, unknown>[];
-/** Without parameters, `sql` may hold several statements separated by semicolons (the last one's rows return). */
-type Query = (sql: string, params: readonly unknown[]) => Promise<Rows>;
-
-interface Connection {
-  readonly isShared: boolean;
-  query: Query;
-  transaction<T>(work: (query: Query) => Promise<T>): Promise<T>;
-  /** Rejects unless the server answers within `timeoutMs` (absent: an embedded database, there while open). */
-  ping?(timeoutMs: number): Promise<void>;
-  /** Listens on `channel` from now on, reconnecting after a loss; resolves once listening the first time. */
-  listen?(channel: string, events: ListenEvents): Promise<void>;
-  close(): Promise<void>;
-}
-
-interface ListenEvents {
-  onNotify(payload: string): void;
-  /** Notifications may be missed from now on. */
-  onLost(): void;
-  /** Listening (again): whatever was missed is unknown. */
-  onListening(): void;
-}
 
 /** Cached reads kept at most; beyond it the cache starts over. */
 const MAX_CACHED_READS = 10_000;
@@ -372,11 +335,6 @@ export class AppDb implements Sql {
   }
 }
 
-/** Tells every process listening on the server (AppDb.onStoreChange) that a crawl was published in the store. */
-export async function announceStoreChange(client: pg.Client): Promise<void> {
-  await client.query('SELECT pg_notify($1, $2)', [WRITES_CHANNEL, STORE_CHANGED]);
-}
-
 const isWrite = (sql: string): boolean => !/^\s*SELECT\b/i.test(sql);
 
 const union = (a: Tables, b: Tables): Tables =>
@@ -390,251 +348,4 @@ export function toPositional(sql: string): string {
 
 function bind(params: readonly SqlParam[]): unknown[] {
   return params.map((p) => (p instanceof Date ? p.toISOString() : p));
-}
-
-// --- PostgreSQL server -----------------------------------------------------------------------------------------
-
-/** TIMESTAMP columns hold UTC; BIGINT counts are small enough for a number. */
-const TIMESTAMP_OID: number = pg.types.builtins.TIMESTAMP;
-const INT8_OID: number = pg.types.builtins.INT8;
-const parseUtcTimestamp = (text: string): Date => new Date(`${text.replace(' ', 'T')}Z`);
-const serverTypes = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary'): unknown => {
-    if (oid === TIMESTAMP_OID) return parseUtcTimestamp;
-    if (oid === INT8_OID) return Number;
-    return pg.types.getTypeParser(oid, format) as unknown;
-  }) as typeof pg.types.getTypeParser,
-};
-
-/** A simple-protocol query with several statements answers with one result each. */
-const rowsOf = (result: pg.QueryResult | pg.QueryResult[]): Rows =>
-  (Array.isArray(result) ? (result.at(-1)?.rows ?? []) : result.rows) as Rows;
-
-async function connectServer(url: string): Promise<Connection> {
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: 2,
-    types: serverTypes,
-    application_name: 'thc',
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-  });
-  // An idle client that loses its server is replaced by the pool; without a handler the error would end the process.
-  pool.on('error', () => undefined);
-  // A lost server is told apart from a failed statement, so calls can answer 503 instead of 500.
-  const reached = <T>(work: Promise<T>): Promise<T> =>
-    work.catch((error: unknown) => {
-      throw isConnectionError(error) ? new AppDbUnreachableError(error) : error;
-    });
-  const query: Query = async (sql, params) => rowsOf(await reached(pool.query(sql, params as unknown[])));
-  await query('SELECT 1', []);
-  let listener: pg.Client | undefined;
-  let retry: NodeJS.Timeout | undefined;
-  let isClosing = false;
-  return {
-    isShared: true,
-    query,
-    async ping(timeoutMs) {
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
-      });
-      try {
-        await Promise.race([pool.query('SELECT 1'), timeout]);
-      } finally {
-        clearTimeout(timer);
-      }
-    },
-    async transaction(work) {
-      const client = await reached(pool.connect());
-      try {
-        await reached(client.query('BEGIN'));
-        const result = await work(async (sql, params) => rowsOf(await reached(client.query(sql, params as unknown[]))));
-        await reached(client.query('COMMIT'));
-        client.release();
-        return result;
-      } catch (error) {
-        await client.query('ROLLBACK').then(
-          () => client.release(),
-          (rollbackError: unknown) => client.release(rollbackError as Error),
-        );
-        throw error;
-      }
-    },
-    async listen(channel, events) {
-      const connect = async (): Promise<void> => {
-        const client = new pg.Client({ connectionString: url, application_name: 'thc-listen' });
-        let isListening = false;
-        const lost = (): void => {
-          if (!isListening || isClosing) return;
-          isListening = false;
-          events.onLost();
-          reconnectSoon();
-        };
-        client.on('notification', (n) => {
-          if (n.channel === channel) events.onNotify(n.payload ?? '');
-        });
-        client.on('error', lost);
-        client.on('end', lost);
-        try {
-          await client.connect();
-          await client.query(`LISTEN ${channel}`);
-        } catch (error) {
-          await client.end().catch(() => undefined);
-          throw error;
-        }
-        listener = client;
-        isListening = true;
-        events.onListening();
-      };
-      const reconnectSoon = (): void => {
-        retry = setTimeout(() => void connect().catch(reconnectSoon), LISTEN_RETRY_MS);
-        retry.unref();
-      };
-      await connect();
-    },
-    async close() {
-      isClosing = true;
-      clearTimeout(retry);
-      await listener?.end().catch(() => undefined);
-      await pool.end();
-    },
-  };
-}
-
-// --- Embedded (PGlite) -----------------------------------------------------------------------------------------
-
-const pglitePackage = path.dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
-
-interface PgliteAssets {
-  pgliteWasmModule: WebAssembly.Module;
-  initdbWasmModule: WebAssembly.Module;
-  fsBundle: Blob;
-}
-
-/** `make`'s promise, made once per process (and again after a failure). */
-function memoized<T>(make: () => Promise<T>): () => Promise<T> {
-  let made: Promise<T> | undefined;
-  return () => {
-    if (!made) {
-      made = make();
-      made.catch(() => (made = undefined));
-    }
-    return made;
-  };
-}
-
-/** PGlite's WebAssembly, compiled once per process. */
-const pgliteAssets = memoized(async (): Promise<PgliteAssets> => ({
-  pgliteWasmModule: await WebAssembly.compile(fs.readFileSync(path.join(pglitePackage, 'pglite.wasm'))),
-  initdbWasmModule: await WebAssembly.compile(fs.readFileSync(path.join(pglitePackage, 'initdb.wasm'))),
-  fsBundle: new Blob([fs.readFileSync(path.join(pglitePackage, 'pglite.data'))]),
-}));
-
-/** Where the initialised empty cluster is kept, once per machine and PGlite version. */
-function templatePath(extension: string): string {
-  const { version } = JSON.parse(fs.readFileSync(path.join(pglitePackage, '..', 'package.json'), 'utf8')) as {
-    version: string;
-  };
-  return path.join(pglitePackage, '..', '..', '..', '.cache', 'thc-app-db', `pglite-${version}-empty${extension}`);
-}
-
-/**
- * A freshly initialised database cluster as a tarball, for databases in memory. initdb takes seconds, so its result
- * is kept (node_modules/.cache) and each new database starts as a copy.
- */
-const emptyClusterTar = memoized(async (): Promise<File> => {
-  const file = templatePath('.tar');
-  if (fs.existsSync(file)) return new File([fs.readFileSync(file)], path.basename(file));
-  const fresh = await PGlite.create({ ...(await pgliteAssets()) });
-  const dump = await fresh.dumpDataDir('none');
-  await fresh.close();
-  const bytes = Buffer.from(await dump.arrayBuffer());
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, bytes);
-  fs.renameSync(tmp, file);
-  return new File([bytes], path.basename(file));
-});
-
-/** The same cluster unpacked in a folder: a new database on disk starts as a plain copy, several times faster. */
-const emptyClusterDir = memoized(async (): Promise<string> => {
-  const dir = templatePath('');
-  if (fs.existsSync(path.join(dir, 'PG_VERSION'))) return dir;
-  const tmp = `${dir}.${process.pid}.tmp`;
-  fs.rmSync(tmp, { recursive: true, force: true });
-  const db = await PGlite.create({ ...(await pgliteAssets()), dataDir: tmp, loadDataDir: await emptyClusterTar() });
-  await db.close();
-  publishDir(tmp, dir);
-  return dir;
-});
-
-/** Renames a finished folder into place; when another process got there first, its copy serves. */
-function publishDir(tmp: string, dir: string): void {
-  try {
-    fs.renameSync(tmp, dir);
-  } catch (error) {
-    fs.rmSync(tmp, { recursive: true, force: true });
-    if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) throw error;
-  }
-}
-
-async function openEmbedded(location: string): Promise<Connection> {
-  const isInMemory = location === IN_MEMORY;
-  let lock: PidLock | undefined;
-  if (!isInMemory) {
-    fs.mkdirSync(location, { recursive: true, mode: 0o700 });
-    fs.chmodSync(location, 0o700);
-    lock = acquirePidLock(
-      `${location}.lock`,
-      (pid) =>
-        new AppDbLockedError(
-          `${location} is in use by another process (${pid === undefined ? 'pid unknown' : `pid ${pid}`})`,
-        ),
-    );
-  }
-  try {
-    if (!isInMemory && !fs.existsSync(path.join(location, 'PG_VERSION'))) {
-      // Copied aside and renamed into place, so a crash mid-copy leaves no half database behind.
-      const tmp = `${location}.${process.pid}.tmp`;
-      fs.rmSync(tmp, { recursive: true, force: true });
-      fs.cpSync(await emptyClusterDir(), tmp, { recursive: true });
-      // The copy keeps the template's modes (PGlite made its files 0666).
-      makePrivate(tmp);
-      fs.rmSync(location, { recursive: true, force: true });
-      fs.renameSync(tmp, location);
-    }
-    const db = await PGlite.create({
-      ...(await pgliteAssets()),
-      ...(isInMemory ? { loadDataDir: await emptyClusterTar() } : { dataDir: location }),
-    });
-    const query: Query = async (sql, params) =>
-      params.length === 0
-        ? ((await db.exec(sql)).at(-1)?.rows ?? [])
-        : (await db.query<Record<string, unknown>>(sql, [...params])).rows;
-    return {
-      isShared: false,
-      query,
-      async transaction(work) {
-        await query('BEGIN', []);
-        try {
-          const result = await work(query);
-          await query('COMMIT', []);
-          return result;
-        } catch (error) {
-          await query('ROLLBACK', []);
-          throw error;
-        }
-      },
-      async close() {
-        try {
-          await db.close();
-        } finally {
-          lock?.release();
-        }
-      },
-    };
-  } catch (error) {
-    lock?.release();
-    throw error;
-  }
 }

@@ -42,6 +42,8 @@ export interface User {
   email: string;
   role: Role;
   websites: string[];
+  /** A disabled user cannot sign in; their sessions were signed out when they were disabled. */
+  isDisabled: boolean;
 }
 
 /** The shapes the API answers with are declared once, in the API types both the service and the dashboard read. */

@@ -8,12 +8,14 @@ export interface UserRow {
   email: string;
   role: Role;
   password_hash: string;
+  disabled_at: Date | null;
 }
 
 export async function findUserByEmail(sql: Sql, email: string): Promise<UserRow | undefined> {
-  const [row] = await sql.all<UserRow>('SELECT id, email, role, password_hash FROM users WHERE email = ?', [
-    email.toLowerCase(),
-  ]);
+  const [row] = await sql.all<UserRow>(
+    'SELECT id, email, role, password_hash, disabled_at FROM users WHERE email = ?',
+    [email.toLowerCase()],
+  );
   return row;
 }
 
@@ -25,7 +27,7 @@ export async function websitesOfUser(sql: Sql, userId: number): Promise<string[]
   return rows.map((r) => r.website_id);
 }
 
-async function requireUser(sql: Sql, email: string): Promise<UserRow> {
+export async function requireUser(sql: Sql, email: string): Promise<UserRow> {
   const user = await findUserByEmail(sql, email);
   if (!user) throw new AppDataError(`No user has the email ${email}`, 404);
   return user;
@@ -61,12 +63,54 @@ export async function addUser(tx: Sql, user: NewUser, now: Date): Promise<User> 
   const id = row!.id;
   for (const websiteId of new Set(user.websites))
     await tx.run('INSERT INTO user_websites VALUES (?, ?)', [id, websiteId]);
-  return { id, email: user.email.toLowerCase(), role: user.role, websites: [...new Set(user.websites)].sort() };
+  return {
+    id,
+    email: user.email.toLowerCase(),
+    role: user.role,
+    websites: [...new Set(user.websites)].sort(),
+    isDisabled: false,
+  };
+}
+
+/**
+ * Gives a user a role and, when `websites` is given, exactly those websites (an ADMIN's bindings go: it sees all);
+ * the same rules as `user add`. Resolves with the user as they now are.
+ */
+export async function changeUser(
+  tx: Sql,
+  email: string,
+  changes: { role?: Role; websites?: readonly string[] },
+): Promise<User> {
+  const user = await requireUser(tx, email);
+  const role = changes.role ?? user.role;
+  const websites = seesAllWebsites(role) ? [] : [...new Set(changes.websites ?? (await websitesOfUser(tx, user.id)))];
+  if (changes.websites && changes.websites.length > 0) requireBindable(role);
+  if (role === 'CLIENT' && websites.length === 0)
+    throw new AppDataError('A CLIENT must be bound to at least one website (--website ID)');
+  await requireWebsites(tx, websites);
+  await tx.run('UPDATE users SET role = ? WHERE id = ?', [role, user.id]);
+  await tx.run('DELETE FROM user_websites WHERE user_id = ?', [user.id]);
+  for (const websiteId of websites) await tx.run('INSERT INTO user_websites VALUES (?, ?)', [user.id, websiteId]);
+  return { id: user.id, email: user.email, role, websites: websites.sort(), isDisabled: user.disabled_at !== null };
+}
+
+/** Disables a user (their sessions are signed out) or enables them again. */
+export async function setDisabled(tx: Sql, email: string, isDisabled: boolean, now: Date): Promise<void> {
+  const user = await requireUser(tx, email);
+  await tx.run('UPDATE users SET disabled_at = ? WHERE id = ?', [isDisabled ? now : null, user.id]);
+  if (isDisabled) await revokeSessionsOf(tx, user.id, now);
+}
+
+export async function revokeSessionsOf(tx: Sql, userId: number, now: Date): Promise<void> {
+  await tx.run('UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL', [now, userId]);
 }
 
 export async function removeUser(tx: Sql, email: string): Promise<void> {
   const user = await requireUser(tx, email);
   await tx.run('DELETE FROM sessions WHERE user_id = ?', [user.id]);
+  await tx.run('DELETE FROM password_tokens WHERE user_id = ?', [user.id]);
+  await tx.run('DELETE FROM notifications WHERE user_id = ?', [user.id]);
+  await tx.run('DELETE FROM notification_settings WHERE user_id = ?', [user.id]);
   await tx.run('DELETE FROM user_websites WHERE user_id = ?', [user.id]);
   await tx.run('DELETE FROM users WHERE id = ?', [user.id]);
 }
@@ -75,7 +119,7 @@ export async function removeUser(tx: Sql, email: string): Promise<void> {
 export async function setPasswordHash(tx: Sql, email: string, passwordHash: string, now: Date): Promise<void> {
   const user = await requireUser(tx, email);
   await tx.run('UPDATE users SET password_hash = ? WHERE id = ?', [passwordHash, user.id]);
-  await tx.run('UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL', [now, user.id]);
+  await revokeSessionsOf(tx, user.id, now);
 }
 
 export async function bindUser(tx: Sql, email: string, websiteIds: readonly string[]): Promise<void> {
@@ -97,19 +141,26 @@ export async function unbindUser(tx: Sql, email: string, websiteIds: readonly st
 }
 
 export async function listUsers(sql: Sql): Promise<User[]> {
-  const rows = await sql.all<{ id: number; email: string; role: Role; websites: string[] }>(
-    `SELECT u.id, u.email, u.role, array_agg(w.website_id ORDER BY w.website_id) FILTER (WHERE w.website_id IS NOT NULL) AS websites
+  const rows = await sql.all<{ id: number; email: string; role: Role; websites: string[]; disabled_at: Date | null }>(
+    `SELECT u.id, u.email, u.role, u.disabled_at,
+            array_agg(w.website_id ORDER BY w.website_id) FILTER (WHERE w.website_id IS NOT NULL) AS websites
      FROM users u LEFT JOIN user_websites w ON w.user_id = u.id
-     GROUP BY u.id, u.email, u.role ORDER BY u.email`,
+     GROUP BY u.id, u.email, u.role, u.disabled_at ORDER BY u.email`,
   );
-  return rows.map((r) => ({ id: r.id, email: r.email, role: r.role, websites: r.websites ?? [] }));
+  return rows.map((r) => ({
+    id: r.id,
+    email: r.email,
+    role: r.role,
+    websites: r.websites ?? [],
+    isDisabled: r.disabled_at !== null,
+  }));
 }
 
 /** The CLIENT users bound to a website: the people told when one of its crawls is approved. */
 export async function clientsOfWebsite(sql: Sql, websiteId: string): Promise<{ id: number; email: string }[]> {
   return sql.all(
     `SELECT u.id, u.email FROM users u JOIN user_websites w ON w.user_id = u.id
-     WHERE w.website_id = ? AND u.role = 'CLIENT' ORDER BY u.email`,
+     WHERE w.website_id = ? AND u.role = 'CLIENT' AND u.disabled_at IS NULL ORDER BY u.email`,
     [websiteId],
   );
 }

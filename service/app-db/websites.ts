@@ -49,7 +49,7 @@ export async function addWebsite(tx: Sql, website: WebsiteIdentity, now: Date): 
   if (!(await ensureWebsite(tx, website, now))) throw new AppDataError(`Website ${website.id} already exists`, 409);
 }
 
-async function requireWebsite(sql: Sql, websiteId: string): Promise<void> {
+export async function requireWebsite(sql: Sql, websiteId: string): Promise<void> {
   if (!(await websiteExists(sql, websiteId))) throw new AppDataError(`Website ${websiteId} does not exist`, 404);
 }
 
@@ -93,17 +93,27 @@ export function moduleStatuses(rows: readonly ModuleRow[]): ModuleStatus[] {
   });
 }
 
-/** Websites with their segments (default first) and module statuses; `ids` narrows the list. */
-export async function listWebsites(sql: Sql, ids?: readonly string[]): Promise<Website[]> {
-  const websites = await sql.all<WebsiteIdentity>('SELECT id, name, domain FROM websites ORDER BY id');
+/**
+ * Websites with their segments (default first) and module statuses; `ids` narrows the list, and archived websites
+ * are left out unless `withArchived` (what internal users see).
+ */
+export async function listWebsites(
+  sql: Sql,
+  ids?: readonly string[],
+  { withArchived = true }: { withArchived?: boolean } = {},
+): Promise<Website[]> {
+  const websites = await sql.all<WebsiteIdentity & { archived_at: Date | null }>(
+    'SELECT id, name, domain, archived_at FROM websites ORDER BY id',
+  );
   const segments = await sql.all<SegmentRow>('SELECT * FROM website_segments ORDER BY is_default DESC, name, id');
   const modules = await sql.all<ModuleRow>('SELECT * FROM module_managers');
   return websites
-    .filter((w) => !ids || ids.includes(w.id))
-    .map((w) => ({
+    .filter((w) => (!ids || ids.includes(w.id)) && (withArchived || w.archived_at === null))
+    .map(({ archived_at, ...w }) => ({
       ...w,
       segments: segments.filter((s) => s.website_id === w.id).map(toSegment),
       modules: moduleStatuses(modules.filter((m) => m.website_id === w.id)),
+      isArchived: archived_at !== null,
     }));
 }
 
@@ -187,4 +197,49 @@ export async function removeModule(tx: Sql, websiteId: string, module: ModuleNam
   const rows = await tx.all('SELECT 1 FROM module_managers WHERE website_id = ? AND module = ?', [websiteId, module]);
   if (rows.length === 0) throw new AppDataError(`Website ${websiteId} has no ${module} module`, 404);
   await tx.run('DELETE FROM module_managers WHERE website_id = ? AND module = ?', [websiteId, module]);
+}
+
+/** Renames a website or changes its domain (what is not given stays). */
+export async function changeWebsite(
+  tx: Sql,
+  websiteId: string,
+  changes: Partial<Omit<WebsiteIdentity, 'id'>>,
+): Promise<void> {
+  await requireWebsite(tx, websiteId);
+  if (changes.name !== undefined) await tx.run('UPDATE websites SET name = ? WHERE id = ?', [changes.name, websiteId]);
+  if (changes.domain !== undefined)
+    await tx.run('UPDATE websites SET domain = ? WHERE id = ?', [changes.domain, websiteId]);
+}
+
+/** Archives a website (its crawls stay; its clients stop seeing it) or restores it. */
+export async function setArchived(tx: Sql, websiteId: string, isArchived: boolean, now: Date): Promise<void> {
+  await requireWebsite(tx, websiteId);
+  await tx.run('UPDATE websites SET archived_at = ? WHERE id = ?', [isArchived ? now : null, websiteId]);
+}
+
+/** The app tables that hold rows of a website, children first; the website's row goes last. */
+const WEBSITE_CHILD_TABLES = [
+  'user_websites',
+  'website_segments',
+  'module_managers',
+  'crawl_registry',
+  'approval_log',
+  'mail_log',
+  'checklist_items',
+  'crawl_settings',
+  'crawl_runs',
+  'notifications',
+] as const;
+
+/** Deletes a website's rows from the app database; refused while one of its crawls is queued or running. */
+export async function deleteWebsiteRows(tx: Sql, websiteId: string): Promise<void> {
+  await requireWebsite(tx, websiteId);
+  const active = await tx.all(
+    "SELECT 1 FROM crawl_runs WHERE website_id = ? AND status IN ('queued', 'running', 'loading')",
+    [websiteId],
+  );
+  if (active.length > 0)
+    throw new AppDataError(`A crawl of ${websiteId} is queued or running; cancel it before deleting the website`, 409);
+  for (const table of WEBSITE_CHILD_TABLES) await tx.run(`DELETE FROM ${table} WHERE website_id = ?`, [websiteId]);
+  await tx.run('DELETE FROM websites WHERE id = ?', [websiteId]);
 }

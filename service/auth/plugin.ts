@@ -5,7 +5,7 @@
  * The guard runs on every /api/ call before its handler:
  * - it resolves the session cookie to `request.auth`;
  * - anonymous calls get 401 {error:'Not signed in'}, except the public ones (health, liveness, login, and the admin
- *   CLI's hand-over, which has its own token);
+ *   CLI's hand-over, which has its own token, and setting a password with a one-time link, which is its own proof);
  * - state-changing calls need `x-csrf-token` equal to the session's token, else 403. Exempt are GET, login,
  *   and the read-only calls: websites/list and every call named `get-*` (report, overview, crawl list, checklist
  *   items, AI). They change nothing, and SameSite=Lax keeps the cookie off cross-site POSTs anyway.
@@ -26,6 +26,7 @@ export const PUBLIC_CALLS: ReadonlySet<string> = new Set([
   HEALTH_CALL,
   LIVENESS_CALL,
   '/api/auth/login',
+  '/api/auth/set-password',
   '/api/admin/cli',
 ]);
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -42,24 +42,37 @@ function hashOfToken(token: string): string {
 const contexts = new WeakMap<object, AuthContext>();
 const newToken = (): string => randomBytes(32).toString('base64url');
 
+/** Where a session was opened from, for the list of who is signed in where. */
+export interface SessionOrigin {
+  address?: string;
+  userAgent?: string;
+}
+
 export async function createSession(
   tx: Sql,
   userId: number,
   now: Date,
   ttlMs = SESSION_TTL_MS,
+  origin: SessionOrigin = {},
 ): Promise<{ token: string; csrfToken: string; expiresAt: Date }> {
   const token = newToken();
   const csrfToken = newToken();
   const expiresAt = new Date(now.getTime() + ttlMs);
   // Expired and revoked sessions are of no further use; a login is a good moment to sweep them.
   await tx.run('DELETE FROM sessions WHERE expires_at < ? OR revoked_at < ?', [now, now]);
-  await tx.run('INSERT INTO sessions VALUES (?, ?, ?, ?, ?, NULL)', [
-    hashToken(token),
-    userId,
-    csrfToken,
-    now,
-    expiresAt,
-  ]);
+  await tx.run(
+    `INSERT INTO sessions (token_hash, user_id, csrf_token, created_at, expires_at, address, user_agent)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    [
+      hashToken(token),
+      userId,
+      csrfToken,
+      now,
+      expiresAt,
+      origin.address ?? null,
+      origin.userAgent?.slice(0, 300) ?? null,
+    ],
+  );
   return { token, csrfToken, expiresAt };
 }
 
@@ -67,6 +80,7 @@ export async function createSession(
 export async function findSession(sql: Sql, token: string, now: Date): Promise<AuthContext | undefined> {
   if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return undefined;
   const tokenHash = hashOfToken(token);
+  // A CLIENT no longer sees an archived website; a disabled user has no session.
   // Cached until the next write to the app database; expiry is checked here, not in SQL, so the read stays cacheable.
   const [row] = await sql.cached<{
     user_id: number;
@@ -81,7 +95,8 @@ export async function findSession(sql: Sql, token: string, now: Date): Promise<A
      FROM sessions s
      JOIN users u ON u.id = s.user_id
      LEFT JOIN user_websites w ON w.user_id = u.id
-     WHERE s.token_hash = ? AND s.revoked_at IS NULL
+       AND (u.role <> 'CLIENT' OR w.website_id NOT IN (SELECT id FROM websites WHERE archived_at IS NOT NULL))
+     WHERE s.token_hash = ? AND s.revoked_at IS NULL AND u.disabled_at IS NULL
      GROUP BY s.user_id, u.email, u.role, s.csrf_token, s.expires_at`,
     [tokenHash],
   );
@@ -111,4 +126,38 @@ export function isSameToken(given: string, expected: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** One live session in the list of who is signed in where. */
+export interface LiveSession {
+  id: number;
+  userId: number;
+  email: string;
+  role: Role;
+  createdAt: Date;
+  expiresAt: Date;
+  address: string | null;
+  userAgent: string | null;
+}
+
+/** The sessions not expired nor revoked, newest first. */
+export async function listLiveSessions(sql: Sql, now: Date): Promise<LiveSession[]> {
+  return sql.all<LiveSession>(
+    `SELECT s.id, s.user_id AS "userId", u.email, u.role, s.created_at AS "createdAt", s.expires_at AS "expiresAt",
+            s.address, s.user_agent AS "userAgent"
+     FROM sessions s JOIN users u ON u.id = s.user_id
+     WHERE s.revoked_at IS NULL AND s.expires_at > ? AND u.disabled_at IS NULL
+     ORDER BY s.created_at DESC, s.id DESC`,
+    [now],
+  );
+}
+
+/** Signs one session out; resolves with its user's email, or undefined when no live session has that id. */
+export async function revokeSessionById(tx: Sql, id: number, now: Date): Promise<string | undefined> {
+  const [row] = await tx.all<{ email: string }>(
+    `UPDATE sessions s SET revoked_at = ? FROM users u
+     WHERE s.id = ? AND s.revoked_at IS NULL AND s.expires_at > ? AND u.id = s.user_id RETURNING u.email`,
+    [now, id, now],
+  );
+  return row?.email;
 }

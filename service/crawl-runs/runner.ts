@@ -66,6 +66,8 @@ export interface CrawlRunnerOptions {
   silenceMs: number;
   /** Called after a load, before the run is marked loaded, so this process serves the crawl at once. */
   onLoaded: () => Promise<void>;
+  /** Called after a run ended here and its notices were written (to email them). */
+  onEnded?: () => void;
   logger: { info(message: string): void; error(message: string): void };
 }
 
@@ -187,11 +189,9 @@ export class CrawlRunner {
         !run.heartbeat_at ||
         now.getTime() - run.heartbeat_at.getTime() > STALE_HEARTBEAT_MS;
       if (!isDead) continue;
-      await appDb.run(
-        `UPDATE crawl_runs SET status = 'failed', reason = ?, ended_at = ?
-         WHERE id = ? AND owner = ? AND status IN ('running', 'loading')`,
-        [INTERRUPTED, now, run.id, run.owner],
-      );
+      const owner = run.owner ?? '';
+      if (await appDb.transaction((tx) => endRun(tx, run.id, owner, { status: 'failed', reason: INTERRUPTED }, now)))
+        this.options.onEnded?.();
       fs.rmSync(runExportDir(dataDir, run.id), { recursive: true, force: true });
       fs.rmSync(runScratchDir(dataDir, run.id), { recursive: true, force: true });
       this.options.logger.info(`crawl run ${run.id} of ${run.owner}: ${INTERRUPTED}`);
@@ -411,7 +411,7 @@ export class CrawlRunner {
     fs.rmSync(run.exportDir, { recursive: true, force: true });
     fs.rmSync(run.scratchDir, { recursive: true, force: true });
     await beat(appDb, run.id, this.owner, run.progress, clock());
-    await endRun(appDb, run.id, this.owner, end, clock());
+    if (await appDb.transaction((tx) => endRun(tx, run.id, this.owner, end, clock()))) this.options.onEnded?.();
   }
 }
 

@@ -14,6 +14,7 @@ import {
   type CrawlSettings,
 } from '../../catalog/crawl-runs.ts';
 import type { Sql } from '../app-db/sql.ts';
+import { queueRunNotices } from '../notifications/run-notices.ts';
 import { DATA_WINDOW_DAYS } from '../../catalog/data-sources.ts';
 
 /** The history a list answers, newest first. */
@@ -293,13 +294,15 @@ export interface RunEnd {
   reason?: string | null;
 }
 
-/** Ends a run its owner still holds. */
-export async function endRun(sql: Sql, runId: number, owner: string, end: RunEnd, now: Date): Promise<void> {
-  await sql.run(
+/** Ends a run its owner still holds, and tells its website's staff (notifications/); false when it had ended. */
+export async function endRun(sql: Sql, runId: number, owner: string, end: RunEnd, now: Date): Promise<boolean> {
+  const ended = await sql.all(
     `UPDATE crawl_runs SET status = ?, crawl_id = ?, reason = ?, ended_at = ?
-     WHERE id = ? AND owner = ? AND status IN ('running', 'loading')`,
+     WHERE id = ? AND owner = ? AND status IN ('running', 'loading') RETURNING 1`,
     [end.status, end.crawlId ?? null, end.reason ?? null, now, runId, owner],
   );
+  if (ended.length > 0) await queueRunNotices(sql, runId, now);
+  return ended.length > 0;
 }
 
 /** Runs in progress on any host, for the restart check. */

@@ -1,21 +1,17 @@
+import { LRUCache } from 'lru-cache';
+
 /**
- * A least-recently-used cache bounded by entry count and by an estimate of the bytes it holds. Keys are compiled
- * queries (SQL plus bound values); the engine bypasses it on refresh/skipCache and clears it when the crawl store
- * changes.
+ * A least-recently-used cache (lru-cache) bounded by entry count and by an estimate of the bytes it holds, which
+ * never keeps a value computed across a clear. Keys are compiled queries (SQL plus bound values); the engine bypasses
+ * it on refresh/skipCache and clears it when the crawl store changes.
  */
 export interface LruCacheOptions {
   maxEntries: number;
   maxBytes: number;
 }
 
-interface Entry<V> {
-  value: V;
-  bytes: number;
-}
-
-export class LruCache<V> {
-  readonly #entries = new Map<string, Entry<V>>();
-  #bytes = 0;
+export class LruCache<V extends NonNullable<unknown>> {
+  readonly #entries: LRUCache<string, V>;
   #hits = 0;
   #misses = 0;
   /** Bumped by clear(), so a computation that started before a clear does not store a stale value after it. */
@@ -26,6 +22,12 @@ export class LruCache<V> {
     readonly sizeOf: (value: V, key: string) => number = (_value, key) => key.length * 2,
   ) {
     if (!(options.maxEntries > 0) || !(options.maxBytes > 0)) throw new Error('cache bounds must be positive');
+    // A value larger than the whole cache is not kept (lru-cache refuses it): it would evict everything for nothing.
+    this.#entries = new LRUCache<string, V>({
+      max: options.maxEntries,
+      maxSize: options.maxBytes,
+      sizeCalculation: (value, key) => Math.max(1, Math.ceil(sizeOf(value, key))),
+    });
   }
 
   get size(): number {
@@ -33,7 +35,7 @@ export class LruCache<V> {
   }
 
   get bytes(): number {
-    return this.#bytes;
+    return this.#entries.calculatedSize;
   }
 
   get stats(): { hits: number; misses: number } {
@@ -41,16 +43,10 @@ export class LruCache<V> {
   }
 
   get(key: string): V | undefined {
-    const entry = this.#entries.get(key);
-    if (!entry) {
-      this.#misses += 1;
-      return undefined;
-    }
-    this.#hits += 1;
-    // Re-inserting moves the key to the most recent end of the Map's order.
-    this.#entries.delete(key);
-    this.#entries.set(key, entry);
-    return entry.value;
+    const value = this.#entries.get(key);
+    if (value === undefined) this.#misses += 1;
+    else this.#hits += 1;
+    return value;
   }
 
   has(key: string): boolean {
@@ -58,30 +54,16 @@ export class LruCache<V> {
   }
 
   set(key: string, value: V): void {
-    const bytes = this.sizeOf(value, key);
-    this.delete(key);
-    // A value larger than the whole cache is not kept: it would evict everything else for nothing.
-    if (bytes > this.options.maxBytes) return;
-    this.#entries.set(key, { value, bytes });
-    this.#bytes += bytes;
-    while (this.#entries.size > this.options.maxEntries || this.#bytes > this.options.maxBytes) {
-      const oldest = this.#entries.keys().next();
-      if (oldest.done) break;
-      this.delete(oldest.value);
-    }
+    this.#entries.delete(key);
+    this.#entries.set(key, value);
   }
 
   delete(key: string): boolean {
-    const entry = this.#entries.get(key);
-    if (!entry) return false;
-    this.#entries.delete(key);
-    this.#bytes -= entry.bytes;
-    return true;
+    return this.#entries.delete(key);
   }
 
   clear(): void {
     this.#entries.clear();
-    this.#bytes = 0;
     this.#generation += 1;
   }
 

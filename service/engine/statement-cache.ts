@@ -14,6 +14,7 @@ import type {
   DuckDBType,
   DuckDBValue,
 } from '@duckdb/node-api';
+import { LRUCache } from 'lru-cache';
 
 /** A statement's bound values and their types (undefined: inferred from the value). */
 export interface Bindings {
@@ -25,18 +26,21 @@ export interface Bindings {
 export const MAX_STATEMENTS = 64;
 
 export class StatementCache {
-  /** By SQL, in order of last use. */
-  readonly #statements = new Map<string, DuckDBPreparedStatement>();
+  /** By SQL, least recently used evicted first; an evicted or cleared statement is destroyed. */
+  readonly #statements: LRUCache<string, DuckDBPreparedStatement>;
   /**
-   * Texts run once so far, in order of their run; apart from the kept statements, so that page turns to new offsets,
-   * each a text of its own, never push a kept statement out.
+   * Texts run once so far; apart from the kept statements, so that page turns to new offsets, each a text of its own,
+   * never push a kept statement out.
    */
-  readonly #seenOnce = new Set<string>();
+  readonly #seenOnce: LRUCache<string, true>;
 
   constructor(
     readonly conn: DuckDBConnection,
     readonly maxStatements = MAX_STATEMENTS,
-  ) {}
+  ) {
+    this.#statements = new LRUCache({ max: maxStatements, dispose: (statement) => statement.destroySync() });
+    this.#seenOnce = new LRUCache({ max: maxStatements });
+  }
 
   get size(): number {
     return this.#statements.size;
@@ -49,7 +53,6 @@ export class StatementCache {
 
   /** Destroys every kept statement. */
   clear(): void {
-    for (const statement of this.#statements.values()) statement.destroySync();
     this.#statements.clear();
     this.#seenOnce.clear();
   }
@@ -62,26 +65,16 @@ export class StatementCache {
    * runs in one.
    */
   async run(sql: string, bindings?: Bindings): Promise<DuckDBMaterializedResult> {
-    const known = this.#statements.get(sql);
-    if (known === undefined && !bindings && !this.#seenOnce.delete(sql)) {
-      this.#seenOnce.add(sql);
-      if (this.#seenOnce.size > this.maxStatements) this.#seenOnce.delete(this.#seenOnce.values().next().value!);
-      return this.conn.run(sql);
+    let statement = this.#statements.get(sql);
+    if (statement === undefined) {
+      if (!bindings && !this.#seenOnce.delete(sql)) {
+        this.#seenOnce.set(sql, true);
+        return this.conn.run(sql);
+      }
+      statement = await this.conn.prepare(sql);
+      this.#statements.set(sql, statement);
     }
-    this.#statements.delete(sql);
-    const statement = known ?? (await this.conn.prepare(sql));
-    this.#keep(sql, statement);
     if (bindings) statement.bind(bindings.values, bindings.types as DuckDBType[]);
     return statement.run();
-  }
-
-  #keep(sql: string, statement: DuckDBPreparedStatement): void {
-    // Inserted last: the Map's order is the order of last use.
-    this.#statements.set(sql, statement);
-    for (const [oldest, evicted] of this.#statements) {
-      if (this.#statements.size <= this.maxStatements) break;
-      this.#statements.delete(oldest);
-      evicted.destroySync();
-    }
   }
 }

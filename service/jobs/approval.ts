@@ -11,6 +11,7 @@ import type { AppDb, Sql } from '../app-db/db.ts';
 import type { CrawlState, CrawlStates } from '../app-db/crawls.ts';
 import { AppDataError } from '../app-db/errors.ts';
 import { clientsOfWebsite } from '../app-db/users.ts';
+import { MailDelivery } from './mail-delivery.ts';
 import type { MailSettings, Mailer } from './mailer.ts';
 
 export type ApprovalKind = 'manual' | 'automatic';
@@ -33,10 +34,7 @@ interface Logger {
   error(message: string): void;
 }
 
-export class Approvals {
-  #delivering: Promise<void> | undefined;
-  #isDeliveryWanted = false;
-
+export class Approvals extends MailDelivery {
   constructor(
     private readonly appDb: AppDb,
     private readonly states: CrawlStates,
@@ -46,7 +44,9 @@ export class Approvals {
     private readonly logger: Logger = console,
     /** The crawl's label (catalog/crawl-label.ts) for the email; the date recorded at load when it gives none. */
     private readonly labelOf: (websiteId: string, crawlId: number) => string | undefined = () => undefined,
-  ) {}
+  ) {
+    super(logger);
+  }
 
   /**
    * Approves one crawl for a signed-in internal user; resolves with the crawl's state either way. `isMailed: false`
@@ -120,31 +120,7 @@ export class Approvals {
     return approved;
   }
 
-  /** Starts a delivery pass unless one is running; a request during a pass makes it go round once more. */
-  deliverSoon(): void {
-    this.#isDeliveryWanted = true;
-    this.#delivering ??= (async () => {
-      while (this.#isDeliveryWanted) {
-        this.#isDeliveryWanted = false;
-        await this.#deliverQueued().catch((error: unknown) =>
-          this.logger.error(`mail delivery failed: ${error instanceof Error ? error.message : String(error)}`),
-        );
-      }
-    })().finally(() => (this.#delivering = undefined));
-  }
-
-  /** Delivers what is queued and resolves when no delivery pass is running. */
-  async deliverQueued(): Promise<void> {
-    this.deliverSoon();
-    await this.idle();
-  }
-
-  /** Resolves when no delivery pass is running. */
-  async idle(): Promise<void> {
-    while (this.#delivering) await this.#delivering;
-  }
-
-  async #deliverQueued(): Promise<void> {
+  protected async deliverPass(): Promise<void> {
     const queued = await this.appDb.all<{
       website_id: string;
       crawl_id: number;
@@ -237,7 +213,7 @@ async function approveInTransaction(
 export const overviewLink = (publicUrl: string, websiteId: string, crawlId: number): string =>
   `${publicUrl}/technical-health-check?website=${encodeURIComponent(websiteId)}&crawl=${crawlId}`;
 
-const escapeHtml = (text: string): string =>
+export const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 export function approvalMessage(m: { websiteName: string; domain: string; date: string; link: string }): {

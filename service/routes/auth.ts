@@ -3,7 +3,7 @@
  * POST /api/auth/logout  → {ok:true}; the session is revoked and the cookie cleared
  * GET  /api/auth/me      → {user:{email, role, websites}, csrfToken}, or 401 when not signed in
  *
- * A wrong password and an unknown email get the same 401 after the same work. Failed sign-ins are limited per
+ * A wrong password and an unknown email get the same 401 after the same work; a disabled account, 403. Failed sign-ins are limited per
  * account and address, and per address (auth/login-limiter.ts) → 429 with Retry-After in seconds.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -18,6 +18,8 @@ import { verifyAgainstNothing, verifyPassword } from '../auth/password.ts';
 import { SESSION_COOKIE, createSession, findSession, revokeSession, type AuthContext } from '../auth/sessions.ts';
 
 export const INVALID_LOGIN = { error: 'Invalid email or password' } as const;
+/** Told only to whoever gave the right password. */
+export const ACCOUNT_DISABLED = { error: 'This account is disabled; ask your administrator' } as const;
 export const TOO_MANY_LOGINS = 'Too many sign-in attempts; try again later';
 
 const loginSchema = z.object({
@@ -55,9 +57,11 @@ export function registerAuthRoutes(
       await attempt.finish(isValid);
     }
     if (!user || !isValid) return reply.code(401).send(INVALID_LOGIN);
+    if (user.disabled_at !== null) return reply.code(403).send(ACCOUNT_DISABLED);
     const now = accounts.clock();
+    const origin = { address: request.ip, userAgent: request.headers['user-agent'] };
     const session = await accounts.appDb.transaction((tx) =>
-      createSession(tx, user.id, now, accounts.settings.sessionTtlMs),
+      createSession(tx, user.id, now, accounts.settings.sessionTtlMs, origin),
     );
     const auth = await findSession(accounts.appDb, session.token, now);
     if (!auth) throw new Error('A session just created could not be read back');

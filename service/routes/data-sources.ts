@@ -16,7 +16,7 @@ import {
   type DataSourcesAnswer,
   type ImportJob,
 } from '../../catalog/data-source-calls.ts';
-import { DATA_WINDOW_DAYS, dataSource, dataSourceIds } from '../../catalog/data-sources.ts';
+import { DATA_WINDOW_DAYS, dataSource, dataSourceIds, type DataSourceId } from '../../catalog/data-sources.ts';
 import type { AccessCheck } from '../auth/access.ts';
 import { authOf } from '../auth/http.ts';
 import type { AppDb } from '../app-db/db.ts';
@@ -25,7 +25,10 @@ import { withConnection } from '../db/duckdb.ts';
 import type { CrawlRecord, CrawlRegistry } from '../store/registry.ts';
 import { FROM_EXPORT, joinedFromTables } from '../sources/join-sources.ts';
 import { websiteDir, WEBSITE_FILE } from '../store/layout.ts';
-import type { ImportJobs, JobRefusal } from '../sources/import-jobs.ts';
+import { importerOf, openSourceFile } from '../sources/detect-format.ts';
+import { ImportError } from '../sources/import-error.ts';
+import { JOB_RUNNING, type ImportJobs, type JobRefusal } from '../sources/import-jobs.ts';
+import { isZip } from '../sources/zip-files.ts';
 import { sourceStatuses, type NewestCrawl } from '../sources/source-status.ts';
 import { readSourceVersion } from '../sources/source-store.ts';
 import { nulField, nulRefusal } from './nul-bytes.ts';
@@ -33,7 +36,7 @@ import { readBody } from './read-body.ts';
 import { WEBSITE_NOT_FOUND } from './technical-health-check.ts';
 
 export const UPLOADS_DIR = 'uploads';
-export const IMPORT_RUNNING = { error: 'Another import is running for this website; try again when it is done' };
+export const IMPORT_RUNNING = { error: JOB_RUNNING.error };
 export const NO_FILE = { error: 'No file was uploaded' } as const;
 export const NO_CRAWL_YET = { error: 'This website has no crawl loaded yet: import its data once one is' } as const;
 
@@ -87,6 +90,23 @@ const STATUS_OF: Record<JobRefusal['kind'], number> = {
   error: 500,
 };
 
+/**
+ * The import's own refusal of a file of no known format, or of another source's, told from its first bytes here
+ * rather than after a job's process has started (seconds on a busy machine); a ZIP is told by what it holds, there.
+ */
+function formatRefusal(files: readonly string[], names: readonly string[], source: DataSourceId): string | undefined {
+  try {
+    for (const [i, file] of files.entries()) {
+      const opened = openSourceFile(names[i]!, file);
+      if (!isZip(opened)) importerOf(opened, source);
+    }
+    return undefined;
+  } catch (error) {
+    if (error instanceof ImportError) return error.message;
+    throw error;
+  }
+}
+
 /** A name safe for a file of the upload folder that still says which file the user sent. */
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/g;
@@ -133,7 +153,7 @@ export async function registerDataSourceRoutes(app: FastifyInstance, deps: DataS
       websiteId: body.websiteId,
       dataWindowDays: settings?.settings.dataWindowDays ?? DATA_WINDOW_DAYS,
       sources,
-      jobs: jobs.ofWebsite(body.websiteId),
+      jobs: await jobs.ofWebsite(body.websiteId),
     };
     return answer;
   });
@@ -141,7 +161,7 @@ export async function registerDataSourceRoutes(app: FastifyInstance, deps: DataS
   app.post('/api/data-sources/remove-import', async (request, reply) => {
     const body = readBody(removeSchema, request, reply);
     if (!body || !(await manages(request, reply, body.websiteId))) return reply;
-    if (jobs.isRunning(body.websiteId)) return reply.code(409).send(IMPORT_RUNNING);
+    if (await jobs.isRunning(body.websiteId)) return reply.code(409).send(IMPORT_RUNNING);
     const { websiteId, source, importId } = body;
     // Checked again by the job under the import lock; here it spares a child process for a stale page.
     if (!readSourceVersion(dataDir, websiteId, source)?.meta.imports.some((i) => i.id === importId))
@@ -173,7 +193,7 @@ export async function registerDataSourceRoutes(app: FastifyInstance, deps: DataS
       if (!(await manages(request, reply, websiteId))) return reply;
       if (!isInStore(websiteId)) return reply.code(409).send(NO_CRAWL_YET);
       if (!request.isMultipart()) return reply.code(415).send({ error: 'Send the files as multipart/form-data' });
-      if (jobs.isRunning(websiteId)) return reply.code(409).send(IMPORT_RUNNING);
+      if (await jobs.isRunning(websiteId)) return reply.code(409).send(IMPORT_RUNNING);
       const uploads = path.join(dataDir, UPLOADS_DIR);
       fs.mkdirSync(uploads, { recursive: true, mode: 0o700 });
       const tempDir = fs.mkdtempSync(path.join(uploads, `${websiteId}-`));
@@ -193,6 +213,8 @@ export async function registerDataSourceRoutes(app: FastifyInstance, deps: DataS
           files.push(file);
         }
         if (files.length === 0) return reply.code(400).send(NO_FILE);
+        const refusal = formatRefusal(files, names, source);
+        if (refusal) return reply.code(400).send({ error: refusal, kind: 'invalid-input' });
       } catch (error) {
         fs.rmSync(tempDir, { recursive: true, force: true });
         throw error;

@@ -1,54 +1,69 @@
-/** Reading the vendors' cells: plain counts, decimals, "12.34%", and dates as 2024-01-31 or 20240131. */
+/**
+ * Reading the vendors' cells: plain counts, decimals, "12.34%", and dates as 2024-01-31 or 20240131; in a German or
+ * French export (locale.ts), as that language writes them.
+ */
 import type { CsvRecord } from './csv-text.ts';
 import { cellError } from './import-error.ts';
+import { localHint, notations, plainDate, plainNumber, type Notation } from './locale.ts';
 
 export interface CellReader {
   file: string;
   record: CsvRecord;
 }
 
-const INTEGER = /^-?\d+$/;
-const DECIMAL = /^-?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i;
-
 const textAt = (at: CellReader, column: number): string => (at.record.cells[column] ?? '').trim();
 
-export function integerCell(at: CellReader, column: number, name: string): number {
+/** A whole number (German "1.234" and French "1 234" in files of those languages). */
+export function integerCell(at: CellReader, column: number, name: string, notation = notations.en): number {
   const text = textAt(at, column);
-  if (!INTEGER.test(text) || !Number.isSafeInteger(Number(text)))
-    throw cellError(at.file, at.record.line, column + 1, `${name} "${text}" is not a whole number`);
-  return Number(text);
+  const plain = plainNumber(text, notation, 'integer');
+  if (plain === undefined || !Number.isSafeInteger(Number(plain)))
+    throw cellError(at.file, at.record.line, column + 1, `${name} "${text}" is not a whole number${hintOf(notation)}`);
+  return Number(plain);
 }
+
+const hintOf = (notation: Notation): string => (notation.language === 'en' ? '' : ` (${localHint(notation)})`);
 
 /** A decimal, or null for an empty cell (Search Console leaves position empty on days without impressions). */
-export function decimalCell(at: CellReader, column: number, name: string): number | null {
+export function decimalCell(at: CellReader, column: number, name: string, notation = notations.en): number | null {
   const text = textAt(at, column);
   if (text === '') return null;
-  if (!DECIMAL.test(text)) throw cellError(at.file, at.record.line, column + 1, `${name} "${text}" is not a number`);
-  return Number(text);
+  const plain = plainNumber(text, notation, 'decimal');
+  if (plain === undefined)
+    throw cellError(at.file, at.record.line, column + 1, `${name} "${text}" is not a number${hintOf(notation)}`);
+  return Number(plain);
 }
 
-/** "12.34%" (or an empty cell); checked, though the loader recomputes CTR from clicks and impressions. */
-export function percentCell(at: CellReader, column: number, name: string): number | null {
+/** "12.34%" (German and French "12,34 %"), or an empty cell; checked, though the loader recomputes CTR. */
+export function percentCell(at: CellReader, column: number, name: string, notation = notations.en): number | null {
   const text = textAt(at, column);
   if (text === '') return null;
-  const match = /^(-?\d+(?:\.\d+)?)\s?%$/.exec(text);
-  if (!match) throw cellError(at.file, at.record.line, column + 1, `${name} "${text}" is not a percentage`);
-  return Number(match[1]) / 100;
+  const match = /^(.+?)[\u0020\u00a0\u202f]?%$/.exec(text);
+  const plain = match ? plainNumber(match[1]!, notation, 'decimal') : undefined;
+  if (plain === undefined)
+    throw cellError(at.file, at.record.line, column + 1, `${name} "${text}" is not a percentage${hintOf(notation)}`);
+  return Number(plain) / 100;
 }
 
-/** An ISO date from 2024-01-31 or 20240131, refusing impossible days. */
-export function dateText(text: string): string | undefined {
-  const match = /^(\d{4})-?(\d{2})-?(\d{2})$/.exec(text.trim());
-  if (!match) return undefined;
-  const iso = `${match[1]}-${match[2]}-${match[3]}`;
+/** An ISO date from 2024-01-31 or 20240131 (or as `notation` writes days: 31.01.2024, 31/01/2024), checked. */
+export function dateText(text: string, notation = notations.en): string | undefined {
+  const iso = plainDate(text.trim(), notation);
+  if (!iso) return undefined;
   const parsed = new Date(`${iso}T00:00:00Z`);
   return !Number.isNaN(parsed.getTime()) && parsed.toISOString().startsWith(iso) ? iso : undefined;
 }
 
-export function dateCell(at: CellReader, column: number, name: string): string {
+export function dateCell(at: CellReader, column: number, name: string, notation = notations.en): string {
   const text = textAt(at, column);
-  const iso = dateText(text);
-  if (!iso) throw cellError(at.file, at.record.line, column + 1, `${name} "${text}" is not a date (YYYY-MM-DD)`);
+  const iso = dateText(text, notation);
+  const expected = notation.language === 'de' ? '31.12.2026' : notation.language === 'fr' ? '31/12/2026' : undefined;
+  if (!iso)
+    throw cellError(
+      at.file,
+      at.record.line,
+      column + 1,
+      `${name} "${text}" is not a date (YYYY-MM-DD${expected ? ` or ${expected}` : ''})`,
+    );
   return iso;
 }
 
@@ -65,7 +80,12 @@ export function amountCell(at: CellReader, column: number, name: string): number
   const text = textAt(at, column);
   if (NONE.has(text)) return null;
   if (!GROUPED.test(text))
-    throw cellError(at.file, at.record.line, column + 1, `${name} "${text}" is not a number (such as 1,234.56)`);
+    throw cellError(
+      at.file,
+      at.record.line,
+      column + 1,
+      `${name} "${text}" is not a number (such as 1,234.56; a localised "1.234,56" is ambiguous here: download the report with the account's language set to English)`,
+    );
   return Number(text.replaceAll(',', ''));
 }
 

@@ -42,6 +42,8 @@ export interface Staged {
   coverage: Coverage;
   /** What the files held that the contract has no place for, said in the summary. */
   notes: string[];
+  /** Tables whose staged rows are one per contract key already (the vendor's URL as it is). */
+  keyed?: ReadonlySet<ExportTableId>;
 }
 
 export interface Importer {

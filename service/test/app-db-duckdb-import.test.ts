@@ -28,8 +28,8 @@ describe('app.duckdb of an earlier build', () => {
         expect({ table, isEmpty: row!.n === 0 }).toEqual({ table, isEmpty: !earlierTables.includes(table) });
       }
       expect(await listUsers(db)).toEqual([
-        { id: 1, email: 'admin@shop.example', role: 'ADMIN', websites: [] },
-        { id: 2, email: 'client@shop.example', role: 'CLIENT', websites: ['shop'] },
+        { id: 1, email: 'admin@shop.example', role: 'ADMIN', websites: [], isDisabled: false },
+        { id: 2, email: 'client@shop.example', role: 'CLIENT', websites: ['shop'], isDisabled: false },
       ]);
       const [shop] = await listWebsites(db);
       expect(shop!.segments.map((s) => [s.id, s.urlScope, s.isHreflang, s.goalType])).toEqual([

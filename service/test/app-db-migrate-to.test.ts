@@ -12,8 +12,11 @@ import { saveChecklist } from '../app-db/checklist.ts';
 import { demoLogins } from '../auth/demo-accounts.ts';
 import { createSession } from '../auth/sessions.ts';
 import { defaultCrawlSettings } from '../../catalog/crawl-runs.ts';
-import { queueRun, saveSettings } from '../crawl-runs/runs.ts';
-import { TestClock, openStack, tempDir, writeCrawl } from './auth-fixture.ts';
+import { claimQueuedRun, endRun, queueRun, saveSettings } from '../crawl-runs/runs.ts';
+import { saveCrawlEmailed } from '../notifications/run-notices.ts';
+import { parseAdminArgs } from '../admin/commands.ts';
+import { runAdminCommand } from '../admin/run-command.ts';
+import { CatchingMailer, TestClock, openStack, tempDir, writeCrawl } from './auth-fixture.ts';
 import { databaseFor, startPostgres, type PostgresServer } from '../../scripts/support/postgres-server.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -53,6 +56,11 @@ describe('app-db migrate-to', () => {
     const limiter = await demo.state.accounts.loginLimiter.begin('client@alpine-travel.example', '127.0.0.1');
     if (limiter.isAllowed) await limiter.finish(false);
     await demo.state.appDb.transaction((tx) => createSession(tx, 1, clock.now));
+    // A one-time password link and its audit row.
+    await runAdminCommand(
+      { appDb: demo.state.appDb, now: clock.now, mail: { mailer: new CatchingMailer(), publicUrl: 'http://thc.test' } },
+      parseAdminArgs(['user', 'reset-password', '--email', 'client@alpine-travel.example']),
+    );
     await demo.state.appDb.transaction((tx) =>
       saveChecklist(tx, {
         websiteId: 'northwind-outfitters',
@@ -81,6 +89,12 @@ describe('app-db migrate-to', () => {
       settings: defaultCrawlSettings('alpine-travel.example'),
       now: clock.now,
     });
+    // The run fails, which tells Alpine's staff (notifications), one of whom has switched the email off.
+    const claimed = await claimQueuedRun(demo.state.appDb, 'test-owner', clock.now);
+    await demo.state.appDb.transaction((tx) =>
+      endRun(tx, claimed!.id, 'test-owner', { status: 'failed', reason: 'test' }, clock.now),
+    );
+    await saveCrawlEmailed(demo.state.appDb, 1, false);
     clock.set('2025-03-04T11:00:00.000Z');
     expect((await demo.state.autoApproval.runDue())?.approved.length).toBeGreaterThan(0);
     await demo.state.approvals.deliverQueued();

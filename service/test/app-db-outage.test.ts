@@ -5,7 +5,8 @@
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseAdminArgs, runAdminCommand } from '../admin/commands.ts';
+import { parseAdminArgs } from '../admin/commands.ts';
+import { runAdminCommand } from '../admin/run-command.ts';
 import { AppDb } from '../app-db/db.ts';
 import { APP_DB_UNREACHABLE } from '../routes/error-replies.ts';
 import { tempDir } from './auth-fixture.ts';

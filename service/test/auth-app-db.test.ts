@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppDb } from '../app-db/db.ts';
 import { migrations } from '../app-db/migrations.ts';
 import { listWebsites } from '../app-db/websites.ts';
-import { UsageError, parseAdminArgs, runAdminCommand } from '../admin/commands.ts';
+import { UsageError, parseAdminArgs } from '../admin/commands.ts';
+import { runAdminCommand } from '../admin/run-command.ts';
 import { AppDataError } from '../app-db/errors.ts';
 import { findUserByEmail } from '../app-db/users.ts';
 import { verifyPassword } from '../auth/password.ts';
@@ -60,11 +61,29 @@ describe('migrations', () => {
     expect(await db.all('SELECT count(*)::INTEGER AS n FROM schema_migrations')).toEqual([{ n: migrations.length }]);
   });
 
+  it('applies a migration numbered below one already applied (branches reserve their numbers) and refuses disorder', async () => {
+    const file = await testAppDbLocation(tempDir());
+    const first = migrations[0]!;
+    const later = { version: 7, name: 'later', sql: 'CREATE TABLE later_t (i INT)' };
+    const between = { version: 3, name: 'between', sql: 'CREATE TABLE between_t (i INT)' };
+    await (await AppDb.open(file, { migrations: [first, later] })).close();
+    const db = await openDb(file, { migrations: [first, between, later] });
+    expect(await db.all('SELECT version, name FROM schema_migrations ORDER BY version')).toEqual([
+      { version: 1, name: first.name },
+      { version: 3, name: 'between' },
+      { version: 7, name: 'later' },
+    ]);
+    expect(await db.all('SELECT count(*)::INTEGER AS n FROM between_t')).toEqual([{ n: 0 }]);
+    await expect(
+      AppDb.open(await testAppDbLocation(tempDir()), { migrations: [first, later, between] }),
+    ).rejects.toThrow(/between has version 3, expected more than 7/);
+  });
+
   it('rolls back a failing migration as a whole', async () => {
     const file = await testAppDbLocation(tempDir());
     const broken = [
       ...migrations,
-      { version: migrations.length + 1, name: 'broken', sql: 'CREATE TABLE t (i INT); SELECT nope' },
+      { version: (migrations.at(-1)?.version ?? 0) + 1, name: 'broken', sql: 'CREATE TABLE t (i INT); SELECT nope' },
     ];
     await expect(AppDb.open(file, { migrations: broken })).rejects.toThrow();
     const db = await openDb(file, { migrations: migrations.slice(0, 1) });

@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { parseAdminArgs, runAdminCommand } from '../admin/commands.ts';
+import { parseAdminArgs } from '../admin/commands.ts';
+import { runAdminCommand } from '../admin/run-command.ts';
 import { AUTO_APPROVAL_JOB } from '../jobs/auto-approval.ts';
 import { registerCrawls } from '../app-db/crawls.ts';
 import { CatchingMailer, TestClock, openStack, tempDir, writeCrawl, type Stack } from './auth-fixture.ts';
+import { readableMail, startSmtpCatcher } from './helpers/smtp-catcher.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -19,10 +19,6 @@ async function open(dataDir: string, options: Parameters<typeof openStack>[1]): 
   cleanups.push(() => stack.close());
   return stack;
 }
-
-/** Undoes quoted-printable soft breaks and escapes, enough to read a message body. */
-const decodeQp = (raw: string): string =>
-  raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 
 async function admin(stack: Stack, argv: string): Promise<void> {
   await runAdminCommand({ appDb: stack.state.appDb, now: new Date() }, parseAdminArgs(argv.split(' ')));
@@ -195,27 +191,9 @@ describe('auto-approval schedule', () => {
 
 describe('approval mail', () => {
   it('reaches a real SMTP server once per CLIENT user and crawl, with the date and a link to the overview', async () => {
-    const received: { from: string; to: string[]; data: string }[] = [];
-    const server = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      logger: false,
-      onData(stream, session, callback) {
-        const chunks: Buffer[] = [];
-        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-        stream.on('end', () => {
-          received.push({
-            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-            to: session.envelope.rcptTo.map((r) => r.address),
-            data: Buffer.concat(chunks).toString('utf8'),
-          });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
-    const port = (server.server.address() as AddressInfo).port;
+    const smtp = await startSmtpCatcher();
+    cleanups.push(() => smtp.close());
+    const { port, received } = smtp;
 
     const dataDir = tempDir();
     await writeCrawl(dataDir, { websiteId: 'shop', crawlId: 7, crawledAt: '2025-04-15T09:00:00Z' });
@@ -239,7 +217,7 @@ describe('approval mail', () => {
     expect(received.map((m) => m.to)).toEqual([['c1@shop.example'], ['c2@shop.example']]);
     expect(received.every((m) => m.from === 'thc@agency.example')).toBe(true);
     // Unfolded: a subject longer than a header line is folded onto the next.
-    const message = decodeQp(received[0]!.data).replace(/\r\n(?=[ \t])/g, '');
+    const message = readableMail(received[0]!.data);
     expect(message).toContain('Subject: Site shop: your technical health check of 15 Apr 2025 (crawl 7) is ready');
     expect(message).toContain('https://thc.agency.example/technical-health-check?website=shop&crawl=7');
     expect(await approvalsOf(stack)).toEqual([{ crawl_id: 7, kind: 'manual', approved_by: 'staff@agency.example' }]);
@@ -258,7 +236,7 @@ describe('approval mail', () => {
       'c1@shop.example',
       'c2@shop.example',
     ]);
-    expect(decodeQp(received[2]!.data)).toContain('22 Apr 2025');
+    expect(readableMail(received[2]!.data)).toContain('22 Apr 2025');
   });
 
   it('retries a failed send until it goes through, still once', async () => {
@@ -290,7 +268,7 @@ describe('approval mail', () => {
     const files = fs.readdirSync(outbox).sort();
     expect(files).toHaveLength(2);
     expect(files.every((f) => f.endsWith('.eml'))).toBe(true);
-    const messages = files.map((f) => decodeQp(fs.readFileSync(path.join(outbox, f), 'utf8')));
+    const messages = files.map((f) => readableMail(fs.readFileSync(path.join(outbox, f), 'utf8')));
     expect(messages.map((m) => /^To: (.+)$/m.exec(m)?.[1]).sort()).toEqual(['c1@shop.example', 'c2@shop.example']);
     expect(messages[0]).toContain('3 Jan 2025');
     expect(messages[0]).toContain('http://localhost:8080/technical-health-check?website=shop&crawl=3');

@@ -251,6 +251,7 @@ describe('websites/list', () => {
             { module: 'uptime-report', isActive: false, reason: 'missing-setup-id' },
             { module: 'carbon-footprint', isActive: false, reason: 'missing-module' },
           ],
+          isArchived: false,
         },
       ],
     });
@@ -276,7 +277,7 @@ describe('admin over HTTP', () => {
     const again = await post(app, '/api/admin/run', adminSession, { command });
     expect([again.statusCode, again.json()]).toEqual([409, { error: 'Website news already exists' }]);
     const bad = await post(app, '/api/admin/run', adminSession, { command: { command: 'user add' } });
-    expect([bad.statusCode, bad.json()]).toEqual([400, { error: 'user add: --email is required' }]);
+    expect([bad.statusCode, bad.json()]).toEqual([400, { error: 'user add: --email is required', field: 'email' }]);
   });
 
   it('takes the CLI hand-over from loopback with the admin token only', async () => {

@@ -6,19 +6,26 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultCrawlSettings } from '../../catalog/crawl-runs.ts';
+import {
+  APPROVED,
+  NOT_SIGNED_IN,
+  PENDING,
+  adminCells,
+  same,
+  status,
+  type Cell,
+  type Check,
+  type Who,
+} from './helpers/auth-matrix-cells.ts';
 import { loadTestCrawl, openSignedInApp, post, tempDir, type Session, type SignedInApp } from './auth-fixture.ts';
 
-const APPROVED = 1;
-const PENDING = 2;
 const REPORT = 'meta/short-titles';
 
-const NOT_SIGNED_IN = { error: 'Not signed in' };
 const WEBSITE_NOT_FOUND = { error: 'website could not be found.' };
 const CRAWL_NOT_FOUND = { error: 'crawl could not be found.' };
 const INTERNAL_ONLY = { error: 'Only internal users can approve crawls' };
 const AI_NOT_ENABLED = { error: 'AI suggestions are not enabled for this website.' };
 
-type Who = 'anonymous' | 'client' | 'otherClient' | 'staff' | 'otherStaff' | 'admin';
 // The other website's staff goes before this website's, so its refused approval meets a crawl still pending.
 const everyone: Who[] = ['anonymous', 'client', 'otherClient', 'otherStaff', 'staff', 'admin'];
 
@@ -47,14 +54,6 @@ afterAll(() => signedIn?.close());
 const call = (url: string, who: Who, payload: object): Promise<LightMyRequestResponse> =>
   post(app, url, who === 'anonymous' ? undefined : sessions[who], payload);
 
-type Check = (response: LightMyRequestResponse) => void;
-const status =
-  (code: number, body?: unknown): Check =>
-  (response) => {
-    expect(response.statusCode).toBe(code);
-    if (body !== undefined) expect(response.json()).toEqual(body);
-  };
-
 /** A 200 whose body mentions only the crawls listed (moduleIds `shop:<id>`). */
 const okWithCrawls =
   (...crawlIds: number[]): Check =>
@@ -65,14 +64,6 @@ const okWithCrawls =
     expect(response.body).not.toContain('blog');
   };
 
-interface Cell {
-  call: string;
-  url: string;
-  payload: (crawlId: number) => object;
-  expected: Record<Who, Record<typeof APPROVED | typeof PENDING, Check>>;
-}
-
-const same = (check: Check) => ({ [APPROVED]: check, [PENDING]: check });
 const hidden = { [APPROVED]: status(200), [PENDING]: status(404, CRAWL_NOT_FOUND) };
 const refusals = {
   anonymous: same(status(401, NOT_SIGNED_IN)),
@@ -285,7 +276,7 @@ const dataSourceCells: Cell[] = [
 ];
 
 describe('authorization matrix', () => {
-  for (const cell of [...readCells, ...writeCells, ...crawlRunCells, ...dataSourceCells])
+  for (const cell of [...readCells, ...writeCells, ...crawlRunCells, ...dataSourceCells, ...adminCells(everyone)])
     for (const crawl of [APPROVED, PENDING] as const)
       it(`${cell.call} on the ${crawl === APPROVED ? 'approved' : 'pending'} crawl`, async () => {
         for (const who of everyone) {

@@ -19,10 +19,11 @@ import { ReportEngine } from '../engine/engine.ts';
 import { loadCrawl } from '../load/load-crawl.ts';
 import { CrawlRegistry } from '../store/registry.ts';
 import { reportRowUrls } from './helpers/report-rows.ts';
+import { PLANTED_WEBSITE, plantedCrawlOptions } from './helpers/planted-crawl.ts';
 import { startPlantedSite, unfedReports, type PlantedSite } from './helpers/planted-site.ts';
 import { debianPackages, ensureDebianPackages } from '../../scripts/support/debian-packages.ts';
 
-const WEBSITE = 'planted';
+const WEBSITE = PLANTED_WEBSITE;
 
 describe('the planted-defect site, crawled, loaded and reported', () => {
   let site: PlantedSite;
@@ -38,23 +39,7 @@ describe('the planted-defect site, crawled, loaded and reported', () => {
     workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'thc-planted-'));
     const outDir = path.join(workDir, 'export');
     const dataDir = path.join(workDir, 'data');
-    crawl = await crawlWebsite({
-      startUrl: `${site.origin}/`,
-      outDir,
-      websiteId: WEBSITE,
-      crawlId: 1,
-      maxUrls: 10_000,
-      maxDepth: 100,
-      concurrency: 8,
-      delayMs: 0,
-      userAgent: 'thc-planted-test',
-      respectRobots: true,
-      includeSubdomains: false,
-      include: [],
-      exclude: [],
-      sitemaps: [],
-      render: 1000,
-    });
+    crawl = await crawlWebsite(plantedCrawlOptions(site.origin, outDir, 1000));
     await loadCrawl({ dataDir, exportDir: outDir });
     db = await openDatabase();
     const registry = await CrawlRegistry.open(dataDir, db);

@@ -180,6 +180,26 @@ describe('the Data sources calls', () => {
     expect([failed.status, failed.summary]).toEqual(['failed', body.error]);
   }, 120_000);
 
+  it('refuse a file of no known format, or of another source, at once: no job starts', async () => {
+    const jobsBefore = (await list()).jobs.map((j) => j.id);
+    const before = snapshotTree(storeDir(dataDir));
+    const notes = path.join(tempDir('thc-unknown-upload-'), 'notes.csv');
+    fs.writeFileSync(notes, 'hello,world\n1,2\n');
+    const ga4 = path.resolve(import.meta.dirname, '../../fixtures/sources/analytics/ga4-pages-and-screens.csv');
+    const refusals = [];
+    for (const files of [[{ name: 'notes.csv', file: notes }], named([BULK_CSV, ga4])]) {
+      const response = await upload('staff', files);
+      refusals.push([response.status, ((await response.json()) as { error: string }).error]);
+    }
+    expect(refusals).toEqual([
+      [400, expect.stringMatching(/^notes\.csv: not a format import-data reads for search-console \(/)],
+      [400, expect.stringMatching(/^ga4-pages-and-screens\.csv: a .+ \(Analytics\), not a search-console file$/)],
+    ]);
+    expect((await list()).jobs.map((j) => j.id)).toEqual(jobsBefore);
+    expect(snapshotTree(storeDir(dataDir))).toEqual(before);
+    expect(fs.readdirSync(path.join(dataDir, UPLOADS_DIR))).toEqual([]);
+  });
+
   it('refuse an upload without files and a bad query', async () => {
     const none = await upload('staff', []);
     expect(none.status).toBe(400);

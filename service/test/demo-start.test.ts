@@ -1,17 +1,23 @@
 /**
  * The first start in demo mode (service/main.ts): the demo is generated and loaded with progress per website, crawl
- * and step; the loader registers the websites in the app database; the service then seeds the demo's approved
- * history without writing a single approval email to the outbox.
+ * and step, its marketing data imported from vendor files as staff import theirs; the loader registers the websites
+ * in the app database; the service then seeds the demo's approved history without writing a single approval email
+ * to the outbox.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AppDb, appDbLocation } from '../app-db/db.ts';
 import { listWebsites } from '../app-db/websites.ts';
-import { seedDemo, type DemoProgress } from '../demo.ts';
+import { dataSourceIds } from '../../catalog/data-sources.ts';
+import { DEMO_IMPORTER, seedDemo, type DemoProgress } from '../demo.ts';
+import { readConnectedSources } from '../sources/source-store.ts';
+import { listLiveCrawls } from '../store/layout.ts';
 import { TestClock, openStack, tempDir, type Stack } from './auth-fixture.ts';
 
 const CRAWLS = 3;
+/** search-console (pages, then queries), analytics, google-ads, microsoft-ads, keyword-planner, trends. */
+const IMPORTS = 7;
 const SITES = ['northwind-outfitters', 'alpine-travel'];
 
 let stack: Stack | undefined;
@@ -33,11 +39,30 @@ describe('first start with the demo', () => {
     for (const websiteId of SITES)
       for (let crawlId = 1; crawlId <= CRAWLS; crawlId++) {
         const steps = events.filter((e) => e.websiteId === websiteId && e.crawlId === crawlId).map((e) => e.step);
-        expect(steps).toEqual(['generated', 'validate', 'load', 'precompute', 'loaded']);
+        const loadSteps = ['generated', 'validate', 'load', 'precompute', 'loaded'];
+        // The vendor files are imported once the oldest crawl is loaded: Search Console's two, then one per source.
+        expect(steps).toEqual(crawlId === 1 ? [...loadSteps, ...Array<string>(IMPORTS).fill('imported')] : loadSteps);
         const generated = events.find((e) => e.websiteId === websiteId && e.crawlId === crawlId)!;
         expect(generated.detail).toMatch(/^[\d,]+ URLs$/);
       }
     expect(fs.existsSync(path.join(dataDir, 'demo-exports'))).toBe(false);
+  });
+
+  it('imports every source from vendor files, not from the crawl exports, and every crawl joins them', () => {
+    for (const websiteId of SITES) {
+      const versions = readConnectedSources(dataDir, websiteId);
+      expect(versions.map((v) => v.source)).toEqual([...dataSourceIds]);
+      for (const version of versions) {
+        expect(version.meta.imports.every((i) => i.by === DEMO_IMPORTER)).toBe(true);
+        expect(version.meta.imports.flatMap((i) => i.files).length).toBeGreaterThan(0);
+      }
+      const crawls = listLiveCrawls(dataDir).filter((c) => c.websiteId === websiteId);
+      expect(crawls).toHaveLength(CRAWLS);
+      for (const crawl of crawls)
+        expect(crawl.meta.sources, `${websiteId} crawl ${crawl.crawlId}`).toEqual(
+          Object.fromEntries(versions.map((v) => [v.source, v.meta.versionId])),
+        );
+    }
   });
 
   it('has registered both websites in the app database before the service starts', async () => {

@@ -13,7 +13,7 @@ import type { Overview, OverviewReport, QueryReport, ReportSummary } from '../..
 import { openDatabase, quoteLiteral, textOf } from '../db/duckdb.ts';
 import { readCurrentLoad, readCrawlMeta, storeDir } from '../store/layout.ts';
 import { openSignedInApp, post, tempDir, type SignedInApp } from './auth-fixture.ts';
-import { runImportData, queryCrawl, type CliRun } from './helpers/import-cli.ts';
+import { runImportData, runImportDataOnTerminal, queryCrawl, type CliRun } from './helpers/import-cli.ts';
 import { snapshotTree } from './helpers/tree-snapshot.ts';
 import { BULK_CSV, FIXTURES, PERFORMANCE_CSVS, SITE, loadSiteWithoutSources } from './helpers/source-fixtures.ts';
 
@@ -152,7 +152,12 @@ describe('importing Search Console files', () => {
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('nothing changed (imported before)');
     expect(snapshotTree(storeDir(dataDir))).toEqual(before);
-  }, 120_000);
+    // On a terminal a progress bar comes first (off one, as above, the summary is the only line).
+    const onTerminal = runImportDataOnTerminal(dataDir, SITE, ['--source', 'search-console', ...performance]);
+    expect(onTerminal.status).toBe(0);
+    expect(onTerminal.stdout).toMatch(/import-data \[[^\]]*\] 0\/2 reading and checking the files/);
+    expect(onTerminal.stdout).toMatch(/import-data: .*nothing changed \(imported before\)\r?\n$/);
+  }, 240_000);
 
   it('adds the bulk export by day, URL and query, which feeds the query report', async () => {
     const run = importData('--source', 'search-console', bulkCsv);

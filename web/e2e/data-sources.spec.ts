@@ -1,7 +1,8 @@
 /**
  * The Data sources page against the real service: a website whose crawls came without marketing data shows its
  * Search Console reports as not connected; its staff upload the vendor's CSVs on the page, watch the import, and
- * the search-console report and the query report fill in. A client gets the not-found page and 404 from the calls.
+ * the search-console report and the query report fill in. The demo website's sources are connected, as the demo
+ * imported them. A client gets the not-found page and 404 from the calls.
  */
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
@@ -76,6 +77,21 @@ test.describe('as staff', () => {
     await button.click();
     await expect(page.getByTestId('query-report')).toBeVisible({ timeout: 20_000 });
     await expect(page.getByTestId('query-source-search-console')).toHaveAttribute('data-empty', 'false');
+    expect(problems()).toEqual([]);
+  });
+
+  test("the demo website's sources are connected, imported from vendor files by the demo", async ({ page }) => {
+    const problems = watchProblems(page);
+    await page.goto(`/data-sources?website=${websites.northwind.id}`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Data sources' })).toBeVisible();
+    for (const source of ['search-console', 'analytics', 'google-ads', 'microsoft-ads', 'keyword-planner', 'trends']) {
+      const card = page.locator(`[data-testid="source-card"][data-source="${source}"]`);
+      await expect(card.getByTestId('source-status'), source).toHaveText('Connected', { timeout: 20_000 });
+      await expect(card.getByTestId('last-import'), source).toContainText('by demo');
+    }
+    const searchConsole = page.locator('[data-testid="source-card"][data-source="search-console"]');
+    await expect(searchConsole.getByTestId('source-import')).toHaveCount(2);
+    await expect(searchConsole.getByTestId('coverage-chart').locator('svg')).toBeVisible();
     expect(problems()).toEqual([]);
   });
 

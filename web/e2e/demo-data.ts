@@ -9,8 +9,19 @@ import { MANIFEST_FILE } from '../../catalog/export-contract.ts';
 import { generateSite } from '../../scripts/fixtures/generate.ts';
 import { seedDemo } from '../../service/demo.ts';
 import { loadCrawl } from '../../service/load/load-crawl.ts';
-import { listLiveCrawls } from '../../service/store/layout.ts';
+import { WEBSITE_FILE, listLiveCrawls, websiteDir } from '../../service/store/layout.ts';
 import { extra, websites } from './helpers.ts';
+
+/**
+ * Names the website as the tests know it before its first load, which would otherwise name it after its crawl's
+ * (Northwind's) and leave three websites called "Northwind Outfitters" in every picker.
+ */
+function writeWebsiteFile(dataDir: string, website: { id: string; name: string; domain: string }): void {
+  const dir = websiteDir(dataDir, website.id);
+  fs.mkdirSync(dir, { recursive: true });
+  const { id, name, domain } = website;
+  fs.writeFileSync(path.join(dir, WEBSITE_FILE), `${JSON.stringify({ id, name, domain }, null, 2)}\n`);
+}
 
 /** Writes one crawl of Northwind's profile at `extra.big.urls` URLs under the big website's id and loads it. */
 export async function loadBigSite(dataDir: string, log: (line: string) => void): Promise<void> {
@@ -20,6 +31,7 @@ export async function loadBigSite(dataDir: string, log: (line: string) => void):
   try {
     const site = await generateSite({ outDir, site: websites.northwind.id, urls: extra.big.urls, crawls: 1 });
     const generated = performance.now();
+    writeWebsiteFile(dataDir, extra.big);
     for (const exportDir of site.crawlDirs) {
       const file = path.join(exportDir, MANIFEST_FILE);
       const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
@@ -46,6 +58,7 @@ export async function loadSameDaySite(dataDir: string): Promise<void> {
   try {
     const wanted = extra.sameDay.crawls;
     const site = await generateSite({ outDir, site: websites.northwind.id, urls: 300, crawls: wanted.length });
+    writeWebsiteFile(dataDir, extra.sameDay);
     for (const exportDir of site.crawlDirs) {
       const file = path.join(exportDir, MANIFEST_FILE);
       const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;

@@ -13,13 +13,17 @@ import {
   openCrawls,
   saveCrawlSettings,
   sidebar,
+  signIn,
   waitForOverview,
   websites,
 } from './helpers.ts';
 import { startLoopbackSite } from './loopback-site.ts';
+import { dialog, openAdmin, rowAction } from './admin-helpers.ts';
 import { BULK_CSV, PERFORMANCE_CSVS, addSiteWithoutSources, waitForImportJobs } from './source-site.ts';
 
 const DIR = process.env.SHOTS_DIR ?? 'test-results/shots';
+/** With README_SHOTS=1 the 1280×800 overview and report are also written where the README's tour shows them. */
+const README_DIR = process.env.README_SHOTS === '1' ? 'docs/screenshots' : undefined;
 const sizes = [
   { name: '1280', width: 1280, height: 800 },
   { name: '768', width: 768, height: 1024 },
@@ -32,6 +36,13 @@ test.beforeAll(() => {
 async function shot(page: Page, size: string, name: string): Promise<void> {
   await page.waitForTimeout(300);
   await page.screenshot({ path: `${DIR}/${size}-${name}.png`, fullPage: false });
+}
+
+/** The README's tour picture of this page, at 1280×800 only. */
+async function readmeShot(page: Page, size: string, name: string): Promise<void> {
+  if (!README_DIR || size !== '1280') return;
+  fs.mkdirSync(README_DIR, { recursive: true });
+  await page.screenshot({ path: `${README_DIR}/${name}.png`, fullPage: false });
 }
 
 async function openSidebarIfCollapsed(page: Page): Promise<void> {
@@ -58,7 +69,13 @@ for (const size of sizes) {
       if (approved) await choose(page, 'Current Crawl', approved.label);
       await waitForOverview(page);
       await shot(page, size.name, 'overview-severity');
+      await readmeShot(page, size.name, 'overview');
       await page.screenshot({ path: `${DIR}/${size.name}-overview-full.png`, fullPage: true });
+      await page.getByTestId('notification-bell').click();
+      await expect(page.getByTestId('notification-panel')).toBeVisible();
+      await shot(page, size.name, 'notifications');
+      await page.keyboard.press('Escape');
+      await expect(page.getByTestId('notification-panel')).toBeHidden();
       await openSidebarIfCollapsed(page);
       const nav = page.getByRole('navigation', { name: 'Technical Health Check reports' });
       await nav.getByText('Category', { exact: true }).click();
@@ -71,6 +88,7 @@ for (const size of sizes) {
       await expect(page.getByTestId('page-label')).toHaveText(/^Page 1 of/, { timeout: 20_000 });
       await page.waitForTimeout(500);
       await shot(page, size.name, 'report');
+      await readmeShot(page, size.name, 'report');
       await page.screenshot({ path: `${DIR}/${size.name}-report-full.png`, fullPage: true });
       const table = page.getByTestId('report-table');
       await table.scrollIntoViewIfNeeded();
@@ -368,6 +386,62 @@ for (const size of sizes) {
       await open(page, `${SECTION}?website=${extra.inactive.id}`);
       await expect(page.getByTestId('module-inactive')).toBeVisible();
       await shot(page, size.name, 'inactive');
+    });
+
+    test('administration: websites, settings, segments, users, sessions, audit log; a staff view; set password', async ({
+      browser,
+    }) => {
+      const context = await browser.newContext({ viewport: size });
+      const page = await context.newPage();
+      await signIn(page, logins.admin);
+      await openAdmin(page);
+      await expect(page.getByTestId(`admin-website-${websites.northwind.id}`)).toBeVisible();
+      await shot(page, size.name, 'admin-websites');
+      await rowAction(page, websites.northwind.name, 'Edit settings');
+      await expect(dialog(page)).toBeVisible();
+      await shot(page, size.name, 'admin-website-dialog');
+      await dialog(page).getByRole('button', { name: 'Cancel' }).click();
+      await rowAction(page, websites.northwind.name, 'Segments');
+      await dialog(page).getByRole('button', { name: 'Add segment' }).click();
+      await shot(page, size.name, 'admin-segments');
+      await dialog(page).getByRole('button', { name: 'Close' }).click();
+      await rowAction(page, websites.northwind.name, 'Delete…');
+      await shot(page, size.name, 'admin-delete-website');
+      await dialog(page).getByRole('button', { name: 'Cancel' }).click();
+      await page.getByRole('tab', { name: 'Users' }).click();
+      await expect(page.getByTestId(`admin-user-${logins.client.email}`)).toBeVisible();
+      await shot(page, size.name, 'admin-users');
+      await page.getByRole('button', { name: 'Add user' }).click();
+      await dialog(page).getByLabel('Email address').fill('not an email');
+      await dialog(page).getByRole('button', { name: 'Send invitation' }).click();
+      await expect(dialog(page).getByText('user invite: --email: an email address')).toBeVisible();
+      await shot(page, size.name, 'admin-user-dialog-error');
+      await dialog(page).getByRole('button', { name: 'Cancel' }).click();
+      await page.getByRole('tab', { name: 'Sessions' }).click();
+      await expect(page.getByTestId('admin-sessions').getByRole('row').nth(1)).toBeVisible();
+      await shot(page, size.name, 'admin-sessions');
+      await page.getByRole('tab', { name: 'Audit log' }).click();
+      await expect(page.getByTestId('admin-audit')).toBeVisible();
+      await shot(page, size.name, 'admin-audit');
+      await context.close();
+
+      const staffContext = await browser.newContext({ storageState: authFile('staff'), viewport: size });
+      const staff = await staffContext.newPage();
+      await open(staff);
+      await openAdmin(staff, 'Users');
+      await expect(staff.getByTestId(`admin-user-${logins.client.email}`)).toBeVisible();
+      await shot(staff, size.name, 'admin-staff-users');
+      await staffContext.close();
+
+      const anonymous = await browser.newContext({ viewport: size });
+      const linkPage = await anonymous.newPage();
+      await linkPage.goto('/set-password?token=not-a-real-token');
+      await linkPage.getByLabel('New password').fill('a-new-password');
+      await linkPage.getByLabel('Repeat the password').fill('a-new-password');
+      await linkPage.getByRole('button', { name: 'Save password' }).click();
+      await expect(linkPage.getByRole('alert')).toContainText('This link is not valid');
+      await shot(linkPage, size.name, 'set-password-invalid-link');
+      await anonymous.close();
     });
   });
 }

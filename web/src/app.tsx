@@ -6,7 +6,8 @@ import { Dashboard } from './features/layout/dashboard.tsx';
 import { FullPageLoader } from './components/full-page-loader.tsx';
 import { FetchErrorPanel } from './components/fetch-error-panel.tsx';
 import { NotFoundPage } from './features/layout/not-found-page.tsx';
-import { SECTION_PATH, isStaffPath } from './lib/routes.ts';
+import { SECTION_PATH, SET_PASSWORD_PATH, isStaffPath } from './lib/routes.ts';
+import { SetPasswordPage } from './features/admin/set-password-page.tsx';
 
 export function App() {
   const status = useSessionStore((s) => s.status);
@@ -18,6 +19,8 @@ export function App() {
     if (useSessionStore.getState().status === 'idle') void load();
   }, [load]);
 
+  // A one-time password link works signed in or not.
+  if (location === SET_PASSWORD_PATH) return <SetPasswordPage />;
   if (status === 'idle' || status === 'pending') return <FullPageLoader label="Loading your session" />;
   if (status === 'error') {
     return (

@@ -12,7 +12,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { quoteIdent, quoteLiteral, textOf } from '../../db/duckdb.ts';
 import { firstLine } from '../../error-text.ts';
 import { ImportError, cellError } from '../import-error.ts';
-import type { Importer, SourceFile, StageContext } from '../importer.ts';
+import type { Importer, SourceFile, Staged, StageContext } from '../importer.ts';
 
 /** query may be absent where every row is anonymized (BigQuery's JSON export leaves NULL fields out). */
 const REQUIRED = ['data_date', 'url', 'impressions', 'clicks', 'sum_position'] as const;
@@ -24,6 +24,9 @@ const CHECKS: [column: string, type: string, what: string][] = [
 ];
 
 type Shape = 'parquet' | 'ndjson' | 'csv';
+
+/** The import's setting (import-data.ts), which the other importers' line numbers rely on. */
+const IN_ORDER = 'SET preserve_insertion_order = true';
 
 function shapeOf(file: SourceFile): Shape | undefined {
   if (file.head.subarray(0, 4).toString('latin1') === 'PAR1') return 'parquet';
@@ -84,43 +87,113 @@ async function checkCells(ctx: StageContext, file: SourceFile, name: string, col
   }
 }
 
+/** The file's columns and their types, without reading its rows. */
+async function describe(conn: DuckDBConnection, file: SourceFile, shape: Shape): Promise<Map<string, string>> {
+  let described;
+  try {
+    described = (await conn.runAndReadAll(`DESCRIBE SELECT * FROM ${readerOf(file, shape)}`)).getRowObjectsJS();
+  } catch (error) {
+    throw new ImportError(`${file.name}: not a readable ${shape} file (${firstLine(error)})`, 'invalid-input', {
+      cause: error,
+    });
+  }
+  const types = new Map(described.map((r) => [textOf(r.column_name), textOf(r.column_type)]));
+  const missing = REQUIRED.filter((c) => !types.has(c));
+  if (missing.length > 0)
+    throw new ImportError(`${file.name}: missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
+  return types;
+}
+
+/** A column as `type`, NULL where a cell does not fit: a typed column cast directly, any other through its text. */
+function castOf(column: string, type: string, types: Map<string, string>): string {
+  const from = types.get(column)!;
+  const isSame =
+    from === type ||
+    (type === 'BIGINT' && /INT/.test(from)) ||
+    (type === 'DOUBLE' && /INT|DOUBLE|FLOAT|DECIMAL/.test(from));
+  return isSame
+    ? `TRY_CAST(${quoteIdent(column)} AS ${type})`
+    : `TRY_CAST(CAST(${quoteIdent(column)} AS VARCHAR) AS ${type})`;
+}
+
+/**
+ * One pass over the file: the six columns the contract keeps, each cast, NULL where a cell does not fit. Only when
+ * some cell does not is the file read again with its lines numbered, to name the first bad cell (checkCells).
+ */
+async function stageFile(ctx: StageContext, file: SourceFile, name: string): Promise<void> {
+  const shape = shapeOf(file)!;
+  const types = await describe(ctx.conn, file, shape);
+  const query = types.has('query') ? `NULLIF(trim(CAST(query AS VARCHAR)), '')` : 'NULL::VARCHAR';
+  try {
+    await ctx.conn.run(
+      `CREATE TEMP TABLE ${quoteIdent(name)} AS SELECT ${castOf('data_date', 'DATE', types)} AS date,
+         CAST(url AS VARCHAR) AS url, ${query} AS query, ${castOf('clicks', 'BIGINT', types)} AS clicks,
+         ${castOf('impressions', 'BIGINT', types)} AS impressions,
+         ${castOf('sum_position', 'DOUBLE', types)} AS sum_position
+       FROM ${readerOf(file, shape)}`,
+    );
+  } catch (error) {
+    throw new ImportError(`${file.name}: not a readable ${shape} file (${firstLine(error)})`, 'invalid-input', {
+      cause: error,
+    });
+  }
+  const bad = await ctx.conn.runAndReadAll(
+    `SELECT count(*) FROM ${quoteIdent(name)} WHERE date IS NULL OR clicks IS NULL OR impressions IS NULL
+       OR sum_position IS NULL OR url IS NULL OR trim(url) = ''`,
+  );
+  if (Number(bad.getRowsJS()[0]![0]) === 0) return;
+  // The lines are numbered in the file's order.
+  await ctx.conn.run(IN_ORDER);
+  const raw = `${name}_lines`;
+  const columns = await readRaw(ctx.conn, file, shape, raw);
+  await checkCells(ctx, file, raw, columns, shape);
+  throw new ImportError(`${file.name}: a cell does not fit its column`);
+}
+
 export const searchConsoleBulk: Importer = {
   source: 'search-console',
   format: 'Search Console bulk export (searchdata_url_impression)',
   detect: (file) => shapeOf(file) !== undefined,
   async stage(files, ctx) {
-    const raws: string[] = [];
-    const queryOf = (columns: string[]): string =>
-      columns.includes('query') ? `NULLIF(trim(CAST(query AS VARCHAR)), '')` : 'NULL::VARCHAR';
-    for (const [i, file] of files.entries()) {
-      const shape = shapeOf(file)!;
-      const name = `bulk_raw_${i}`;
-      const columns = await readRaw(ctx.conn, file, shape, name);
-      await checkCells(ctx, file, name, columns, shape);
-      raws.push(
-        `SELECT CAST(data_date AS DATE) AS date, CAST(url AS VARCHAR) AS url, ${queryOf(columns)} AS query,
-                CAST(clicks AS BIGINT) AS clicks, CAST(impressions AS BIGINT) AS impressions,
-                CAST(sum_position AS DOUBLE) AS sum_position FROM ${quoteIdent(name)}`,
-      );
+    await ctx.conn.run('SET preserve_insertion_order = false');
+    try {
+      return await stageAll(files, ctx);
+    } finally {
+      await ctx.conn.run(IN_ORDER);
     }
-    await ctx.conn.run(`CREATE TEMP TABLE bulk_all AS ${raws.join(' UNION ALL ')}`);
-    const position = 'CASE WHEN sum(impressions) > 0 THEN sum(sum_position) / sum(impressions) + 1 END';
-    await ctx.conn.run(`CREATE TEMP TABLE bulk_sc AS SELECT date, url, sum(clicks)::BIGINT AS clicks,
-      sum(impressions)::BIGINT AS impressions, ${position} AS position FROM bulk_all GROUP BY date, url`);
-    await ctx.conn.run(`CREATE TEMP TABLE bulk_scq AS SELECT date, url, query, sum(clicks)::BIGINT AS clicks,
-      sum(impressions)::BIGINT AS impressions, ${position} AS position FROM bulk_all WHERE query IS NOT NULL
-      GROUP BY date, url, query`);
-    const span = (
-      await ctx.conn.runAndReadAll(`SELECT min(date)::VARCHAR, max(date)::VARCHAR FROM bulk_all`)
-    ).getRowsJS()[0];
-    if (!span?.[0]) throw new ImportError(`${files.map((f) => f.name).join(', ')}: no rows`);
-    return {
-      tables: new Map([
-        ['search_console', 'bulk_sc'],
-        ['search_console_queries', 'bulk_scq'],
-      ]),
-      coverage: { start: textOf(span[0]), end: textOf(span[1]), granularity: 'day' },
-      notes: [],
-    };
   },
 };
+
+/**
+ * Reads and sums the files. Nothing here needs the rows in the file's order (the merge writes them sorted by key),
+ * and keeping it costs DuckDB its parallel reads and inserts: measured on 3M rows, 4.3 s of CPU instead of 1.3 s to
+ * read the Parquet file into the staging table, and 23 s instead of 1.6 s of time at a load average of 18.
+ */
+async function stageAll(files: SourceFile[], ctx: StageContext): Promise<Staged> {
+  const parts: string[] = [];
+  for (const [i, file] of files.entries()) {
+    await stageFile(ctx, file, `bulk_rows_${i}`);
+    parts.push(`SELECT * FROM bulk_rows_${i}`);
+  }
+  await ctx.conn.run(`CREATE TEMP VIEW bulk_all AS ${parts.join(' UNION ALL ')}`);
+  const position = 'CASE WHEN sum(impressions) > 0 THEN sum(sum_position) / sum(impressions) + 1 END';
+  await ctx.conn.run(`CREATE TEMP TABLE bulk_sc AS SELECT date, url, sum(clicks)::BIGINT AS clicks,
+      sum(impressions)::BIGINT AS impressions, ${position} AS position FROM bulk_all GROUP BY date, url`);
+  await ctx.conn.run(`CREATE TEMP TABLE bulk_scq AS SELECT date, url, query, sum(clicks)::BIGINT AS clicks,
+      sum(impressions)::BIGINT AS impressions, ${position} AS position FROM bulk_all WHERE query IS NOT NULL
+      GROUP BY date, url, query`);
+  for (const i of files.keys()) await ctx.conn.run(`DROP TABLE bulk_rows_${i} CASCADE`);
+  const span = (
+    await ctx.conn.runAndReadAll(`SELECT min(date)::VARCHAR, max(date)::VARCHAR FROM bulk_sc`)
+  ).getRowsJS()[0];
+  if (!span?.[0]) throw new ImportError(`${files.map((f) => f.name).join(', ')}: no rows`);
+  return {
+    tables: new Map([
+      ['search_console', 'bulk_sc'],
+      ['search_console_queries', 'bulk_scq'],
+    ]),
+    coverage: { start: textOf(span[0]), end: textOf(span[1]), granularity: 'day' },
+    notes: [],
+    keyed: new Set(['search_console', 'search_console_queries']),
+  };
+}

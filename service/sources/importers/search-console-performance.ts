@@ -8,62 +8,119 @@
  * nothing claims daily precision. The period comes from --start/--end, else an explicit date in Filters.csv, else
  * the first and last day of Dates.csv. Queries, countries, devices and appearances have no page: they are checked
  * and left out (the query report needs the bulk export's URL and query rows).
+ *
+ * Downloaded in German or French, the headers, numbers and dates are that language's ("Häufigste Seiten,Klicks,
+ * Impressionen,CTR,Position" with "1.234", "12,34 %", "3,5"; "Pages les plus populaires,Clics,…" with "1 234"): read
+ * as such, and a cell written otherwise is refused (locale.ts).
  */
 import { dateCell, dateText, decimalCell, integerCell, percentCell, textCell } from '../cells.ts';
 import { isBlank, parseCsv, type CsvRecord } from '../csv-text.ts';
 import { ImportError, cellError } from '../import-error.ts';
+import { notations, type Language, type Notation } from '../locale.ts';
 import { firstDataLine, readText, stageRows, type Importer, type Row, type SourceFile } from '../importer.ts';
 
-const METRICS = ['clicks', 'impressions', 'ctr', 'position'];
-const TABS: Record<string, string> = {
-  'top pages': 'pages',
-  page: 'pages',
-  'top queries': 'queries',
-  query: 'queries',
-  date: 'dates',
-  country: 'countries',
-  device: 'devices',
-  'search appearance': 'search appearance',
+/** The metric columns and the tabs' first column as each language's Search Console writes them. */
+const METRICS: Record<Language, string[]> = {
+  en: ['clicks', 'impressions', 'ctr', 'position'],
+  de: ['klicks', 'impressionen', 'ctr', 'position'],
+  fr: ['clics', 'impressions', 'ctr', 'position'],
+};
+const TABS: Record<Language, Record<string, string>> = {
+  en: {
+    'top pages': 'pages',
+    page: 'pages',
+    'top queries': 'queries',
+    query: 'queries',
+    date: 'dates',
+    country: 'countries',
+    device: 'devices',
+    'search appearance': 'search appearance',
+  },
+  de: {
+    'häufigste seiten': 'pages',
+    'die häufigsten seiten': 'pages',
+    seiten: 'pages',
+    seite: 'pages',
+    'häufigste suchanfragen': 'queries',
+    'die häufigsten suchanfragen': 'queries',
+    suchanfragen: 'queries',
+    suchanfrage: 'queries',
+    datum: 'dates',
+    länder: 'countries',
+    land: 'countries',
+    geräte: 'devices',
+    gerät: 'devices',
+    'darstellung in der suche': 'search appearance',
+  },
+  fr: {
+    'pages les plus populaires': 'pages',
+    page: 'pages',
+    'requêtes les plus fréquentes': 'queries',
+    requête: 'queries',
+    date: 'dates',
+    pays: 'countries',
+    appareil: 'devices',
+    'apparence dans les résultats de recherche': 'search appearance',
+  },
+};
+const FILTERS: Record<Language, [string, string]> = {
+  en: ['filter', 'value'],
+  de: ['filter', 'wert'],
+  fr: ['filtre', 'valeur'],
 };
 
-const headerOf = (line: string): string[] => line.split(',').map((c) => c.trim().replace(/^"|"$/g, '').toLowerCase());
+const headerOf = (line: string): string[] =>
+  line.split(',').map((c) => c.trim().replace(/^"|"$/g, '').normalize('NFC').toLowerCase());
 
-function tabOf(line: string): string | undefined {
+/** The tab a header line begins, and the language it is written in. */
+function tabOf(line: string): { kind: string; notation: Notation } | undefined {
   const [first, ...rest] = headerOf(line);
-  if (first === 'filter' && rest.length === 1 && rest[0] === 'value') return 'filters';
-  if (first === undefined || rest.join() !== METRICS.join()) return undefined;
-  return TABS[first];
+  if (first === undefined) return undefined;
+  for (const language of ['en', 'de', 'fr'] as const) {
+    const [filter, value] = FILTERS[language];
+    if (first === filter && rest.length === 1 && rest[0] === value)
+      return { kind: 'filters', notation: notations[language] };
+    const kind = TABS[language][first];
+    if (kind && rest.join() === METRICS[language].join()) return { kind, notation: notations[language] };
+  }
+  return undefined;
 }
 
 interface Tab {
   file: SourceFile;
   kind: string;
+  notation: Notation;
+  /** The header's cells as the file writes them, for messages. */
+  header: string[];
   records: CsvRecord[];
 }
 
 function readTab(file: SourceFile): Tab {
   const records = parseCsv(file.name, readText(file)).filter((r) => !isBlank(r));
   const [header, ...rows] = records;
-  const kind = header && tabOf(header.cells.join(','));
-  if (!kind) throw new ImportError(`${file.name}: not a Search Console Performance report CSV`);
+  const tab = header && tabOf(header.cells.map((c) => c.replaceAll(',', ' ')).join(','));
+  if (!tab) throw new ImportError(`${file.name}: not a Search Console Performance report CSV`);
   const width = header.cells.length;
   for (const record of rows)
     if (record.cells.length !== width)
       throw cellError(file.name, record.line, 1, `${record.cells.length} cells, the header has ${width}`);
-  return { file, kind, records: rows };
+  return { file, ...tab, header: header.cells, records: rows };
 }
 
 /** Clicks, impressions, CTR and position of a tab's row, checked. */
-function metricsOf(file: string, record: CsvRecord): { clicks: number; impressions: number; position: number | null } {
-  const at = { file, record };
-  const clicks = integerCell(at, 1, 'Clicks');
-  const impressions = integerCell(at, 2, 'Impressions');
-  percentCell(at, 3, 'CTR');
-  return { clicks, impressions, position: decimalCell(at, 4, 'Position') };
+function metricsOf(tab: Tab, record: CsvRecord): { clicks: number; impressions: number; position: number | null } {
+  const at = { file: tab.file.name, record };
+  const name = (column: number): string => tab.header[column]!.trim();
+  percentCell(at, 3, name(3), tab.notation);
+  return {
+    clicks: integerCell(at, 1, name(1), tab.notation),
+    impressions: integerCell(at, 2, name(2), tab.notation),
+    position: decimalCell(at, 4, name(4), tab.notation),
+  };
 }
 
 function explicitFilterRange(tab: Tab | undefined): { start: string; end: string } | undefined {
-  const date = tab?.records.find((r) => textCell({ file: '', record: r }, 0).toLowerCase() === 'date');
+  const date = tab?.records.find((r) => ['date', 'datum'].includes(textCell({ file: '', record: r }, 0).toLowerCase()));
   const dates = date?.cells[1]?.match(/\d{4}-\d{2}-\d{2}/g);
   const start = dates?.[0] && dateText(dates[0]);
   const end = dates?.[1] && dateText(dates[1]);
@@ -71,7 +128,9 @@ function explicitFilterRange(tab: Tab | undefined): { start: string; end: string
 }
 
 function datesRange(tab: Tab | undefined): { start: string; end: string } | undefined {
-  const days = tab?.records.map((record) => dateCell({ file: tab.file.name, record }, 0, 'Date')).sort();
+  const days = tab?.records
+    .map((record) => dateCell({ file: tab.file.name, record }, 0, tab.header[0]!.trim(), tab.notation))
+    .sort();
   return days?.[0] ? { start: days[0], end: days.at(-1)! } : undefined;
 }
 
@@ -83,7 +142,7 @@ export const searchConsolePerformance: Importer = {
     const tabs = files.map(readTab);
     const tab = (kind: string): Tab | undefined => tabs.find((t) => t.kind === kind);
     const pages = tab('pages');
-    for (const t of tabs) if (t.kind !== 'filters') for (const r of t.records) metricsOf(t.file.name, r);
+    for (const t of tabs) if (t.kind !== 'filters') for (const r of t.records) metricsOf(t, r);
     const range = ctx.range ?? explicitFilterRange(tab('filters')) ?? datesRange(tab('dates'));
     const named = files.map((f) => f.name).join(', ');
     if (!pages)
@@ -97,7 +156,7 @@ export const searchConsolePerformance: Importer = {
     const rows: Row[] = pages.records.map((record) => ({
       date: range.end,
       url: record.cells[0]?.trim() ?? '',
-      ...metricsOf(pages.file.name, record),
+      ...metricsOf(pages, record),
     }));
     const leftOut = tabs.filter((t) => !['pages', 'dates', 'filters'].includes(t.kind)).map((t) => t.kind);
     return {

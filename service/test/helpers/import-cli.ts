@@ -21,6 +21,18 @@ export function runImportData(dataDir: string, websiteId: string, args: string[]
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
+const shellQuoted = (arg: string): string => `'${arg.replaceAll("'", `'\\''`)}'`;
+
+/** The command on a terminal (util-linux `script` gives it a pseudo-terminal): its output, progress bar included. */
+export function runImportDataOnTerminal(dataDir: string, websiteId: string, args: string[]): CliRun {
+  const command = [process.execPath, '--import', 'tsx', 'scripts/import-data.ts', '--website', websiteId]
+    .concat(['--data-dir', dataDir, ...args])
+    .map(shellQuoted)
+    .join(' ');
+  const run = spawnSync('script', ['-qec', command, '/dev/null'], { cwd: REPO, encoding: 'utf8', timeout: 240_000 });
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
 /** Rows of a query over the live load of a crawl (its tables unqualified). */
 export async function queryCrawl<T>(dataDir: string, websiteId: string, crawlId: number, sql: string): Promise<T[]> {
   const live = readCurrentLoad(dataDir, websiteId, crawlId)!;

@@ -9,6 +9,7 @@
  * miss 1.2 s under it.
  */
 import http from 'node:http';
+import { PLANTED_SOURCE_PAGES } from './planted-sources.ts';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
@@ -638,6 +639,9 @@ export async function startPlantedSite(): Promise<PlantedSite> {
   );
 
   // The home page links to every linked page; robots.txt and the sitemaps close the set.
+  // Pages the imported vendor files describe, for the reports a crawl alone leaves unfed (planted-sources.ts).
+  for (const path of PLANTED_SOURCE_PAGES) page(path);
+
   page('/', { title: 'Planted-defect test site home page', links: linkedFromHome, structuredData: true }, false);
   routes.set('/robots.txt', {
     status: 200,

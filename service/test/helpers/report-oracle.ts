@@ -5,21 +5,13 @@
  * here again from the guide.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import fs from 'node:fs';
-import path from 'node:path';
 import { catalog } from '../../../catalog/index.ts';
 import type { ReportDefinition } from '../../../catalog/schema.ts';
-import { MANIFEST_FILE, manifestSchema, parquetFileOf } from '../../../catalog/export-contract.ts';
+import { readCrawlDirs, tableFileOf, type CrawlDir } from '../../../scripts/fixtures/guide-reports.ts';
 import { expandFilter } from '../../catalog/index.ts';
 import { quoteLiteral } from '../../db/duckdb.ts';
 
-export interface OracleCrawl {
-  dir: string;
-  crawlId: number;
-  dataStart: string;
-  dataEnd: string;
-  host: string;
-}
+export type OracleCrawl = CrawlDir;
 
 export interface OracleCount {
   all: number;
@@ -27,23 +19,11 @@ export interface OracleCount {
   removed: number;
 }
 
-export function readOracleCrawls(crawlDirs: readonly string[]): OracleCrawl[] {
-  return crawlDirs
-    .map((dir) => {
-      const manifest = manifestSchema.parse(JSON.parse(fs.readFileSync(path.join(dir, MANIFEST_FILE), 'utf8')));
-      return {
-        dir,
-        crawlId: manifest.crawlId,
-        dataStart: manifest.dataStart,
-        dataEnd: manifest.dataEnd,
-        host: new URL(manifest.startUrl).hostname.toLowerCase(),
-      };
-    })
-    .sort((a, b) => a.crawlId - b.crawlId);
-}
+/** The crawls of `crawlDirs`; source tables the exports lack are read from the imports in `dataDir`'s store. */
+export const readOracleCrawls = (crawlDirs: readonly string[], dataDir?: string): OracleCrawl[] =>
+  readCrawlDirs(crawlDirs, dataDir);
 
-const pq = (crawl: OracleCrawl, table: string): string =>
-  `read_parquet(${quoteLiteral(path.join(crawl.dir, parquetFileOf(table)))})`;
+const pq = (crawl: OracleCrawl, table: string): string => `read_parquet(${quoteLiteral(tableFileOf(crawl, table))})`;
 
 /**
  * `urls` as the guide defines it: the crawled URLs plus every search console / analytics URL the crawl lacks
@@ -53,7 +33,8 @@ const pq = (crawl: OracleCrawl, table: string): string =>
 function urlsOf(crawl: OracleCrawl): string {
   const range = `"date" BETWEEN ${quoteLiteral(crawl.dataStart)}::DATE AND ${quoteLiteral(crawl.dataEnd)}::DATE`;
   const urls = pq(crawl, 'urls');
-  const sourceOnly = `SELECT url FROM ${pq(crawl, 'search_console')} UNION SELECT url FROM ${pq(crawl, 'analytics')}`;
+  const sourceOnly = `SELECT url FROM ${pq(crawl, 'search_console')} WHERE ${range}
+    UNION SELECT url FROM ${pq(crawl, 'analytics')} WHERE ${range}`;
   const hostOf = `lower(split_part(split_part(split_part(url, '://', 2), '/', 1), ':', 1))`;
   return `(SELECT u.*, g.url IS NOT NULL AS gsc_exists, COALESCE(a.sessions, 0) > 0 AS ga_exists
     FROM (SELECT * FROM ${urls}

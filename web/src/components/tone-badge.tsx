@@ -13,7 +13,10 @@ const TEXT: Record<Tone, string> = {
   brand: '#004e69',
 };
 
-/** A light badge in one of the product's tones, with readable text. */
+/**
+ * A light badge in one of the product's tones, with readable text. It keeps its whole label: in a table squeezed to a
+ * narrow screen, Mantine's badge would shrink to an ellipsis ("Acti…").
+ */
 export function ToneBadge({
   tone,
   ...props
@@ -26,6 +29,7 @@ export function ToneBadge({
       tt="none"
       fw={600}
       radius="sm"
+      miw="max-content"
       {...props}
     />
   );

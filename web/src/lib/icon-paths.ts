@@ -152,6 +152,10 @@ export const ICON_PATHS = {
     'M8 3v4',
     'M4 11h16',
   ],
+  bell: [
+    'M10 5a2 2 0 1 1 4 0a7 7 0 0 1 4 6v3a4 4 0 0 0 2 3h-16a4 4 0 0 0 2 -3v-3a7 7 0 0 1 4 -6',
+    'M9 17v1a3 3 0 0 0 6 0v-1',
+  ],
 } as const satisfies Record<string, readonly string[]>;
 
 export type IconName = keyof typeof ICON_PATHS;

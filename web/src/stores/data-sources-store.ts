@@ -8,7 +8,7 @@ import { fetchDataSources } from '../api/data-sources.ts';
 import { errorText, IDLE, type LoadState } from '../lib/load-state.ts';
 import { useCrawlsStore } from './crawls-store.ts';
 import { useOverviewStore } from './overview-store.ts';
-import { useReportStore } from './report-store.ts';
+import { resetLazyStores } from './lazy-store-resets.ts';
 
 interface DataSourcesStore {
   websiteId: string | null;
@@ -23,7 +23,7 @@ let controller: AbortController | undefined;
 /** The dashboard's cached crawls, overviews and reports, read again once a job has changed the data. */
 export function dropDashboardCaches(websiteId: string): void {
   useOverviewStore.getState().reset();
-  useReportStore.getState().reset();
+  resetLazyStores();
   void useCrawlsStore.getState().load(websiteId, { isRefresh: true });
 }
 

@@ -8,6 +8,7 @@ import { fetchSummary, type ReportQuery } from '../api/technical-health-check.ts
 import type { ReportSummary, SortOrder } from '../api/types.ts';
 import { fetchRows, type RowsPage } from '../api/report-rows.ts';
 import { errorText, IDLE, type LoadState } from '../lib/load-state.ts';
+import { registerLazyStoreReset } from './lazy-store-resets.ts';
 
 export interface SummaryRequest extends ReportQuery {
   trendCrawlIds: number[];
@@ -93,3 +94,5 @@ export const useReportStore = create<ReportStore>()((set, get) => ({
     set({ summaryKey: null, summary: IDLE, rowsKey: null, rows: IDLE });
   },
 }));
+
+registerLazyStoreReset(() => useReportStore.getState().reset());

@@ -6,6 +6,8 @@ import { errorText, IDLE, type LoadState } from '../lib/load-state.ts';
 interface WebsitesStore {
   state: LoadState<Website[]>;
   load: () => Promise<void>;
+  /** Loads again without a pending state in between (after an administration change): the page stays as it is. */
+  refresh: () => Promise<void>;
   reset: () => void;
 }
 
@@ -21,6 +23,15 @@ export const useWebsitesStore = create<WebsitesStore>()((set) => ({
       if (mine === generation) set({ state: { status: 'success', data: websites } });
     } catch (error) {
       if (mine === generation) set({ state: { status: 'error', error: errorText(error) } });
+    }
+  },
+  refresh: async () => {
+    const mine = ++generation;
+    try {
+      const websites = await fetchWebsites();
+      if (mine === generation) set({ state: { status: 'success', data: websites } });
+    } catch {
+      // The list shown stays; the next load tells.
     }
   },
   reset: () => {

@@ -4,6 +4,7 @@ import { fetchCrawlRuns } from '../../api/crawl-runs.ts';
 import { isAbortError } from '../../api/client.ts';
 import { errorText } from '../../lib/load-state.ts';
 import { useCrawlsStore } from '../../stores/crawls-store.ts';
+import { useNotificationsStore } from '../../stores/notifications-store.ts';
 import { isActiveRun } from './crawl-run-format.ts';
 import { awaitedRunAfter, nextLookMs, type AwaitedRun } from './next-run-look.ts';
 
@@ -55,6 +56,9 @@ export function useCrawlRuns(websiteId: string): CrawlRunsState {
     fetchCrawlRuns(websiteId, controller.signal).then(
       (answer) => {
         const loadedNow = answer.runs.some((run) => run.status === 'loaded' && seenActive.current.has(run.id));
+        // A run seen active has ended: its notice is in the bell now, not at the bell's next read.
+        if (answer.runs.some((run) => !isActiveRun(run) && seenActive.current.has(run.id)))
+          void useNotificationsStore.getState().load();
         seenActive.current = new Set(answer.runs.filter(isActiveRun).map((run) => run.id));
         if (loadedNow) void useCrawlsStore.getState().load(websiteId, { isRefresh: true });
         awaited.current = awaitedRunAfter(awaited.current, answer);

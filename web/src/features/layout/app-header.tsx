@@ -3,6 +3,8 @@ import type { Website } from '../../api/types.ts';
 import { BrandMark } from '../../components/brand-mark.tsx';
 import { WebsitePicker } from './website-picker.tsx';
 import { UserMenu } from './user-menu.tsx';
+import { NotificationBell } from '../notifications/notification-bell.tsx';
+import { isInternalUser, useSessionStore } from '../../stores/session-store.ts';
 
 export interface AppHeaderProps {
   websites: Website[];
@@ -14,6 +16,7 @@ export interface AppHeaderProps {
 }
 
 export function AppHeader({ websites, website, hasBurger, isNavOpen, onToggleNav, onWebsiteChange }: AppHeaderProps) {
+  const isInternal = useSessionStore((s) => isInternalUser(s.user));
   return (
     <Group h="100%" px={{ base: 'sm', sm: 'md' }} justify="space-between" wrap="nowrap" gap="sm">
       <Group gap="sm" wrap="nowrap" miw={0}>
@@ -30,6 +33,7 @@ export function AppHeader({ websites, website, hasBurger, isNavOpen, onToggleNav
       </Group>
       <Group gap="sm" wrap="nowrap" miw={0} style={{ flex: '0 1 auto' }}>
         <WebsitePicker websites={websites} website={website} onChange={onWebsiteChange} />
+        {isInternal ? <NotificationBell /> : null}
         <UserMenu />
       </Group>
     </Group>

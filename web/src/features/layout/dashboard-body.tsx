@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { Alert, Skeleton, Stack } from '@mantine/core';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useDashboard } from '../../lib/dashboard-context.ts';
@@ -13,7 +14,14 @@ import { OverviewPage } from '../overview/overview-page.tsx';
 import { ReportNotFound, ReportRoute } from '../report/report-route.tsx';
 import { findVisibleReport } from '../../lib/catalog.ts';
 import { CrawlsPage } from '../crawls/crawls-page.tsx';
-import { DataSourcesPage } from '../data-sources/data-sources-page.tsx';
+
+// Staff only, and it brings the chart library (Observable Plot) its coverage chart draws with: loaded when first shown.
+const DataSourcesPage = lazy(() =>
+  import('../data-sources/data-sources-page.tsx').then((m) => ({ default: m.DataSourcesPage })),
+);
+
+// Internal users only: loaded when first shown.
+const AdminPage = lazy(() => import('../admin/admin-page.tsx').then((m) => ({ default: m.AdminPage })));
 
 /** The section layout (spec §2): title and intro, the crawl controls, crawl-state notices, then the page. */
 export function DashboardBody({ isModuleActive }: { isModuleActive: boolean }) {
@@ -31,13 +39,26 @@ export function DashboardBody({ isModuleActive }: { isModuleActive: boolean }) {
         ? 'Crawls'
         : page.kind === 'data-sources'
           ? 'Data sources'
-          : report
-            ? undefined
-            : 'Report not found',
+          : page.kind === 'admin'
+            ? 'Administration'
+            : report
+              ? undefined
+              : 'Report not found',
   );
 
   if (page.kind === 'crawls') return <CrawlsPage />;
-  if (page.kind === 'data-sources') return <DataSourcesPage />;
+  if (page.kind === 'data-sources')
+    return (
+      <Suspense fallback={<Skeleton h={160} radius="md" aria-label="Loading the data sources" />}>
+        <DataSourcesPage />
+      </Suspense>
+    );
+  if (page.kind === 'admin')
+    return (
+      <Suspense fallback={<Skeleton h={200} radius="md" aria-label="Loading the administration" />}>
+        <AdminPage />
+      </Suspense>
+    );
 
   if (!isModuleActive) {
     return (

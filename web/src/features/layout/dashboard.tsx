@@ -87,7 +87,7 @@ export function Dashboard() {
   const selection = useMemo(() => resolveCrawlSelection(crawls, url), [crawls, url]);
   const isInternal = isInternalUser(user);
   // The staff's pages have no crawl to show: no sidebar, no overview.
-  const isStaffPage = page.kind === 'crawls' || page.kind === 'data-sources';
+  const isStaffPage = page.kind === 'crawls' || page.kind === 'data-sources' || page.kind === 'admin';
   const current = selection.current;
   const isCurrentPending = current !== undefined && current.moduleState !== 'APPROVED';
   const canShowData = current !== undefined && (isInternal || !isCurrentPending);

@@ -5,10 +5,14 @@ import { useWebsitesStore } from '../../stores/websites-store.ts';
 import { useCrawlsStore } from '../../stores/crawls-store.ts';
 import { useOverviewStore } from '../../stores/overview-store.ts';
 import { useDataSourcesStore } from '../../stores/data-sources-store.ts';
+import { useNotificationsStore } from '../../stores/notifications-store.ts';
 import { Icon } from '../../components/icon.tsx';
 import { ToneBadge } from '../../components/tone-badge.tsx';
-
-const ROLE_LABELS: Record<string, string> = { CLIENT: 'Client', STAFF: 'Staff', ADMIN: 'Admin' };
+import { ROLE_LABELS } from '../../lib/roles.ts';
+import { Link } from 'wouter';
+import { ADMIN_PATH } from '../../lib/routes.ts';
+import { formatUrlState } from '../../lib/url-state.ts';
+import { useUrlState } from '../../lib/use-url-state.ts';
 
 function initialsOf(email: string): string {
   const name = email.split('@')[0] ?? '';
@@ -19,6 +23,7 @@ function initialsOf(email: string): string {
 export function UserMenu() {
   const user = useSessionStore((s) => s.user);
   const logout = useSessionStore((s) => s.logout);
+  const [url] = useUrlState();
   const [isLeaving, setLeaving] = useState(false);
   if (!user) return null;
 
@@ -31,6 +36,7 @@ export function UserMenu() {
       useCrawlsStore.getState().reset();
       useOverviewStore.getState().reset();
       useDataSourcesStore.getState().reset();
+      useNotificationsStore.getState().reset();
       setLeaving(false);
     }
   };
@@ -53,18 +59,28 @@ export function UserMenu() {
       </Menu.Target>
       <Menu.Dropdown>
         {/* A group keeps the account details valid inside role="menu". */}
-        <div role="group" aria-label={`Signed in as ${user.email}, ${ROLE_LABELS[user.role] ?? user.role}`}>
+        <div role="group" aria-label={`Signed in as ${user.email}, ${ROLE_LABELS[user.role]}`}>
           <Menu.Label>Signed in as</Menu.Label>
           <Group px="sm" pb="xs" gap="xs" wrap="nowrap" justify="space-between">
             <Text size="sm" fw={500} truncate>
               {user.email}
             </Text>
             <ToneBadge tone="gray" size="sm">
-              {ROLE_LABELS[user.role] ?? user.role}
+              {ROLE_LABELS[user.role]}
             </ToneBadge>
           </Group>
         </div>
         <Menu.Divider />
+        {user.role === 'CLIENT' ? null : (
+          <Menu.Item
+            component={Link}
+            href={`${ADMIN_PATH}${formatUrlState({ website: url.website })}`}
+            leftSection={<Icon name="shield-lock" size={16} />}
+            data-testid="admin-link"
+          >
+            Administration
+          </Menu.Item>
+        )}
         <Menu.Item
           leftSection={<Icon name="logout" size={16} />}
           onClick={() => void signOut()}

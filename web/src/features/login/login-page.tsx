@@ -9,6 +9,8 @@ import { formatWait } from '../../../../catalog/format.ts';
 function loginErrorText(error: unknown): string {
   if (error instanceof ApiError) {
     if (error.status === 401) return error.message || 'The email or password is incorrect.';
+    // A disabled account, told only to whoever gave its right password.
+    if (error.status === 403) return error.message;
     if (error.status === 429) {
       const wait = error.retryAfterSeconds === undefined ? 'a moment' : formatWait(error.retryAfterSeconds);
       return `Too many sign-in attempts. Please wait ${wait} and try again.`;

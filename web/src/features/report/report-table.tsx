@@ -2,18 +2,8 @@ import { Fragment, memo, useMemo, useRef } from 'react';
 import { ActionIcon, Loader, Text } from '@mantine/core';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import {
-  columnOrderingFeature,
-  columnResizingFeature,
-  columnSizingFeature,
-  columnVisibilityFeature,
-  createColumnHelper,
-  rowExpandingFeature,
-  rowPaginationFeature,
-  rowSortingFeature,
-  tableFeatures,
   useTable,
   type Cell,
-  type ColumnDef,
   type PaginationState,
   type Row,
   type SortingState,
@@ -27,6 +17,7 @@ import { isNumericFormat } from '../../../../catalog/cell-format.ts';
 import { Icon } from '../../components/icon.tsx';
 import { FetchErrorPanel } from '../../components/fetch-error-panel.tsx';
 import { ReportCell } from './report-cell.tsx';
+import { buildColumns, catalogColumnOf, features } from './report-table-columns.ts';
 import { RowDetail } from './row-detail.tsx';
 import { groupSegments, pinnedOffsets } from './table-model.ts';
 import { expanderLabel, hasSubRow } from './sub-row.ts';
@@ -36,75 +27,7 @@ import classes from './report-table.module.css';
 export const NO_RESULTS = 'No results found';
 /** The group header's padding: where its label sticks while its group scrolls sideways. */
 const GROUP_LABEL_INSET = 10;
-
-const features = tableFeatures({
-  rowSortingFeature,
-  rowPaginationFeature,
-  columnVisibilityFeature,
-  columnOrderingFeature,
-  columnSizingFeature,
-  columnResizingFeature,
-  rowExpandingFeature,
-});
-export type ReportTableFeatures = typeof features;
-const helper = createColumnHelper<typeof features, ReportRow>();
 const EMPTY_ROWS: readonly ReportRow[] = [];
-
-function catalogColumnOf(meta: unknown): CatalogColumn | undefined {
-  return (meta as { column?: CatalogColumn } | undefined)?.column;
-}
-
-/** Wide enough for the title and the sort icon, and for typical values of the format. */
-function defaultSize(column: CatalogColumn): number {
-  return Math.max(formatSize(column), Math.min(280, Math.round(column.title.length * 7.8 + 56)));
-}
-
-function formatSize(column: CatalogColumn): number {
-  if (column.id === 'checked') return 104;
-  switch (column.format) {
-    case 'url':
-      return 320;
-    case 'status-code':
-      return 110;
-    case 'boolean':
-      return 104;
-    case 'redirect-chain':
-      return 260;
-    case 'ai-suggestion':
-      return 240;
-    case 'rank-bar':
-      return 140;
-    case 'image-list':
-    case 'heading-list':
-      return 240;
-    case 'text':
-      return column.type === 'string' ? 240 : 120;
-    default:
-      return 124;
-  }
-}
-
-/** The columns' sizes, sorting and groups; their cells are drawn by the body rows. */
-function buildColumns(columns: readonly CatalogColumn[]): ColumnDef<typeof features, ReportRow, unknown>[] {
-  const groups: { group: string; leaves: ColumnDef<typeof features, ReportRow, unknown>[] }[] = [];
-  for (const column of columns) {
-    const leaf = helper.accessor((row: ReportRow) => row.get(column.id), {
-      id: column.id,
-      header: column.title,
-      size: defaultSize(column),
-      minSize: 64,
-      maxSize: 900,
-      enableSorting: column.format !== 'ai-suggestion' && column.id !== 'checked',
-      meta: { column },
-    }) as ColumnDef<typeof features, ReportRow, unknown>;
-    const last = groups[groups.length - 1];
-    if (last && last.group === column.group) last.leaves.push(leaf);
-    else groups.push({ group: column.group, leaves: [leaf] });
-  }
-  return groups.map(({ group, leaves }, index) =>
-    helper.group({ id: `group-${index}-${group}`, header: group, columns: leaves }),
-  );
-}
 
 interface LeafLayout {
   id: string;
