@@ -44,6 +44,19 @@ export const renderedColumns: CatalogColumn[] = [
   entry('raw_h1_tag', 'Raw H1 Headings', 'The H1 headings of the HTML the server sent.', 'list'),
   entry('raw_word_count', 'Raw Word Count', 'Words of body content in the HTML the server sent.', 'integer'),
   entry('raw_links_out_count', 'Raw Links Out', 'Hyperlinks in the HTML the server sent.', 'integer'),
+  entry(
+    'head_changed_by_javascript',
+    'Changed by JavaScript',
+    'The head fields (title, description, canonical, noindex, nofollow, H1) whose rendered value differs from the ' +
+      'HTML the server sent.',
+    'list',
+  ),
+  entry(
+    'rendered_words_added',
+    'Words Added by Rendering',
+    'Words of body content the rendered page has beyond the HTML the server sent (rendered minus raw word count).',
+    'integer',
+  ),
   entry('js_error_count', 'JavaScript Errors', 'Console errors and uncaught exceptions while rendering.', 'integer'),
   entry('js_console_errors', 'Console Errors', 'What the page logged as errors while rendering.', 'list'),
   entry('js_exceptions', 'Uncaught Exceptions', 'Exceptions the page’s scripts left uncaught while rendering.', 'list'),

@@ -10,6 +10,10 @@ export type RenderMode = (typeof RENDER_MODES)[number];
 
 export const RENDER_STATUSES = ['rendered', 'timeout', 'crashed', 'navigated', 'failed', 'skipped'] as const;
 
+/** The head fields whose raw and rendered values a rendered crawl compares (`head_changed_by_javascript`). */
+export const HEAD_FIELDS = ['title', 'description', 'canonical', 'noindex', 'nofollow', 'h1'] as const;
+export type HeadField = (typeof HEAD_FIELDS)[number];
+
 type Col = [name: string, type: string, description: string, values?: readonly string[]];
 
 export const renderedUrlColumns: Col[] = [
@@ -30,6 +34,12 @@ export const renderedUrlColumns: Col[] = [
   ['raw_h1_tag', 'VARCHAR[]', 'H1 texts of the raw HTML'],
   ['raw_word_count', 'INTEGER', 'Words of body content in the raw HTML'],
   ['raw_links_out_count', 'INTEGER', 'Hyperlinks in the raw HTML'],
+  [
+    'head_changed_by_javascript',
+    'VARCHAR[]',
+    `The head fields (${HEAD_FIELDS.join(', ')}) whose rendered value differs from the raw HTML's; empty when none does`,
+  ],
+  ['rendered_words_added', 'INTEGER', 'Words of body content rendering added: the rendered word count minus the raw'],
   ['js_error_count', 'INTEGER', 'Console errors and uncaught exceptions while rendering'],
   ['js_console_errors', 'VARCHAR[]', 'Console errors while rendering (the first 20)'],
   ['js_exceptions', 'VARCHAR[]', 'Uncaught exceptions while rendering (the first 20)'],

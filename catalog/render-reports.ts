@@ -14,9 +14,6 @@ type Make = (
 ) => ReportDefinition;
 type MakeLinks = (draft: Parameters<Make>[0] & Pick<ReportDefinition, 'internalType'>) => ReportDefinition;
 
-/** A head field as the raw HTML and the rendered DOM have it differ (NULL and a value differ too). */
-const changed = (rendered: string, raw: string): string => `${rendered} IS DISTINCT FROM ${raw}`;
-
 export const renderReports = (onUrls: Make, onLinks: MakeLinks): ReportDefinition[] => [
   onLinks({
     id: 'links/rendered-only',
@@ -36,16 +33,10 @@ export const renderReports = (onUrls: Make, onLinks: MakeLinks): ReportDefinitio
     description:
       'Pages whose title, description, canonical, meta robots or H1 differ between the HTML the server sends and the rendered page. Search engines may index either version: send the final values in the HTML.',
     severity: 'MEDIUM',
-    filter: `COALESCE(rendered, FALSE) AND (${[
-      changed('page_title', 'raw_page_title'),
-      changed('description', 'raw_description'),
-      changed('canonical_html_url', 'raw_canonical_url'),
-      changed('COALESCE(meta_noindex, FALSE)', 'COALESCE(raw_meta_noindex, FALSE)'),
-      changed('COALESCE(meta_nofollow, FALSE)', 'COALESCE(raw_meta_nofollow, FALSE)'),
-      changed('COALESCE(h1_tag, [])', 'COALESCE(raw_h1_tag, [])'),
-    ].join(' OR ')})`,
+    filter: 'len(head_changed_by_javascript) > 0',
     datatableColumns: [
       'url',
+      'head_changed_by_javascript',
       'raw_page_title',
       'page_title',
       'raw_description',
@@ -67,8 +58,16 @@ export const renderReports = (onUrls: Make, onLinks: MakeLinks): ReportDefinitio
       'Pages whose body text comes mostly from JavaScript: the rendered page has far more words than the HTML the server sends, so the content depends on rendering to be seen.',
     severity: 'MEDIUM',
     filter:
-      'COALESCE(rendered, FALSE) AND word_count - COALESCE(raw_word_count, 0) >= {RENDERED_WORDS_ADDED_MIN} AND word_count >= {RENDERED_WORDS_RATIO} * COALESCE(raw_word_count, 0)',
-    datatableColumns: ['url', 'page_title', 'raw_word_count', 'word_count', 'raw_links_out_count', 'links_out_count'],
+      'rendered_words_added >= {RENDERED_WORDS_ADDED_MIN} AND rendered_words_added >= ({RENDERED_WORDS_RATIO} - 1) * COALESCE(raw_word_count, 0)',
+    datatableColumns: [
+      'url',
+      'page_title',
+      'raw_word_count',
+      'word_count',
+      'rendered_words_added',
+      'raw_links_out_count',
+      'links_out_count',
+    ],
   }),
   onUrls({
     id: 'crawl/javascript-errors',

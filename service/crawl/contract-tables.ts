@@ -70,7 +70,7 @@ export function contractTableQueries(): Record<CrawledTableId, string> {
 
 function urlsColumns(): Record<string, string> {
   const internal = 'g.internal';
-  return {
+  const columns = {
     url: 'g.url',
     http_status_code: 'g.st',
     indexable: 'coalesce(g.indexable, false)',
@@ -115,8 +115,8 @@ function urlsColumns(): Record<string, string> {
     performance_tti: 'vit.tti',
     head_tags_in_body_count: 'CASE WHEN g.html THEN g.hib END',
     body_tags_in_head_count: 'CASE WHEN g.html THEN g.bih END',
-    ...renderedUrlExpressions(),
   };
+  return { ...columns, ...renderedUrlExpressions(columns) };
 }
 
 const linksColumns: Record<string, string> = {

@@ -106,8 +106,11 @@ describe('a history-mode React shop', () => {
       js_error_count: 0,
     });
     expect(Number(product?.word_count)).toBeGreaterThan(100);
+    expect(product?.head_changed_by_javascript).toEqual(['title', 'description', 'canonical', 'h1']);
+    expect(product?.rendered_words_added).toBe(Number(product?.word_count) - 1);
     const [about] = await readExportRows(rendered, 'urls', `SELECT * FROM $table WHERE url = '${shop}/about'`);
     expect(about).toMatchObject({ meta_noindex: true, raw_meta_noindex: false, indexable: false, js_error_count: 2 });
+    expect(about?.head_changed_by_javascript).toContain('noindex');
     expect(about?.js_console_errors).toEqual(['about: the team widget could not load']);
     expect(String((about?.js_exceptions as string[])[0])).toContain('about: team widget crashed');
   });
@@ -133,6 +136,12 @@ describe('a history-mode React shop', () => {
     });
     const secret = await readExportRows(rendered, 'urls', `SELECT url FROM $table WHERE url LIKE '%legal-secret%'`);
     expect(secret).toEqual([]);
+    expect(legal).toMatchObject({ head_changed_by_javascript: null, rendered_words_added: null });
+    const sql = 'SELECT head_changed_by_javascript AS h, rendered_words_added AS w FROM $table WHERE html_size > 0';
+    expect(await readExportRows(raw, 'urls', sql)).toEqual([
+      { h: null, w: null },
+      { h: null, w: null },
+    ]);
   });
 
   it('fills each rendered-crawl report with the pages that have its finding', async () => {

@@ -478,29 +478,18 @@ const cases: Readonly<Record<string, Case>> = {
     moreNearMisses: [{ row: { rendered_only: null } }],
   },
   'meta/changed-by-javascript': {
-    fires: { row: { rendered: true, page_title: 'Rendered', raw_page_title: 'Raw' } },
-    nearMiss: {
-      row: { rendered: true, page_title: 'Same', raw_page_title: 'Same', h1_tag: ['H'], raw_h1_tag: ['H'] },
-    },
-    moreFires: [
-      { row: { rendered: true, description: 'Rendered', raw_description: null } },
-      { row: { rendered: true, canonical_html_url: FIRES, raw_canonical_url: `${HOME}/raw` } },
-      { row: { rendered: true, meta_noindex: true, raw_meta_noindex: false } },
-      { row: { rendered: true, meta_nofollow: true, raw_meta_nofollow: null } },
-      { row: { rendered: true, h1_tag: ['Rendered'], raw_h1_tag: [] } },
-    ],
-    moreNearMisses: [
-      { row: { rendered: false, page_title: 'Rendered', raw_page_title: 'Raw' } },
-      { row: { rendered: true, meta_noindex: false, raw_meta_noindex: null } },
-    ],
+    fires: { row: { rendered: true, head_changed_by_javascript: ['title'] } },
+    nearMiss: { row: { rendered: true, head_changed_by_javascript: [] } },
+    moreFires: [{ row: { rendered: true, head_changed_by_javascript: ['canonical', 'h1'] } }],
+    moreNearMisses: [{ row: { rendered: false, head_changed_by_javascript: null } }],
   },
   'content/rendered-only': {
-    fires: { row: { rendered: true, raw_word_count: 50, word_count: 100 } },
-    nearMiss: { row: { rendered: true, raw_word_count: 51, word_count: 101 } },
-    moreFires: [{ row: { rendered: true, raw_word_count: null, word_count: 50 } }],
+    fires: { row: { rendered: true, raw_word_count: 50, rendered_words_added: 50 } },
+    nearMiss: { row: { rendered: true, raw_word_count: 51, rendered_words_added: 50 } },
+    moreFires: [{ row: { rendered: true, raw_word_count: null, rendered_words_added: 50 } }],
     moreNearMisses: [
-      { row: { rendered: true, raw_word_count: 0, word_count: 49 } },
-      { row: { rendered: false, raw_word_count: 0, word_count: 500 } },
+      { row: { rendered: true, raw_word_count: 0, rendered_words_added: 49 } },
+      { row: { rendered: false, raw_word_count: 0, rendered_words_added: null } },
     ],
   },
   'crawl/javascript-errors': {
