@@ -11,7 +11,7 @@ import { charsetOf, parseLinkHeader, parseRobotsHeader, redirectTarget } from '.
 import type { RowWriter } from './row-writer.ts';
 import { LinkKind, type EdgeRecord, type ImageRecord, type PageRecord } from './crawl-records.ts';
 import type { RestrictedReason } from './scope.ts';
-import { rawTargets, renderView, type PageRenderer } from './render/rendered-page.ts';
+import { navigationCut, rawTargets, RenderNavigations, renderView, type PageRenderer } from './render/rendered-page.ts';
 
 type LinkKindId = (typeof LinkKind)[keyof typeof LinkKind];
 
@@ -81,6 +81,7 @@ export class PageRecorder {
   private parser: ParsePool | null = null;
   /** Pages whose HTML could not be parsed. */
   parseFailures = 0;
+  private readonly navigations = new RenderNavigations();
 
   constructor(
     private readonly frontier: Frontier,
@@ -132,11 +133,18 @@ export class PageRecorder {
     // Rendered crawl: the rendered DOM replaces the raw page; the raw one adds the links only it has.
     let raw: ParsedPage | null = null;
     let renderedOnly: Set<number> | null = null;
+    const navigationsBefore = this.navigations.take(id);
+    let navigationHops = 0;
     if (page !== null && this.renderer !== null) {
       const noindexBy = robotsHeader.hn ? 'X-Robots-Tag header' : page.metaNoindex ? 'HTML' : null;
       const view = await renderView(this.renderer, (html) => this.parse(html, url), url, page, noindexBy);
       Object.assign(row, view.columns);
-      if (view.navigatedTo !== null && view.navigatedTo !== url) redirect ??= { target: view.navigatedTo, kind: 'js' };
+      if (view.navigatedTo !== null && view.navigatedTo !== url && redirect === null) {
+        const cut = navigationCut(navigationsBefore + 1, view.navigatedTo);
+        if (cut === null)
+          [redirect, navigationHops] = [{ target: view.navigatedTo, kind: 'js' }, navigationsBefore + 1];
+        else row.rw = cut;
+      }
       if (view.page !== null) [raw, page] = [page, view.page];
     }
     if (page !== null) {
@@ -164,6 +172,7 @@ export class PageRecorder {
     if (redirect !== null) {
       row.rd = addEdge(redirect.target, plainEdge(LinkKind.redirect, null, null));
       row.rk = redirect.kind;
+      if (navigationHops > 0) this.navigations.reach(row.rd, navigationHops);
     }
     this.writers.pages.write(row);
     if (id === START_ID && redirect !== null) this.onStartRedirect(redirect.target);

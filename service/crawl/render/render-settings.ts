@@ -18,6 +18,12 @@ export const QUIET_MS = 500;
 export const RENDER_CAP_MS = 5000;
 /** Pages rendered at once: tabs of the one browser. */
 export const RENDER_TABS = 4;
+/**
+ * Pages in a row that navigate themselves while rendering (`location.href`, a refresh set by script), each target
+ * followed as a JavaScript redirect: past this many, the next target is not followed, so a page that reloads itself
+ * under a new URL each time is a short chain with its reason rather than a crawl of its own.
+ */
+export const RENDER_NAVIGATIONS_MAX = 5;
 /** Hash routes (`#/…`) a page's rendering visits to find further hash routes. */
 export const HASH_ROUTES_MAX = 50;
 

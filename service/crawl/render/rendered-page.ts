@@ -7,6 +7,7 @@
 import type { PageRecord } from '../crawl-records.ts';
 import { normalizeResolvedUrl, normalizeUrl } from '../normalize-url.ts';
 import type { ParsedPage } from '../parsed-page.ts';
+import { RENDER_NAVIGATIONS_MAX } from './render-settings.ts';
 import type { RenderedPage } from './render-tab.ts';
 
 export interface PageRenderer {
@@ -89,3 +90,30 @@ export function rawTargets(raw: ParsedPage): Set<string> {
   }
   return targets;
 }
+
+/**
+ * Chains of pages that navigate themselves while rendering, by page id: how many such navigations in a row led to a
+ * page that waits to be crawled, so that a chain longer than RENDER_NAVIGATIONS_MAX is cut with its reason.
+ */
+export class RenderNavigations {
+  private readonly hops = new Map<number, number>();
+
+  /** How many navigations in a row led to page `id` (0: none), asked once, as the page is recorded. */
+  take(id: number): number {
+    const hops = this.hops.get(id) ?? 0;
+    this.hops.delete(id);
+    return hops;
+  }
+
+  /** Page `target` was reached by the `hops`th navigation in a row. */
+  reach(target: number, hops: number): void {
+    if (!this.hops.has(target)) this.hops.set(target, hops);
+  }
+}
+
+/** Why the `hops`th navigation in a row, to `target`, is not followed; null within the limit. */
+export const navigationCut = (hops: number, target: string): string | null =>
+  hops <= RENDER_NAVIGATIONS_MAX
+    ? null
+    : `navigated away to ${target} as page ${hops} in a row to navigate itself while rendering: ` +
+      `over the limit of ${RENDER_NAVIGATIONS_MAX}, not followed`;
