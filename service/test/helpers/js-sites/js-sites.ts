@@ -6,24 +6,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { build } from 'esbuild';
+import { bundleApp } from '../../../../scripts/support/bundle-app.ts';
 
 export type JsSiteKind = 'history' | 'hash';
 
-async function bundle(kind: JsSiteKind): Promise<string> {
-  const result = await build({
-    entryPoints: [path.join(import.meta.dirname, `${kind}-app.tsx`)],
-    bundle: true,
-    write: false,
-    format: 'iife',
-    platform: 'browser',
-    jsx: 'automatic',
-    minify: true,
-    define: { 'process.env.NODE_ENV': '"production"' },
-    logLevel: 'silent',
-  });
-  return result.outputFiles[0]?.text ?? '';
-}
+const bundle = (kind: JsSiteKind): Promise<string> => bundleApp(path.join(import.meta.dirname, `${kind}-app.tsx`));
 
 const shell = (title: string, extra = ''): string => `<!doctype html><html><head><meta charset="utf-8">
 <title>${title}</title><meta name="description" content="Loading the app"></head>
