@@ -178,7 +178,7 @@ export class AppState {
         await state.approvals.approve(crawl.websiteId, crawl.crawlId, 'demo setup', { isMailed: false });
       }
     }
-    state.#unsubscribeRemote = appDb.onRemoteWrite(['crawl_registry'], () => state.#reloadStates());
+    state.#unsubscribeRemote = appDb.onRemoteChange('crawl-registry', () => state.#reloadStates());
     state.#unsubscribe = registry.onChange(() => {
       state.sync().catch((error: unknown) => logger.error(`crawl registry sync failed: ${String(error)}`));
     });

@@ -59,6 +59,7 @@ export async function checkedKeysAt(
   crawlId: number,
 ): Promise<ChecklistKey[]> {
   const rows = await sql.cached<{ url: string; sub_keys: string[] }>(
+    'checklist',
     `SELECT DISTINCT url, sub_keys FROM checklist_items WHERE ${CHECKED_AT} ORDER BY url, sub_keys`,
     [websiteId, reportId, crawlId, crawlId],
   );
@@ -105,5 +106,6 @@ export async function saveChecklist(tx: Sql, change: ChecklistChange): Promise<{
     );
     if (closed.length > 0) unchecked += 1;
   }
+  await tx.changed('checklist');
   return { checked, unchecked };
 }

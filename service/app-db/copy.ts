@@ -6,6 +6,7 @@
  */
 import type { AppDb } from './db.ts';
 import { APP_TABLES } from './app-tables.ts';
+import { ALL_TOPICS } from './cached-topics.ts';
 import { AppDataError } from './errors.ts';
 import type { Sql, SqlParam } from './sql.ts';
 
@@ -76,6 +77,7 @@ export async function copyAppState(from: Pick<Sql, 'all'>, to: AppDb): Promise<C
     );
     for (const m of applied)
       await tx.run('UPDATE schema_migrations SET applied_at = ? WHERE version = ?', [m.applied_at, m.version]);
+    await tx.changed(...ALL_TOPICS);
     return counts;
   });
 }

@@ -89,6 +89,7 @@ export async function registerCrawls(tx: Sql, crawls: readonly CrawlArrival[], n
     );
     added += inserted.length;
   }
+  if (added > 0) await tx.changed('crawl-registry');
   return added;
 }
 

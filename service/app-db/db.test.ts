@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AppDb, readTables, writtenTables } from './db.ts';
+import { AppDb } from './db.ts';
 
 describe('AppDb.cached', () => {
   let db: AppDb;
@@ -10,7 +10,7 @@ describe('AppDb.cached', () => {
   });
   afterEach(() => db.close());
 
-  const read = () => db.cached<{ v: string }>('SELECT v FROM t WHERE id = ?', [1]);
+  const read = () => db.cached<{ v: string }>('websites', 'SELECT v FROM t WHERE id = ?', [1]);
 
   it('answers a repeated read from memory', async () => {
     const first = read();
@@ -18,14 +18,33 @@ describe('AppDb.cached', () => {
     expect(await first).toEqual([{ v: 'a' }]);
   });
 
-  it('never answers with rows older than the last write, by run, all or transaction', async () => {
+  it('never answers with rows older than a change of its topic, said outside or inside a transaction', async () => {
     await read();
     await db.run(`UPDATE t SET v = 'b'`);
+    await db.changed('websites');
     expect(await read()).toEqual([{ v: 'b' }]);
-    await db.all(`UPDATE t SET v = 'c' RETURNING id`);
+    await db.transaction(async (tx) => {
+      await tx.run(`UPDATE t SET v = 'c'`);
+      await tx.changed('websites');
+    });
     expect(await read()).toEqual([{ v: 'c' }]);
-    await db.transaction((tx) => tx.run(`UPDATE t SET v = 'd'`));
-    expect(await read()).toEqual([{ v: 'd' }]);
+  });
+
+  it('keeps its answer across writes that change no topic of it, and a change of another topic', async () => {
+    const first = read();
+    expect(await first).toEqual([{ v: 'a' }]);
+    await db.run(`UPDATE t SET v = 'z'`);
+    await db.changed('sessions', 'checklist');
+    expect(read()).toBe(first);
+  });
+
+  it('does not keep an answer asked while its topic changed', async () => {
+    const write = db.run(`UPDATE t SET v = 'y'`);
+    const during = read();
+    const change = db.changed('websites');
+    expect(await during).toEqual([{ v: 'y' }]);
+    await Promise.all([write, change]);
+    expect(read()).not.toBe(during);
   });
 
   it('keeps a cached answer across plain reads, which change nothing', async () => {
@@ -42,7 +61,7 @@ describe('AppDb.cached', () => {
     await expect(
       db.transaction(async (tx) => {
         await tx.run(`UPDATE t SET v = 'f'`);
-        expect(await tx.cached('SELECT v FROM t WHERE id = ?', [1])).toEqual([{ v: 'f' }]);
+        expect(await tx.cached('websites', 'SELECT v FROM t WHERE id = ?', [1])).toEqual([{ v: 'f' }]);
         throw new Error('abandon');
       }),
     ).rejects.toThrow('abandon');
@@ -60,7 +79,7 @@ describe('AppDb.cached', () => {
   });
 
   it('forgets a read that failed, so asking again runs it again', async () => {
-    const bad = () => db.cached('SELECT missing_column FROM t WHERE id = ?', [1]);
+    const bad = () => db.cached('websites', 'SELECT missing_column FROM t WHERE id = ?', [1]);
     const first = bad();
     await expect(first).rejects.toThrow(/missing_column/);
     const again = bad();
@@ -71,56 +90,7 @@ describe('AppDb.cached', () => {
 
   it('keys on the parameters', async () => {
     await db.run(`INSERT INTO t VALUES (2, 'z')`);
-    expect(await db.cached('SELECT v FROM t WHERE id = ?', [2])).toEqual([{ v: 'z' }]);
+    expect(await db.cached('websites', 'SELECT v FROM t WHERE id = ?', [2])).toEqual([{ v: 'z' }]);
     expect(await read()).toEqual([{ v: 'a' }]);
-  });
-});
-
-describe('the app tables a statement names', () => {
-  it('finds the written tables, past DO UPDATE and FOR UPDATE, and knows none of a schema change or another table', () => {
-    expect(
-      writtenTables(`UPDATE crawl_runs SET status = 'running'
-       WHERE id = (SELECT id FROM crawl_runs WHERE status = 'queued' LIMIT 1 FOR UPDATE SKIP LOCKED)`),
-    ).toEqual(new Set(['crawl_runs']));
-    expect(
-      writtenTables('INSERT INTO login_failures VALUES (?, 1, ?) ON CONFLICT (key) DO UPDATE SET failures = 2'),
-    ).toEqual(new Set(['login_failures']));
-    expect(
-      writtenTables('DELETE FROM sessions WHERE user_id = 1; DELETE FROM user_websites WHERE user_id = 1'),
-    ).toEqual(new Set(['sessions', 'user_websites']));
-    expect(writtenTables('CREATE INDEX i ON sessions (user_id)')).toBeUndefined();
-    expect(writtenTables(`INSERT INTO t VALUES (1, 'a')`)).toBeUndefined();
-    expect(readTables('SELECT * FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?')).toEqual(
-      new Set(['sessions', 'users']),
-    );
-    expect(readTables('SELECT EXTRACT(EPOCH FROM queued_at) AS at FROM crawl_runs')).toBeUndefined();
-    expect(readTables('SELECT 1 FROM sessions s, users u WHERE u.id = s.user_id')).toBeUndefined();
-    expect(readTables('SELECT 1 FROM sessions, users')).toBeUndefined();
-  });
-});
-
-describe('AppDb.cached over the app tables', () => {
-  let db: AppDb;
-  beforeEach(async () => {
-    db = await AppDb.open(':memory:');
-    await db.run(`INSERT INTO websites VALUES ('shop', 'Shop', 'shop.example', ?)`, [new Date()]);
-  });
-  afterEach(() => db.close());
-
-  const website = () => db.cached<{ name: string }>('SELECT name FROM websites WHERE id = ?', ['shop']);
-  const runCount = () => db.cached<{ n: number }>('SELECT count(*)::INTEGER AS n FROM crawl_runs');
-
-  it('keeps the answers about other tables across a write, and drops those about the written one', async () => {
-    const first = website();
-    const runs = runCount();
-    expect(await runs).toEqual([{ n: 0 }]);
-    await db.run(`UPDATE crawl_runs SET pages_done = 1`);
-    await db.transaction((tx) => tx.run(`DELETE FROM crawl_runs WHERE id = 0`));
-    expect(website()).toBe(first);
-    expect(runCount()).not.toBe(runs);
-    await db.run(`UPDATE websites SET name = 'Renamed'`);
-    expect(await website()).toEqual([{ name: 'Renamed' }]);
-    await db.run('CREATE TABLE scratch (id INTEGER)');
-    expect(website()).not.toBe(first);
   });
 });

@@ -6,13 +6,14 @@
  * (DATA_DIR/app-db.lock), so there the admin CLI hands its commands to the running service.
  *
  * All statements of a process go through one connection, one at a time: the traffic is small, and serialising it
- * rules out write-write conflicts between this process's concurrent requests. Over a server, other replicas write
- * too: every write notifies the others (LISTEN/NOTIFY) of the tables it wrote, and they drop the cached reads of
- * those tables only, so a crawl run's heartbeat each second leaves sessions, websites and checklists in memory.
+ * rules out write-write conflicts between this process's concurrent requests. Reads kept in memory are named by
+ * topic (cached-topics.ts) and dropped when code says it changed that topic; over a server the change is announced
+ * to the other replicas (LISTEN/NOTIFY), so a crawl run's heartbeat each second leaves sessions, websites and
+ * checklists in memory everywhere.
  */
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { APP_TABLES } from './app-tables.ts';
+import { ALL_TOPICS, isCachedTopic, type CachedTopic } from './cached-topics.ts';
 import { IN_MEMORY, isLockedError, type Connection, type Query } from './connection.ts';
 import { openEmbedded } from './embedded-connection.ts';
 import { migrate, type Migration } from './migrate.ts';
@@ -46,49 +47,9 @@ export const isServerLocation = (location: string): boolean => /^postgres(ql)?:\
 /** Cached reads kept at most; beyond it the cache starts over. */
 const MAX_CACHED_READS = 10_000;
 
-/** The app tables a statement names; undefined (every table) when it names another or none, or changes the schema. */
-export type Tables = ReadonlySet<string> | undefined;
-const KNOWN_TABLES: ReadonlySet<string> = new Set([...APP_TABLES, 'schema_migrations']);
-const WRITTEN_TABLE = /(?<!\b(?:DO|FOR)\s+)\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+"?(\w+)/gi;
-const READ_TABLE = /\b(?:FROM|JOIN)\s+"?(\w+)/gi;
-const COMMA_JOIN = /\bFROM\s+"?\w+"?(?:\s+(?:AS\s+)?(?!WHERE\b|GROUP\b|ORDER\b|LIMIT\b|JOIN\b)\w+)?\s*,/i;
-const SCHEMA_CHANGE = /\b(?:CREATE|ALTER|DROP|TRUNCATE)\b/i;
-const readTablesBySql = new Map<string, Tables>();
-const writtenTablesBySql = new Map<string, Tables>();
-
-function tablesIn(sql: string, pattern: RegExp): Tables {
-  const tables = new Set<string>();
-  for (const [, name] of sql.matchAll(pattern)) {
-    const table = name!.toLowerCase();
-    if (!KNOWN_TABLES.has(table)) return undefined;
-    tables.add(table);
-  }
-  return tables.size > 0 ? tables : undefined;
-}
-
-/** Tables found once per statement text and kind (the statements are the code's own: a few hundred at most). */
-function remembered(memo: Map<string, Tables>, sql: string, find: () => Tables): Tables {
-  const known = memo.get(sql);
-  if (known !== undefined || memo.has(sql)) return known;
-  const tables = find();
-  memo.set(sql, tables);
-  return tables;
-}
-
-/** The tables a write statement changes. */
-export const writtenTables = (sql: string): Tables =>
-  remembered(writtenTablesBySql, sql, () => (SCHEMA_CHANGE.test(sql) ? undefined : tablesIn(sql, WRITTEN_TABLE)));
-
-/** The tables a read depends on; a comma join names tables FROM/JOIN does not catch, so it counts as every table. */
-export const readTables = (sql: string): Tables =>
-  remembered(readTablesBySql, sql, () => (COMMA_JOIN.test(sql) ? undefined : tablesIn(sql, READ_TABLE)));
-
-const touches = (written: Tables, tables: ReadonlySet<string>): boolean =>
-  written === undefined || [...tables].some((table) => written.has(table));
-
-/** A cached read: the rows and the stamp of the tables it read when it ran. */
+/** A cached read: the rows, and the generation of its topic when it was asked. */
 interface CachedRead {
-  stamp: string;
+  generation: number;
   rows: Promise<readonly unknown[]>;
 }
 
@@ -96,24 +57,19 @@ export class AppDb implements Sql {
   #queue: Promise<unknown> = Promise.resolve();
   #isClosed = false;
   /**
-   * Per table, bumped by every write of it here or on another replica (and all at once by a write of unknown tables),
-   * so a cached answer is never older than the last write of a table it reads; plain reads leave them, so they do not
-   * empty the cache. Every request reads its session (and often its checklist) here: from memory.
+   * Per topic, bumped by every change of it here or on another replica, so an answer asked before the last change
+   * is never served after it (a read in flight across a change included).
    */
-  readonly #tableGenerations = new Map<string, number>();
-  /** Bumped by every write: the stamp of reads whose tables are unknown. */
-  #generation = 0;
-  /** Bumped by writes of unknown tables. */
-  #allGeneration = 0;
-  /** Over a server, cached answers are kept only while the notifications of other replicas' writes arrive. */
+  readonly #generations = new Map<CachedTopic, number>(ALL_TOPICS.map((topic) => [topic, 0]));
+  /** Over a server, cached answers are kept only while the notifications of other replicas' changes arrive. */
   #isCaching: boolean;
   /** Embedded databases open in this process: the pid lock only keeps other processes out. */
   static readonly #openHere = new Set<string>();
-  /** Cached reads by statement text, then by their values as JSON. */
-  readonly #reads = new Map<string, Map<string, CachedRead>>();
+  /** Cached reads by topic, then by statement text and values as JSON. */
+  readonly #reads = new Map<CachedTopic, Map<string, CachedRead>>(ALL_TOPICS.map((topic) => [topic, new Map()]));
   #readCount = 0;
   readonly #instanceId = randomBytes(12).toString('base64url');
-  readonly #remoteWriteListeners = new Set<{ tables: ReadonlySet<string>; listener: () => void }>();
+  readonly #remoteChangeListeners = new Set<{ topic: CachedTopic; listener: () => void }>();
   readonly #storeChangeListeners = new Set<() => void>();
 
   private constructor(
@@ -175,76 +131,65 @@ export class AppDb implements Sql {
   }
 
   all<T>(sql: string, params: readonly SqlParam[] = []): Promise<T[]> {
-    return this.#exclusive(async () => {
-      const rows = await this.#query<T>(this.conn.query, sql, params);
-      if (isWrite(sql)) await this.#notifyWrite(this.conn.query, writtenTables(sql));
-      return rows;
-    });
+    return this.#exclusive(() => this.#query<T>(this.conn.query, sql, params));
   }
 
   run(sql: string, params: readonly SqlParam[] = []): Promise<void> {
-    return this.#exclusive(async () => {
-      await this.#run(this.conn.query, sql, params);
-      if (isWrite(sql)) await this.#notifyWrite(this.conn.query, writtenTables(sql));
-    });
+    return this.#exclusive(() => this.#run(this.conn.query, sql, params));
   }
 
-  cached<T>(sql: string, params: readonly SqlParam[] = []): Promise<readonly T[]> {
+  cached<T>(topic: CachedTopic, sql: string, params: readonly SqlParam[] = []): Promise<readonly T[]> {
     if (!this.#isCaching) return this.all<T>(sql, params);
-    const key = JSON.stringify(params);
-    let reads = this.#reads.get(sql);
-    const hit = reads?.get(key);
-    const stamp = this.#stampOf(readTables(sql));
-    if (hit && hit.stamp === stamp) return hit.rows as Promise<readonly T[]>;
-    if (this.#readCount >= MAX_CACHED_READS) {
-      this.#clearReads();
-      reads = undefined;
-    }
+    const key = `${sql}\u0000${JSON.stringify(params)}`;
+    const reads = this.#reads.get(topic)!;
+    const generation = this.#generations.get(topic)!;
+    const hit = reads.get(key);
+    if (hit && hit.generation === generation) return hit.rows as Promise<readonly T[]>;
+    if (this.#readCount >= MAX_CACHED_READS) this.#clearReads();
     const rows = this.#exclusive(async () => (await this.conn.query(toPositional(sql), bind(params))) as T[]);
-    if (!reads) this.#reads.set(sql, (reads = new Map<string, CachedRead>()));
     if (!reads.has(key)) this.#readCount++;
-    reads.set(key, { stamp, rows });
+    reads.set(key, { generation, rows });
     rows.catch(() => {
       // A clear since then reset the count without this read.
-      if (this.#reads.get(sql) === reads && reads.get(key)?.rows === rows && reads.delete(key)) this.#readCount--;
+      if (reads.get(key)?.rows === rows && reads.delete(key)) this.#readCount--;
     });
     return rows;
   }
 
+  async changed(...topics: CachedTopic[]): Promise<void> {
+    this.#bump(topics);
+    await this.#exclusive(() => this.#announce(this.conn.query, topics));
+  }
+
   /** Runs `work` in one transaction; nothing else of this process touches the database until it ends. */
   transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
-    /** The tables written so far; null while nothing is. */
-    let written: Tables | null = null;
+    /** The topics the work said it changed: dropped and announced at commit. */
+    const changed = new Set<CachedTopic>();
     return this.#exclusive(() =>
       this.conn
         .transaction(async (query) => {
-          const note = (s: string) => {
-            if (isWrite(s)) written = written === null ? writtenTables(s) : union(written, writtenTables(s));
-          };
           const result = await work({
-            all: (s, p = []) => {
-              note(s);
-              return this.#query(query, s, p);
+            all: (s, p = []) => this.#query(query, s, p),
+            run: (s, p = []) => this.#run(query, s, p),
+            cached: (_topic, s, p = []) => this.#query(query, s, p),
+            changed: (...topics) => {
+              for (const topic of topics) changed.add(topic);
+              return Promise.resolve();
             },
-            run: (s, p = []) => {
-              note(s);
-              return this.#run(query, s, p);
-            },
-            cached: (s, p = []) => this.#query(query, s, p),
           });
           // Delivered at commit, and only then.
-          if (written !== null) await this.#notifyWrite(query, written);
+          if (changed.size > 0) await this.#announce(query, [...changed]);
           return result;
         })
-        .finally(() => this.#bump(written === null ? new Set() : written)),
+        .finally(() => this.#bump([...changed])),
     );
   }
 
-  /** Calls `listener` after another process's write of one of `tables` to the shared database reached this one. */
-  onRemoteWrite(tables: readonly string[], listener: () => void): () => void {
-    const entry = { tables: new Set(tables), listener };
-    this.#remoteWriteListeners.add(entry);
-    return () => this.#remoteWriteListeners.delete(entry);
+  /** Calls `listener` after another process changed `topic` in the shared database (cached-topics.ts). */
+  onRemoteChange(topic: CachedTopic, listener: () => void): () => void {
+    const entry = { topic, listener };
+    this.#remoteChangeListeners.add(entry);
+    return () => this.#remoteChangeListeners.delete(entry);
   }
 
   /**
@@ -272,45 +217,37 @@ export class AppDb implements Sql {
   }
 
   #clearReads(): void {
-    this.#reads.clear();
+    for (const reads of this.#reads.values()) reads.clear();
     this.#readCount = 0;
   }
 
-  /** What a cached answer of a read of these tables is valid for. */
-  #stampOf(tables: Tables): string {
-    if (tables === undefined) return `*${this.#generation}`;
-    let stamp = String(this.#allGeneration);
-    for (const table of tables) stamp += `,${this.#tableGenerations.get(table) ?? 0}`;
-    return stamp;
+  #bump(topics: readonly CachedTopic[]): void {
+    for (const topic of topics) {
+      this.#generations.set(topic, this.#generations.get(topic)! + 1);
+      const reads = this.#reads.get(topic)!;
+      this.#readCount -= reads.size;
+      reads.clear();
+    }
   }
 
-  #bump(tables: Tables): void {
-    this.#generation++;
-    if (tables === undefined) this.#allGeneration++;
-    else for (const table of tables) this.#tableGenerations.set(table, (this.#tableGenerations.get(table) ?? 0) + 1);
-  }
-
-  async #query<T>(query: Query, sql: string, params: readonly SqlParam[]): Promise<T[]> {
-    if (isWrite(sql)) this.#bump(writtenTables(sql));
-    return (await query(toPositional(sql), bind(params))) as T[];
+  #query<T>(query: Query, sql: string, params: readonly SqlParam[]): Promise<T[]> {
+    return query(toPositional(sql), bind(params)) as Promise<T[]>;
   }
 
   async #run(query: Query, sql: string, params: readonly SqlParam[]): Promise<void> {
-    if (isWrite(sql)) this.#bump(writtenTables(sql));
     await query(params.length === 0 ? sql : toPositional(sql), bind(params));
   }
 
-  /** The payload names the writer and the tables it wrote ('*': unknown), so the others drop only those answers. */
-  async #notifyWrite(query: Query, tables: Tables): Promise<void> {
-    if (!this.conn.isShared) return;
-    const payload = `${this.#instanceId} ${tables === undefined ? '*' : [...tables].join(',')}`;
-    await query('SELECT pg_notify($1, $2)', [WRITES_CHANNEL, payload]);
+  /** The payload names the writer and the topics it changed, so the others drop only those answers. */
+  async #announce(query: Query, topics: readonly CachedTopic[]): Promise<void> {
+    if (!this.conn.isShared || topics.length === 0) return;
+    await query('SELECT pg_notify($1, $2)', [WRITES_CHANNEL, `${this.#instanceId} ${topics.join(',')}`]);
   }
 
   async #listen(): Promise<void> {
-    const remoteWrite = (tables: Tables): void => {
-      this.#bump(tables);
-      for (const { tables: watched, listener } of this.#remoteWriteListeners) if (touches(tables, watched)) listener();
+    const remoteChange = (topics: readonly CachedTopic[]): void => {
+      this.#bump(topics);
+      for (const { topic, listener } of this.#remoteChangeListeners) if (topics.includes(topic)) listener();
     };
     const storeChanged = (): void => {
       for (const listener of this.#storeChangeListeners) listener();
@@ -318,8 +255,10 @@ export class AppDb implements Sql {
     await this.conn.listen!(WRITES_CHANNEL, {
       onNotify: (payload) => {
         if (payload === STORE_CHANGED) return storeChanged();
-        const [writer, list = '*'] = payload.split(' ');
-        if (writer !== this.#instanceId) remoteWrite(list === '*' ? undefined : new Set(list.split(',')));
+        const [writer, list = ''] = payload.split(' ');
+        // A topic this build does not know (a newer replica's) may cover anything: drop every answer.
+        const named = list.split(',');
+        if (writer !== this.#instanceId) remoteChange(named.every(isCachedTopic) ? named : ALL_TOPICS);
       },
       onLost: () => {
         // Whatever is written meanwhile would go unnoticed: stop answering from memory.
@@ -328,17 +267,12 @@ export class AppDb implements Sql {
       },
       onListening: () => {
         this.#isCaching = true;
-        remoteWrite(undefined);
+        remoteChange(ALL_TOPICS);
         storeChanged();
       },
     });
   }
 }
-
-const isWrite = (sql: string): boolean => !/^\s*SELECT\b/i.test(sql);
-
-const union = (a: Tables, b: Tables): Tables =>
-  a === undefined || b === undefined ? undefined : new Set([...a, ...b]);
 
 /** `?` placeholders (outside quoted text) to PostgreSQL's `$1`, `$2`, … */
 export function toPositional(sql: string): string {

@@ -63,6 +63,7 @@ export async function addUser(tx: Sql, user: NewUser, now: Date): Promise<User> 
   const id = row!.id;
   for (const websiteId of new Set(user.websites))
     await tx.run('INSERT INTO user_websites VALUES (?, ?)', [id, websiteId]);
+  await tx.changed('sessions');
   return {
     id,
     email: user.email.toLowerCase(),
@@ -91,6 +92,7 @@ export async function changeUser(
   await tx.run('UPDATE users SET role = ? WHERE id = ?', [role, user.id]);
   await tx.run('DELETE FROM user_websites WHERE user_id = ?', [user.id]);
   for (const websiteId of websites) await tx.run('INSERT INTO user_websites VALUES (?, ?)', [user.id, websiteId]);
+  await tx.changed('sessions');
   return { id: user.id, email: user.email, role, websites: websites.sort(), isDisabled: user.disabled_at !== null };
 }
 
@@ -99,10 +101,12 @@ export async function setDisabled(tx: Sql, email: string, isDisabled: boolean, n
   const user = await requireUser(tx, email);
   await tx.run('UPDATE users SET disabled_at = ? WHERE id = ?', [isDisabled ? now : null, user.id]);
   if (isDisabled) await revokeSessionsOf(tx, user.id, now);
+  await tx.changed('sessions');
 }
 
 export async function revokeSessionsOf(tx: Sql, userId: number, now: Date): Promise<void> {
   await tx.run('UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL', [now, userId]);
+  await tx.changed('sessions');
 }
 
 export async function removeUser(tx: Sql, email: string): Promise<void> {
@@ -113,6 +117,7 @@ export async function removeUser(tx: Sql, email: string): Promise<void> {
   await tx.run('DELETE FROM notification_settings WHERE user_id = ?', [user.id]);
   await tx.run('DELETE FROM user_websites WHERE user_id = ?', [user.id]);
   await tx.run('DELETE FROM users WHERE id = ?', [user.id]);
+  await tx.changed('sessions');
 }
 
 /** Sets a new password hash and signs the user out everywhere. */
@@ -128,6 +133,7 @@ export async function bindUser(tx: Sql, email: string, websiteIds: readonly stri
   await requireWebsites(tx, websiteIds);
   for (const websiteId of new Set(websiteIds))
     await tx.run('INSERT INTO user_websites VALUES (?, ?) ON CONFLICT DO NOTHING', [user.id, websiteId]);
+  await tx.changed('sessions');
 }
 
 export async function unbindUser(tx: Sql, email: string, websiteIds: readonly string[]): Promise<void> {
@@ -138,6 +144,7 @@ export async function unbindUser(tx: Sql, email: string, websiteIds: readonly st
     throw new AppDataError('A CLIENT must stay bound to at least one website; remove the user instead');
   for (const websiteId of websiteIds)
     await tx.run('DELETE FROM user_websites WHERE user_id = ? AND website_id = ?', [user.id, websiteId]);
+  await tx.changed('sessions');
 }
 
 export async function listUsers(sql: Sql): Promise<User[]> {

@@ -1,4 +1,5 @@
 import type { Sql } from './sql.ts';
+import { ALL_TOPICS } from './cached-topics.ts';
 import { AppDataError } from './errors.ts';
 import {
   DEFAULT_SEGMENT,
@@ -19,7 +20,7 @@ export interface WebsiteIdentity {
 }
 
 export async function websiteExists(sql: Sql, websiteId: string): Promise<boolean> {
-  const rows = await sql.cached('SELECT 1 FROM websites WHERE id = ?', [websiteId]);
+  const rows = await sql.cached('websites', 'SELECT 1 FROM websites WHERE id = ?', [websiteId]);
   return rows.length > 0;
 }
 
@@ -42,6 +43,7 @@ export async function ensureWebsite(tx: Sql, website: WebsiteIdentity, now: Date
     [website.id, DEFAULT_SEGMENT.id, DEFAULT_SEGMENT.name],
   );
   await tx.run('INSERT INTO module_managers (website_id, module) VALUES (?, ?)', [website.id, THC_MODULE]);
+  await tx.changed('websites');
   return true;
 }
 
@@ -119,10 +121,11 @@ export async function listWebsites(
 
 /** A segment of a website; report calls name one by `segmentId`. */
 export async function getSegment(sql: Sql, websiteId: string, segmentId: string): Promise<Segment | undefined> {
-  const [row] = await sql.cached<SegmentRow>('SELECT * FROM website_segments WHERE website_id = ? AND id = ?', [
-    websiteId,
-    segmentId,
-  ]);
+  const [row] = await sql.cached<SegmentRow>(
+    'websites',
+    'SELECT * FROM website_segments WHERE website_id = ? AND id = ?',
+    [websiteId, segmentId],
+  );
   return row && toSegment(row);
 }
 
@@ -141,6 +144,7 @@ export async function addSegment(tx: Sql, websiteId: string, segment: SegmentInp
      VALUES (?, ?, ?, ?, ?, ?, ?, false)`,
     [websiteId, segment.id, segment.name, segment.urlScope, segment.isHreflang, segment.isAi, segment.goalType],
   );
+  await tx.changed('websites');
 }
 
 /** The settings `changeSegment` may change; an absent key keeps its value. */
@@ -167,6 +171,7 @@ export async function changeSegment(
      WHERE website_id = ? AND id = ?`,
     [next.name, next.urlScope, next.isHreflang, next.isAi, next.goalType, websiteId, segmentId],
   );
+  await tx.changed('websites');
   return next;
 }
 
@@ -176,6 +181,7 @@ export async function removeSegment(tx: Sql, websiteId: string, segmentId: strin
   if (!segment) throw new AppDataError(`Website ${websiteId} has no segment ${segmentId}`, 404);
   if (segment.isDefault) throw new AppDataError('The default segment cannot be removed');
   await tx.run('DELETE FROM website_segments WHERE website_id = ? AND id = ?', [websiteId, segmentId]);
+  await tx.changed('websites');
 }
 
 export async function setModule(
@@ -209,12 +215,15 @@ export async function changeWebsite(
   if (changes.name !== undefined) await tx.run('UPDATE websites SET name = ? WHERE id = ?', [changes.name, websiteId]);
   if (changes.domain !== undefined)
     await tx.run('UPDATE websites SET domain = ? WHERE id = ?', [changes.domain, websiteId]);
+  await tx.changed('websites');
 }
 
 /** Archives a website (its crawls stay; its clients stop seeing it) or restores it. */
 export async function setArchived(tx: Sql, websiteId: string, isArchived: boolean, now: Date): Promise<void> {
   await requireWebsite(tx, websiteId);
   await tx.run('UPDATE websites SET archived_at = ? WHERE id = ?', [isArchived ? now : null, websiteId]);
+  // A client's session reads its websites without the archived ones.
+  await tx.changed('websites', 'sessions');
 }
 
 /** The app tables that hold rows of a website, children first; the website's row goes last. */
@@ -242,4 +251,5 @@ export async function deleteWebsiteRows(tx: Sql, websiteId: string): Promise<voi
     throw new AppDataError(`A crawl of ${websiteId} is queued or running; cancel it before deleting the website`, 409);
   for (const table of WEBSITE_CHILD_TABLES) await tx.run(`DELETE FROM ${table} WHERE website_id = ?`, [websiteId]);
   await tx.run('DELETE FROM websites WHERE id = ?', [websiteId]);
+  await tx.changed(...ALL_TOPICS);
 }

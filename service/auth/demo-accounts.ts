@@ -64,6 +64,7 @@ export async function seedDemoAccounts(appDb: AppDb, now: Date): Promise<boolean
     for (const w of demoWebsites) {
       await ensureWebsite(tx, w, now);
       await tx.run('UPDATE websites SET name = ? WHERE id = ?', [w.name, w.id]);
+      await tx.changed('websites', 'sessions');
       await changeSegment(tx, w.id, DEFAULT_SEGMENT.id, w.segment);
       for (const m of w.modules) await setModule(tx, w.id, m.module, m);
     }

@@ -51,6 +51,7 @@ export async function usePasswordToken(tx: Sql, token: string, passwordHash: str
   await tx.run('UPDATE password_tokens SET used_at = ? WHERE token_hash = ?', [now, hashToken(token)]);
   await tx.run('UPDATE users SET password_hash = ? WHERE id = ?', [passwordHash, row.user_id]);
   await revokeSessionsOf(tx, row.user_id, now);
+  await tx.changed('sessions');
   return row.email;
 }
 

@@ -73,6 +73,8 @@ export async function createSession(
       origin.userAgent?.slice(0, 300) ?? null,
     ],
   );
+  // A new token has no answer in memory, but the sweep above may have removed ones that have.
+  await tx.changed('sessions');
   return { token, csrfToken, expiresAt };
 }
 
@@ -81,7 +83,7 @@ export async function findSession(sql: Sql, token: string, now: Date): Promise<A
   if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return undefined;
   const tokenHash = hashOfToken(token);
   // A CLIENT no longer sees an archived website; a disabled user has no session.
-  // Cached until the next write to the app database; expiry is checked here, not in SQL, so the read stays cacheable.
+  // Cached until the sessions topic changes; expiry is checked here, not in SQL, so the read stays cacheable.
   const [row] = await sql.cached<{
     user_id: number;
     email: string;
@@ -90,6 +92,7 @@ export async function findSession(sql: Sql, token: string, now: Date): Promise<A
     expires_at: Date;
     websites: string[];
   }>(
+    'sessions',
     `SELECT s.user_id, u.email, u.role, s.csrf_token, s.expires_at,
             array_agg(w.website_id ORDER BY w.website_id) FILTER (WHERE w.website_id IS NOT NULL) AS websites
      FROM sessions s
@@ -120,6 +123,7 @@ export async function findSession(sql: Sql, token: string, now: Date): Promise<A
 
 export async function revokeSession(sql: Sql, tokenHash: string, now: Date): Promise<void> {
   await sql.run('UPDATE sessions SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL', [now, tokenHash]);
+  await sql.changed('sessions');
 }
 
 export function isSameToken(given: string, expected: string): boolean {
@@ -159,5 +163,6 @@ export async function revokeSessionById(tx: Sql, id: number, now: Date): Promise
      WHERE s.id = ? AND s.revoked_at IS NULL AND s.expires_at > ? AND u.id = s.user_id RETURNING u.email`,
     [now, id, now],
   );
+  await tx.changed('sessions');
   return row?.email;
 }

@@ -140,6 +140,7 @@ export async function saveSettings(
        updated_at = excluded.updated_at, updated_by = excluded.updated_by`,
     [websiteId, JSON.stringify(settings), scheduleFrom, now, by],
   );
+  await tx.changed('crawl-runs');
   return { settings, isDefault: false, scheduleFrom };
 }
 
@@ -147,7 +148,7 @@ export async function saveSettings(
 export async function scheduledSettings(
   sql: Sql,
 ): Promise<{ websiteId: string; settings: CrawlSettings; scheduleFrom: Date }[]> {
-  const rows = await sql.cached<SettingsRow>('SELECT * FROM crawl_settings ORDER BY website_id');
+  const rows = await sql.cached<SettingsRow>('crawl-runs', 'SELECT * FROM crawl_settings ORDER BY website_id');
   return rows
     .map((r) => ({
       websiteId: r.website_id,
@@ -186,12 +187,13 @@ export async function queueRun(sql: Sql, run: NewRun): Promise<RunRow | undefine
      VALUES (?, ?, ?, ?, ?, 'queued', ?) ON CONFLICT DO NOTHING RETURNING *`,
     [run.websiteId, run.trigger, run.startedBy, run.scheduledFor, run.now, JSON.stringify(run.settings)],
   );
+  if (row) await sql.changed('crawl-runs');
   return row;
 }
 
 /** Whether the website has a run for this scheduled time, whatever became of it. */
 export async function hasScheduledRun(sql: Sql, websiteId: string, scheduledFor: Date): Promise<boolean> {
-  const rows = await sql.cached('SELECT 1 FROM crawl_runs WHERE website_id = ? AND scheduled_for = ?', [
+  const rows = await sql.cached('crawl-runs', 'SELECT 1 FROM crawl_runs WHERE website_id = ? AND scheduled_for = ?', [
     websiteId,
     scheduledFor,
   ]);
@@ -214,14 +216,20 @@ export async function requestCancel(
      WHERE id = ? AND status = 'queued' RETURNING *`,
     [now, now, keepCrawled, runId],
   );
-  if (cancelled) return { run: cancelled };
+  if (cancelled) {
+    await tx.changed('crawl-runs');
+    return { run: cancelled };
+  }
   const [requested] = await tx.all<RunRow>(
     `UPDATE crawl_runs SET cancel_requested_at = coalesce(cancel_requested_at, ?), keep_crawled = ?
      WHERE id = ? AND status IN ('running', 'loading') AND (cancel_requested_at IS NULL OR keep_crawled AND NOT ?)
      RETURNING *`,
     [now, keepCrawled, runId, keepCrawled],
   );
-  if (requested) return { run: requested };
+  if (requested) {
+    await tx.changed('crawl-runs');
+    return { run: requested };
+  }
   const [active] = await tx.all<RunRow>(
     `SELECT * FROM crawl_runs WHERE id = ? AND status IN ('running', 'loading') FOR UPDATE`,
     [runId],
@@ -232,7 +240,7 @@ export async function requestCancel(
 
 /** Whether any run waits; a cached read, so an idle poll leaves every cache as it was. */
 export async function hasQueuedRuns(sql: Sql): Promise<boolean> {
-  return (await sql.cached(`SELECT 1 FROM crawl_runs WHERE status = 'queued' LIMIT 1`)).length > 0;
+  return (await sql.cached('crawl-runs', `SELECT 1 FROM crawl_runs WHERE status = 'queued' LIMIT 1`)).length > 0;
 }
 
 /** Takes the oldest queued run for `owner`; two replicas never take the same one. */
@@ -244,6 +252,7 @@ export async function claimQueuedRun(sql: Sql, owner: string, now: Date): Promis
      RETURNING *`,
     [now, owner, now],
   );
+  if (row) await sql.changed('crawl-runs');
   return row;
 }
 
@@ -276,6 +285,7 @@ export async function beat(
       owner,
     ],
   );
+  if (row) await sql.changed('crawl-runs');
   return row && { cancelRequestedAt: row.cancel_requested_at, keepCrawled: row.keep_crawled };
 }
 
@@ -286,6 +296,7 @@ export async function markLoading(sql: Sql, runId: number, owner: string): Promi
     runId,
     owner,
   ]);
+  await sql.changed('crawl-runs');
 }
 
 export interface RunEnd {
@@ -301,8 +312,10 @@ export async function endRun(sql: Sql, runId: number, owner: string, end: RunEnd
      WHERE id = ? AND owner = ? AND status IN ('running', 'loading') RETURNING 1`,
     [end.status, end.crawlId ?? null, end.reason ?? null, now, runId, owner],
   );
-  if (ended.length > 0) await queueRunNotices(sql, runId, now);
-  return ended.length > 0;
+  if (ended.length === 0) return false;
+  await sql.changed('crawl-runs');
+  await queueRunNotices(sql, runId, now);
+  return true;
 }
 
 /** Runs in progress on any host, for the restart check. */
@@ -310,6 +323,7 @@ export async function activeRuns(
   sql: Sql,
 ): Promise<readonly { id: number; owner: string | null; heartbeat_at: Date | null }[]> {
   return sql.cached(
+    'crawl-runs',
     `SELECT id, owner, heartbeat_at FROM crawl_runs WHERE status IN ('running', 'loading') ORDER BY id`,
   );
 }

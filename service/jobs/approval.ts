@@ -196,6 +196,7 @@ async function approveInTransaction(
     [now, approvedBy, websiteId, crawlId],
   );
   if (approved.length === 0) return false;
+  await tx.changed('crawl-registry');
   await tx.run(
     'INSERT INTO approval_log (website_id, crawl_id, kind, approved_by, approved_at) VALUES (?, ?, ?, ?, ?)',
     [websiteId, crawlId, kind, approvedBy, now],

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { AppDb } from '../app-db/db.ts';
+import { changeWebsite, ensureWebsite } from '../app-db/websites.ts';
 import { defaultCrawlSettings } from '../../catalog/crawl-runs.ts';
 import { beat, claimQueuedRun, queueRun } from '../crawl-runs/runs.ts';
 import { migrations } from '../app-db/migrations.ts';
@@ -150,24 +151,25 @@ describe('two replicas over one PostgreSQL server and one DATA_DIR', () => {
     await killer.connect();
     try {
       let remoteWrites = 0;
-      a.onRemoteWrite(['websites'], () => remoteWrites++);
+      a.onRemoteChange('websites', () => remoteWrites++);
       const nameOnA = async () =>
-        (await a.cached<{ name: string }>('SELECT name FROM websites WHERE id = ?', ['w']))[0]?.name;
-      await b.run(`INSERT INTO websites VALUES ('w', 'first', 'w.example', ?)`, [new Date()]);
+        (await a.cached<{ name: string }>('websites', 'SELECT name FROM websites WHERE id = ?', ['w']))[0]?.name;
+      const rename = (name: string) => b.transaction((tx) => changeWebsite(tx, 'w', { name }));
+      await b.transaction((tx) => ensureWebsite(tx, { id: 'w', name: 'first', domain: 'w.example' }, new Date()));
       await within(2, 'A saw the insert', async () => (await nameOnA()) === 'first');
       const { rowCount } = await killer.query(
         `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
          WHERE application_name = 'thc-listen' AND datname = current_database()`,
       );
       expect(rowCount).toBe(2);
-      await b.run(`UPDATE websites SET name = 'second' WHERE id = 'w'`);
+      await rename('second');
       await within(2, 'A saw the update made while it was not listening', async () => (await nameOnA()) === 'second');
       const before = remoteWrites;
       await within(5, 'A listened again', async () => {
-        await b.run(`UPDATE websites SET name = name WHERE id = 'w'`);
+        await rename('second');
         return remoteWrites > before;
       });
-      await b.run(`UPDATE websites SET name = 'third' WHERE id = 'w'`);
+      await rename('third');
       await within(2, 'A saw the next update', async () => (await nameOnA()) === 'third');
     } finally {
       await killer.end();
@@ -184,8 +186,8 @@ describe('two replicas over one PostgreSQL server and one DATA_DIR', () => {
     try {
       let runWrites = 0;
       let registryWrites = 0;
-      other.onRemoteWrite(['crawl_runs'], () => runWrites++);
-      other.onRemoteWrite(['crawl_registry'], () => registryWrites++);
+      other.onRemoteChange('crawl-runs', () => runWrites++);
+      other.onRemoteChange('crawl-registry', () => registryWrites++);
       const now = new Date();
       await owner.run(`INSERT INTO websites VALUES ('shop', 'Shop', 'shop.example', ?)`, [now]);
       const settings = defaultCrawlSettings('shop.example');
@@ -200,9 +202,10 @@ describe('two replicas over one PostgreSQL server and one DATA_DIR', () => {
       const run = (await claimQueuedRun(owner, 'owner-host', now))!;
       await within(2, 'the other replica heard the run queued and claimed', () => Promise.resolve(runWrites === 2));
 
-      const websiteName = () => other.cached<{ name: string }>('SELECT name FROM websites WHERE id = ?', ['shop']);
+      const websiteName = () =>
+        other.cached<{ name: string }>('websites', 'SELECT name FROM websites WHERE id = ?', ['shop']);
       const pagesDone = () =>
-        other.cached<{ pages_done: number }>('SELECT pages_done FROM crawl_runs WHERE id = ?', [run.id]);
+        other.cached<{ pages_done: number }>('crawl-runs', 'SELECT pages_done FROM crawl_runs WHERE id = ?', [run.id]);
       expect(await websiteName()).toEqual([{ name: 'Shop' }]);
       expect(await pagesDone()).toEqual([{ pages_done: 0 }]);
       // Changed without a notification: the other replica reads it only if something empties its cached answer.
@@ -217,8 +220,8 @@ describe('two replicas over one PostgreSQL server and one DATA_DIR', () => {
       expect(await pagesDone()).toEqual([{ pages_done: 50 }]);
       expect(await websiteName()).toEqual([{ name: 'Shop' }]);
 
-      // A write to websites does reach the cached answer.
-      await owner.run(`UPDATE websites SET domain = domain WHERE id = 'shop'`);
+      // A change of the website does reach the cached answer.
+      await owner.transaction((tx) => changeWebsite(tx, 'shop', { domain: 'shop.example' }));
       await within(2, 'the other replica read the renamed website', async () => {
         return (await websiteName())[0]?.name === 'Renamed';
       });
