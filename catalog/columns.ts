@@ -4,6 +4,7 @@
  * is one entry listing them all. `tables` is empty for columns that appear only in the query report or the
  * overview.
  */
+import { renderedColumns } from './render-columns.ts';
 import { sourceTableIds, type CatalogColumn, type SourceTableId } from './schema.ts';
 
 type Entry = Omit<CatalogColumn, 'displayColumn' | 'visibility' | 'group'> &
@@ -1486,6 +1487,7 @@ const queryReportColumns: CatalogColumn[] = [
 export const columns: readonly CatalogColumn[] = [
   ...urlColumns,
   ...linkColumns,
+  ...renderedColumns,
   ...sitemapColumns,
   ...searchConsoleMetrics,
   ...analyticsMetrics,

@@ -60,6 +60,12 @@ export const REDIRECT_MAX = 4;
 /** Excluded from the broken-link rule (bot blocking and rate limiting, not broken pages). */
 export const EXCLUDED_BROKEN_STATUSES = [403, 429] as const;
 export const TEMPORARY_REDIRECT_STATUSES = [302, 307] as const;
+/**
+ * Content only after rendering: the rendered page has at least this many words more than the raw HTML, and at least
+ * this many times its words (a page whose script adds a footer to a full article is not it).
+ */
+export const RENDERED_WORDS_ADDED_MIN = 50;
+export const RENDERED_WORDS_RATIO = 2;
 
 /** Names usable as `{NAME}` placeholders in report filters. */
 export const filterConstants = {
@@ -89,6 +95,8 @@ export const filterConstants = {
   REDIRECT_MAX,
   EXCLUDED_BROKEN_STATUSES,
   TEMPORARY_REDIRECT_STATUSES,
+  RENDERED_WORDS_ADDED_MIN,
+  RENDERED_WORDS_RATIO,
 } as const satisfies Record<string, number | readonly number[]>;
 export type FilterConstantName = keyof typeof filterConstants;
 

@@ -30,3 +30,30 @@ describe('the data window setting', () => {
     });
   });
 });
+
+describe('the render mode setting', () => {
+  const base = defaultCrawlSettings('shop.example');
+
+  it('reads settings saved before it existed as sample when they render pages, else none', () => {
+    const { renderMode: _, renderAssets: __, ...older } = base;
+    expect(checkCrawlSettings(older)).toEqual({ settings: base });
+    expect(checkCrawlSettings({ ...older, render: 3 })).toEqual({
+      settings: { ...base, render: 3, renderMode: 'sample' },
+    });
+  });
+
+  it('keeps all with or without a timing sample, and refuses what contradicts itself at its field', () => {
+    expect(checkCrawlSettings({ ...base, renderMode: 'all', renderAssets: true })).toEqual({
+      settings: { ...base, renderMode: 'all', renderAssets: true },
+    });
+    expect(checkCrawlSettings({ ...base, renderMode: 'some' })).toEqual({
+      error: 'Render mode must be one of none, sample, all',
+      field: 'renderMode',
+    });
+    expect(checkCrawlSettings({ ...base, render: 2, renderMode: 'none' })).toMatchObject({ field: 'renderMode' });
+    expect(checkCrawlSettings({ ...base, render: 0, renderMode: 'sample' })).toEqual({
+      error: 'Render mode sample needs at least 1 rendered page',
+      field: 'render',
+    });
+  });
+});

@@ -14,6 +14,7 @@
  * DOM-free and service-free, so the dashboard validates a form with the same rules and messages the service applies.
  */
 import { SCHEDULE_TIME_ZONE } from './constants.ts';
+import { RENDER_MODES, type RenderMode } from './render-contract.ts';
 import { DATA_WINDOW_DAYS } from './data-sources.ts';
 import { compileUrlPattern, UrlPatternError } from './url-pattern.ts';
 import type { PartialReason } from './export-contract.ts';
@@ -51,6 +52,13 @@ export interface CrawlSettings {
   respectRobots: boolean;
   /** Indexable pages rendered in Chromium for the performance columns; 0 renders none. */
   render: number;
+  /**
+   * none; sample (the `render` pages timed); all: every in-scope HTML page rendered, its rendered DOM what the crawl
+   * reads. Settings saved before it existed read as sample when they render pages, else none.
+   */
+  renderMode: RenderMode;
+  /** Rendered pages download their images, media and fonts (blocked by default). */
+  renderAssets: boolean;
   /** Sitemaps to read besides robots.txt's and /sitemap.xml. */
   sitemaps: string[];
   /** Check the status of links to other websites (the CLI's --skip-external turns it off). */
@@ -95,6 +103,8 @@ export function defaultCrawlSettings(domain: string): CrawlSettings {
     userAgent: '',
     respectRobots: true,
     render: 0,
+    renderMode: 'none',
+    renderAssets: false,
     sitemaps: [],
     checkExternal: true,
     timeLimitHours: DEFAULT_TIME_LIMIT_HOURS,
@@ -188,6 +198,8 @@ const LABELS: Record<CrawlSettingsField, string> = {
   userAgent: 'User agent',
   respectRobots: 'Respect robots.txt',
   render: 'Rendered pages',
+  renderMode: 'Render mode',
+  renderAssets: 'Download images, media and fonts',
   sitemaps: 'Sitemap URL',
   checkExternal: 'Check external links',
   timeLimitHours: 'Time limit',
@@ -236,6 +248,13 @@ function wholeNumber(field: keyof typeof CRAWL_LIMITS & CrawlSettingsField, valu
       `${LABELS[field]} must be a whole number from ${min.toLocaleString('en-GB')} to ${max.toLocaleString('en-GB')}`,
     );
   return value;
+}
+
+function renderModeOf(value: unknown, render: unknown): RenderMode {
+  if (value === undefined) return typeof render === 'number' && render > 0 ? 'sample' : 'none';
+  if (typeof value !== 'string' || !(RENDER_MODES as readonly string[]).includes(value))
+    throw new Problem('renderMode', `Render mode must be one of ${RENDER_MODES.join(', ')}`);
+  return value as RenderMode;
 }
 
 function flag(field: CrawlSettingsField, value: unknown): boolean {
@@ -303,6 +322,8 @@ export function checkCrawlSettings(input: unknown): Check {
       userAgent: userAgent(input.userAgent),
       respectRobots: flag('respectRobots', input.respectRobots),
       render: wholeNumber('render', input.render),
+      renderMode: renderModeOf(input.renderMode, input.render),
+      renderAssets: input.renderAssets === undefined ? false : flag('renderAssets', input.renderAssets),
       sitemaps: list('sitemaps', input.sitemaps, CRAWL_LIMITS.sitemaps).map((url) => httpUrl('sitemaps', url)),
       // Settings saved before these two existed, and older callers, leave them out: the defaults apply.
       checkExternal: input.checkExternal === undefined ? true : flag('checkExternal', input.checkExternal),
@@ -316,6 +337,10 @@ export function checkCrawlSettings(input: unknown): Check {
     };
     if (settings.render > settings.maxUrls)
       throw new Problem('render', 'Rendered pages must not be more than Max URLs');
+    if (settings.renderMode === 'none' && settings.render > 0)
+      throw new Problem('renderMode', 'Render mode none renders no pages: choose sample or all, or 0 rendered pages');
+    if (settings.renderMode === 'sample' && settings.render === 0)
+      throw new Problem('render', 'Render mode sample needs at least 1 rendered page');
     return { settings };
   } catch (error) {
     if (error instanceof Problem) return { error: error.message, field: error.field };

@@ -5,6 +5,7 @@
  * analytics, ads, trends, keyword planner) ship in the same directory, covering dataStart..dataEnd.
  */
 import { z } from 'zod';
+import { renderedLinkColumns, renderedUrlColumns } from './render-contract.ts';
 
 /**
  * Why a crawl holds less than the website: stopped by a person (a cancel keeping what was crawled, Ctrl-C), by its
@@ -202,6 +203,7 @@ const urls = declare({
       ['level', 'INTEGER', 'Clicks from the start URL'],
       ['head_tags_in_body_count', 'INTEGER', 'Head-only tags found in the body'],
       ['body_tags_in_head_count', 'INTEGER', 'Body tags found in the head'],
+      ...renderedUrlColumns,
     ]),
   ],
 });
@@ -238,6 +240,7 @@ const links = declare({
       ['restricted_reason', 'VARCHAR', 'Why the target was not crawled', restrictedReasons],
       ['has_image_link', 'BOOLEAN', 'The link wraps an image'],
       ['has_image_alt_text', 'BOOLEAN', 'The wrapped image has alt text'],
+      ...renderedLinkColumns,
     ]),
   ],
 });

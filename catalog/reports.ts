@@ -4,6 +4,7 @@
  * bounds (200, 300-399, 400-599...) are HTTP semantics, not thresholds, so they stay literal.
  */
 import type { restrictedReasons } from './export-contract.ts';
+import { renderReports } from './render-reports.ts';
 import type { ReportDefinition } from './schema.ts';
 import {
   CLS_MAX,
@@ -1053,6 +1054,8 @@ export const reports: readonly ReportDefinition[] = [
       'ga_sessions',
     ],
   }),
+
+  ...renderReports(onUrls, onLinks),
 ];
 
 /**

@@ -5,7 +5,8 @@
  * site of BENCH_CRAWL_PAGES pages (default 200,000) served by this process. linkchecker checks ~30 URLs/s, so it
  * runs on the Apache manual only. `--render` is timed as the extra seconds of rendering BENCH_CRAWL_RENDER pages
  * of the Apache manual. The crawler runs with --skip-external: traffic stays on 127.0.0.1, as wget's does (no -H).
- * BENCH_CRAWL_SITES (apache,rust,generated) picks sites. BENCH_CRAWL_BEFORE names another checkout (an older commit,
+ * A client-rendered site is crawled with `--render-mode none` and `all` (crawl-render.ts).
+ * BENCH_CRAWL_SITES (apache,rust,generated,rendered) picks sites. BENCH_CRAWL_BEFORE names another checkout (an older commit,
  * its node_modules linked) whose crawler runs on each site too, alternating with ours BENCH_CRAWL_ROUNDS times, so a
  * change's cost is measured side by side under the same load.
  */
@@ -13,91 +14,25 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { debianPackages, ensureDebianPackages } from '../../scripts/support/debian-packages.ts';
-import { runLinkchecker, runTool, runWgetSpider } from '../../scripts/support/real-site-oracles.ts';
+import { runLinkchecker, runWgetSpider } from '../../scripts/support/real-site-oracles.ts';
 import { APACHE_MANUAL_ROOT, RUST_DOC_ROOT, startNginx } from '../../scripts/support/real-site.ts';
-import { readResults, RESULTS_MD, ROOT, writeResults } from '../support/config.ts';
+import { readResults, RESULTS_MD, writeResults } from '../support/config.ts';
+import { crawlerRun, row, type CrawlBenchRow } from '../support/crawler-run.ts';
 import { serveGenerated } from '../support/generated-site.ts';
+import { benchRenderedCrawl } from './crawl-render.ts';
 import { round } from '../support/stats.ts';
 
 const GENERATED_PAGES = Number(process.env.BENCH_CRAWL_PAGES ?? 200_000);
 const RENDER_PAGES = Number(process.env.BENCH_CRAWL_RENDER ?? 200);
-const SITES = (process.env.BENCH_CRAWL_SITES ?? 'apache,rust,generated').split(',');
+const SITES = (process.env.BENCH_CRAWL_SITES ?? 'apache,rust,generated,rendered').split(',');
 const BEFORE = process.env.BENCH_CRAWL_BEFORE ? path.resolve(process.env.BENCH_CRAWL_BEFORE) : undefined;
 const ROUNDS = BEFORE ? Math.max(1, Number(process.env.BENCH_CRAWL_ROUNDS ?? 2)) : 1;
-
-interface CrawlBenchRow {
-  site: string;
-  tool: 'crawler' | 'crawler --render' | 'crawler (before)' | 'wget --spider' | 'linkchecker';
-  /** URLs requested (pages, redirects, errors, other files). */
-  urls: number;
-  seconds: number;
-  urlsPerSecond: number;
-  peakRssMb: number;
-  note?: string;
-}
 
 export interface CrawlBenchResult {
   startedAt: string;
   cpus: number;
   loadAverage: number[];
   rows: CrawlBenchRow[];
-}
-
-function row(
-  site: string,
-  tool: CrawlBenchRow['tool'],
-  urls: number,
-  seconds: number,
-  peakRssMb: number,
-  note?: string,
-) {
-  const result: CrawlBenchRow = {
-    site,
-    tool,
-    urls,
-    seconds: round(seconds),
-    urlsPerSecond: Math.round(urls / seconds),
-    peakRssMb,
-  };
-  if (note) result.note = note;
-  return result;
-}
-
-/** `npm run crawl` as a child process; its own summary line gives the URLs fetched. */
-async function crawlerRun(
-  site: string,
-  url: string,
-  extra: string[] = [],
-  root = ROOT,
-): Promise<CrawlBenchRow & { crawlerSeconds: number }> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'thc-bench-crawl-'));
-  try {
-    const stdout = path.join(dir, 'stdout.txt');
-    const run = await runTool(
-      process.execPath,
-      [
-        ...['--import', 'tsx', 'scripts/crawl.ts', url, '--out', path.join(dir, 'export')],
-        ...['--website', `bench-${site.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`, '--crawl', '1', '--skip-external'],
-        ...extra,
-      ],
-      { cwd: root, stdoutFile: stdout },
-    );
-    const summary = fs.readFileSync(stdout, 'utf8');
-    const match = /crawled ([\d,]+) URLs of .* in ([\d.]+) s/.exec(summary);
-    const tool = root !== ROOT ? 'crawler (before)' : extra.includes('--render') ? 'crawler --render' : 'crawler';
-    if (run.status !== 0 || !match) {
-      // A failed crawl is a figure too: its time, its peak RSS and its one-line error.
-      const error = (run.stderr + summary).split('\n').find((l) => l.startsWith('crawl:')) ?? `exit ${run.status}`;
-      console.error(`the crawl of ${url} failed: ${run.stderr.slice(-2000)}`);
-      return { ...row(site, tool, NaN, run.seconds, run.peakRssMb, `FAILED: ${error}`), crawlerSeconds: NaN };
-    }
-    return {
-      ...row(site, tool, Number(match[1]!.replaceAll(',', '')), run.seconds, run.peakRssMb),
-      crawlerSeconds: Number(match[2]),
-    };
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 async function wgetRun(site: string, url: string): Promise<CrawlBenchRow> {
@@ -175,6 +110,7 @@ export async function benchCrawl(): Promise<CrawlBenchResult> {
       await site.close();
     }
   }
+  if (SITES.includes('rendered')) await benchRenderedCrawl(add);
   return result;
 }
 

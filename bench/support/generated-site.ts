@@ -1,16 +1,11 @@
 /** The crawl section's generated site, served by the benchmark itself on 127.0.0.1. */
 import http from 'node:http';
 import { freePort } from '../../scripts/support/free-port.ts';
+import { pageHref as href, treeLinks } from './site-tree.ts';
 
-/**
- * A deterministic site of `pages` pages: page i links to its ten children 10i+1…10i+10 (a tree of depth ~log10
- * pages), its parent, the home page and one far page; every 500th page links to a missing page (404).
- */
+/** A deterministic site of `pages` pages linked as site-tree.ts says; every 500th page links to a missing page (404). */
 function generatedPage(i: number, pages: number): string {
-  const href = (n: number): string => (n === 0 ? '/' : `/page/${n}.html`);
-  const links = [0, Math.floor((i - 1) / 10), (i * 7919 + 13) % pages];
-  for (let c = 10 * i + 1; c <= 10 * i + 10 && c < pages; c++) links.push(c);
-  const anchors = links.map((n) => `<li><a href="${href(n)}">Page ${n}</a></li>`);
+  const anchors = treeLinks(i, pages).map((n) => `<li><a href="${href(n)}">Page ${n}</a></li>`);
   if (i % 500 === 0) anchors.push(`<li><a href="/page/missing-${i}.html">Gone ${i}</a></li>`);
   const words = `Page ${i} of the generated benchmark site describes item ${i} in plain words for the crawler to count.`;
   return (

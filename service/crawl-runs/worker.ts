@@ -80,6 +80,8 @@ async function run(job: WorkerJob): Promise<void> {
     exclude: s.exclude.map(compileUrlPattern),
     sitemaps: s.sitemaps,
     render: s.render,
+    renderMode: s.renderMode,
+    renderSettings: { loadAssets: s.renderAssets },
     // Always enforced: the service crawls on behalf of whoever typed the URL; only the operator opens private targets.
     egress: egressPolicyFromEnv(process.env),
     checkExternal: s.checkExternal,

@@ -6,6 +6,7 @@ import type { CrawledTableId } from '../../catalog/export-contract.ts';
 import { derivedUrlColumns } from './derived-url-columns.ts';
 import { openGraphFields, schemaTypes } from './parsed-page.ts';
 import { projectContract } from './project-contract.ts';
+import { renderedLinkExpressions, renderedUrlExpressions } from './render/rendered-export.ts';
 
 /** Images above this size (kB) go to the large_images extraction. */
 export const LARGE_IMAGE_KB = 100;
@@ -69,7 +70,7 @@ export function contractTableQueries(): Record<CrawledTableId, string> {
 
 function urlsColumns(): Record<string, string> {
   const internal = 'g.internal';
-  return {
+  const columns = {
     url: 'g.url',
     http_status_code: 'g.st',
     indexable: 'coalesce(g.indexable, false)',
@@ -115,6 +116,7 @@ function urlsColumns(): Record<string, string> {
     head_tags_in_body_count: 'CASE WHEN g.html THEN g.hib END',
     body_tags_in_head_count: 'CASE WHEN g.html THEN g.bih END',
   };
+  return { ...columns, ...renderedUrlExpressions(columns) };
 }
 
 const linksColumns: Record<string, string> = {
@@ -140,6 +142,7 @@ const linksColumns: Record<string, string> = {
   restricted_reason: 't_reason',
   has_image_link: 'im',
   has_image_alt_text: 'CASE WHEN im THEN al END',
+  ...renderedLinkExpressions(),
 };
 
 const uniqueLinksColumns: Record<string, string> = {

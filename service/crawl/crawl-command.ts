@@ -9,11 +9,13 @@ import type { CrawlOptions } from './crawl-options.ts';
 import { checkEgressPolicy, egressPolicyFromEnv, type EgressPolicy } from './egress.ts';
 import { crawlerVersion, CRAWLER_NAME } from './export-crawl.ts';
 import { normalizeUrl } from './normalize-url.ts';
+import { RENDER_ARGS, RENDER_HELP, RENDER_USAGE, renderOptionsOf } from './render/render-command.ts';
 
 export const USAGE =
   'usage: npm run crawl -- START_URL --out EXPORT_DIR [--website ID] [--crawl N] [--max-urls N] [--max-depth N] ' +
   '[--concurrency N] [--delay MS] [--user-agent UA] [--ignore-robots] [--include-subdomains] [--skip-external] [--include REGEX]... ' +
-  '[--exclude REGEX]... [--sitemap URL]... [--allow CIDR|HOST]... [--render N] [--time-limit HOURS] [--load] [--data-dir DIR]';
+  '[--exclude REGEX]... [--sitemap URL]... [--allow CIDR|HOST]... [--render N] ' +
+  `${RENDER_USAGE} [--time-limit HOURS] [--load] [--data-dir DIR]`;
 
 export const HELP = `${USAGE}
 
@@ -31,7 +33,9 @@ Limits of a run:
   --time-limit HOURS    wall-clock limit, 1 to 48 (default 6); when reached, fetching stops and the export holds
                         what was crawled, marked stopped early
   Each response has 20 s in all (connection, headers and body); robots.txt's crawl-delay is obeyed up to 10 s;
-  Ctrl-C stops fetching and writes the export, twice aborts.`;
+  Ctrl-C stops fetching and writes the export, twice aborts.
+
+${RENDER_HELP}`;
 
 export const DEFAULT_MAX_URLS = 1_000_000;
 export const DEFAULT_MAX_DEPTH = 1000;
@@ -143,6 +147,7 @@ export function parseCrawlCommand(argv: string[], env: NodeJS.ProcessEnv = {}): 
       sitemap: { type: 'string', multiple: true },
       allow: { type: 'string', multiple: true },
       render: { type: 'string' },
+      ...RENDER_ARGS,
       'time-limit': { type: 'string' },
       load: { type: 'boolean' },
     },
@@ -202,6 +207,9 @@ export function parseCrawlCommand(argv: string[], env: NodeJS.ProcessEnv = {}): 
       exclude: patterns('exclude', v.exclude),
       sitemaps,
       render: integer('render', v.render, 0, 0),
+      ...renderOptionsOf(v, integer('render', v.render, 0, 0), (problem) => {
+        throw new UsageError(problem);
+      }),
       egress,
       ...(v['time-limit'] !== undefined && {
         maxDurationMs: integer('time-limit', v['time-limit'], 0, 1, MAX_TIME_LIMIT_HOURS) * HOUR_MS,

@@ -5,6 +5,7 @@
 import type { Manifest, RecordedSettings } from '../../catalog/export-contract.ts';
 import type { EgressPolicy } from './egress.ts';
 import type { UrlPattern } from '../../catalog/url-pattern.ts';
+import type { RenderMode, RenderSettings } from './render/render-settings.ts';
 
 export type { UrlPattern };
 
@@ -32,6 +33,13 @@ export interface CrawlOptions {
   sitemaps: string[];
   /** Indexable pages to render in Chromium for the performance_* columns; 0 renders none. */
   render: number;
+  /**
+   * `all`: every in-scope HTML page is rendered in Chromium and its rendered DOM is what the crawl reads (the raw
+   * values kept beside it); `sample` and `none` (the default) read the raw HTML only.
+   */
+  renderMode?: RenderMode;
+  /** The rendered crawl's limits (render-settings.ts has the defaults). */
+  renderSettings?: Partial<Omit<RenderSettings, 'mode'>>;
   /**
    * Where the crawl may connect (pages, robots.txt, sitemaps, external checks, rendering): public addresses, and what
    * the allow-list opens. Absent: CRAWL_ALLOW and CRAWL_DNS_SERVERS from the environment.

@@ -8,6 +8,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { debianPackages, ensureDebianPackages } from '../../scripts/support/debian-packages.ts';
 import { captureRecords, type CapturedRecords } from '../test/helpers/crawl-records-capture.ts';
 import { serveRoutes, testCrawlOptions, type Route } from '../test/helpers/crawl-site.ts';
 import { openDatabase } from '../db/duckdb.ts';
@@ -20,7 +21,10 @@ import { columnsReadBy } from '../test/helpers/sql-columns.ts';
 const html = (head: string, body: string): string =>
   `<!doctype html><html><head>${head}</head><body>${body}</body></html>`;
 
-/** Pages that use every key: directives, both canonicals, a redirect, hreflang, image links with alt, a nofollow. */
+/**
+ * Pages that use every key: directives, both canonicals, a redirect, hreflang, image links with alt, a nofollow, and
+ * (crawled rendered) a page whose script the browser runs.
+ */
 function site(origin: string): Record<string, Route> {
   const type = { 'content-type': 'text/html; charset=utf-8' };
   return {
@@ -41,14 +45,23 @@ function site(origin: string): Record<string, Route> {
         `<h1>a</h1><h2>b</h2><h3>c</h3><a href="/moved">moved</a> <a href="/moved">again</a> ` +
           `<a href="/de.html" hreflang="de">de</a> <a href="/x.html" rel="nofollow">x</a> ` +
           `<a href="/listed.html"><img src="/pic.png" alt="pic"></a> <img src="/bare.png"> ` +
-          `<a href="http://localhost:1/">down</a>`,
+          `<a href="http://localhost:1/">down</a> <a href="/app.html">app</a>`,
       ),
     },
     '/moved': { status: 301, headers: { location: '/de.html' } },
     '/de.html': { headers: type, body: html('<title>De</title>', 'de') },
     '/listed.html': { headers: type, body: html('<title>Listed</title>', 'listed') },
+    '/app.html': { headers: type, body: html('<title>App</title><script src="/private/app.js"></script>', APP) },
   };
 }
+
+/** A page whose script uses every rendered key: an error and an exception, a failed request, a hash route, a link. */
+const APP = `<script>
+  console.error('app: widget failed');
+  fetch('http://localhost:1/api').catch(() => {});
+  document.body.insertAdjacentHTML('beforeend', '<a href="#/guide">guide</a> <a href="/listed.html?js">js</a>');
+  setTimeout(() => { throw new Error('app: late failure'); });
+</script>`;
 
 const kinds = Object.keys(crawlRecords) as CrawlRecordKind[];
 
@@ -56,23 +69,32 @@ describe('crawl records', () => {
   let server: http.Server;
   let origin: string;
   let work: string;
-  let records: CapturedRecords;
+  /** The raw crawl's rows and the rendered crawl's (`--render-mode all`) of the same site. */
+  let raw: CapturedRecords;
+  let rendered: CapturedRecords;
 
-  beforeAll(async () => {
-    ({ server, origin } = await serveRoutes(site, { headers: { 'content-type': 'image/png' }, body: '' }));
-    work = fs.mkdtempSync(path.join(os.tmpdir(), 'thc-crawl-records-'));
-    const scratchDir = path.join(work, 'scratch');
+  async function crawlCaptured(name: string, render: boolean): Promise<CapturedRecords> {
+    const scratchDir = path.join(work, `${name}-scratch`);
     const capture = captureRecords(scratchDir);
     await crawlWebsite(
-      testCrawlOptions(`${origin}/`, path.join(work, 'export'), {
+      testCrawlOptions(`${origin}/`, path.join(work, `${name}-export`), {
         concurrency: 2,
         scratchDir,
         onProgress: capture.onProgress,
+        ...(render ? { renderMode: 'all' as const, renderSettings: { quietMs: 300, capMs: 8000, tabs: 1 } } : {}),
       }),
     );
-    records = capture.records();
     expect(fs.readdirSync(scratchDir)).toEqual([]);
-  });
+    return capture.records();
+  }
+
+  beforeAll(async () => {
+    ensureDebianPackages([debianPackages.chromium]);
+    ({ server, origin } = await serveRoutes(site, { headers: { 'content-type': 'image/png' }, body: '' }));
+    work = fs.mkdtempSync(path.join(os.tmpdir(), 'thc-crawl-records-'));
+    raw = await crawlCaptured('raw', false);
+    rendered = await crawlCaptured('rendered', true);
+  }, 120_000);
   afterAll(() => {
     server.close();
     fs.rmSync(work, { recursive: true, force: true });
@@ -80,7 +102,7 @@ describe('crawl records', () => {
 
   it('writes each kind of row with exactly its declared keys', () => {
     for (const kind of kinds) {
-      const written = new Set(records[kind].flatMap((row) => Object.keys(row)));
+      const written = new Set([...raw[kind], ...rendered[kind]].flatMap((row) => Object.keys(row)));
       const declared = Object.keys(crawlRecords[kind]);
       expect(
         [...written].filter((key) => !declared.includes(key)),
@@ -97,7 +119,7 @@ describe('crawl records', () => {
     const dir = path.join(work, 'rows');
     fs.mkdirSync(dir);
     for (const kind of kinds) {
-      const lines = records[kind].map((row) => JSON.stringify(row));
+      const lines = rendered[kind].map((row) => JSON.stringify(row));
       fs.writeFileSync(path.join(dir, recordFileOf(kind)), lines.join('\n'));
     }
     const db = await openDatabase(path.join(dir, 'export.duckdb'), { threads: 1 });

@@ -5,6 +5,7 @@
  * of reading back as a NULL column; a declared key that no statement of the export reads fails that test too. Keys
  * are short: a crawl writes millions of these rows.
  */
+import { renderedPageColumns } from './render/rendered-columns.ts';
 import { openGraphFields, schemaTypes, type OpenGraphField, type SchemaType } from './parsed-page.ts';
 
 /** A STRUCT column: its DuckDB type, and (as a type only) the value a row holds. */
@@ -92,6 +93,7 @@ export const pageColumns = {
   og: struct<Partial<Record<OpenGraphField, string>>>(openGraphFields, 'VARCHAR'),
   hib: 'INTEGER',
   bih: 'INTEGER',
+  ...renderedPageColumns,
 } as const satisfies Columns;
 
 /**
@@ -113,6 +115,8 @@ export const edgeColumns = {
   im: 'BOOLEAN',
   al: 'BOOLEAN',
   hl: 'VARCHAR',
+  /** Found only in the rendered DOM (render/rendered-page.ts). */
+  ro: 'BOOLEAN',
 } as const satisfies Columns;
 
 /** What an edge row leaves out when it is the default (see edgeLine in page-recorder.ts), as SQL. */

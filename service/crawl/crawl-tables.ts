@@ -105,7 +105,7 @@ export async function buildCrawlTables(conn: SqlRunner, rows: CrawlRows): Promis
 
   // Link rows with both ends resolved, shared by links and unique_links.
   await conn.run(`CREATE TABLE le AS
-    SELECT e.*, gf.url AS f_url, gf.st AS f_st, gf.ti AS f_ti, coalesce(df.deeprank, 0) AS f_dr,
+    SELECT e.*, gf.url AS f_url, gf.rn AS f_rn, gf.st AS f_st, gf.ti AS f_ti, coalesce(df.deeprank, 0) AS f_dr,
       nt.url AS t_url, nt.pl = 'i' AS t_internal, gt.st AS t_st, gt.ti AS t_ti, dt.deeprank AS t_dr,
       coalesce(nt.pl = 'i' AND gt.rd IS NOT NULL AND gt.st IS NOT NULL, false)
         OR coalesce(gt.st BETWEEN 300 AND 399, false) AS t_redirect,

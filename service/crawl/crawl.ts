@@ -37,6 +37,8 @@ import { isHtml } from './response-headers.ts';
 import { RowWriter } from './row-writer.ts';
 import { Scope } from './scope.ts';
 import { readSitemaps } from './sitemap-reader.ts';
+import { renderPoolFor } from './render/crawl-rendering.ts';
+import type { RenderPool } from './render/render-pool.ts';
 
 export { CrawlError } from './crawl-error.ts';
 
@@ -88,6 +90,7 @@ class Crawler {
   private readonly images: RowWriter<ImageRecord>;
   private readonly sitemaps: RowWriter<SitemapRecord>;
   private readonly recorder: PageRecorder;
+  private readonly renderPool: RenderPool | null;
   private inFlight = 0;
   private wake: (() => void) | null = null;
 
@@ -136,10 +139,12 @@ class Crawler {
     this.edges = new RowWriter(path.join(this.workDir, recordFileOf('edges')));
     this.images = new RowWriter(path.join(this.workDir, recordFileOf('images')));
     this.sitemaps = new RowWriter(path.join(this.workDir, recordFileOf('sitemaps')));
+    this.renderPool = renderPoolFor(options, egress, this.hosts, this.scope, this.signal);
     this.recorder = new PageRecorder(
       this.frontier,
       { pages: this.pages, edges: this.edges, images: this.images },
       (target) => this.followStartRedirect(target),
+      this.renderPool,
     );
   }
 
@@ -171,7 +176,7 @@ class Crawler {
     );
     await Promise.all(Array.from({ length: Math.max(1, this.options.concurrency) }, () => this.work()));
     // The parsers' memory goes back before DuckDB takes its share for the end-of-crawl tables.
-    await this.recorder.closeParser();
+    await Promise.all([this.recorder.closeParser(), this.renderPool?.close()]);
 
     const stoppedEarly = this.signal.aborted;
     const partialReason = this.isTimeLimitReached
@@ -229,7 +234,7 @@ class Crawler {
     activeCrawls.delete(this.active);
     clearTimeout(this.timeLimit);
     this.progress.stop();
-    await Promise.all([this.fetcher.close(), this.recorder.closeParser()]);
+    await Promise.all([this.fetcher.close(), this.recorder.closeParser(), this.renderPool?.close()]);
     fs.rmSync(this.workDir, { recursive: true, force: true });
   }
 

@@ -11,10 +11,7 @@ export type NamedRef = (
   column: 'url' | 'st',
 ) => string;
 
-export function derivedUrlColumns(
-  internal: string,
-  named: NamedRef = (alias, column) => `${alias}.${column}`,
-): Record<string, string> {
+export function derivedUrlColumns(internal: string, named: NamedRef = (alias, column) => `${alias}.${column}`) {
   const family = (what: string, column: string, primary: 'pt' | 'pd' | 'pp' | 'pb'): Record<string, string> => ({
     [`duplicate_${what}`]: `CASE WHEN ${internal} THEN dup.${column} IS NOT NULL END`,
     [`duplicate_${what}_count`]: `dup.${column}`,

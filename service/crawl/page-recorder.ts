@@ -11,6 +11,7 @@ import { charsetOf, parseLinkHeader, parseRobotsHeader, redirectTarget } from '.
 import type { RowWriter } from './row-writer.ts';
 import { LinkKind, type EdgeRecord, type ImageRecord, type PageRecord } from './crawl-records.ts';
 import type { RestrictedReason } from './scope.ts';
+import { navigationCut, rawTargets, RenderNavigations, renderView, type PageRenderer } from './render/rendered-page.ts';
 
 type LinkKindId = (typeof LinkKind)[keyof typeof LinkKind];
 
@@ -21,7 +22,7 @@ export const START_ID = 0;
  * One link of a page to one target, all instances folded into one row (the links table's key is the pair): an edge
  * row but for its page (`f`) and with every key present.
  */
-interface Edge extends Required<Omit<EdgeRecord, 'f'>> {
+interface Edge extends Required<Omit<EdgeRecord, 'f' | 'ro'>> {
   t: number;
   k: LinkKindId;
   a: string;
@@ -49,7 +50,7 @@ const plainEdge = (k: LinkKindId, r: string | null, hl: string | null): Omit<Edg
  * An edge row without its defaults (no anchor, no rel, followed, one instance, no image): links are most of what a
  * crawl writes, and crawl-tables.ts puts the defaults back (EDGE_DEFAULTS).
  */
-function edgeLine(f: number, e: Edge): string {
+function edgeLine(f: number, e: Edge, isRenderedOnly: boolean): string {
   let line = `{"f":${f},"t":${e.t},"k":${e.k}`;
   if (e.a !== '') line += `,"a":${JSON.stringify(e.a)}`;
   if (e.r !== null) line += `,"r":${JSON.stringify(e.r)}`;
@@ -58,6 +59,7 @@ function edgeLine(f: number, e: Edge): string {
   if (e.im) line += ',"im":true';
   if (e.al !== null) line += `,"al":${e.al}`;
   if (e.hl !== null) line += `,"hl":${JSON.stringify(e.hl)}`;
+  if (isRenderedOnly) line += ',"ro":true';
   return `${line}}\n`;
 }
 
@@ -79,12 +81,15 @@ export class PageRecorder {
   private parser: ParsePool | null = null;
   /** Pages whose HTML could not be parsed. */
   parseFailures = 0;
+  private readonly navigations = new RenderNavigations();
 
   constructor(
     private readonly frontier: Frontier,
     private readonly writers: PageWriters,
     /** The start URL redirected (HTTP, meta or JavaScript) to `target`. */
     private readonly onStartRedirect: (target: string) => void,
+    /** `--render-mode all`: pages are rendered, and their rendered DOM is what the row and edges read. */
+    private readonly renderer: PageRenderer | null = null,
   ) {}
 
   /** An internal URL's response: its page row and edges, and its targets followed. */
@@ -118,13 +123,29 @@ export class PageRecorder {
     if (response.isTruncated) row.err = `body over the ${megabytes(DEFAULT_MAX_BODY_BYTES)} limit, truncated`;
     let page: ParsedPage | null = null;
     if (response.body) {
-      this.parser ??= new ParsePool();
       // A page its parser could not take (a worker out of memory on a monster page) is recorded unparsed.
-      page = await this.parser.parse(response.body, charsetOf(contentType), url).catch((error: Error) => {
+      page = await this.parse(response.body, url, charsetOf(contentType)).catch((error: Error) => {
         this.parseFailures++;
         row.err = `${row.err ? `${row.err}; ` : ''}HTML not parsed (${error.message})`;
         return null;
       });
+    }
+    // Rendered crawl: the rendered DOM replaces the raw page; the raw one adds the links only it has.
+    let raw: ParsedPage | null = null;
+    let renderedOnly: Set<number> | null = null;
+    const navigationsBefore = this.navigations.take(id);
+    let navigationHops = 0;
+    if (page !== null && this.renderer !== null) {
+      const noindexBy = robotsHeader.hn ? 'X-Robots-Tag header' : page.metaNoindex ? 'HTML' : null;
+      const view = await renderView(this.renderer, (html) => this.parse(html, url), url, page, noindexBy);
+      Object.assign(row, view.columns);
+      if (view.navigatedTo !== null && view.navigatedTo !== url && redirect === null) {
+        const cut = navigationCut(navigationsBefore + 1, view.navigatedTo);
+        if (cut === null)
+          [redirect, navigationHops] = [{ target: view.navigatedTo, kind: 'js' }, navigationsBefore + 1];
+        else row.rw = cut;
+      }
+      if (view.page !== null) [raw, page] = [page, view.page];
     }
     if (page !== null) {
       redirect ??= pageRedirect(page, url);
@@ -135,6 +156,7 @@ export class PageRecorder {
       const named = canonical ?? otherScheme;
       row.cm = named === null ? null : frontier.know(named, id, depth);
       this.addPageEdges(page, id, url, canonical, addEdge);
+      if (raw !== null) renderedOnly = this.addRawEdges(raw, id, url, depth, edges, addEdge);
     }
     for (const resource of page?.resources ?? []) {
       const target = normalizeResolvedUrl(resource);
@@ -150,10 +172,11 @@ export class PageRecorder {
     if (redirect !== null) {
       row.rd = addEdge(redirect.target, plainEdge(LinkKind.redirect, null, null));
       row.rk = redirect.kind;
+      if (navigationHops > 0) this.navigations.reach(row.rd, navigationHops);
     }
     this.writers.pages.write(row);
     if (id === START_ID && redirect !== null) this.onStartRedirect(redirect.target);
-    await this.followEdges(id, depth, edges, robotsHeader.hf || (page?.metaNofollow ?? false));
+    await this.followEdges(id, depth, edges, robotsHeader.hf || (page?.metaNofollow ?? false), renderedOnly);
   }
 
   /** An external URL's check: status and redirect target; nothing of it is parsed. */
@@ -169,6 +192,37 @@ export class PageRecorder {
       rk: location === null ? null : 'http',
       sz: response.bodySize,
     });
+  }
+
+  private parse(body: Buffer, url: string, charset: string | null = 'utf-8'): Promise<ParsedPage> {
+    this.parser ??= new ParsePool();
+    return this.parser.parse(body, charset, url);
+  }
+
+  /**
+   * The raw page's links the rendered DOM lost (search engines see those too), added after the rendered page's;
+   * returns the rendered page's link and image targets the raw HTML does not have.
+   */
+  private addRawEdges(
+    raw: ParsedPage,
+    id: number,
+    url: string,
+    depth: number,
+    edges: Map<number, Edge>,
+    addEdge: (target: string, edge: Omit<Edge, 't'>) => number,
+  ): Set<number> {
+    const { frontier } = this;
+    const rendered = new Set(edges.keys());
+    const inRaw = new Set([...rawTargets(raw)].map((target) => frontier.know(target, id, depth)));
+    this.addPageEdges(raw, id, url, null, (target, edge) => {
+      const t = frontier.know(target, id, depth);
+      return rendered.has(t) ? t : addEdge(target, edge);
+    });
+    const isLink = (t: number): boolean => {
+      const k = edges.get(t)?.k;
+      return k === LinkKind.href || k === LinkKind.image;
+    };
+    return new Set([...rendered].filter((t) => !inRaw.has(t) && isLink(t)));
   }
 
   /** Gives the parsers' memory back (before the export). */
@@ -229,10 +283,11 @@ export class PageRecorder {
     depth: number,
     edges: Map<number, Edge>,
     isNofollowPage: boolean,
+    renderedOnly: Set<number> | null,
   ): Promise<void> {
     const follows: Promise<void>[] = [];
     for (const edge of edges.values()) {
-      this.writers.edges.writeLine(edgeLine(id, edge));
+      this.writers.edges.writeLine(edgeLine(id, edge, renderedOnly?.has(edge.t) ?? false));
       const isAlwaysFollowed = edge.k !== LinkKind.href && edge.k !== LinkKind.image;
       const nofollow: RestrictedReason | null = isAlwaysFollowed
         ? null

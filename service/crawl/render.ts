@@ -223,21 +223,25 @@ async function renderPage(page: Page, url: string): Promise<PageVitals> {
 }
 
 /**
- * Chromium with every request through `proxyUrl`: loopback included (Chromium bypasses proxies for it by default),
- * and no WebRTC UDP outside the proxy.
+ * Chromium's flags with every request through `proxyUrl`: loopback included (Chromium bypasses proxies for it by
+ * default), and no WebRTC UDP outside the proxy.
  */
-export async function launchChromium(proxyUrl: string): Promise<Browser> {
+export function chromiumArgs(proxyUrl: string, extraArgs: string[] = []): string[] {
   if (!fs.existsSync(CHROMIUM_PATH))
     throw new Error(
       `rendering needs Debian's Chromium at ${CHROMIUM_PATH}: install it with apt-get install -y chromium`,
     );
-  const args = [
+  return [
     ...CHROMIUM_ARGS,
     `--proxy-server=${proxyUrl}`,
     '--proxy-bypass-list=<-loopback>',
     '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+    ...extraArgs,
   ];
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args, headless: true });
+}
+
+export async function launchChromium(proxyUrl: string): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: chromiumArgs(proxyUrl), headless: true });
 }
 
 /** Vitals of each URL, in the order given; URLs not rendered (failure, abort) get NULLs. */

@@ -494,6 +494,47 @@ const cases: Readonly<Record<string, Case>> = {
       { row: { http_status_code: 400, indexable: false, is_redirect: false } },
     ],
   },
+
+  // rendered crawl (render-reports.ts)
+  'links/rendered-only': {
+    fires: { row: { rendered_only: true } },
+    nearMiss: { row: { rendered_only: false } },
+    moreNearMisses: [{ row: { rendered_only: null } }],
+  },
+  'meta/changed-by-javascript': {
+    fires: { row: { rendered: true, head_changed_by_javascript: ['title'] } },
+    nearMiss: { row: { rendered: true, head_changed_by_javascript: [] } },
+    moreFires: [{ row: { rendered: true, head_changed_by_javascript: ['canonical', 'h1'] } }],
+    moreNearMisses: [{ row: { rendered: false, head_changed_by_javascript: null } }],
+  },
+  'content/rendered-only': {
+    fires: { row: { rendered: true, raw_word_count: 50, rendered_words_added: 50 } },
+    nearMiss: { row: { rendered: true, raw_word_count: 51, rendered_words_added: 50 } },
+    moreFires: [{ row: { rendered: true, raw_word_count: null, rendered_words_added: 50 } }],
+    moreNearMisses: [
+      { row: { rendered: true, raw_word_count: 0, rendered_words_added: 49 } },
+      { row: { rendered: false, raw_word_count: 0, rendered_words_added: null } },
+    ],
+  },
+  'crawl/javascript-errors': {
+    fires: { row: { js_error_count: 1 } },
+    nearMiss: { row: { js_error_count: 0 } },
+    moreNearMisses: [{ row: { js_error_count: null } }],
+  },
+  'crawl/robots-blocked-resources': {
+    fires: { row: { robots_blocked_resource_count: 1 } },
+    nearMiss: { row: { robots_blocked_resource_count: 0 } },
+  },
+  'crawl/render-timeouts': {
+    fires: { row: { render_status: 'timeout' } },
+    nearMiss: { row: { render_status: 'rendered' } },
+    moreFires: [{ row: { render_status: 'crashed' } }, { row: { render_status: 'failed' } }],
+    moreNearMisses: [{ row: { render_status: 'navigated' } }, { row: { render_status: 'skipped' } }],
+  },
+  'crawl/hash-routes': {
+    fires: { row: { hash_route_count: 1 } },
+    nearMiss: { row: { hash_route_count: 0 } },
+  },
 };
 
 describeFiresAndNearMisses('every report has a row that fires and a near miss that does not', reports, cases);

@@ -157,6 +157,17 @@ export async function adminCommands(baseURL: string, commands: Record<string, un
   }
 }
 
+/** A website added by the admin, with the demo staff user bound to it. */
+export async function addStaffWebsite(
+  baseURL: string,
+  website: { id: string; name: string; domain: string },
+): Promise<void> {
+  await adminCommands(baseURL, [
+    { command: 'website add', ...website },
+    { command: 'user bind', email: logins.staff.email, websites: [website.id] },
+  ]);
+}
+
 export const crawlsPage = (websiteId: string) => `/crawls?website=${websiteId}`;
 
 export async function openCrawls(page: Page, websiteId: string): Promise<void> {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import {
   SECTION,
-  adminCommands,
+  addStaffWebsite,
   authFile,
   choose,
   crawlsOf,
@@ -292,10 +292,7 @@ for (const size of sizes) {
     }) => {
       test.setTimeout(240_000);
       const website = { id: `e2e-crawls-shots-${size.name}`, name: 'E2E Crawls Screenshots', domain: '127.0.0.1' };
-      await adminCommands(baseURL!, [
-        { command: 'website add', ...website },
-        { command: 'user bind', email: logins.staff.email, websites: [website.id] },
-      ]);
+      await addStaffWebsite(baseURL!, website);
       const quick = await startLoopbackSite({ pages: 13 });
       const slow = await startLoopbackSite({ pages: 2000, delayMs: 700 });
       try {

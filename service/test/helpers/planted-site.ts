@@ -44,6 +44,10 @@ export interface PlantedCase {
   nearMiss: string[];
 }
 
+/** Reports fed by a rendered crawl, which the planted site's raw crawl (with its timing sample) is not. */
+const RENDERED_CRAWL =
+  'needs a rendered crawl (--render-mode all) of client-rendered pages: crawl-rendered.test.ts has its rows';
+
 /** Reports no crawl of a website can feed, and why: their near misses and rows come from other data. */
 export const unfedReports: Readonly<Record<string, string>> = {
   'analytics/all': 'rows come from the analytics data source, not from a crawl',
@@ -53,6 +57,13 @@ export const unfedReports: Readonly<Record<string, string>> = {
   'search-console/missing': 'its near miss needs search console impressions, which a crawl does not make',
   'search-console/orphaned': 'rows come from the search console data source, not from a crawl',
   'links/internal-http': 'needs https:// pages linking to http:// ones; the loopback test site is plain http',
+  'links/rendered-only': RENDERED_CRAWL,
+  'meta/changed-by-javascript': RENDERED_CRAWL,
+  'content/rendered-only': RENDERED_CRAWL,
+  'crawl/javascript-errors': RENDERED_CRAWL,
+  'crawl/robots-blocked-resources': RENDERED_CRAWL,
+  'crawl/render-timeouts': RENDERED_CRAWL,
+  'crawl/hash-routes': RENDERED_CRAWL,
 };
 
 /** Viewport of the renderer's pages (Playwright's default), which the layout-shift pages are sized against. */

@@ -21,6 +21,8 @@ export interface SettingsDraft {
   userAgent: string;
   respectRobots: boolean;
   render: number | string;
+  renderMode: CrawlSettings['renderMode'];
+  renderAssets: boolean;
   sitemaps: string;
   checkExternal: boolean;
   timeLimitHours: number | string;
@@ -44,6 +46,8 @@ export function toDraft(settings: CrawlSettings): SettingsDraft {
     userAgent: settings.userAgent,
     respectRobots: settings.respectRobots,
     render: settings.render,
+    renderMode: settings.renderMode,
+    renderAssets: settings.renderAssets,
     sitemaps: settings.sitemaps.join('\n'),
     checkExternal: settings.checkExternal,
     timeLimitHours: settings.timeLimitHours,
@@ -77,6 +81,8 @@ export function fromDraft(draft: SettingsDraft): Record<keyof CrawlSettings, unk
     userAgent: draft.userAgent,
     respectRobots: draft.respectRobots,
     render: numberOf(draft.render),
+    renderMode: draft.renderMode,
+    renderAssets: draft.renderAssets,
     sitemaps: lines(draft.sitemaps),
     checkExternal: draft.checkExternal,
     timeLimitHours: numberOf(draft.timeLimitHours),

@@ -40,6 +40,12 @@ const DAY_OPTIONS = [
   ...WEEKDAYS.map((day) => ({ value: day, label: day[0]!.toUpperCase() + day.slice(1) })),
 ];
 
+const RENDER_MODE_OPTIONS = [
+  { value: 'none', label: 'None: read the raw HTML' },
+  { value: 'sample', label: 'Sample: time the rendered pages' },
+  { value: 'all', label: 'All: crawl the rendered pages' },
+];
+
 const MONOSPACE_INPUT = { input: { fontFamily: 'var(--mantine-font-family-monospace)' } };
 
 type NumberField = 'maxUrls' | 'maxDepth' | 'concurrency' | 'delayMs' | 'render' | 'timeLimitHours' | 'dataWindowDays';
@@ -83,7 +89,7 @@ export function SettingsForm({ answer, save, onSaved, onChangedState }: Settings
     onChange: (value: number | string) => set(key, value),
     error: errorOf(key),
   });
-  const toggle = (key: 'includeSubdomains' | 'respectRobots' | 'checkExternal') => ({
+  const toggle = (key: 'includeSubdomains' | 'respectRobots' | 'checkExternal' | 'renderAssets') => ({
     checked: draft[key],
     onChange: (e: ChangeEvent<HTMLInputElement>) => set(key, e.currentTarget.checked),
     error: errorOf(key),
@@ -183,6 +189,22 @@ export function SettingsForm({ answer, save, onSaved, onChangedState }: Settings
               label="Rendered pages"
               description="Indexable pages rendered in Chromium for the performance columns; 0 renders none."
               {...count('render')}
+            />
+            <Select
+              label="Render mode"
+              description="All: every page is rendered in Chromium and the crawl reads the rendered page (JavaScript sites)."
+              data={RENDER_MODE_OPTIONS}
+              value={draft.renderMode}
+              onChange={(value) => {
+                if (value) set('renderMode', value as SettingsDraft['renderMode']);
+              }}
+              allowDeselect={false}
+              error={errorOf('renderMode')}
+            />
+            <Switch
+              label="Download images, media and fonts"
+              description="Rendered pages load them too (slower; off leaves them out, as the DOM does not need them)."
+              {...toggle('renderAssets')}
             />
             <Switch
               label="Check external links"

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { parseCrawlCommand, UsageError } from '../crawl-command.ts';
+
+const parse = (...args: string[]) => parseCrawlCommand(['http://a.example/', '--out', 'x', ...args], {}).options;
+
+describe('the render options of the command line', () => {
+  it('reads no mode as none, and --render N alone as the timing sample', () => {
+    expect(parse()).toMatchObject({ render: 0, renderMode: 'none', renderSettings: {} });
+    expect(parse('--render', '5')).toMatchObject({ render: 5, renderMode: 'sample' });
+  });
+
+  it('takes the rendered crawl and its limits', () => {
+    expect(
+      parse('--render-mode', 'all', '--render-assets', '--render-quiet', '250', '--render-cap', '8000'),
+    ).toMatchObject({ renderMode: 'all', renderSettings: { loadAssets: true, quietMs: 250, capMs: 8000 } });
+  });
+
+  it.each([
+    [['--render-mode', 'some'], '--render-mode must be one of none, sample, all, not "some"'],
+    [['--render-mode', 'sample'], '--render-mode sample needs --render N'],
+    [['--render-mode', 'none', '--render', '3'], 'it cannot go with --render-mode none'],
+    [['--render-mode', 'all', '--render-cap', '50'], '--render-cap must be a whole number of milliseconds from 100'],
+    [['--render-mode', 'all', '--render-quiet', '1.5'], '--render-quiet must be a whole number'],
+  ])('refuses %j', (args, message) => {
+    expect(() => parse(...args)).toThrow(UsageError);
+    expect(() => parse(...args)).toThrow(message);
+  });
+});

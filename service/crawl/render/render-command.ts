@@ -1,0 +1,61 @@
+/** The rendered crawl's command-line options (`--render-mode`, `--render-assets`, `--render-quiet`, `--render-cap`). */
+import type { CrawlOptions } from '../crawl-options.ts';
+import { isRenderMode, RENDER_CAP_MS, RENDER_MODES } from './render-settings.ts';
+
+export const RENDER_USAGE = '[--render-mode none|sample|all] [--render-assets] [--render-quiet MS] [--render-cap MS]';
+
+export const RENDER_HELP = `Rendering:
+  --render N            render the first N indexable pages in Chromium to time them (performance columns)
+  --render-mode MODE    none, sample (the --render N timing sample) or all: every in-scope HTML page is rendered
+                        and its rendered DOM is what the crawl reads (links found only then are followed), the
+                        raw HTML's values kept beside it; a page whose raw HTML says noindex is not rendered
+  --render-assets       let rendered pages download images, media and fonts (blocked by default)
+  --render-quiet MS     a page is rendered once loaded with no request in flight for MS (default 500)
+  --render-cap MS       ... or at the latest MS after navigation start, recorded as a timeout (default ${RENDER_CAP_MS})`;
+
+export const RENDER_ARGS = {
+  'render-mode': { type: 'string' },
+  'render-assets': { type: 'boolean' },
+  'render-quiet': { type: 'string' },
+  'render-cap': { type: 'string' },
+} as const;
+
+export interface RenderArgs {
+  'render-mode'?: string | undefined;
+  'render-assets'?: boolean | undefined;
+  'render-quiet'?: string | undefined;
+  'render-cap'?: string | undefined;
+}
+
+const MAX_CAP_MS = 60_000;
+
+/** The options the arguments ask for; `fail` throws the usage error naming the problem. */
+export function renderOptionsOf(
+  args: RenderArgs,
+  render: number,
+  fail: (problem: string) => never,
+): Pick<CrawlOptions, 'renderMode' | 'renderSettings'> {
+  const mode = args['render-mode'] ?? (render > 0 ? 'sample' : 'none');
+  if (!isRenderMode(mode)) fail(`--render-mode must be one of ${RENDER_MODES.join(', ')}, not "${mode}"`);
+  if (mode === 'sample' && render === 0) fail('--render-mode sample needs --render N (pages to time)');
+  if (mode === 'none' && render > 0) fail('--render N renders pages: it cannot go with --render-mode none');
+  const ms = (name: 'render-quiet' | 'render-cap', min: number): number | undefined => {
+    const text = args[name];
+    if (text === undefined) return undefined;
+    const value = Number(text);
+    if (!/^\d+$/.test(text) || value < min || value > MAX_CAP_MS) {
+      fail(`--${name} must be a whole number of milliseconds from ${min} to ${MAX_CAP_MS}, not "${text}"`);
+    }
+    return value;
+  };
+  const quietMs = ms('render-quiet', 0);
+  const capMs = ms('render-cap', 100);
+  return {
+    renderMode: mode,
+    renderSettings: {
+      ...(args['render-assets'] === true && { loadAssets: true }),
+      ...(quietMs !== undefined && { quietMs }),
+      ...(capMs !== undefined && { capMs }),
+    },
+  };
+}

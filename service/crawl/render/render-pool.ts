@@ -1,0 +1,143 @@
+/**
+ * The rendered crawl's browser: one Debian Chromium (launched on the first page, every request through the egress
+ * proxy) serving a pool of tabs. A browser that dies or gets stuck is replaced for the next page; the pages it held
+ * come back as `crashed` rows, and what was crawled before is untouched (rows are on disk, not in the browser).
+ */
+import { chromium, type Browser, type BrowserServer } from 'playwright-core';
+import type { Egress } from '../egress.ts';
+import { startEgressProxy, type EgressProxy } from '../egress-proxy.ts';
+import { chromiumArgs } from '../render.ts';
+import { CHROMIUM_PATH } from '../render-browser.ts';
+import type { RenderSettings } from './render-settings.ts';
+import { renderInTab, within, STEP_MS, type RenderedPage } from './render-tab.ts';
+
+/** A page's script heap: a page allocating without end crashes its own renderer here, not the machine. */
+const PAGE_HEAP_MB = 512;
+
+export interface RenderPoolOptions extends Omit<RenderSettings, 'mode'> {
+  userAgent: string;
+  egress: Egress;
+  /** Whether robots.txt allows the crawler to fetch `url`. */
+  isAllowed: (url: string) => Promise<boolean>;
+  /** Resources robots.txt disallows are not fetched (Googlebot's view), only recorded. */
+  blocksDisallowed: boolean;
+}
+
+interface Session {
+  /** The browser's process, killed when it will not close. */
+  server: BrowserServer;
+  browser: Browser;
+  isDead: boolean;
+}
+
+const failed = (reason: string, status: RenderedPage['status'] = 'failed'): RenderedPage => ({
+  status,
+  reason,
+  elapsedMs: 0,
+  html: null,
+  navigatedTo: null,
+  consoleErrors: [],
+  pageErrors: [],
+  failedRequests: [],
+  robotsBlocked: [],
+  hashRoutes: [],
+});
+
+export class RenderPool {
+  private proxy: Promise<EgressProxy> | null = null;
+  private session: Promise<Session> | null = null;
+  private readonly queue: (() => void)[] = [];
+  private active = 0;
+  private isClosed = false;
+  /** Browsers started, the first included. */
+  launches = 0;
+
+  constructor(private readonly options: RenderPoolOptions) {}
+
+  /** Renders one page; never throws (a page that could not be rendered is a result with its reason). */
+  async render(url: string): Promise<RenderedPage> {
+    await this.slot();
+    try {
+      if (this.isClosed) return failed('the crawl stopped');
+      let session: Session;
+      try {
+        session = await this.open();
+      } catch (error) {
+        return failed(`Chromium could not start (${error instanceof Error ? error.message : String(error)})`);
+      }
+      const { options } = this;
+      const result = await renderInTab(session.browser, url, {
+        userAgent: options.userAgent,
+        quietMs: options.quietMs,
+        capMs: options.capMs,
+        loadAssets: options.loadAssets,
+        isAllowed: options.isAllowed,
+        blocksDisallowed: options.blocksDisallowed,
+        onStuckTab: () => void this.discard(session),
+      });
+      const isGone = session.isDead || !session.browser.isConnected();
+      if (isGone && result.status !== 'rendered' && result.status !== 'navigated') {
+        return { ...result, status: 'crashed', reason: `Chromium exited during the render (${result.reason})` };
+      }
+      return result;
+    } finally {
+      this.active--;
+      this.queue.shift()?.();
+    }
+  }
+
+  async close(): Promise<void> {
+    this.isClosed = true;
+    const session = await this.session?.catch(() => null);
+    this.session = null;
+    if (session) await this.discard(session);
+    const proxy = await this.proxy?.catch(() => null);
+    this.proxy = null;
+    await proxy?.close();
+  }
+
+  private async slot(): Promise<void> {
+    if (this.active >= Math.max(1, this.options.tabs)) await new Promise<void>((resolve) => this.queue.push(resolve));
+    this.active++;
+  }
+
+  private open(): Promise<Session> {
+    this.session ??= this.launch();
+    const session = this.session;
+    // A failed launch is not kept: the next page tries again.
+    session.catch(() => {
+      if (this.session === session) this.session = null;
+    });
+    return session;
+  }
+
+  private async launch(): Promise<Session> {
+    this.proxy ??= startEgressProxy(this.options.egress);
+    const proxy = await this.proxy;
+    const server = await chromium.launchServer({
+      executablePath: CHROMIUM_PATH,
+      args: chromiumArgs(proxy.url, [`--js-flags=--max-old-space-size=${PAGE_HEAP_MB}`]),
+      headless: true,
+    });
+    this.launches++;
+    const browser = await chromium.connect(server.wsEndpoint()).catch(async (error: unknown) => {
+      await server.kill();
+      throw error;
+    });
+    const session: Session = { server, browser, isDead: false };
+    const current = this.session;
+    browser.on('disconnected', () => {
+      session.isDead = true;
+      if (this.session === current) this.session = null;
+    });
+    return session;
+  }
+
+  /** Closes a browser, killing it when it will not close; the next page starts another. */
+  private async discard(session: Session): Promise<void> {
+    session.isDead = true;
+    const current = await this.session?.catch(() => null);
+    if (current === session) this.session = null;
+    await within(session.server.close(), STEP_MS * 2, 'closing Chromium').catch(() => session.server.kill());
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * The rendered crawl's settings: which pages Chromium loads (`none`; `sample`, the `--render N` timing sample; `all`,
+ * every in-scope HTML page, whose rendered DOM is then what the crawl reads) and when a page counts as rendered.
+ */
+import { RENDER_MODES, type RenderMode } from '../../../catalog/render-contract.ts';
+
+export { RENDER_MODES, type RenderMode };
+
+export const isRenderMode = (value: string): value is RenderMode => (RENDER_MODES as readonly string[]).includes(value);
+
+/**
+ * A page counts as rendered once its load event has fired, no request has been in flight for QUIET_MS (the
+ * "network idle" of Puppeteer and Lighthouse), and then its main thread has had an idle period with no request
+ * started meanwhile (a framework's delayed effects have run); a page that gets there within RENDER_CAP_MS of navigation start is
+ * `rendered`, one that does not is snapshot at the cap as `timeout`.
+ */
+export const QUIET_MS = 500;
+export const RENDER_CAP_MS = 5000;
+/** Pages rendered at once: tabs of the one browser. */
+export const RENDER_TABS = 4;
+/**
+ * Pages in a row that navigate themselves while rendering (`location.href`, a refresh set by script), each target
+ * followed as a JavaScript redirect: past this many, the next target is not followed, so a page that reloads itself
+ * under a new URL each time is a short chain with its reason rather than a crawl of its own.
+ */
+export const RENDER_NAVIGATIONS_MAX = 5;
+/** Hash routes (`#/…`) a page's rendering visits to find further hash routes. */
+export const HASH_ROUTES_MAX = 50;
+
+export interface RenderSettings {
+  mode: RenderMode;
+  quietMs: number;
+  capMs: number;
+  tabs: number;
+  /** Download images, media and fonts (blocked by default: the DOM does not need them and they cost the most). */
+  loadAssets: boolean;
+}
+
+export const defaultRenderSettings = (mode: RenderMode): RenderSettings => ({
+  mode,
+  quietMs: QUIET_MS,
+  capMs: RENDER_CAP_MS,
+  tabs: RENDER_TABS,
+  loadAssets: false,
+});
