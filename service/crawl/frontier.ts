@@ -3,6 +3,7 @@
  * to fetch, with the rules deciding whether a found URL is fetched, checked (external) or recorded as restricted.
  */
 import fs from 'node:fs';
+import { restrictedReasons } from '../../catalog/export-contract.ts';
 import path from 'node:path';
 import readline from 'node:readline';
 import type { CrawlOptions } from './crawl-options.ts';
@@ -19,16 +20,8 @@ const State = { Known: 0, Queued: 1, Fetched: 2 } as const;
 
 const PLACEMENTS: readonly Placement[] = ['internal', 'outside_scope', 'external'];
 const PLACEMENT_CODES: Record<Placement, string> = { internal: 'i', outside_scope: 'o', external: 'e' };
-/** Reason codes: 0 is none. */
-const REASONS: readonly (RestrictedReason | null)[] = [
-  null,
-  'robots_disallowed',
-  'meta_nofollow',
-  'link_nofollow',
-  'excluded_by_pattern',
-  'outside_scope',
-  'crawl_limit',
-];
+/** Reason codes: 0 is none, then the contract's reasons in order. */
+const REASONS: readonly (RestrictedReason | null)[] = [null, ...restrictedReasons];
 const placementCode = (placement: Placement): number => PLACEMENTS.indexOf(placement);
 const reasonCode = (reason: RestrictedReason): number => REASONS.indexOf(reason);
 
