@@ -125,7 +125,7 @@ class Crawler {
     );
     this.timeLimit.unref();
     this.hosts = new Hosts(this.fetcher, this.scope, options);
-    this.frontier = new Frontier(this.scope, options, this.hosts);
+    this.frontier = new Frontier(this.scope, options, this.hosts, this.workDir);
     this.frontier.onQueued = () => this.wake?.();
     this.progress = new Progress(
       {
@@ -155,10 +155,10 @@ class Crawler {
   async run(): Promise<CrawlResult> {
     const { frontier } = this;
     const startId = frontier.know(this.startUrl, -1, 0);
-    frontier.enqueue(startId, frontier.links);
+    frontier.enqueue(startId, this.startUrl, frontier.links);
     await this.hosts.host(this.startUrl);
     frontier.links.shift();
-    const first = await this.fetchInternal(startId);
+    const first = await this.fetchInternal(startId, this.startUrl);
     if (first?.status === null && first.error !== 'aborted') {
       throw new CrawlError(`start URL ${this.startUrl} is unreachable (${first.error ?? 'no response'})`);
     }
@@ -191,7 +191,7 @@ class Crawler {
     collectGarbage();
     await Promise.all([this.pages.close(), this.edges.close(), this.images.close(), this.sitemaps.close()]);
     const nodes = path.join(this.workDir, recordFileOf('nodes'));
-    frontier.writeNodes(nodes);
+    await frontier.writeNodes(nodes);
     this.progress.exporting(false);
     const rows: CrawlRows = {
       workDir: this.workDir,
@@ -234,7 +234,12 @@ class Crawler {
     activeCrawls.delete(this.active);
     clearTimeout(this.timeLimit);
     this.progress.stop();
-    await Promise.all([this.fetcher.close(), this.recorder.closeParser(), this.renderPool?.close()]);
+    await Promise.all([
+      this.fetcher.close(),
+      this.recorder.closeParser(),
+      this.renderPool?.close(),
+      this.frontier.close(),
+    ]);
     fs.rmSync(this.workDir, { recursive: true, force: true });
   }
 
@@ -258,19 +263,19 @@ class Crawler {
       }
       this.inFlight++;
       try {
-        if (item.isExternal) await this.checkExternal(item.id);
-        else await this.fetchInternal(item.id);
+        if (item.isExternal) await this.checkExternal(item.id, item.url);
+        else await this.fetchInternal(item.id, item.url);
       } finally {
         this.inFlight--;
         this.wake?.();
       }
       await this.pages.drained();
       await this.edges.drained();
+      await this.frontier.drained();
     }
   }
 
-  private async fetchInternal(id: number): Promise<FetchResponse | null> {
-    const url = this.frontier.urlOf(id);
+  private async fetchInternal(id: number, url: string): Promise<FetchResponse | null> {
     await this.hosts.politely(url);
     if (this.signal.aborted) return null;
     const response = await this.fetcher.fetch(url, {
@@ -279,13 +284,12 @@ class Crawler {
     if (response.error === 'aborted') return response;
     this.frontier.markFetched(id);
     this.progress.count(response.status);
-    await this.recorder.record(id, response);
+    await this.recorder.record(id, url, response);
     return response;
   }
 
   /** External targets are checked, never crawled: HEAD, then GET when the server refuses HEAD. */
-  private async checkExternal(id: number): Promise<void> {
-    const url = this.frontier.urlOf(id);
+  private async checkExternal(id: number, url: string): Promise<void> {
     await this.hosts.politely(url);
     if (this.signal.aborted) return;
     let response = await this.fetcher.fetch(url, { method: 'HEAD' });
@@ -295,14 +299,14 @@ class Crawler {
     if (response.error === 'aborted') return;
     this.frontier.markFetched(id);
     this.progress.count(response.status);
-    this.recorder.recordExternal(id, response);
+    this.recorder.recordExternal(id, url, response);
   }
 
   /**
    * A start URL redirecting to its twin (www, scheme, port) makes the twin the site, as the user meant it; to another
    * site, the redirect is recorded and that site left alone, with a notice saying so.
    */
-  private followStartRedirect(target: string): void {
+  private async followStartRedirect(target: string): Promise<void> {
     if (this.scope.place(target) === 'internal') return;
     if (!this.scope.isTwin(target)) {
       this.notices.push(
@@ -313,7 +317,7 @@ class Crawler {
     }
     this.scope.adopt(target);
     this.siteUrl = target;
-    this.frontier.placeAgain();
+    await this.frontier.placeAgain();
   }
 
   private noteHowItWent(unreadSitemaps: string | null): void {

@@ -24,6 +24,8 @@ export const START_ID = 0;
  */
 interface Edge extends Required<Omit<EdgeRecord, 'f' | 'ro'>> {
   t: number;
+  /** The target's URL (not written: the row names it by id). */
+  u: string;
   k: LinkKindId;
   a: string;
   r: string | null;
@@ -34,8 +36,11 @@ interface Edge extends Required<Omit<EdgeRecord, 'f' | 'ro'>> {
   hl: string | null;
 }
 
+/** An edge before its target is known by id. */
+type EdgeOf = Omit<Edge, 't' | 'u'>;
+
 /** A link without anchor or image: canonical, hreflang and redirect links. */
-const plainEdge = (k: LinkKindId, r: string | null, hl: string | null): Omit<Edge, 't'> => ({
+const plainEdge = (k: LinkKindId, r: string | null, hl: string | null): EdgeOf => ({
   k,
   a: '',
   r,
@@ -87,15 +92,14 @@ export class PageRecorder {
     private readonly frontier: Frontier,
     private readonly writers: PageWriters,
     /** The start URL redirected (HTTP, meta or JavaScript) to `target`. */
-    private readonly onStartRedirect: (target: string) => void,
+    private readonly onStartRedirect: (target: string) => Promise<void>,
     /** `--render-mode all`: pages are rendered, and their rendered DOM is what the row and edges read. */
     private readonly renderer: PageRenderer | null = null,
   ) {}
 
   /** An internal URL's response: its page row and edges, and its targets followed. */
-  async record(id: number, response: FetchResponse): Promise<void> {
+  async record(id: number, url: string, response: FetchResponse): Promise<void> {
     const { frontier } = this;
-    const url = frontier.urlOf(id);
     const depth = frontier.depthOf(id) + 1;
     const robotsHeader = parseRobotsHeader(headerValue(response.headers, 'x-robots-tag'));
     const linkHeader = parseLinkHeader(headerValue(response.headers, 'link'), url);
@@ -110,11 +114,12 @@ export class PageRecorder {
       ...robotsHeader,
       ch: linkHeader.canonical === null ? null : frontier.know(linkHeader.canonical, id, depth),
     };
-    const addEdge = (target: string, edge: Omit<Edge, 't'>): number => {
+    const addEdge = (target: string, edge: EdgeOf): number => {
       const t = frontier.know(target, id, depth);
       const existing = edges.get(t);
-      if (!existing) edges.set(t, { t, ...edge });
-      else if (KIND_RANK[edge.k] < KIND_RANK[existing.k]) edges.set(t, { t, ...edge, ic: edge.ic + existing.ic });
+      if (!existing) edges.set(t, { t, u: target, ...edge });
+      else if (KIND_RANK[edge.k] < KIND_RANK[existing.k])
+        edges.set(t, { t, u: target, ...edge, ic: edge.ic + existing.ic });
       else existing.ic += edge.ic;
       return t;
     };
@@ -175,13 +180,12 @@ export class PageRecorder {
       if (navigationHops > 0) this.navigations.reach(row.rd, navigationHops);
     }
     this.writers.pages.write(row);
-    if (id === START_ID && redirect !== null) this.onStartRedirect(redirect.target);
+    if (id === START_ID && redirect !== null) await this.onStartRedirect(redirect.target);
     await this.followEdges(id, depth, edges, robotsHeader.hf || (page?.metaNofollow ?? false), renderedOnly);
   }
 
   /** An external URL's check: status and redirect target; nothing of it is parsed. */
-  recordExternal(id: number, response: FetchResponse): void {
-    const url = this.frontier.urlOf(id);
+  recordExternal(id: number, url: string, response: FetchResponse): void {
     const location = redirectTarget(response, url);
     this.writers.pages.write({
       id,
@@ -209,7 +213,7 @@ export class PageRecorder {
     url: string,
     depth: number,
     edges: Map<number, Edge>,
-    addEdge: (target: string, edge: Omit<Edge, 't'>) => number,
+    addEdge: (target: string, edge: EdgeOf) => number,
   ): Set<number> {
     const { frontier } = this;
     const rendered = new Set(edges.keys());
@@ -236,7 +240,7 @@ export class PageRecorder {
     id: number,
     url: string,
     canonical: string | null,
-    addEdge: (target: string, edge: Omit<Edge, 't'>) => number,
+    addEdge: (target: string, edge: EdgeOf) => number,
   ): void {
     for (const link of page.links) {
       const target = normalizeResolvedUrl(link.url);
@@ -298,7 +302,7 @@ export class PageRecorder {
             : null;
       if (!this.frontier.isUnvisited(edge.t)) continue;
       const targetDepth = edge.k === LinkKind.redirect ? depth - 1 : depth;
-      follows.push(this.frontier.follow(edge.t, targetDepth, nofollow, this.frontier.links));
+      follows.push(this.frontier.follow(edge.t, edge.u, targetDepth, nofollow, this.frontier.links));
     }
     await Promise.all(follows);
   }

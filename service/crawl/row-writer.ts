@@ -11,6 +11,8 @@ export class RowWriter<Row extends object = object> {
   private pending: string[] = [];
   private pendingBytes = 0;
   private drain: Promise<void> | null = null;
+  /** Settles when the last chunk handed to the file is written. */
+  private lastWrite: Promise<void> = Promise.resolve();
   rows = 0;
 
   constructor(readonly file: string) {
@@ -32,7 +34,11 @@ export class RowWriter<Row extends object = object> {
   /** Hands buffered rows to the file; true when the file accepts more without waiting. */
   flush(): boolean {
     if (this.pending.length > 0) {
-      if (!this.stream.write(this.pending.join('')) && this.drain === null) {
+      let isAccepted = true;
+      this.lastWrite = new Promise((resolve) => {
+        isAccepted = this.stream.write(this.pending.join(''), () => resolve());
+      });
+      if (!isAccepted && this.drain === null) {
         this.drain = new Promise((resolve) =>
           this.stream.once('drain', () => {
             this.drain = null;
@@ -50,6 +56,12 @@ export class RowWriter<Row extends object = object> {
   async drained(): Promise<void> {
     if (this.flush()) return;
     await this.drain;
+  }
+
+  /** Resolves once every row written so far is in the file, to be read back. */
+  async settled(): Promise<void> {
+    this.flush();
+    await this.lastWrite;
   }
 
   async close(): Promise<void> {

@@ -117,7 +117,7 @@ async function readSitemap(
       continue;
     }
     frontier.noteSitemap(id, sitemap.url);
-    if (!isFull) await frontier.follow(id, 0, null, frontier.sitemapUrls);
+    if (!isFull) await frontier.follow(id, target, 0, null, frontier.sitemapUrls);
   }
   return row;
 }
