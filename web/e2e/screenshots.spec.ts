@@ -1,6 +1,6 @@
 /** Review screenshots (not assertions of pixels): written to test-results/shots (git-ignored) or SHOTS_DIR. */
 import fs from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import {
   SECTION,
   addStaffWebsite,
@@ -44,6 +44,26 @@ async function readmeShot(page: Page, size: string, name: string): Promise<void>
   if (!README_DIR || size !== '1280') return;
   fs.mkdirSync(README_DIR, { recursive: true });
   await page.screenshot({ path: `${README_DIR}/${name}.png`, fullPage: false });
+}
+
+/**
+ * One state at every size, ending at the first (1280): the viewport changes under the page, so a flow that crawls or
+ * imports for real runs once. `of` shoots one element; `fitsWidth` checks the page never scrolls sideways.
+ */
+async function shotBoth(
+  page: Page,
+  name: string,
+  options: { fullPage?: boolean; fitsWidth?: boolean; scrollTo?: Locator; of?: Locator } = {},
+): Promise<void> {
+  for (const size of [...sizes].reverse()) {
+    await page.setViewportSize(size);
+    if (options.scrollTo) await options.scrollTo.scrollIntoViewIfNeeded();
+    if (options.fitsWidth)
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(size.width);
+    if (options.of) await options.of.screenshot({ path: `${DIR}/${size.name}-${name}.png` });
+    else await shot(page, size.name, name);
+    if (options.fullPage) await page.screenshot({ path: `${DIR}/${size.name}-${name}-full.png`, fullPage: true });
+  }
 }
 
 async function openSidebarIfCollapsed(page: Page): Promise<void> {
@@ -286,104 +306,6 @@ for (const size of sizes) {
       await shot(page, size.name, 'pending-client');
     });
 
-    test('the Crawls page: settings, an active run with its cancel dialog, the history', async ({
-      browser,
-      baseURL,
-    }) => {
-      test.setTimeout(240_000);
-      const website = { id: `e2e-crawls-shots-${size.name}`, name: 'E2E Crawls Screenshots', domain: '127.0.0.1' };
-      await addStaffWebsite(baseURL!, website);
-      const quick = await startLoopbackSite({ pages: 13 });
-      const slow = await startLoopbackSite({ pages: 2000, delayMs: 700 });
-      try {
-        const context = await browser.newContext({ storageState: authFile('staff'), viewport: size });
-        const page = await context.newPage();
-        await openCrawls(page, website.id);
-        await expect(page.getByTestId('history-empty')).toBeVisible();
-        await shot(page, size.name, 'crawls-settings');
-        await page.screenshot({ path: `${DIR}/${size.name}-crawls-settings-full.png`, fullPage: true });
-
-        // Max URLs below the site's 13 pages: the history marks the loaded crawl Partial.
-        await saveCrawlSettings(page, { startUrl: quick.url, maxUrls: 10, concurrency: 2 });
-        await page.getByRole('button', { name: 'Start now' }).click();
-        await expect(page.getByRole('link', { name: 'Loaded as crawl 1' })).toBeVisible({ timeout: 120_000 });
-        await expect(page.getByTestId('crawl-history').getByTestId('partial')).toBeVisible();
-        // A start URL nobody answers, for a failed run in the history.
-        await saveCrawlSettings(page, { startUrl: 'http://127.0.0.1:9/', maxUrls: 100, concurrency: 2 });
-        await page.getByRole('button', { name: 'Start now' }).click();
-        await expect(page.getByRole('button', { name: 'Start now' })).toBeEnabled({ timeout: 120_000 });
-        await expect(page.getByTestId('notification-bell')).toHaveAccessibleName(/, \d+ unread$/);
-        await page.getByRole('banner').screenshot({ path: `${DIR}/${size.name}-header-unread.png` });
-
-        await saveCrawlSettings(page, { startUrl: slow.url, maxUrls: 1000, concurrency: 2 });
-        await page.getByRole('button', { name: 'Start now' }).click();
-        const card = page.getByTestId('active-run');
-        await expect(card.locator('[data-stat="Pages done"]')).toHaveText(/^([4-9]|\d\d+)$/, { timeout: 60_000 });
-        await page.evaluate(() => window.scrollTo(0, 0));
-        await shot(page, size.name, 'crawls-active');
-        await card.getByRole('button', { name: 'Cancel' }).click();
-        await expect(page.getByRole('dialog', { name: 'Cancel this crawl?' })).toBeVisible();
-        await shot(page, size.name, 'crawls-cancel-dialog');
-        await page.getByRole('button', { name: 'Cancel crawl' }).click();
-        const history = page.getByTestId('crawl-history');
-        await expect(history.locator('tbody tr')).toHaveCount(3, { timeout: 60_000 });
-        await expect(card).toBeHidden();
-        await history.scrollIntoViewIfNeeded();
-        // The history scrolls sideways inside its frame; the page never does.
-        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(size.width);
-        await shot(page, size.name, 'crawls-history');
-        await page.screenshot({ path: `${DIR}/${size.name}-crawls-full.png`, fullPage: true });
-        await context.close();
-      } finally {
-        await quick.close();
-        await slow.close();
-      }
-    });
-
-    test('the Data sources page: imported, in the export, not connected; a refused file; the remove dialog', async ({
-      browser,
-      baseURL,
-    }) => {
-      test.setTimeout(240_000);
-      const websiteId = 'e2e-sources-shots';
-      await addSiteWithoutSources(baseURL!, websiteId);
-      const context = await browser.newContext({ storageState: authFile('staff'), viewport: size });
-      const page = await context.newPage();
-      await page.goto(`/data-sources?website=${websiteId}`);
-      const card = page.locator('[data-testid="source-card"][data-source="search-console"]');
-      await expect(card).toBeVisible({ timeout: 30_000 });
-      if ((await card.getByTestId('source-import').count()) === 0) {
-        for (const files of [PERFORMANCE_CSVS, [BULK_CSV]]) {
-          await card.getByTestId('drop-search-console-input').setInputFiles(files);
-          await waitForImportJobs(page, websiteId);
-          await expect(card.getByTestId('job-progress')).toHaveCount(0, { timeout: 120_000 });
-        }
-      }
-      await expect(card.getByTestId('source-status')).toHaveText('Connected');
-      const analytics = page.locator('[data-testid="source-card"][data-source="analytics"]');
-      await analytics.getByTestId('drop-analytics-input').setInputFiles({
-        name: 'not-an-export.csv',
-        mimeType: 'text/csv',
-        buffer: Buffer.from('hello,world\n1,2\n'),
-      });
-      await expect(analytics.getByTestId('source-error')).toBeVisible();
-      await shot(page, size.name, 'data-sources');
-      await page.screenshot({ path: `${DIR}/${size.name}-data-sources-full.png`, fullPage: true });
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(size.width);
-      await card
-        .getByRole('button', { name: /^Remove the import of/ })
-        .first()
-        .click();
-      await expect(page.getByRole('dialog', { name: 'Remove this import?' })).toBeVisible();
-      await shot(page, size.name, 'data-sources-remove-dialog');
-      await page.getByRole('button', { name: 'Keep it' }).click();
-
-      await page.goto(`/data-sources?website=${websites.northwind.id}`);
-      await expect(page.getByTestId('source-card').first()).toBeVisible({ timeout: 30_000 });
-      await shot(page, size.name, 'data-sources-demo');
-      await context.close();
-    });
-
     test('crawls of one day and a partial crawl: labels, marks and the comparison warning', async ({ browser }) => {
       const context = await browser.newContext({ storageState: authFile('staff'), viewport: size });
       const page = await context.newPage();
@@ -473,3 +395,95 @@ for (const size of sizes) {
     });
   });
 }
+
+/** The flows that crawl and import for real run once; each of their states is taken at both sizes. */
+test.describe('at both sizes, one flow each', () => {
+  test('the Crawls page: settings, an active run with its cancel dialog, the history', async ({ browser, baseURL }) => {
+    test.setTimeout(240_000);
+    const website = { id: 'e2e-crawls-shots', name: 'E2E Crawls Screenshots', domain: '127.0.0.1' };
+    await addStaffWebsite(baseURL!, website);
+    const quick = await startLoopbackSite({ pages: 13 });
+    const slow = await startLoopbackSite({ pages: 2000, delayMs: 700 });
+    try {
+      const context = await browser.newContext({ storageState: authFile('staff'), viewport: sizes[0] });
+      const page = await context.newPage();
+      await openCrawls(page, website.id);
+      await expect(page.getByTestId('history-empty')).toBeVisible();
+      await shotBoth(page, 'crawls-settings', { fullPage: true });
+
+      // Max URLs below the site's 13 pages: the history marks the loaded crawl Partial.
+      await saveCrawlSettings(page, { startUrl: quick.url, maxUrls: 10, concurrency: 2 });
+      await page.getByRole('button', { name: 'Start now' }).click();
+      await expect(page.getByRole('link', { name: 'Loaded as crawl 1' })).toBeVisible({ timeout: 120_000 });
+      await expect(page.getByTestId('crawl-history').getByTestId('partial')).toBeVisible();
+      // A start URL nobody answers, for a failed run in the history.
+      await saveCrawlSettings(page, { startUrl: 'http://127.0.0.1:9/', maxUrls: 100, concurrency: 2 });
+      await page.getByRole('button', { name: 'Start now' }).click();
+      await expect(page.getByRole('button', { name: 'Start now' })).toBeEnabled({ timeout: 120_000 });
+      await expect(page.getByTestId('notification-bell')).toHaveAccessibleName(/, \d+ unread$/);
+      await shotBoth(page, 'header-unread', { of: page.getByRole('banner') });
+
+      await saveCrawlSettings(page, { startUrl: slow.url, maxUrls: 1000, concurrency: 2 });
+      await page.getByRole('button', { name: 'Start now' }).click();
+      const card = page.getByTestId('active-run');
+      await expect(card.locator('[data-stat="Pages done"]')).toHaveText(/^([4-9]|\d\d+)$/, { timeout: 60_000 });
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await shotBoth(page, 'crawls-active');
+      await card.getByRole('button', { name: 'Cancel' }).click();
+      await expect(page.getByRole('dialog', { name: 'Cancel this crawl?' })).toBeVisible();
+      await shotBoth(page, 'crawls-cancel-dialog');
+      await page.getByRole('button', { name: 'Cancel crawl' }).click();
+      const history = page.getByTestId('crawl-history');
+      await expect(history.locator('tbody tr')).toHaveCount(3, { timeout: 60_000 });
+      await expect(card).toBeHidden();
+      // The history scrolls sideways inside its frame; the page never does.
+      await shotBoth(page, 'crawls-history', { fullPage: true, scrollTo: history, fitsWidth: true });
+      await context.close();
+    } finally {
+      await quick.close();
+      await slow.close();
+    }
+  });
+
+  test('the Data sources page: imported, in the export, not connected; a refused file; the remove dialog', async ({
+    browser,
+    baseURL,
+  }) => {
+    test.setTimeout(240_000);
+    const websiteId = 'e2e-sources-shots';
+    await addSiteWithoutSources(baseURL!, websiteId);
+    const context = await browser.newContext({ storageState: authFile('staff'), viewport: sizes[0] });
+    const page = await context.newPage();
+    await page.goto(`/data-sources?website=${websiteId}`);
+    const card = page.locator('[data-testid="source-card"][data-source="search-console"]');
+    await expect(card).toBeVisible({ timeout: 30_000 });
+    if ((await card.getByTestId('source-import').count()) === 0) {
+      for (const files of [PERFORMANCE_CSVS, [BULK_CSV]]) {
+        await card.getByTestId('drop-search-console-input').setInputFiles(files);
+        await waitForImportJobs(page, websiteId);
+        await expect(card.getByTestId('job-progress')).toHaveCount(0, { timeout: 120_000 });
+      }
+    }
+    await expect(card.getByTestId('source-status')).toHaveText('Connected');
+    const analytics = page.locator('[data-testid="source-card"][data-source="analytics"]');
+    await analytics.getByTestId('drop-analytics-input').setInputFiles({
+      name: 'not-an-export.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('hello,world\n1,2\n'),
+    });
+    await expect(analytics.getByTestId('source-error')).toBeVisible();
+    await shotBoth(page, 'data-sources', { fullPage: true, fitsWidth: true });
+    await card
+      .getByRole('button', { name: /^Remove the import of/ })
+      .first()
+      .click();
+    await expect(page.getByRole('dialog', { name: 'Remove this import?' })).toBeVisible();
+    await shotBoth(page, 'data-sources-remove-dialog');
+    await page.getByRole('button', { name: 'Keep it' }).click();
+
+    await page.goto(`/data-sources?website=${websites.northwind.id}`);
+    await expect(page.getByTestId('source-card').first()).toBeVisible({ timeout: 30_000 });
+    await shotBoth(page, 'data-sources-demo');
+    await context.close();
+  });
+});
