@@ -15,7 +15,7 @@ import { registerApprovalRoutes } from './routes/approval.ts';
 import { registerAuthRoutes } from './routes/auth.ts';
 import { registerChecklistRoutes } from './routes/checklist.ts';
 import { registerCrawlRunRoutes } from './routes/crawl-runs.ts';
-import { isPartialCrawl, partialOf } from './store/crawl-labels.ts';
+import { isPartialCrawl } from './store/crawl-labels.ts';
 import { defaultComparison } from '../catalog/crawl-label.ts';
 import { ReportEngine } from './engine/engine.ts';
 import { totalOf, verifiedFixesByReport } from './routes/technical-health-check/verified-fixes.ts';

@@ -26,7 +26,7 @@ export function RemovalReasonFilter({
         size="xs"
         aria-labelledby="removal-reason-label"
         value={reason ?? ALL}
-        onChange={(value) => onChange(value === ALL ? undefined : (value))}
+        onChange={(value) => onChange(value === ALL ? undefined : value)}
         data={[
           { value: ALL, label: `All${total === undefined ? '' : ` ${formatNumber(total)}`}` },
           ...REMOVAL_REASONS.map((r) => ({ value: r, label: `${r[0]!.toUpperCase()}${r.slice(1)}${countOf(r)}` })),
