@@ -56,6 +56,8 @@ export const unfedReports: Readonly<Record<string, string>> = {
   'search-console/all': 'rows come from the search console data source, not from a crawl',
   'search-console/missing': 'its near miss needs search console impressions, which a crawl does not make',
   'search-console/orphaned': 'rows come from the search console data source, not from a crawl',
+  'ads/broken-landing-pages':
+    'rows need ad spend from an ads platform export, which a crawl does not make (report-fires and at-stake plant it)',
   'links/internal-http': 'needs https:// pages linking to http:// ones; the loopback test site is plain http',
   'links/rendered-only': RENDERED_CRAWL,
   'meta/changed-by-javascript': RENDERED_CRAWL,
