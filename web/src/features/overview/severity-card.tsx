@@ -236,7 +236,7 @@ function ChangeCell({ row }: { row: OverviewRow }) {
   return (
     <Group gap={6} wrap="nowrap" justify="flex-end" style={{ whiteSpace: 'nowrap' }}>
       {fixed > 0 ? (
-        <Text size="xs" c="green.9" fw={600} data-testid="fixed-count">
+        <Text size="xs" c="#1e6b2f" fw={600} data-testid="fixed-count">
           {formatNumber(fixed)} fixed
         </Text>
       ) : null}
