@@ -150,7 +150,7 @@ for (const size of sizes) {
       const page = await context.newPage();
       await open(page, `${SECTION}/links/internal-http?website=${websites.northwind.id}`);
       const rowRange = page.getByTestId('row-range');
-      await expect(rowRange).toHaveText(/^1–\d+ of [\d,]+ rows$/, { timeout: 20_000 });
+      await expect(rowRange).toHaveText(/^1–\d+ of [\d,]+ rows$/, { timeout: 60_000 });
       const table = page.getByTestId('report-table');
       await table.getByRole('button', { name: 'Show the source pages' }).first().click();
       const detail = table.getByRole('group', { name: 'Source pages' });
@@ -188,7 +188,7 @@ for (const size of sizes) {
 
       const rowRange = page.getByTestId('row-range');
       await open(page, `${SECTION}/internal/all?website=${websites.northwind.id}`);
-      await expect(rowRange).toHaveText(/^1–\d+ of [\d,]+ rows$/, { timeout: 20_000 });
+      await expect(rowRange).toHaveText(/^1–\d+ of [\d,]+ rows$/, { timeout: 60_000 });
       const pageInput = page.getByRole('textbox', { name: 'Go to page' });
       await pageInput.pressSequentially('-3');
       await pageInput.press('Enter');
@@ -205,7 +205,7 @@ for (const size of sizes) {
       await page.getByRole('button', { name: 'Show all columns' }).click();
 
       await open(page, `${SECTION}/links/internal-broken?website=${websites.northwind.id}`);
-      await expect(rowRange).toHaveText(/^1–\d+ of [\d,]+ rows$/, { timeout: 20_000 });
+      await expect(rowRange).toHaveText(/^1–\d+ of [\d,]+ rows$/, { timeout: 60_000 });
       const row = page.getByTestId('report-table').locator('tbody tr[data-index="0"]');
       const linking = await row.locator('[data-column=url_from] [data-url]').getAttribute('data-url');
       await page.getByRole('textbox', { name: 'URLs containing' }).fill(new URL(linking!).pathname);
@@ -238,7 +238,7 @@ for (const size of sizes) {
       const context = await browser.newContext({ storageState: authFile('staff'), viewport: size });
       const page = await context.newPage();
       await open(page, `${SECTION}/links/internal-http?website=${websites.northwind.id}`);
-      await expect(page.getByTestId('row-range')).toHaveText(/^1–\d+ of [\d,]+ rows$/, { timeout: 20_000 });
+      await expect(page.getByTestId('row-range')).toHaveText(/^1–\d+ of [\d,]+ rows$/, { timeout: 60_000 });
       await openSidebarIfCollapsed(page);
       await sidebar(page).getByText('Category', { exact: true }).click();
       await shot(page, size.name, 'report-sidebar');
