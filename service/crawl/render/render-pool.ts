@@ -9,7 +9,7 @@ import { startEgressProxy, type EgressProxy } from '../egress-proxy.ts';
 import { chromiumArgs } from '../render.ts';
 import { CHROMIUM_PATH } from '../render-browser.ts';
 import type { RenderSettings } from './render-settings.ts';
-import { renderInTab, within, STEP_MS, type RenderedPage } from './render-tab.ts';
+import { failedRender, renderInTab, within, STEP_MS, type RenderedPage } from './render-tab.ts';
 
 /** A page's script heap: a page allocating without end crashes its own renderer here, not the machine. */
 const PAGE_HEAP_MB = 512;
@@ -30,19 +30,6 @@ interface Session {
   isDead: boolean;
 }
 
-const failed = (reason: string, status: RenderedPage['status'] = 'failed'): RenderedPage => ({
-  status,
-  reason,
-  elapsedMs: 0,
-  html: null,
-  navigatedTo: null,
-  consoleErrors: [],
-  pageErrors: [],
-  failedRequests: [],
-  robotsBlocked: [],
-  hashRoutes: [],
-});
-
 export class RenderPool {
   private proxy: Promise<EgressProxy> | null = null;
   private session: Promise<Session> | null = null;
@@ -58,12 +45,12 @@ export class RenderPool {
   async render(url: string): Promise<RenderedPage> {
     await this.slot();
     try {
-      if (this.isClosed) return failed('the crawl stopped');
+      if (this.isClosed) return failedRender('the crawl stopped');
       let session: Session;
       try {
         session = await this.open();
       } catch (error) {
-        return failed(`Chromium could not start (${error instanceof Error ? error.message : String(error)})`);
+        return failedRender(`Chromium could not start (${error instanceof Error ? error.message : String(error)})`);
       }
       const { options } = this;
       const result = await renderInTab(session.browser, url, {

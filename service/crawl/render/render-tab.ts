@@ -224,18 +224,7 @@ async function exploreHashRoutes(page: Page, first: string[], watch: Watch, limi
 export async function renderInTab(browser: Browser, url: string, limits: TabLimits): Promise<RenderedPage> {
   // The cap and the render time count from navigation start: opening a tab in a busy browser is not the page's.
   let startedAt = Date.now();
-  const result: RenderedPage = {
-    status: 'failed',
-    reason: '',
-    elapsedMs: 0,
-    html: null,
-    navigatedTo: null,
-    consoleErrors: [],
-    pageErrors: [],
-    failedRequests: [],
-    robotsBlocked: [],
-    hashRoutes: [],
-  };
+  const result = failedRender('');
   let context: BrowserContext | null = null;
   let page: Page | null = null;
   let watch: Watch | null = null;
@@ -296,3 +285,17 @@ export async function renderInTab(browser: Browser, url: string, limits: TabLimi
   }
   return result;
 }
+
+/** A page that did not render, with the reason and nothing read from it. */
+export const failedRender = (reason: string, status: RenderedPage['status'] = 'failed'): RenderedPage => ({
+  status,
+  reason,
+  elapsedMs: 0,
+  html: null,
+  navigatedTo: null,
+  consoleErrors: [],
+  pageErrors: [],
+  failedRequests: [],
+  robotsBlocked: [],
+  hashRoutes: [],
+});
