@@ -23,7 +23,8 @@ import {
 } from './compile.ts';
 import { createResultCache, runCount, runRows, tuneInstance, type CachedValue, type RunOptions } from './execute.ts';
 import { emsRank, PRECOMPUTE_VERSION, readPrecomputed } from './precompute.ts';
-import { readStakes } from './stakes.ts';
+import { readStakes, stakeOrderOf } from './stakes.ts';
+import { connectedSourcesOf } from '../sources/connected.ts';
 import { baseCountSql, shapeOf } from './report-shape.ts';
 import { sql, tableRef } from './sql.ts';
 import type { RowsResult } from './result.ts';
@@ -55,6 +56,7 @@ export async function loadCrawlTarget(
       tables,
       precomputed: reports,
       stakes,
+      stakeOrder: stakeOrderOf(connectedSourcesOf(record.meta), tables),
     };
   });
 }
@@ -74,6 +76,7 @@ export function tabRequest(
     differenceType,
     showChecked: true,
     orderBy: [],
+    stakeOrder: current.stakeOrder,
     limit: 10,
     offset: 0,
   };

@@ -63,6 +63,8 @@ export interface CrawlTarget {
   precomputed: ReadonlyMap<string, PrecomputedReport>;
   /** What is at stake per report (stakes.ts), as precomputed; undefined when the crawl was precomputed without. */
   stakes?: ReadonlyMap<string, StakeSums> | undefined;
+  /** The crawl's default row order by what is at stake (stakes.ts `stakeOrderOf`); undefined: key order. */
+  stakeOrder?: StakeOrder | undefined;
 }
 
 export interface OrderBy {

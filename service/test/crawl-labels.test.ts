@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Crawl, ReportSummary } from '../../catalog/api.ts';
+import { noRemovals } from '../../catalog/removal-reasons.ts';
 import { openSignedInApp, post, tempDir, type Session, type SignedInApp } from './auth-fixture.ts';
 import { writeCrawlToStore, type FixtureRow } from './helpers/make-store.ts';
 
@@ -103,12 +104,12 @@ describe('crawl labels', () => {
 
 describe('the default comparison', () => {
   it('skips the partial crawl: Added/Removed are against the full crawl before it', async () => {
-    expect((await summary()).differences).toEqual({ all: 6, added: 0, removed: 0 });
-    expect((await summary(2)).differences).toEqual({ all: 6, added: 0, removed: 0 });
+    expect((await summary()).differences).toEqual({ all: 6, added: 0, removed: 0, removedByReason: noRemovals() });
+    expect((await summary(2)).differences).toEqual({ all: 6, added: 0, removed: 0, removedByReason: noRemovals() });
   });
 
   it('still compares with a partial crawl chosen, which counts what it missed as added', async () => {
-    expect((await summary(3)).differences).toEqual({ all: 6, added: 4, removed: 0 });
+    expect((await summary(3)).differences).toEqual({ all: 6, added: 4, removed: 0, removedByReason: noRemovals() });
   });
 
   it('is the same on the overview, and none when every older crawl is partial', async () => {

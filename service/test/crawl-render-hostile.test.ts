@@ -182,7 +182,10 @@ describe('a rendered crawl of pages hostile to the browser', () => {
     });
     expect(rows.get('/elsewhere')?.page_title).toBe('Elsewhere');
     for (const loop of ['/reload-loop', '/refresh-loop']) expectNavigationsCut(rows, loop);
-    expect(['rendered', 'timeout']).toContain(rows.get('/hash-loop')?.render_status);
+    // A page that changes its hash every 5 ms may keep a loaded machine's renderer from answering a step in time.
+    const hashLoop = rows.get('/hash-loop');
+    if (hashLoop?.render_status === 'failed') expect(hashLoop.render_reason).toMatch(/took over \d+ ms/);
+    else expect(['rendered', 'timeout']).toContain(hashLoop?.render_status);
     expect(['crashed', 'timeout']).toContain(rows.get('/memory')?.render_status);
     expect(['rendered', 'timeout']).toContain(rows.get('/workers')?.render_status);
     expect(['failed', 'timeout', 'crashed']).toContain(rows.get('/busy-loop')?.render_status);

@@ -17,8 +17,6 @@ import type { CrawlRecord, CrawlRegistry } from '../../store/registry.ts';
 import { crawlLabelOf, isPartialCrawl } from '../../store/crawl-labels.ts';
 import { defaultComparison } from '../../../catalog/crawl-label.ts';
 import type { AccessCheck } from '../../auth/access.ts';
-import { stakeOrderOf } from '../../engine/stakes.ts';
-import { connectedSourcesOf } from '../../sources/connected.ts';
 import {
   CRAWL_NOT_FOUND,
   REPORT_NOT_FOUND,
@@ -183,7 +181,7 @@ export class CallResolver {
             }
           : undefined,
       orderBy: [],
-      stakeOrder: stakeOrderOf(connectedSourcesOf(current.meta), currentTarget.tables),
+      stakeOrder: currentTarget.stakeOrder,
       limit: ALLOWED_LIMITS[0]!,
       offset: 0,
     };
