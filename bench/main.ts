@@ -2,7 +2,7 @@
  * `npm run bench`: generates (or reuses) a benchmark site, loads its crawls, starts the real service and measures
  * each case over HTTP, then times the plain DuckDB query a naive implementation would run over the export's Parquet
  * files in the same run, so each figure is also a ratio. Writes bench/results.json and prints a table.
- * `npm run bench -- --only <section>` runs one section alone (crawl, rows, replicas, crawl-load, import), its figures
+ * `npm run bench -- --only <section>` runs one section alone (crawl, rows, replicas, crawl-load, import, scale), its figures
  * replacing that part of the results.
  *
  * BENCH_URLS (default 1,000,000), BENCH_CRAWLS (5), BENCH_RUNS (30) and BENCH_DIR (bench/out) scale it down for a
@@ -19,6 +19,7 @@ import { crawlLoadOnly } from './suites/crawl-load.ts';
 import { exportByChunks, streamingExport } from './suites/exports.ts';
 import { importOnly } from './suites/import.ts';
 import { replicasOnly } from './suites/replicas.ts';
+import { scaleOnly, scaleSizeOnly } from './suites/scale.ts';
 import { columnarRows, rowsOnly } from './suites/rows.ts';
 import { BENCH_DIR, CRAWLS, RESULTS_MD, RUNS, URLS, writeResults } from './support/config.ts';
 import { rssMb, startService } from './support/service.ts';
@@ -104,6 +105,8 @@ const sections: Record<string, () => Promise<void>> = {
   replicas: replicasOnly,
   'crawl-load': crawlLoadOnly,
   import: importOnly,
+  scale: scaleOnly,
+  'scale-size': scaleSizeOnly,
 };
 if (only !== undefined && !sections[only]) {
   console.error(`--only takes one section: ${Object.keys(sections).join(' or ')} (got ${only ?? 'nothing'})`);

@@ -50,8 +50,9 @@ export async function crawlerRun(
   url: string,
   extra: string[] = [],
   root = ROOT,
+  place: { workDir?: string; beforeRemoval?: (dir: string) => void } = {},
 ): Promise<CrawlBenchRow & { crawlerSeconds: number }> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'thc-bench-crawl-'));
+  const dir = fs.mkdtempSync(path.join(place.workDir ?? os.tmpdir(), 'thc-bench-crawl-'));
   try {
     const stdout = path.join(dir, 'stdout.txt');
     const run = await runTool(
@@ -85,6 +86,7 @@ export async function crawlerRun(
       crawlerSeconds: Number(match[2]),
     };
   } finally {
+    place.beforeRemoval?.(dir);
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -70,7 +70,7 @@ export async function explainCatalog(db: DuckDBInstance, alias: string, options:
   const target: CrawlTarget = await loadCrawlTarget(db, {
     alias,
     crawlId: 1,
-    meta: { loadId: 'explain', manifest: { dataStart: range.start, dataEnd: range.end } } as never,
+    meta: { loadId: 'explain', manifest: { dataStart: range.start, dataEnd: range.end }, sources: {} } as never,
   });
   // Against another crawl (anti-joins), and against the one the rows were diffed with (precomputed parts).
   const comparisons: CrawlTarget[] = [{ ...target, crawlId: 2, dataId: 'other' }];
