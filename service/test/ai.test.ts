@@ -335,7 +335,8 @@ const provider = (options: Partial<OpenAiOptions> = {}): OpenAiCompatibleProvide
     baseUrl,
     apiKey: 'test-key',
     model: 'test-model',
-    timeoutMs: 200,
+    // Generous: a loaded machine must not turn a slow answer into a retry (the timeout test sets its own).
+    timeoutMs: 10_000,
     retries: 2,
     backoffMs: 10,
     ...options,
@@ -383,7 +384,7 @@ describe('OpenAI-compatible provider', () => {
   it('times out, retries, and gives up with a clear error', async () => {
     handlers = [hang, hang, hang];
     calls = [];
-    const error = await provider({ retries: 2 })
+    const error = await provider({ retries: 2, timeoutMs: 200 })
       .suggest('page-title', bootsFacts)
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AiProviderError);
