@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { expect, test, type Page } from '@playwright/test';
 import {
   SECTION,
-  adminCommands,
+  addStaffWebsite,
   authFile,
   logins,
   openCrawls,
@@ -63,10 +63,7 @@ test.describe('the checklist verifies itself', () => {
 
   test.beforeAll(async ({ baseURL }) => {
     site = await startChangingSite();
-    await adminCommands(baseURL!, [
-      { command: 'website add', ...website },
-      { command: 'user bind', email: logins.staff.email, websites: [website.id] },
-    ]);
+    await addStaffWebsite(baseURL!, website);
   });
   test.afterAll(async () => {
     await site?.close();

@@ -7,13 +7,12 @@ import { expect, test, type Page } from '@playwright/test';
 import { PARTIAL_COMPARISON_WARNING } from '../../catalog/crawl-label.ts';
 import {
   SECTION,
-  adminCommands,
+  addStaffWebsite,
   authFile,
   choose,
   crawlsOf,
   expectAccessible,
   extra,
-  logins,
   open,
   openCrawls,
   query,
@@ -113,10 +112,7 @@ test.describe('crawl labels and partial crawls', () => {
 
     test.beforeAll(async ({ baseURL }) => {
       site = await startLoopbackSite({ pages: 40 });
-      await adminCommands(baseURL!, [
-        { command: 'website add', ...website },
-        { command: 'user bind', email: logins.staff.email, websites: [website.id] },
-      ]);
+      await addStaffWebsite(baseURL!, website);
     });
     test.afterAll(async () => {
       await site?.close();
