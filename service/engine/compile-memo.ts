@@ -41,6 +41,7 @@ export function tabRequestKey(req: RowsRequest): string {
     req.checklistState ?? null,
     req.orderBy.map((o) => [o.id, o.desc]),
     req.stakeOrder?.visits ?? null,
+    req.stakeOrder?.isStored ?? null,
     req.after !== undefined,
   ]);
 }

@@ -15,7 +15,7 @@ import { LOWER_URL_COLUMN, shapeOf, type ReportShape } from './report-shape.ts';
 import { ROW_ID, combinedQuery, pageQuery, selectList, type PagePlan } from './page-query.ts';
 import { cursorLookupsOf, orderTerms, resolveOrder, validateCursor, type OrderTerm } from './row-order.ts';
 import { EMPTY, keyMatch, tabRows, type RowSource } from './row-source.ts';
-import { STAKE_ORDER_COLUMNS, withStakeColumns } from './stakes.ts';
+import { STAKE_ORDER_COLUMNS, STAKE_ORDINAL_COLUMN, withStakeColumns } from './stakes.ts';
 import {
   CHECKED_COLUMN,
   CHECKLIST_STATE_COLUMN,
@@ -130,6 +130,9 @@ function stakeOrdered(
   shape: ReportShape,
   source: RowSource,
 ): { source: RowSource; order: OrderTerm[] } {
+  // The current crawl's row tables (All and Added) carry each row's place in the order, computed at load.
+  if (req.stakeOrder!.isStored && source.stored && req.differenceType !== 'removed')
+    return { source, order: [{ column: STAKE_ORDINAL_COLUMN, desc: false }] };
   const ordered: RowSource = {
     relation: withStakeColumns(source.relation, shape, req.current, req.stakeOrder!),
     alias: source.alias,

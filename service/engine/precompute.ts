@@ -49,7 +49,7 @@ export const PRECOMPUTE_INFO_TABLE = 'precompute_info';
  * joined metrics and sub-rows); bump it with any change to either. A crawl precomputed under another version is served
  * live until `npm run load-crawl -- --refresh`. A report's definition and its metrics' SQL are in its fingerprint.
  */
-export const PRECOMPUTE_VERSION = 6;
+export const PRECOMPUTE_VERSION = 7;
 const PREVIOUS_ALIAS = '__thc_previous';
 /** report_counts' removed rows per reason, in REMOVAL_REASONS order. */
 const REASON_COUNT_COLUMNS = REMOVAL_REASONS.map((reason) => `removed_${reason.replace(' ', '_')}`);

@@ -47,6 +47,37 @@ export function reportStakeSql(shape: ReportShape, rows: SqlFragment, stakeUrls:
     JOIN (${stakeUrls}) "s" ON "s"."url" = "r"."u"`;
 }
 
+/**
+ * Each row table's place of a row in the at-stake order (withStakeColumns' order: the stakes, then the key ordinal),
+ * from 0; a page in that order is then a sort of one integer column instead of a join of every row with its stakes.
+ */
+export const STAKE_ORDINAL_COLUMN = '_sk';
+/** The table whose presence says which visits figure the row tables' STAKE_ORDINAL_COLUMN sorts by. */
+export const stakeOrderMarker = (visits: StakeOrder['visits']): string => `stake_order_${visits}`;
+
+/** The visits figure a crawl database's rows sort by: sessions when it has analytics rows (stakeOrderOf). */
+async function storedVisits(conn: DuckDBConnection, tables: ReadonlySet<string>): Promise<StakeOrder['visits']> {
+  if (!tables.has('analytics')) return 'clicks';
+  const reader = await conn.runAndReadAll('SELECT count(*) > 0 FROM (SELECT 1 FROM analytics LIMIT 1)');
+  return reader.getRowsJS()[0]?.[0] === true ? 'sessions' : 'clicks';
+}
+
+/** Sets STAKE_ORDINAL_COLUMN of every row of `shape`'s row table from URL_STAKES_TABLE. */
+async function storeStakeOrdinals(
+  conn: DuckDBConnection,
+  shape: ReportShape,
+  visits: StakeOrder['visits'],
+): Promise<void> {
+  const table = quoteIdent(shape.rowTable);
+  const ordinal = quoteIdent(STAKE_ORDINAL_COLUMN);
+  await conn.run(`ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS ${ordinal} BIGINT`);
+  const order = stakeOrderSql(raw('"s"'), visits);
+  await conn.run(`UPDATE ${table} SET ${ordinal} = "o"."sk"
+    FROM (SELECT "r".rowid AS "rid", row_number() OVER (ORDER BY ${order.sql}, "r".rowid) - 1 AS "sk"
+      FROM ${table} "r" LEFT JOIN ${URL_STAKES_TABLE} "s" ON "s"."url" = "r".${quoteIdent(shape.urlColumn)}) "o"
+    WHERE ${table}.rowid = "o"."rid"`);
+}
+
 /** Writes REPORT_STAKES_TABLE afresh for the reports' precomputed row tables of the crawl database `database`. */
 export async function precomputeStakes(
   conn: DuckDBConnection,
@@ -68,6 +99,11 @@ export async function precomputeStakes(
     const insert = sql`INSERT INTO ${raw(REPORT_STAKES_TABLE)} SELECT ${shape.report.id}, * FROM (${stake})`;
     await conn.run(insert.sql, insert.params as never);
   }
+  const visits = await storedVisits(conn, tables);
+  for (const other of ['sessions', 'clicks'] as const)
+    await conn.run(`DROP TABLE IF EXISTS ${stakeOrderMarker(other)}`);
+  for (const shape of shapes) await storeStakeOrdinals(conn, shape, visits);
+  await conn.run(`CREATE TABLE ${stakeOrderMarker(visits)} AS SELECT 1 AS "stored"`);
 }
 
 /** The columns the at-stake row order sorts by, most significant first, all descending. */
@@ -85,15 +121,32 @@ export function withStakeColumns(
   order: StakeOrder,
 ): SqlFragment {
   const [visits, money, impressions] = STAKE_ORDER_COLUMNS.map((c) => ident(c));
-  return sql`SELECT "r".*, COALESCE("s".${ident(order.visits)}, 0) AS ${visits!},
-      COALESCE("s"."revenue" + "s"."ad_spend", 0) AS ${money!}, COALESCE("s"."impressions", 0) AS ${impressions!}
+  const [v, m, i] = stakeFigureSql(raw('"s"'), order.visits);
+  return sql`SELECT "r".*, ${v!} AS ${visits!}, ${m!} AS ${money!}, ${i!} AS ${impressions!}
     FROM (${relation}) "r" LEFT JOIN ${tableRef(current.alias, URL_STAKES_TABLE)} "s"
       ON "s"."url" = "r".${ident(shape.urlColumn)}`;
 }
 
+/** The at-stake order's figures of a URL_STAKES_TABLE row `s` (0 where it has none), most significant first. */
+function stakeFigureSql(s: SqlFragment, visits: StakeOrder['visits']): SqlFragment[] {
+  return [
+    sql`COALESCE(${s}.${ident(visits)}, 0)`,
+    sql`COALESCE(${s}."revenue" + ${s}."ad_spend", 0)`,
+    sql`COALESCE(${s}."impressions", 0)`,
+  ];
+}
+
+const stakeOrderSql = (s: SqlFragment, visits: StakeOrder['visits']): SqlFragment =>
+  joinSql(
+    stakeFigureSql(s, visits).map((f) => sql`${f} DESC`),
+    ', ',
+  );
+
 /** How a crawl's rows sort by what is at stake: its visits figure (sessions when analytics is connected). */
 export interface StakeOrder {
   visits: 'sessions' | 'clicks';
+  /** The crawl's row tables hold each row's place in this order (STAKE_ORDINAL_COLUMN). */
+  isStored: boolean;
 }
 
 /** The stored sums of an attached crawl database by report; undefined when it has none (precomputed before stakes). */
@@ -122,5 +175,6 @@ export function stakeOrderOf(
 ): StakeOrder | undefined {
   const isConnected = STAKE_FIGURES.some((f) => STAKE_SOURCES[f].some((id) => connected.has(id)));
   if (!isConnected || !tables.has(URL_STAKES_TABLE)) return undefined;
-  return { visits: connected.has('analytics') ? 'sessions' : 'clicks' };
+  const visits = connected.has('analytics') ? 'sessions' : 'clicks';
+  return { visits, isStored: tables.has(stakeOrderMarker(visits)) };
 }

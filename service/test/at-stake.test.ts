@@ -7,6 +7,10 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OverviewReport } from '../../catalog/api.ts';
+import { reportById } from '../../catalog/index.ts';
+import { loadCrawlTarget, ReportEngine, tabRequest } from '../engine/engine.ts';
+import { rowsOf } from '../engine/result.ts';
+import type { StakeOrder } from '../engine/stakes.ts';
 import { openSignedInApp, post, tempDir, type SignedInApp } from './auth-fixture.ts';
 import { runImportData } from './helpers/import-cli.ts';
 import { FIXTURES, SITE, loadSiteWithoutSources, overviewReports } from './helpers/source-fixtures.ts';
@@ -102,6 +106,24 @@ describe('at stake', () => {
       '/de/frankreich/?utm_source=newsletter&utm_medium=email',
     ]);
     expect(urls.slice(3)).toEqual([...urls.slice(3)].sort());
+    // The page came from the row table's stored ordinals, which order the rows as the join with the stakes does.
+    const record = signedIn.stack.registry.crawl(SITE, 2)!;
+    const target = await loadCrawlTarget(signedIn.stack.db, record);
+    expect(target.stakeOrder).toEqual({ visits: 'sessions', isStored: true });
+    const rowsIn = async (stakeOrder: StakeOrder) => {
+      const engine = new ReportEngine(signedIn.stack.db, signedIn.stack.registry);
+      try {
+        const req = { ...tabRequest(reportById('crawl/all')!, target, undefined, 'all'), stakeOrder, limit: 1000 };
+        return rowsOf(await engine.rows(req, { bypassCache: true })).map((r) => r.url);
+      } finally {
+        engine.dispose();
+      }
+    };
+    const stored = await rowsIn({ visits: 'sessions', isStored: true });
+    const joined = await rowsIn({ visits: 'sessions', isStored: false });
+    expect(stored.length).toBeGreaterThan(3);
+    expect(stored).toEqual(joined);
+    expect(stored.slice(0, 100)).toEqual(urls);
     // An explicit sort wins, the keys' own order included.
     const byKey = await crawlAllOrder([{ id: 'url', desc: false }]);
     expect(byKey.urls).toEqual([...byKey.urls].sort());
