@@ -53,6 +53,8 @@ export interface ScaleSize {
 interface ScaleCrawl {
   pages: number;
   crawler: CrawlBenchRow & { peakDiskMb: number; exportMb: number };
+  /** The crawl's export loaded with precompute into a store of its own. */
+  load?: { seconds: number; peakRssMb: number; storeMb: number; ok: boolean; line: string };
   wget: { pages: number; crawler: CrawlBenchRow; wget: CrawlBenchRow };
   interrupted: { afterSeconds: number; urls: number; loads: boolean; reason: string };
 }
@@ -103,21 +105,60 @@ export async function scaleSizeOnly(): Promise<void> {
 }
 
 /** Our crawler on the generated site, with the peak disk use of its export and scratch sampled while it runs. */
-async function crawlWithDisk(name: string, url: string, pages: number): Promise<ScaleCrawl['crawler']> {
+async function crawlWithDisk(
+  name: string,
+  url: string,
+  pages: number,
+): Promise<{ crawler: ScaleCrawl['crawler']; load: ScaleCrawl['load'] }> {
   const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'thc-scale-crawl-'));
   let peakDiskMb = 0;
   let exportMb = 0;
+  let load: ScaleCrawl['load'];
   const sampler = setInterval(() => (peakDiskMb = Math.max(peakDiskMb, folderMb(parent))), 10_000);
   try {
     const run = await crawlerRun(name, url, ['--max-urls', String(pages * 2)], ROOT, {
       workDir: parent,
-      beforeRemoval: (dir) => (exportMb = folderMb(path.join(dir, 'export'))),
+      beforeRemoval: (dir) => {
+        exportMb = folderMb(path.join(dir, 'export'));
+        clearInterval(sampler);
+        load = loadTimed(path.join(dir, 'export'), path.join(parent, 'data'));
+      },
     });
-    return { ...run, peakDiskMb: Math.max(peakDiskMb, exportMb), exportMb };
+    return { crawler: { ...run, peakDiskMb: Math.max(peakDiskMb, exportMb), exportMb }, load };
   } finally {
     clearInterval(sampler);
     fs.rmSync(parent, { recursive: true, force: true });
   }
+}
+
+/** `load-crawl` of one export under GNU time into `dataDir`: seconds, peak RSS and the store's size. */
+function loadTimed(exportDir: string, dataDir: string): ScaleCrawl['load'] {
+  if (!fs.existsSync(exportDir)) return undefined;
+  console.log(`scale: loading the crawl's export (${folderMb(exportDir)} MB) …`);
+  const started = performance.now();
+  const run = spawnSync(
+    '/usr/bin/time',
+    ['-v', process.execPath, '--import', 'tsx', 'scripts/load-crawl.ts', exportDir],
+    {
+      cwd: ROOT,
+      env: { ...process.env, DATA_DIR: dataDir },
+      encoding: 'utf8',
+    },
+  );
+  const output = `${run.stdout}${run.stderr}`;
+  const kb = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(output)?.[1] ?? NaN);
+  const lines = output.split('\n');
+  const line =
+    lines.find((l) => l.startsWith('load-crawl: loaded')) ??
+    lines.findLast((l) => l.startsWith('load-crawl:')) ??
+    `exit ${run.status}`;
+  return {
+    seconds: round((performance.now() - started) / 1000),
+    peakRssMb: Math.round(kb / 1024),
+    storeMb: folderMb(dataDir),
+    ok: run.status === 0,
+    line,
+  };
 }
 
 /** A crawl stopped by SIGINT (Ctrl-C) after `seconds`, its export then loaded into a store of its own. */
@@ -183,12 +224,16 @@ async function scaleCrawl(): Promise<ScaleCrawl> {
     const interrupted = await interruptedCrawl(site.url, INTERRUPT_S);
     console.log(`scale: Ctrl-C after ${INTERRUPT_S} s: ${interrupted.urls} URLs, loads: ${interrupted.loads}`);
     const started = performance.now();
-    const crawler = await crawlWithDisk(`generated ${CRAWL_PAGES.toLocaleString('en-GB')}`, site.url, CRAWL_PAGES);
+    const { crawler, load } = await crawlWithDisk(
+      `generated ${CRAWL_PAGES.toLocaleString('en-GB')}`,
+      site.url,
+      CRAWL_PAGES,
+    );
     console.log(
       `scale: crawled ${crawler.urls} URLs in ${round((performance.now() - started) / 1000)} s, ` +
-        `peak RSS ${crawler.peakRssMb} MB, peak disk ${crawler.peakDiskMb} MB`,
+        `peak RSS ${crawler.peakRssMb} MB, peak disk ${crawler.peakDiskMb} MB; load: ${JSON.stringify(load)}`,
     );
-    return { pages: CRAWL_PAGES, crawler, wget, interrupted };
+    return { pages: CRAWL_PAGES, crawler, wget, interrupted, ...(load && { load }) };
   } finally {
     await site.close();
   }
@@ -251,6 +296,14 @@ export function scaleTable(sizes: readonly ScaleSize[], crawl: ScaleCrawl | unde
       `| crawler, first ${crawl.wget.pages.toLocaleString('en-GB')} pages | ${crawl.wget.crawler.urls} | ${crawl.wget.crawler.seconds} | ${crawl.wget.crawler.urlsPerSecond} | ${mb(crawl.wget.crawler.peakRssMb)} | | |`,
       `| wget --spider, first ${crawl.wget.pages.toLocaleString('en-GB')} pages | ${crawl.wget.wget.urls} | ${crawl.wget.wget.seconds} | ${crawl.wget.wget.urlsPerSecond} | ${mb(crawl.wget.wget.peakRssMb)} | | |`,
       '',
+      ...(crawl.load
+        ? [
+            `The crawl's export loaded with precompute in ${crawl.load.seconds} s${mark(crawl.load.seconds <= LOAD_MINUTES * 60)}, ` +
+              `peak RSS ${mb(crawl.load.peakRssMb)}${mark(crawl.load.peakRssMb <= LOAD_RSS_MB)}, store ${mb(crawl.load.storeMb)} on disk` +
+              `${crawl.load.ok ? '' : ' — FAILED'} (${crawl.load.line}).`,
+            '',
+          ]
+        : []),
       `Ctrl-C after ${crawl.interrupted.afterSeconds} s: ${crawl.interrupted.urls} URLs written; the export ` +
         `${crawl.interrupted.loads ? 'loads' : 'does NOT load'} (${crawl.interrupted.reason}).`,
     );
