@@ -90,6 +90,9 @@ export async function precomputeStakes(
   await conn.run(`CREATE OR REPLACE TABLE ${URL_STAKES_TABLE} AS ${urls.sql} ORDER BY "url"`, urls.params as never);
   const columns = STAKE_FIGURES.map((f) => `${quoteIdent(f)} DOUBLE NOT NULL`).join(', ');
   await conn.run(`CREATE OR REPLACE TABLE ${REPORT_STAKES_TABLE} (report_id VARCHAR PRIMARY KEY, ${columns})`);
+  const visits = await storedVisits(conn, tables);
+  for (const other of ['sessions', 'clicks'] as const)
+    await conn.run(`DROP TABLE IF EXISTS ${stakeOrderMarker(other)}`);
   for (const shape of shapes) {
     const stake = reportStakeSql(
       shape,
@@ -98,11 +101,8 @@ export async function precomputeStakes(
     );
     const insert = sql`INSERT INTO ${raw(REPORT_STAKES_TABLE)} SELECT ${shape.report.id}, * FROM (${stake})`;
     await conn.run(insert.sql, insert.params as never);
+    await storeStakeOrdinals(conn, shape, visits);
   }
-  const visits = await storedVisits(conn, tables);
-  for (const other of ['sessions', 'clicks'] as const)
-    await conn.run(`DROP TABLE IF EXISTS ${stakeOrderMarker(other)}`);
-  for (const shape of shapes) await storeStakeOrdinals(conn, shape, visits);
   await conn.run(`CREATE TABLE ${stakeOrderMarker(visits)} AS SELECT 1 AS "stored"`);
 }
 
