@@ -121,15 +121,27 @@ test('a 100,000-row CSV export completes without freezing the page', async ({ pa
   expect(total, 'crawl/all of the big website').toBeGreaterThanOrEqual(100_000);
   const pages = Number((await pageLabel(page).textContent())!.match(/of ([\d,]+)/)![1]!.replace(/,/g, ''));
 
-  // A timer in the page notes the longest gap between its ticks, the long ones, and every progress text it sees.
+  // The page notes every long task of its main thread (the Long Tasks API: work that held it over 50 ms), with the
+  // progress text it saw last, and the longest gap between ticks of a 50 ms timer. The timer's gaps also count time the
+  // machine gave to other processes, so they are logged; the long tasks are what the page itself did.
   await page.evaluate(() => {
-    const probe = { maxGap: 0, progress: [] as string[], last: performance.now(), gaps: [] as string[] };
+    const probe = {
+      maxGap: 0,
+      progress: [] as string[],
+      last: performance.now(),
+      longTasks: [] as string[],
+      maxTask: 0,
+    };
     (window as unknown as { probe: typeof probe }).probe = probe;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        probe.maxTask = Math.max(probe.maxTask, entry.duration);
+        probe.longTasks.push(`${Math.round(entry.duration)}ms at ${probe.progress.at(-1) ?? '-'}`);
+      }
+    }).observe({ type: 'longtask' });
     setInterval(() => {
       const now = performance.now();
       probe.maxGap = Math.max(probe.maxGap, now - probe.last);
-      if (now - probe.last > 150)
-        probe.gaps.push(`${Math.round(now - probe.last)}ms at ${probe.progress.at(-1) ?? '-'}`);
       probe.last = now;
       const text = [...document.querySelectorAll('p')]
         .map((p) => p.textContent ?? '')
@@ -152,15 +164,19 @@ test('a 100,000-row CSV export completes without freezing the page', async ({ pa
   const download = await downloading;
   const seconds = (Date.now() - started) / 1000;
   const probe = await page.evaluate(
-    () => (window as unknown as { probe: { maxGap: number; progress: string[]; gaps: string[] } }).probe,
+    () =>
+      (window as unknown as { probe: { maxGap: number; progress: string[]; longTasks: string[]; maxTask: number } })
+        .probe,
   );
   console.log(
-    `100k export: ${total} rows in ${seconds.toFixed(1)} s; longest timer gap ${Math.round(probe.maxGap)} ms; ` +
-      `${probe.progress.length} progress steps`,
+    `100k export: ${total} rows in ${seconds.toFixed(1)} s; ${probe.longTasks.length} long tasks, the longest ` +
+      `${Math.round(probe.maxTask)} ms; longest timer gap ${Math.round(probe.maxGap)} ms; ${probe.progress.length} progress steps` +
+      `\n  long tasks: ${probe.longTasks.join(', ')}`,
   );
   expect(probe.progress.length, 'the progress text advances').toBeGreaterThanOrEqual(10);
-  expect(probe.maxGap, `the longest main-thread stall (ms); stalls over 150 ms: ${probe.gaps.join(', ')}`).toBeLessThan(
-    500,
+  // Paging the table during the export is one long task of its own; the export's chunks must add none that long.
+  expect(probe.maxTask, `the longest main-thread task (ms); long tasks: ${probe.longTasks.join(', ')}`).toBeLessThan(
+    300,
   );
 
   const text = await readDownload(download);

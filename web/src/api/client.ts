@@ -29,9 +29,19 @@ export function setCsrfToken(token: string | undefined): void {
   csrfToken = token;
 }
 
+/** The session's CSRF token, for work done off the page (the CSV export's worker). */
+export function csrfTokenOf(): string | undefined {
+  return csrfToken;
+}
+
 /** Called when a call other than login/me answers 401: the session has ended. */
 export function setUnauthorisedHandler(handler: (() => void) | undefined): void {
   onUnauthorised = handler;
+}
+
+/** A 401 met off the page (the CSV export's worker): the session has ended. */
+export function reportUnauthorised(): void {
+  onUnauthorised?.();
 }
 
 export interface RequestOptions {

@@ -1,10 +1,12 @@
 import { Button, Group, Progress, Text } from '@mantine/core';
+import { useStore } from 'zustand';
 import { formatNumber } from '../../../../catalog/format.ts';
 import type { CsvExport } from './use-csv-export.ts';
 
 /** A running CSV export: rows fetched so far, and Cancel. */
 export function CsvExportProgress({ running }: { running: CsvExport }) {
-  const { progress, controller } = running;
+  const progress = useStore(running.progress);
+  const { controller } = running;
   return (
     <Group px="md" pb="xs" gap="sm" wrap="nowrap" aria-live="polite">
       <Progress

@@ -1,25 +1,31 @@
-/** Browser CSV export (spec §9): rows fetched in chunks of 1000 with the table's query and sort. */
-import { CSV_CHUNK_SIZE } from '../../../../catalog/constants.ts';
+/**
+ * Browser CSV export (spec §9): a dedicated worker fetches the rows in chunks of 1000 with the table's query and sort
+ * and writes the CSV; the page only shows its progress and saves the file.
+ */
 import type { CatalogColumn } from '../../../../catalog/schema.ts';
-import { fetchRows } from '../../api/report-rows.ts';
+import { ApiError, csrfTokenOf, reportUnauthorised } from '../../api/client.ts';
 import type { ReportQuery } from '../../api/technical-health-check.ts';
 import type { SortOrder } from '../../api/types.ts';
-import { cellText } from '../../../../catalog/cell-format.ts';
-import { csvLine } from '../../../../catalog/csv.ts';
-import { CSV_BOM } from '../../../../catalog/constants.ts';
-
-/** Rows formatted per main-thread task. */
-const FORMAT_SLICE_ROWS = 200;
-
-/** Lets the page paint and answer input before the next piece of work. */
-const nextTask = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
 export interface ExportProgress {
   done: number;
   total: number;
 }
 
-export async function exportReportCsv(input: {
+/** What the page sends the worker: the query, the sort, the columns as they are exported, the session's token. */
+export interface ExportStart {
+  query: ReportQuery;
+  orderBy: SortOrder[];
+  columns: Pick<CatalogColumn, 'id' | 'title' | 'format'>[];
+  csrfToken: string | undefined;
+}
+
+export type ExportAnswer =
+  | ({ type: 'progress' } & ExportProgress)
+  | { type: 'done'; blob: Blob }
+  | { type: 'error'; status: number; message: string; retryAfterSeconds: number | undefined };
+
+export function exportReportCsv(input: {
   query: ReportQuery;
   orderBy: SortOrder[];
   columns: readonly CatalogColumn[];
@@ -27,26 +33,36 @@ export async function exportReportCsv(input: {
   onProgress: (progress: ExportProgress) => void;
 }): Promise<Blob> {
   const { query, orderBy, columns, signal, onProgress } = input;
-  // Each chunk becomes a Blob at once, so 100,000 rows of text leave the JS heap as they arrive instead of growing
-  // it until long garbage-collection pauses freeze the page.
-  const parts: Blob[] = [new Blob([CSV_BOM, `${csvLine(columns.map((c) => c.title))}\r\n`])];
-  let offset = 0;
-  let total = Infinity;
-  while (offset < total) {
-    const page = await fetchRows({ ...query, limit: CSV_CHUNK_SIZE, offset, orderBy }, signal);
-    total = page.total;
-    const readers = columns.map((c) => page.rows.column(c.id));
-    // Formatted in slices with a pause between them, so that no single task holds the main thread for a whole chunk.
-    for (let start = 0; start < page.rows.length; start += FORMAT_SLICE_ROWS) {
-      const end = Math.min(start + FORMAT_SLICE_ROWS, page.rows.length);
-      const lines: string[] = [];
-      for (let i = start; i < end; i++) lines.push(csvLine(columns.map((c, j) => cellText(readers[j]!(i), c.format))));
-      parts.push(new Blob([`${lines.join('\r\n')}\r\n`]));
-      await nextTask();
-    }
-    offset += CSV_CHUNK_SIZE;
-    onProgress({ done: Math.min(offset, total), total });
-    if (page.rows.length === 0) break;
-  }
-  return new Blob(parts, { type: 'text/csv;charset=utf-8' });
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./export-csv.worker.ts', import.meta.url), { type: 'module' });
+    const finish = () => {
+      signal.removeEventListener('abort', cancel);
+      worker.terminate();
+    };
+    // Ending the worker ends its fetches too.
+    const cancel = () => {
+      finish();
+      reject(new DOMException('The CSV export was cancelled', 'AbortError'));
+    };
+    if (signal.aborted) return cancel();
+    signal.addEventListener('abort', cancel);
+    worker.onmessage = ({ data }: MessageEvent<ExportAnswer>) => {
+      if (data.type === 'progress') return onProgress({ done: data.done, total: data.total });
+      finish();
+      if (data.type === 'done') return resolve(data.blob);
+      if (data.status === 401) reportUnauthorised();
+      reject(new ApiError(data.status, data.message, data.retryAfterSeconds));
+    };
+    worker.onerror = (event) => {
+      finish();
+      reject(new Error(`The CSV export stopped: ${event.message || 'the worker failed to start'}`));
+    };
+    const start: ExportStart = {
+      query,
+      orderBy,
+      columns: columns.map(({ id, title, format }) => ({ id, title, format })),
+      csrfToken: csrfTokenOf(),
+    };
+    worker.postMessage(start);
+  });
 }

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { CatalogColumn } from '../../../../catalog/schema.ts';
 import { isAbortError } from '../../api/client.ts';
 import type { ReportQuery } from '../../api/technical-health-check.ts';
@@ -8,7 +9,8 @@ import { showErrorToast } from '../../lib/toast.ts';
 import { exportReportCsv, type ExportProgress } from './export-csv.ts';
 
 export interface CsvExport {
-  progress: ExportProgress;
+  /** Read only by the progress bar, so that a chunk's progress repaints the bar and not the whole report page. */
+  progress: StoreApi<ExportProgress>;
   controller: AbortController;
 }
 
@@ -27,14 +29,15 @@ export function useCsvExport(input: {
     const { query, orderBy, columns, fileStem, total } = input;
     if (!query) return;
     const controller = new AbortController();
-    setRunning({ progress: { done: 0, total }, controller });
+    const progress = createStore<ExportProgress>(() => ({ done: 0, total }));
+    setRunning({ progress, controller });
     try {
       const blob = await exportReportCsv({
         query,
         orderBy,
         columns: columns.filter((c) => c.format !== 'ai-suggestion' && c.id !== 'checked'),
         signal: controller.signal,
-        onProgress: (progress) => setRunning((s) => (s ? { ...s, progress } : s)),
+        onProgress: (next) => progress.setState(next, true),
       });
       downloadCsv(fileStem, blob);
     } catch (error) {
