@@ -14,7 +14,7 @@ import { CSV_BOM } from '../../catalog/constants.ts';
 import { reportById } from '../../catalog/index.ts';
 import { cellText } from '../../catalog/cell-format.ts';
 import { csvLine } from '../../catalog/csv.ts';
-import { exportReportCsv } from '../../web/src/features/report/export-csv.ts';
+import { writeReportCsv } from '../../web/src/features/report/write-report-csv.ts';
 import { exportColumns } from '../export/csv.ts';
 import { openSignedInApp, post, tempDir, type Session, type SignedInApp } from './auth-fixture.ts';
 import { writeCrawlToStore, type FixtureRow } from './helpers/make-store.ts';
@@ -193,25 +193,26 @@ describe("the dashboard's chunked export", () => {
     );
     try {
       const progress: number[] = [];
-      const blob = await exportReportCsv({
-        query: {
-          websiteId: SITE,
-          segmentId: null,
-          currentId: 2,
-          comparisonId: 1,
-          dataDateRange: { start: crawl.dataStart, end: crawl.dataEnd },
-          differenceType: 'all',
-          reportId: REPORT,
-          tableId: reportById(REPORT)!.tableId,
-          showChecked: true,
-          userFilter: '',
-          channel: null,
+      const blob = await writeReportCsv(
+        {
+          query: {
+            websiteId: SITE,
+            segmentId: null,
+            currentId: 2,
+            comparisonId: 1,
+            dataDateRange: { start: crawl.dataStart, end: crawl.dataEnd },
+            differenceType: 'all',
+            reportId: REPORT,
+            tableId: reportById(REPORT)!.tableId,
+            showChecked: true,
+            userFilter: '',
+            channel: null,
+          },
+          orderBy: [],
+          columns: exportColumns(reportById(REPORT)!),
         },
-        orderBy: [],
-        columns: exportColumns(reportById(REPORT)!),
-        signal: new AbortController().signal,
-        onProgress: ({ done }) => progress.push(done),
-      });
+        ({ done }) => progress.push(done),
+      );
       const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(await blob.arrayBuffer());
       expect(progress.length).toBeGreaterThan(0);
       expect(text).toContain(`,'\t=1+2,`);

@@ -184,3 +184,30 @@ test('a 100,000-row CSV export completes without freezing the page', async ({ pa
   const { records } = parseCsv(text.slice(1));
   expect(records.length).toBe(total + 1);
 });
+
+test('Cancel stops a running export: the progress goes, no file comes, and a new export can start', async ({
+  page,
+}) => {
+  const { total } = await openBigReport(page, 'crawl/all');
+  let downloads = 0;
+  page.on('download', () => downloads++);
+  const rowsCalls: number[] = [];
+  page.on('request', (request) => {
+    if (request.url().endsWith('/report/get-rows') && (request.postDataJSON() as { limit: number }).limit === 1000)
+      rowsCalls.push(Date.now());
+  });
+  await page.getByRole('button', { name: 'Download CSV' }).click();
+  const progress = page.getByText(/^[\d,]+ of [\d,]+ rows$/);
+  await expect(progress).toHaveText(new RegExp(`^[1-9][\\d,]* of ${total.toLocaleString('en-GB')} rows$`));
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(progress).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Download CSV' })).toBeEnabled();
+  const cancelledAt = Date.now();
+  await page.waitForTimeout(3000);
+  expect(downloads, 'no file after Cancel').toBe(0);
+  expect(
+    rowsCalls.filter((at) => at > cancelledAt + 500),
+    'no chunk asked for after Cancel',
+  ).toEqual([]);
+  await expect(page.getByRole('alert')).toHaveCount(0);
+});

@@ -6,17 +6,12 @@ import type { CatalogColumn } from '../../../../catalog/schema.ts';
 import { ApiError, csrfTokenOf, reportUnauthorised } from '../../api/client.ts';
 import type { ReportQuery } from '../../api/technical-health-check.ts';
 import type { SortOrder } from '../../api/types.ts';
+import type { CsvExportRequest, ExportProgress } from './write-report-csv.ts';
 
-export interface ExportProgress {
-  done: number;
-  total: number;
-}
+export type { ExportProgress };
 
-/** What the page sends the worker: the query, the sort, the columns as they are exported, the session's token. */
-export interface ExportStart {
-  query: ReportQuery;
-  orderBy: SortOrder[];
-  columns: Pick<CatalogColumn, 'id' | 'title' | 'format'>[];
+/** What the page sends the worker: the export, and the session's token for its calls. */
+export interface ExportStart extends CsvExportRequest {
   csrfToken: string | undefined;
 }
 
