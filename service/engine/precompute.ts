@@ -384,6 +384,10 @@ export async function precomputeCrawl(
   // is preserved; the loader sets it too.
   await conn.run('SET preserve_insertion_order = true');
   const previous = ctx.previous ? await openPrevious(conn, ctx.previous, range) : undefined;
+  // One transaction: a statement's commit costs as much as the statement on a small crawl, and a precompute that
+  // fails leaves the database as it was.
+  await conn.run('BEGIN TRANSACTION');
+  let isCommitted = false;
   try {
     const kept = reusableReports(stored, reports, previous);
     const keptTables = new Set(
@@ -441,7 +445,11 @@ export async function precomputeCrawl(
     await precomputeStakes(conn, database, current.tables, range, reports.map(shapeOf));
     await conn.run(`DROP TABLE IF EXISTS ${PRECOMPUTE_INFO_TABLE}`);
     await conn.run(`CREATE TABLE ${PRECOMPUTE_INFO_TABLE} AS SELECT ${PRECOMPUTE_VERSION} AS version`);
+    await conn.run('COMMIT');
+    isCommitted = true;
   } finally {
+    // The error that stopped the precompute is the one to report, not a failed rollback's.
+    if (!isCommitted) await conn.run('ROLLBACK').catch(() => undefined);
     for (const side of [current, previous])
       for (const family of side?.metricTables.keys() ?? [])
         await conn.run(`DROP TABLE IF EXISTS temp.main.${quoteIdent(`${side!.tempPrefix}_${family}`)}`);
