@@ -1,0 +1,85 @@
+/**
+ * npm test: everything, arranged for CI's two cores. The checks (Prettier, ESLint, the type check) run at once;
+ * then vitest runs while the browser tests' web build and data are made beside it (vitest keeps about one core
+ * busy); then the browser tests in two groups. Every step runs even when an earlier one failed, so that one run
+ * reports every failure; the last lines are each step's result and minutes.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { debianPackages, ensureDebianPackages } from './support/debian-packages.ts';
+import { buildWeb, e2eGroups, prepareE2eTemplate, runChild, runE2eGroups } from './support/e2e-groups.ts';
+
+const repoDir = path.resolve(import.meta.dirname, '..');
+const bin = (file: string): string => path.join(repoDir, 'node_modules', file);
+
+interface StepResult {
+  name: string;
+  isPassed: boolean;
+  seconds: number;
+}
+
+const results: StepResult[] = [];
+
+async function step(name: string, work: () => Promise<boolean>): Promise<boolean> {
+  const started = performance.now();
+  let isPassed = false;
+  try {
+    isPassed = await work();
+  } catch (error) {
+    console.error(`${name}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  }
+  results.push({ name, isPassed, seconds: (performance.now() - started) / 1000 });
+  return isPassed;
+}
+
+/** A check's output is held until it ends, so that checks running at once do not interleave their lines. */
+function check(name: string, args: string[]): Promise<boolean> {
+  return step(name, async () => {
+    const child = spawn(process.execPath, args, { cwd: repoDir, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const code = await new Promise<number>((resolve) => {
+      child.on('error', () => resolve(1));
+      child.on('close', (status) => resolve(status ?? 1));
+    });
+    process.stdout.write(`\n== ${name}: ${code === 0 ? 'passed' : `failed (exit ${code})`}\n${output}`);
+    return code === 0;
+  });
+}
+
+// Installed first and in one go: apt-get refuses a second apt-get running beside it, and the steps below run at once.
+try {
+  ensureDebianPackages(Object.values(debianPackages));
+} catch (error) {
+  console.error(`${error instanceof Error ? error.message : String(error)}; the tests that need it will say so`);
+}
+
+await Promise.all([
+  check('prettier', [bin('prettier/bin/prettier.cjs'), '--check', '.']),
+  check('eslint', [bin('eslint/bin/eslint.js'), '.']),
+  check('typecheck', [bin('typescript7/bin/tsc'), '--noEmit']),
+]);
+
+let template: string | undefined;
+await Promise.all([
+  step('vitest', async () => (await runChild(process.execPath, [bin('vitest/vitest.mjs'), 'run'])) === 0),
+  step('e2e build and data', async () => {
+    if ((await buildWeb()) !== 0) return false;
+    template = await prepareE2eTemplate((line) => console.log(line));
+    return true;
+  }),
+]);
+
+if (template) {
+  const prepared = template;
+  await step('e2e', async () => (await runE2eGroups(e2eGroups([]), prepared)).length === 0);
+  fs.rmSync(prepared, { recursive: true, force: true });
+}
+
+const minutes = (seconds: number): string => `${(seconds / 60).toFixed(1)} min`;
+console.log(
+  `\nnpm test:\n${results.map((r) => `  ${r.isPassed ? 'passed' : 'FAILED'}  ${r.name.padEnd(20)} ${minutes(r.seconds)}`).join('\n')}`,
+);
+process.exitCode = results.every((r) => r.isPassed) && template ? 0 : 1;
