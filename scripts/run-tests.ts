@@ -62,9 +62,22 @@ await Promise.all([
   check('typecheck', [bin('typescript7/bin/tsc'), '--noEmit']),
 ]);
 
+// CI keeps only the end of the log, where the browser tests' lines would hide vitest's: its last lines come again there.
+const VITEST_TAIL_LINES = 60;
+const vitestTail: string[] = [];
+const vitestFailures: string[] = [];
+const keepTail = (line: string): void => {
+  if (/^\s*(×|FAIL\b)/.test(line) && vitestFailures.length < VITEST_TAIL_LINES) vitestFailures.push(line);
+  vitestTail.push(line);
+  if (vitestTail.length > VITEST_TAIL_LINES) vitestTail.shift();
+};
+
 let template: string | undefined;
 await Promise.all([
-  step('vitest', async () => (await runChild(process.execPath, [bin('vitest/vitest.mjs'), 'run'])) === 0),
+  step(
+    'vitest',
+    async () => (await runChild(process.execPath, [bin('vitest/vitest.mjs'), 'run'], { onLine: keepTail })) === 0,
+  ),
   step('e2e build and data', async () => {
     if ((await buildWeb()) !== 0) return false;
     template = await prepareE2eTemplate((line) => console.log(line));
@@ -78,6 +91,8 @@ if (template) {
   fs.rmSync(prepared, { recursive: true, force: true });
 }
 
+if (vitestFailures.length > 0) console.log(`\n== vitest's failed tests:\n${vitestFailures.join('\n')}`);
+console.log(`\n== vitest's last ${vitestTail.length} lines, again:\n${vitestTail.join('\n')}`);
 const minutes = (seconds: number): string => `${(seconds / 60).toFixed(1)} min`;
 console.log(
   `\nnpm test:\n${results.map((r) => `  ${r.isPassed ? 'passed' : 'FAILED'}  ${r.name.padEnd(20)} ${minutes(r.seconds)}`).join('\n')}`,

@@ -49,21 +49,29 @@ export function e2eGroups(args: string[]): E2eGroup[] {
   ];
 }
 
-/** Runs a child process to its end with its output passed through or, with `tag`, each line prefixed; its exit code. */
+/**
+ * Runs a child process to its end with its output passed through or, with `tag`, each line prefixed, and each line
+ * also handed to `onLine`; its exit code.
+ */
 export function runChild(
   command: string,
   args: string[],
-  options: { tag?: string; env?: NodeJS.ProcessEnv } = {},
+  options: { tag?: string; env?: NodeJS.ProcessEnv; onLine?: (line: string) => void } = {},
 ): Promise<number> {
-  const { tag, env } = options;
+  const { tag, env, onLine } = options;
+  const isPiped = tag !== undefined || onLine !== undefined;
   const child = spawn(command, args, {
     cwd: repoDir,
-    stdio: tag ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+    stdio: isPiped ? ['ignore', 'pipe', 'pipe'] : 'inherit',
     env: env ?? process.env,
   });
-  if (tag) {
-    readline.createInterface({ input: child.stdout! }).on('line', (line) => process.stdout.write(`${tag}${line}\n`));
-    readline.createInterface({ input: child.stderr! }).on('line', (line) => process.stderr.write(`${tag}${line}\n`));
+  if (isPiped) {
+    const pass = (out: NodeJS.WriteStream) => (line: string) => {
+      out.write(`${tag ?? ''}${line}\n`);
+      onLine?.(line);
+    };
+    readline.createInterface({ input: child.stdout! }).on('line', pass(process.stdout));
+    readline.createInterface({ input: child.stderr! }).on('line', pass(process.stderr));
   }
   return new Promise((resolve) => {
     child.on('error', () => resolve(1));
