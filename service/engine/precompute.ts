@@ -241,13 +241,12 @@ async function createRowTable(
   const rankColumns = shape.rankedColumns.map((id, i) => `, "rk${i}"."r" AS ${quoteIdent(rankColumnOf(id))}`);
   const rankJoins = shape.rankedColumns.map((id, i) => ` LEFT JOIN "rk${i}" ON "rk${i}"."v" = "s".${quoteIdent(id)}`);
   const keys = raw(shape.keyColumns.map((k) => `"s".${quoteIdent(k)}`).join(', '));
-  const create = sql`CREATE TABLE ${ident(name)} AS
+  const create = sql`CREATE OR REPLACE TABLE ${ident(name)} AS
     WITH "src" AS MATERIALIZED (${source})${rankCtes.reduce((acc, cte) => sql`${acc}${cte}`, raw(''))}
     SELECT "s"."_added", ${columnList(shape.storedColumns, 's')}, "s"."_sub"${raw(extra.map((c) => `, "s".${quoteIdent(c)}`).join(''))},
            lower("s".${ident(shape.urlColumn)}) AS ${ident(LOWER_URL_COLUMN)}${raw(rankColumns.join(''))}
     FROM "src" "s"${raw(rankJoins.join(''))}
     ORDER BY ${keys}`;
-  await conn.run(`DROP TABLE IF EXISTS ${quoteIdent(name)}`);
   await conn.run(create.sql, create.params as never);
 }
 
@@ -295,31 +294,27 @@ async function precomputeReport(
 ): Promise<{ rows: number; added: number | null; removed: number | null; reasons: RemovalCounts | null }> {
   const temp = (name: string): string => `temp.main.${quoteIdent(name)}`;
   const cur = await liveRows(conn, shape, current);
+  // The temp tables are replaced by the next report, and dropped once at the end or rolled back (precomputeCrawl).
   await conn.run(`CREATE OR REPLACE TEMP TABLE ${quoteIdent(CURRENT_ROWS)} AS ${cur.sql}`, cur.params as never);
-  try {
-    const isChanged = previous ? await previousRows(conn, shape, previous) : false;
-    const match = (a: string, b: string): SqlFragment => raw(keysEqual(shape, a, b));
-    const currentRows = previous
-      ? sql`SELECT "c".*, NOT EXISTS (SELECT 1 FROM ${raw(temp(PREVIOUS_ROWS))} "p" WHERE ${match('p', 'c')}) AS "_added" FROM ${raw(temp(CURRENT_ROWS))} "c"`
-      : sql`SELECT *, FALSE AS "_added" FROM ${raw(temp(CURRENT_ROWS))}`;
-    const isReportChanged = isChanged
-      ? sql`NOT EXISTS (SELECT 1 FROM ${raw(temp(PREVIOUS_NEW_KEYS))} "k" WHERE ${match('k', 'p')})`
-      : undefined;
-    const removedRows = previous
-      ? withRemovalReasons(
-          sql`SELECT "p".*, FALSE AS "_added" FROM ${raw(temp(PREVIOUS_ROWS))} "p" WHERE NOT EXISTS (SELECT 1 FROM ${raw(temp(CURRENT_ROWS))} "c" WHERE ${match('p', 'c')})`,
-          shape,
-          current.alias,
-          current.tables,
-          isReportChanged,
-        )
-      : sql`SELECT *, FALSE AS "_added", NULL::VARCHAR AS ${ident(REASON_COLUMN)} FROM ${raw(temp(CURRENT_ROWS))} WHERE FALSE`;
-    await createRowTable(conn, shape, shape.rowTable, currentRows);
-    await createRowTable(conn, shape, shape.removedTable, removedRows, [REASON_COLUMN]);
-  } finally {
-    for (const name of [CURRENT_ROWS, PREVIOUS_ROWS, PREVIOUS_NEW_KEYS])
-      await conn.run(`DROP TABLE IF EXISTS ${temp(name)}`);
-  }
+  const isChanged = previous ? await previousRows(conn, shape, previous) : false;
+  const match = (a: string, b: string): SqlFragment => raw(keysEqual(shape, a, b));
+  const currentRows = previous
+    ? sql`SELECT "c".*, NOT EXISTS (SELECT 1 FROM ${raw(temp(PREVIOUS_ROWS))} "p" WHERE ${match('p', 'c')}) AS "_added" FROM ${raw(temp(CURRENT_ROWS))} "c"`
+    : sql`SELECT *, FALSE AS "_added" FROM ${raw(temp(CURRENT_ROWS))}`;
+  const isReportChanged = isChanged
+    ? sql`NOT EXISTS (SELECT 1 FROM ${raw(temp(PREVIOUS_NEW_KEYS))} "k" WHERE ${match('k', 'p')})`
+    : undefined;
+  const removedRows = previous
+    ? withRemovalReasons(
+        sql`SELECT "p".*, FALSE AS "_added" FROM ${raw(temp(PREVIOUS_ROWS))} "p" WHERE NOT EXISTS (SELECT 1 FROM ${raw(temp(CURRENT_ROWS))} "c" WHERE ${match('p', 'c')})`,
+        shape,
+        current.alias,
+        current.tables,
+        isReportChanged,
+      )
+    : sql`SELECT *, FALSE AS "_added", NULL::VARCHAR AS ${ident(REASON_COLUMN)} FROM ${raw(temp(CURRENT_ROWS))} WHERE FALSE`;
+  await createRowTable(conn, shape, shape.rowTable, currentRows);
+  await createRowTable(conn, shape, shape.removedTable, removedRows, [REASON_COLUMN]);
   const counts = await conn.runAndReadAll(
     `SELECT (SELECT count(*) FROM ${quoteIdent(shape.rowTable)}), (SELECT count(*) FILTER (WHERE "_added") FROM ${quoteIdent(shape.rowTable)}), (SELECT count(*) FROM ${quoteIdent(shape.removedTable)})`,
   );
@@ -445,6 +440,8 @@ export async function precomputeCrawl(
     await precomputeStakes(conn, database, current.tables, range, reports.map(shapeOf));
     await conn.run(`DROP TABLE IF EXISTS ${PRECOMPUTE_INFO_TABLE}`);
     await conn.run(`CREATE TABLE ${PRECOMPUTE_INFO_TABLE} AS SELECT ${PRECOMPUTE_VERSION} AS version`);
+    for (const name of [CURRENT_ROWS, PREVIOUS_ROWS, PREVIOUS_NEW_KEYS])
+      await conn.run(`DROP TABLE IF EXISTS temp.main.${quoteIdent(name)}`);
     await conn.run('COMMIT');
     isCommitted = true;
   } finally {
