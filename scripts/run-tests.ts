@@ -4,7 +4,6 @@
  * busy); then the browser tests in two groups. Every step runs even when an earlier one failed, so that one run
  * reports every failure; the last lines are each step's result and minutes.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { debianPackages, ensureDebianPackages } from './support/debian-packages.ts';
@@ -36,15 +35,9 @@ async function step(name: string, work: () => Promise<boolean>): Promise<boolean
 /** A check's output is held until it ends, so that checks running at once do not interleave their lines. */
 function check(name: string, args: string[]): Promise<boolean> {
   return step(name, async () => {
-    const child = spawn(process.execPath, args, { cwd: repoDir, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const code = await new Promise<number>((resolve) => {
-      child.on('error', () => resolve(1));
-      child.on('close', (status) => resolve(status ?? 1));
-    });
-    process.stdout.write(`\n== ${name}: ${code === 0 ? 'passed' : `failed (exit ${code})`}\n${output}`);
+    const lines: string[] = [];
+    const code = await runChild(process.execPath, args, { onLine: (line) => lines.push(line), isEchoed: false });
+    console.log(`\n== ${name}: ${code === 0 ? 'passed' : `failed (exit ${code})`}\n${lines.join('\n')}`);
     return code === 0;
   });
 }

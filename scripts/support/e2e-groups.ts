@@ -51,14 +51,14 @@ export function e2eGroups(args: string[]): E2eGroup[] {
 
 /**
  * Runs a child process to its end with its output passed through or, with `tag`, each line prefixed, and each line
- * also handed to `onLine`; its exit code.
+ * also handed to `onLine` (and only to it with `isEchoed: false`); its exit code.
  */
 export function runChild(
   command: string,
   args: string[],
-  options: { tag?: string; env?: NodeJS.ProcessEnv; onLine?: (line: string) => void } = {},
+  options: { tag?: string; env?: NodeJS.ProcessEnv; onLine?: (line: string) => void; isEchoed?: boolean } = {},
 ): Promise<number> {
-  const { tag, env, onLine } = options;
+  const { tag, env, onLine, isEchoed = true } = options;
   const isPiped = tag !== undefined || onLine !== undefined;
   const child = spawn(command, args, {
     cwd: repoDir,
@@ -67,7 +67,7 @@ export function runChild(
   });
   if (isPiped) {
     const pass = (out: NodeJS.WriteStream) => (line: string) => {
-      out.write(`${tag ?? ''}${line}\n`);
+      if (isEchoed) out.write(`${tag ?? ''}${line}\n`);
       onLine?.(line);
     };
     readline.createInterface({ input: child.stdout! }).on('line', pass(process.stdout));
