@@ -7,8 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Sql } from '../app-db/sql.ts';
 import { AppDataError } from '../app-db/errors.ts';
 import { revokeSessionsOf } from '../app-db/users.ts';
-import { escapeHtml } from '../jobs/approval.ts';
-import type { MailMessage } from '../jobs/mailer.ts';
+import { escapeHtml, type MailMessage } from '../mail-message.ts';
 
 export type PasswordTokenKind = 'invite' | 'reset';
 export const PASSWORD_TOKEN_TTL_MS: Record<PasswordTokenKind, number> = {

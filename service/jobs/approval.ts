@@ -13,6 +13,7 @@ import { AppDataError } from '../app-db/errors.ts';
 import { clientsOfWebsite } from '../app-db/users.ts';
 import { MailDelivery } from './mail-delivery.ts';
 import type { MailSettings, Mailer } from './mailer.ts';
+import { escapeHtml } from '../mail-message.ts';
 
 export type ApprovalKind = 'manual' | 'automatic';
 export const AUTO_APPROVER = 'auto-approval';
@@ -224,9 +225,6 @@ async function approveInTransaction(
 /** The crawl's overview in the dashboard. */
 export const overviewLink = (publicUrl: string, websiteId: string, crawlId: number): string =>
   `${publicUrl}/technical-health-check?website=${encodeURIComponent(websiteId)}&crawl=${crawlId}`;
-
-export const escapeHtml = (text: string): string =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** The email's sentence on the fixes the crawl verified; none when the count is unknown or no row was checked. */
 export function verifiedFixesText(verified: number | undefined): string | undefined {

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
+import type { MailMessage } from '../mail-message.ts';
 
 export interface SmtpSettings {
   host: string;
@@ -42,15 +43,6 @@ export function readMailSettings(env: NodeJS.ProcessEnv, dataDir: string, port: 
     outboxDir: path.join(dataDir, 'outbox'),
     publicUrl: (env.PUBLIC_URL?.trim() || `http://localhost:${port}`).replace(/\/+$/, ''),
   };
-}
-
-export interface MailMessage {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  /** Names the .eml file in the outbox. */
-  fileStem: string;
 }
 
 export interface Mailer {

@@ -8,7 +8,8 @@ import { crawlTimeText } from '../../catalog/crawl-label.ts';
 import { runNoticeText, type RunNotice, type RunNoticeOutcome } from '../../catalog/notifications.ts';
 import type { AppDb } from '../app-db/db.ts';
 import { MailDelivery } from '../jobs/mail-delivery.ts';
-import { escapeHtml, overviewLink, type Clock } from '../jobs/approval.ts';
+import { overviewLink, type Clock } from '../jobs/approval.ts';
+import { escapeHtml } from '../mail-message.ts';
 import type { MailSettings, Mailer } from '../jobs/mailer.ts';
 import {
   claimNoticeEmail,

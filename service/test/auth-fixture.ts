@@ -18,7 +18,8 @@ import {
   writeFileAtomic,
 } from '../store/layout.ts';
 import { AppState, type AppStateOptions } from '../app-state.ts';
-import type { MailMessage, Mailer } from '../jobs/mailer.ts';
+import type { Mailer } from '../jobs/mailer.ts';
+import type { MailMessage } from '../mail-message.ts';
 import { SESSION_COOKIE } from '../auth/sessions.ts';
 import { buildApp } from '../app.ts';
 import { parseAdminArgs } from '../admin/commands.ts';
