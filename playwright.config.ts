@@ -1,7 +1,7 @@
 /**
  * Browser tests of the dashboard (web/e2e) in Debian's chromium against the real service with the demo data.
  * `npm run test:e2e` (scripts/run-e2e.ts) sets E2E_PORT, E2E_DATA_DIR (a copy of the prepared demo data) and
- * E2E_OUTPUT_DIR for each group it runs, and builds web/dist first.
+ * E2E_OUTPUT_DIR for each chunk of spec files it runs, and builds web/dist first.
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -16,7 +16,7 @@ export default defineConfig({
   testDir: 'web/e2e',
   globalSetup: './web/e2e/global-setup.ts',
   outputDir: process.env.E2E_OUTPUT_DIR ?? 'test-results',
-  // Two groups share the machine's cores (scripts/run-e2e.ts): a test's limits allow for a neighbour's load.
+  // Chunks run two at a time, or beside vitest (scripts/support/e2e-groups.ts): a test's limits allow for a neighbour's load.
   timeout: 120_000,
   expect: { timeout: 15_000 },
   fullyParallel: false,

@@ -2,11 +2,11 @@
  * npm run test:e2e: makes sure Debian's chromium is installed (apt-get when missing and running as root), builds
  * the web app, prepares the demo data once, then runs Playwright (playwright.config.ts) against the real service on
  * a free port with a copy of that data; extra arguments (e.g. one spec file) go to `playwright test`. Without
- * arguments the spec files run in two groups at once (scripts/support/e2e-groups.ts); E2E_GROUPS=1 runs them as one.
+ * arguments the spec files run in chunks, two at a time (scripts/support/e2e-groups.ts); E2E_GROUPS=1 runs them as one.
  */
 import fs from 'node:fs';
 import { debianPackages, ensureDebianPackages } from './support/debian-packages.ts';
-import { buildWeb, e2eGroups, prepareE2eTemplate, runE2eGroups } from './support/e2e-groups.ts';
+import { E2eQueue, buildWeb, e2eGroups, prepareE2eTemplate } from './support/e2e-groups.ts';
 
 try {
   ensureDebianPackages([debianPackages.chromium]);
@@ -23,7 +23,10 @@ if (built !== 0) process.exit(built);
 const planned = e2eGroups(process.argv.slice(2));
 const template = await prepareE2eTemplate((line) => console.log(line));
 try {
-  process.exitCode = (await runE2eGroups(planned, template)).length > 0 ? 1 : 0;
+  const queue = new E2eQueue(planned, template);
+  await Promise.all([queue.lane(), queue.lane()]);
+  if (queue.failed.length > 0) console.error(`e2e: ${queue.failed.join(', ')} failed (each summary is above)`);
+  process.exitCode = queue.failed.length > 0 ? 1 : 0;
 } finally {
   fs.rmSync(template, { recursive: true, force: true });
 }
