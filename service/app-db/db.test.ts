@@ -93,4 +93,21 @@ describe('AppDb.cached', () => {
     expect(await db.cached('websites', 'SELECT v FROM t WHERE id = $1', [2])).toEqual([{ v: 'z' }]);
     expect(await read()).toEqual([{ v: 'a' }]);
   });
+
+  it('keeps at most 10,000 answers per topic, dropping the least recently used; other topics keep theirs', async () => {
+    const byId = (id: number) => db.cached('websites', 'SELECT v FROM t WHERE id = $1', [id]);
+    const sessions = db.cached('sessions', 'SELECT v FROM t WHERE id = $1', [1]);
+    const first = read();
+    for (let id = 2; id < 10_000; id++) void byId(id);
+    const last = byId(10_000);
+    expect(read()).toBe(first);
+    // `first` was just used, so the next read beyond 10,000 drops id 2, the least recently used.
+    void byId(10_001);
+    expect(read()).toBe(first);
+    expect(byId(10_000)).toBe(last);
+    const two = byId(2);
+    expect(await two).toEqual([]);
+    expect(byId(2)).toBe(two);
+    expect(db.cached('sessions', 'SELECT v FROM t WHERE id = $1', [1])).toBe(sessions);
+  });
 });

@@ -13,6 +13,7 @@
  */
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { ALL_TOPICS, isCachedTopic, type CachedTopic } from './cached-topics.ts';
 import { IN_MEMORY, isLockedError, type Connection, type Query } from './connection.ts';
 import { openEmbedded } from './embedded-connection.ts';
@@ -44,7 +45,10 @@ export const appDbLocation = (dataDir: string, env: NodeJS.ProcessEnv = process.
 
 export const isServerLocation = (location: string): boolean => /^postgres(ql)?:\/\//i.test(location);
 
-/** Cached reads kept at most; beyond it the cache starts over. */
+/**
+ * Cached reads kept per topic, least recently used dropped first: sessions are one read per signed-in token, and a
+ * busy replica keeps its active users' without growing with every token ever seen.
+ */
 const MAX_CACHED_READS = 10_000;
 
 /** A cached read: the rows, and the generation of its topic when it was asked. */
@@ -65,9 +69,13 @@ export class AppDb implements Sql {
   #isCaching: boolean;
   /** Embedded databases open in this process: the pid lock only keeps other processes out. */
   static readonly #openHere = new Set<string>();
-  /** Cached reads by topic, then by statement text and values as JSON. */
-  readonly #reads = new Map<CachedTopic, Map<string, CachedRead>>(ALL_TOPICS.map((topic) => [topic, new Map()]));
-  #readCount = 0;
+  /**
+   * Cached reads by topic, then by statement text and values as JSON; a topic's are dropped by a change of it (here,
+   * or on another replica through its notification), all of them when the notifications stop.
+   */
+  readonly #reads = new Map<CachedTopic, LRUCache<string, CachedRead>>(
+    ALL_TOPICS.map((topic) => [topic, new LRUCache({ max: MAX_CACHED_READS })]),
+  );
   readonly #instanceId = randomBytes(12).toString('base64url');
   readonly #remoteChangeListeners = new Set<{ topic: CachedTopic; listener: () => void }>();
   readonly #storeChangeListeners = new Set<() => void>();
@@ -145,13 +153,10 @@ export class AppDb implements Sql {
     const generation = this.#generations.get(topic)!;
     const hit = reads.get(key);
     if (hit && hit.generation === generation) return hit.rows as Promise<readonly T[]>;
-    if (this.#readCount >= MAX_CACHED_READS) this.#clearReads();
     const rows = this.#exclusive(async () => (await this.conn.query(sql, bind(params))) as T[]);
-    if (!reads.has(key)) this.#readCount++;
     reads.set(key, { generation, rows });
     rows.catch(() => {
-      // A clear since then reset the count without this read.
-      if (reads.get(key)?.rows === rows && reads.delete(key)) this.#readCount--;
+      if (reads.peek(key)?.rows === rows) reads.delete(key);
     });
     return rows;
   }
@@ -218,15 +223,12 @@ export class AppDb implements Sql {
 
   #clearReads(): void {
     for (const reads of this.#reads.values()) reads.clear();
-    this.#readCount = 0;
   }
 
   #bump(topics: readonly CachedTopic[]): void {
     for (const topic of topics) {
       this.#generations.set(topic, this.#generations.get(topic)! + 1);
-      const reads = this.#reads.get(topic)!;
-      this.#readCount -= reads.size;
-      reads.clear();
+      this.#reads.get(topic)!.clear();
     }
   }
 
