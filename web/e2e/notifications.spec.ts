@@ -1,13 +1,17 @@
 /**
  * The bell in the header, as the demo staff user: a crawl of their website that fails (nothing answers at its start
- * URL on 127.0.0.1) is told in the bell without a reload, leads to the Crawls page and is then read; the email switch
- * holds across a reload. The staff of another website hears nothing of it, and a client has no bell at all.
+ * URL on 127.0.0.1) shows in History with its reason in full (wrapped) and its last phase, is told in the bell
+ * without a reload, leads to the Crawls page and is then read; the email switch holds across a reload. The staff of
+ * another website hears nothing of it, and a client has no bell at all.
  */
 import { expect, test, type Page } from '@playwright/test';
+import type { CrawlRunsAnswer } from '../../catalog/crawl-runs.ts';
 import { freePort } from '../../scripts/support/free-port.ts';
+import { PHASE_LABELS } from '../src/features/crawls/crawl-run-format.ts';
 import {
   SECTION,
   adminCommands,
+  api,
   authFile,
   crawlsPage,
   expectAccessible,
@@ -35,7 +39,9 @@ test.describe('as the demo staff user', () => {
     ]);
   });
 
-  test('a failed crawl shows in the bell, leads to the Crawls page, and is read once opened', async ({ page }) => {
+  test('a failed crawl shows in History with its whole reason and last phase, and in the bell; leads to the Crawls page, and is read once opened', async ({
+    page,
+  }) => {
     test.setTimeout(180_000);
     const problems = watchProblems(page);
     await openCrawls(page, site.id);
@@ -51,6 +57,21 @@ test.describe('as the demo staff user', () => {
       'failed',
       { timeout: 120_000 },
     );
+    // History shows the failure's reason in full, wrapped rather than cut, and the phase the run last reached.
+    const { runs } = await api<CrawlRunsAnswer>(page, '/api/crawl-runs/list', { websiteId: site.id });
+    const [failed] = runs;
+    expect(failed!.reason).toMatch(/^start URL http:\/\/127\.0\.0\.1:\d+\/ is unreachable \(.+\)$/);
+    expect(failed!.progress.phase).toBeTruthy();
+    const row = page.getByTestId('crawl-history').locator(`tbody tr[data-run="${failed!.id}"]`);
+    const outcome = row.getByTestId('outcome');
+    await expect(outcome).toHaveText(`Failed: ${failed!.reason!}`);
+    const box = await outcome.evaluate((element) => ({
+      lines: Math.round(element.getBoundingClientRect().height / parseFloat(getComputedStyle(element).lineHeight)),
+      isCut: element.scrollWidth > element.clientWidth || element.scrollHeight > element.clientHeight,
+    }));
+    expect(box.isCut).toBe(false);
+    expect(box.lines).toBeGreaterThan(1);
+    await expect(row.getByTestId('phase')).toHaveText(PHASE_LABELS[failed!.progress.phase!]);
     // The Crawls page saw the run end: the bell reads the notices then, not at its next poll.
     await expect(bell(page)).toHaveAccessibleName(/^Notifications, \d+ unread$/);
 
