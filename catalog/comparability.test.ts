@@ -43,4 +43,14 @@ describe('comparabilityOf', () => {
     expect(settingText('timeLimitHours', 12)).toBe('12 h');
     expect(settingText('userAgent', '')).toBe('(default)');
   });
+
+  it('tells a rendered crawl from a raw one, and an export that did not record its render mode is unknown', () => {
+    const rendered = { settings: { ...settings, renderMode: 'all' as const } };
+    const raw = { settings: { ...settings, renderMode: 'none' as const } };
+    expect(comparabilityOf(rendered, raw)?.differences.map((d) => [d.setting, d.current, d.comparison])).toEqual([
+      ['renderMode', 'every page rendered (JavaScript)', 'raw HTML'],
+    ]);
+    expect(comparabilityOf(rendered, { settings })).toBeUndefined();
+    expect(comparabilityOf({ settings }, raw)).toBeUndefined();
+  });
 });

@@ -6,6 +6,7 @@
  */
 import { partialReasonOf, type CrawlEnding } from './crawl-label.ts';
 import type { PartialReason, RecordedSettings } from './export-contract.ts';
+import type { RenderMode } from './render-contract.ts';
 import { formatNumber } from './format.ts';
 
 export const COMPARED_SETTINGS = [
@@ -20,6 +21,7 @@ export const COMPARED_SETTINGS = [
   'timeLimitHours',
   'respectRobots',
   'render',
+  'renderMode',
   'userAgent',
 ] as const satisfies readonly (keyof RecordedSettings)[];
 export type ComparedSetting = (typeof COMPARED_SETTINGS)[number];
@@ -36,6 +38,7 @@ export const SETTING_TITLES: Record<ComparedSetting, string> = {
   timeLimitHours: 'Time limit',
   respectRobots: 'robots.txt',
   render: 'Pages rendered',
+  renderMode: 'Render mode',
   userAgent: 'User agent',
 };
 
@@ -61,16 +64,26 @@ export interface ComparedCrawl extends CrawlEnding {
   settings?: RecordedSettings | undefined;
 }
 
+/** How each render mode reads in a comparison warning. */
+const RENDER_MODE_TEXT: Record<RenderMode, string> = {
+  none: 'raw HTML',
+  sample: 'raw HTML, a timing sample rendered',
+  all: 'every page rendered (JavaScript)',
+};
+
 export function settingText(setting: ComparedSetting, value: RecordedSettings[ComparedSetting]): string {
+  if (setting === 'renderMode') return RENDER_MODE_TEXT[value as RenderMode];
   if (setting === 'respectRobots') return value ? 'respected' : 'ignored';
   if (setting === 'timeLimitHours') return `${formatNumber(value as number)} h`;
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   if (typeof value === 'number') return formatNumber(value);
   if (Array.isArray(value)) return value.length === 0 ? 'none' : value.join(', ');
-  return value === '' ? '(default)' : value;
+  return value === '' ? '(default)' : (value ?? 'unknown');
 }
 
-const sameValue = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+/** A setting one crawl did not record (an older export) is unknown, never a difference. */
+const sameValue = (a: unknown, b: unknown): boolean =>
+  a === undefined || b === undefined || JSON.stringify(a) === JSON.stringify(b);
 
 /** What makes two crawls not comparable; undefined when nothing does. */
 export function comparabilityOf(current: ComparedCrawl, comparison: ComparedCrawl): Comparability | undefined {

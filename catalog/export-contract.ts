@@ -5,7 +5,7 @@
  * analytics, ads, trends, keyword planner) ship in the same directory, covering dataStart..dataEnd.
  */
 import { z } from 'zod';
-import { renderedLinkColumns, renderedUrlColumns } from './render-contract.ts';
+import { RENDER_MODES, renderedLinkColumns, renderedUrlColumns } from './render-contract.ts';
 
 /**
  * Why a crawl holds less than the website: stopped by a person (a cancel keeping what was crawled, Ctrl-C), by its
@@ -56,6 +56,8 @@ export const recordedSettingsSchema = z.object({
   timeLimitHours: z.number(),
   respectRobots: z.boolean(),
   render: z.number().int(),
+  /** Absent in exports from before rendered crawls: unknown, never a difference (comparability.ts). */
+  renderMode: z.enum(RENDER_MODES).optional(),
   userAgent: z.string(),
 });
 export type RecordedSettings = z.infer<typeof recordedSettingsSchema>;

@@ -120,6 +120,7 @@ export function recordedSettingsOf(options: CrawlOptions, startUrl: string): Rec
     timeLimitHours: (options.maxDurationMs ?? DEFAULT_MAX_DURATION_MS) / 3_600_000,
     respectRobots: options.respectRobots,
     render: options.render,
+    renderMode: options.renderMode ?? 'none',
     userAgent: options.userAgent,
   };
 }

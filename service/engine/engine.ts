@@ -22,7 +22,8 @@ import {
   type RowsRequest,
 } from './compile.ts';
 import { createResultCache, runCount, runRows, tuneInstance, type CachedValue, type RunOptions } from './execute.ts';
-import { emsRank, PRECOMPUTE_VERSION, readPrecomputed } from './precompute.ts';
+import { emsRank } from './precompute.ts';
+import { PRECOMPUTE_VERSION, readPrecomputed } from './stored-precompute.ts';
 import { readStakes, stakeOrderOf } from './stakes.ts';
 import { connectedSourcesOf } from '../sources/connected.ts';
 import { baseCountSql, shapeOf } from './report-shape.ts';

@@ -11,7 +11,7 @@ import { CatalogError } from '../catalog/validate.ts';
 import { compileRows, type CrawlTarget, type RowsRequest } from './compile.ts';
 import { loadCrawlTarget } from './engine.ts';
 import { bindingsOf, query } from './execute.ts';
-import { REPORT_COUNTS_TABLE } from './precompute.ts';
+import { REPORT_COUNTS_TABLE } from './stored-precompute.ts';
 import type { DateRange } from './report-shape.ts';
 import { raw, type SqlFragment } from './sql.ts';
 

@@ -6,7 +6,8 @@ import { makeTempDataDir, writeCrawlToStore } from '../test/helpers/make-store.t
 import { sampleCrawls } from '../test/helpers/sample-crawls.ts';
 import { openSampleStore, report, type SampleStore } from '../test/helpers/sample-store.ts';
 import { query } from './execute.ts';
-import { emsRank, REPORT_COUNTS_TABLE } from './precompute.ts';
+import { emsRank } from './precompute.ts';
+import { REPORT_COUNTS_TABLE } from './stored-precompute.ts';
 
 const u = (p: string): string => `https://shop.example${p}`;
 import { raw } from './sql.ts';

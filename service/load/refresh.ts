@@ -5,7 +5,7 @@
  */
 import { catalog } from '../../catalog/index.ts';
 import { openDatabase, quoteLiteral, withConnection } from '../db/duckdb.ts';
-import { PRECOMPUTE_VERSION, readPrecomputed, type StoredPrecompute } from '../engine/precompute.ts';
+import { PRECOMPUTE_VERSION, readPrecomputed, type StoredPrecompute } from '../engine/stored-precompute.ts';
 import { shapeOf } from '../engine/report-shape.ts';
 import { dataIdOf } from '../store/crawl-meta.ts';
 import { listLiveCrawls, readCrawlMeta } from '../store/layout.ts';

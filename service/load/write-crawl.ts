@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { Manifest } from '../../catalog/export-contract.ts';
-import { REPORT_COUNTS_TABLE, precomputeCrawl } from '../engine/precompute.ts';
+import { precomputeCrawl } from '../engine/precompute.ts';
+import { REPORT_COUNTS_TABLE } from '../engine/stored-precompute.ts';
 import { joinSources, joinedFromTables, type JoinedSources } from '../sources/join-sources.ts';
 import type { CrawlMeta } from '../store/crawl-meta.ts';
 import {

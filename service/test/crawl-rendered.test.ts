@@ -15,6 +15,8 @@ import { crawlAndLoad, type CrawledSite } from './helpers/crawl-and-load.ts';
 import { testCrawlOptions } from './helpers/crawl-site.ts';
 import { serveJsSite } from './helpers/js-sites/js-sites.ts';
 import { readExportRows } from './helpers/read-export.ts';
+import { comparabilityOf } from '../../catalog/comparability.ts';
+import { MANIFEST_FILE, manifestSchema } from '../../catalog/export-contract.ts';
 
 /** Generous limits: the test machine is shared, and a starved renderer needs seconds for a React bundle. */
 const RENDER = { quietMs: 500, capMs: 8000, tabs: 2 };
@@ -77,6 +79,12 @@ describe('a history-mode React shop', () => {
   it('is one shell to the raw crawl and its whole catalogue to the rendered crawl', async () => {
     const html = 'SELECT url FROM $table WHERE internal AND html_size IS NOT NULL';
     expect(pathsOf(await readExportRows(raw, 'urls', html), shop)).toEqual(['/', '/legal']);
+    // Each export records its render mode, so comparing the two crawls warns that rendering differs.
+    const settingsOf = (dir: string) =>
+      manifestSchema.parse(JSON.parse(fs.readFileSync(path.join(dir, MANIFEST_FILE), 'utf8'))).settings;
+    expect([settingsOf(raw)?.renderMode, settingsOf(rendered)?.renderMode]).toEqual(['none', 'all']);
+    const differences = comparabilityOf({ settings: settingsOf(rendered) }, { settings: settingsOf(raw) })?.differences;
+    expect(differences?.map((d) => d.setting)).toContain('renderMode');
     expect(pathsOf(await readExportRows(rendered, 'urls', html), shop)).toEqual([
       '/',
       '/about',

@@ -11,12 +11,8 @@ import { catalog } from '../../catalog/index.ts';
 import { generateSite } from '../../scripts/fixtures/generate.ts';
 import { openDatabase, quoteLiteral, textOf } from '../db/duckdb.ts';
 import { tabRequest, ReportEngine } from '../engine/engine.ts';
-import {
-  PRECOMPUTE_INFO_TABLE,
-  PRECOMPUTE_VERSION,
-  REPORT_COUNTS_TABLE,
-  precomputeCrawl,
-} from '../engine/precompute.ts';
+import { precomputeCrawl } from '../engine/precompute.ts';
+import { PRECOMPUTE_INFO_TABLE, PRECOMPUTE_VERSION, REPORT_COUNTS_TABLE } from '../engine/stored-precompute.ts';
 import { loadCrawl, refreshCrawl } from '../load/load-crawl.ts';
 import { findStaleCrawls } from '../load/refresh.ts';
 import { dataIdOf } from '../store/crawl-meta.ts';
