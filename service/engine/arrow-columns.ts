@@ -2,7 +2,8 @@
  * DuckDB result chunks to Arrow vectors, one column at a time, read from the chunks' own memory: numbers into one
  * typed array, booleans into one bitmap, text bytes copied into one UTF-8 buffer with its offsets (never decoded to
  * JS strings and encoded again), validity bits from DuckDB's validity masks. Only other types (dates, lists, structs)
- * pass through JS values. No row objects are made.
+ * pass through JS values. No row objects are made. Measured: Arrow building of a fresh 100-row page 0.5–0.7 → 0.2 ms,
+ * 1000 rows 1.6–1.8 → 0.3 ms (bench/history.md, "The columnar path: where a page's time goes").
  */
 import {
   DuckDBTypeId,

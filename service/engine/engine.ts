@@ -93,6 +93,7 @@ export class ReportEngine {
   readonly pool: ConnectionPool;
   /** Compiled tabs by request (compile-memo.ts); cleared with the targets they were compiled for. */
   readonly compiled = new LruCache<CompiledTab>({ maxEntries: 256, maxBytes: Number.MAX_SAFE_INTEGER });
+  /** Each crawl's target (precomputed reports, stakes, tables) by its alias; cleared by `invalidate` (store change). */
   readonly #targets = new Map<string, Promise<CrawlTarget>>();
   readonly #stopListening: () => void;
   #tuned: Promise<void> | undefined;
