@@ -49,15 +49,17 @@ export async function loadCrawlTarget(
   return withConnection(db, async (conn) => {
     const { tables, reports, version } = await readPrecomputed(conn, record.alias);
     const stakes = version === PRECOMPUTE_VERSION ? await readStakes(conn, record.alias, tables) : undefined;
+    const connected = connectedSourcesOf(record.meta);
     return {
       alias: record.alias,
       crawlId: record.crawlId,
       dataId: dataIdOf(record.meta),
       defaultRange: { start: record.meta.manifest.dataStart, end: record.meta.manifest.dataEnd },
       tables,
+      connected,
       precomputed: reports,
       stakes,
-      stakeOrder: stakeOrderOf(connectedSourcesOf(record.meta), tables),
+      stakeOrder: stakeOrderOf(connected, tables),
     };
   });
 }

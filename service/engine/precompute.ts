@@ -41,6 +41,9 @@ import { REASON_COLUMN, reasonCountsOf, reasonCountsSql, withRemovalReasons } fr
 import { REMOVAL_REASONS, noRemovals, type RemovalCounts } from '../../catalog/removal-reasons.ts';
 import { ident, raw, sql, type SqlFragment } from './sql.ts';
 import { precomputeStakes } from './stakes.ts';
+import { dataSources, type DataSourceId } from '../../catalog/data-sources.ts';
+import { connectedOf, connectedSourcesOf } from '../sources/connected.ts';
+import { joinedFromTables, type JoinedSources } from '../sources/join-sources.ts';
 import {
   PRECOMPUTE_INFO_TABLE,
   PRECOMPUTE_VERSION,
@@ -56,6 +59,8 @@ const PREVIOUS_ALIAS = '__thc_previous';
 export interface PrecomputeContext {
   manifest: Manifest;
   previous: { crawlId: number; dbFile: string } | undefined;
+  /** The sources the crawl joined (crawl.json `sources`); without it, those whose tables have rows, as for old crawls. */
+  sources?: JoinedSources;
 }
 
 export interface PrecomputeOptions {
@@ -76,6 +81,7 @@ export function emsRank(severity: Severity, rows: number, base: number): number 
 interface CrawlSide {
   alias: string;
   tables: Set<string>;
+  connected: ReadonlySet<DataSourceId>;
   range: DateRange;
   /** Materialised per URL aggregates over the default range, created on first use. */
   metricTables: Map<MetricFamily, SqlFragment>;
@@ -116,19 +122,28 @@ async function liveRows(conn: DuckDBConnection, shape: ReportShape, side: CrawlS
     alias: side.alias,
     metrics: { range: side.range },
     tables: side.tables,
+    connected: side.connected,
     metricRelations,
   });
   const sub = subRowExpression(shape, side.alias);
   return sql`SELECT "r".*, ${sub ?? raw('NULL')} AS "_sub" FROM (${rows}) "r"`;
 }
 
-function readPreviousMeta(dbFile: string): { range?: DateRange; dataId: string } {
+function readPreviousMeta(dbFile: string): {
+  range?: DateRange;
+  dataId: string;
+  connected: ReadonlySet<DataSourceId>;
+} {
   const dir = path.dirname(dbFile);
   try {
     const meta = readCrawlMeta(dir);
-    return { range: { start: meta.manifest.dataStart, end: meta.manifest.dataEnd }, dataId: dataIdOf(meta) };
+    return {
+      range: { start: meta.manifest.dataStart, end: meta.manifest.dataEnd },
+      dataId: dataIdOf(meta),
+      connected: connectedSourcesOf(meta),
+    };
   } catch {
-    return { dataId: path.basename(dir) };
+    return { dataId: path.basename(dir), connected: new Set() };
   }
 }
 
@@ -143,6 +158,7 @@ async function openPrevious(
   return {
     alias: PREVIOUS_ALIAS,
     tables,
+    connected: meta.connected,
     range: meta.range ?? fallbackRange,
     metricTables: new Map(),
     tempPrefix: '__thc_m_previous',
@@ -156,6 +172,14 @@ const keysEqual = (shape: ReportShape, a: string, b: string): string =>
   shape.keyColumns
     .map((k) => `${quoteIdent(a)}.${quoteIdent(k)} IS NOT DISTINCT FROM ${quoteIdent(b)}.${quoteIdent(k)}`)
     .join(' AND ');
+
+/** Rows per source table of the crawl being precomputed, for a context without its joined sources. */
+async function sourceRowsOf(conn: DuckDBConnection, tables: ReadonlySet<string>): Promise<Record<string, number>> {
+  const rows: Record<string, number> = {};
+  for (const table of dataSources.flatMap((s) => s.tables))
+    if (tables.has(table)) rows[table] = Number(await scalar(conn, raw(`SELECT count(*) FROM ${quoteIdent(table)}`)));
+  return rows;
+}
 
 const CURRENT_ROWS = '__thc_current_rows';
 const PREVIOUS_ROWS = '__thc_previous_rows';
@@ -310,6 +334,7 @@ export async function precomputeCrawl(
   const current: CrawlSide = {
     alias: database,
     tables: stored.tables,
+    connected: connectedOf(ctx.sources ?? joinedFromTables(await sourceRowsOf(conn, stored.tables))),
     range,
     metricTables: new Map(),
     tempPrefix: '__thc_m_current',

@@ -4,6 +4,7 @@
  * joined metrics it needs, and a fingerprint that tells whether precomputed data still matches the definition.
  */
 import { createHash } from 'node:crypto';
+import { sourceOfTable, type DataSourceId } from '../../catalog/data-sources.ts';
 import { exportTable, type ExportTable } from '../../catalog/export-contract.ts';
 import { columnById, columns, filterConstants } from '../../catalog/index.ts';
 import { PAGE_CONTENT_COLUMNS, type CatalogColumn, type ReportDefinition } from '../../catalog/schema.ts';
@@ -50,6 +51,13 @@ const METRICS: ReadonlyMap<string, Metric> = new Map(
     return [[column.id, { family, aggregate: column.aggregate, type }] as const];
   }),
 );
+
+/** A family is connected when the crawl joined any source of its tables (ads: either platform). */
+const isFamilyConnected = (family: MetricFamily, connected: ReadonlySet<DataSourceId>): boolean =>
+  FAMILY_TABLES[family].some((t) => {
+    const source = sourceOfTable(t);
+    return source !== undefined && connected.has(source);
+  });
 
 const metricIdsOf = (family: MetricFamily): string[] =>
   [...METRICS].filter(([, m]) => m.family === family).map(([id]) => id);
@@ -289,6 +297,8 @@ export interface SourceOptions {
   metrics: MetricScope;
   /** Tables present in the crawl database. */
   tables: ReadonlySet<string>;
+  /** The sources the crawl joined (connected.ts); a family none of them feeds is not connected. */
+  connected: ReadonlySet<DataSourceId>;
   /** Metric families to join; defaults to the report's own. */
   families?: ReadonlySet<MetricFamily>;
   /** Ready-made per URL aggregates (precompute materialises them once per crawl). */
@@ -306,10 +316,13 @@ export function sourceRelation(shape: ReportShape, options: SourceOptions): SqlF
   for (const family of METRIC_FAMILIES) {
     if (!families.has(family)) continue;
     const m = `"m${n++}"`;
+    // A boolean metric (`gsc_exists`, `ga_exists`) of a URL the source does not know is FALSE ("not found") when
+    // the crawl joined the source, NULL (empty) when the source is not connected: never the same.
+    const isConnected = isFamilyConnected(family, options.connected);
     for (const id of metricIdsOf(family)) {
       const col = ident(id).sql;
-      // A boolean metric (`gsc_exists`, `ga_exists`) is FALSE, not NULL, for URLs the source does not know.
-      selects.push(METRICS.get(id)!.type === 'BOOLEAN' ? `COALESCE(${m}.${col}, FALSE) AS ${col}` : `${m}.${col}`);
+      const isBoolean = METRICS.get(id)!.type === 'BOOLEAN';
+      selects.push(isBoolean && isConnected ? `COALESCE(${m}.${col}, FALSE) AS ${col}` : `${m}.${col}`);
     }
     const relation =
       options.metricRelations?.[family] ?? metricRelation(options.alias, family, options.metrics, options.tables);

@@ -61,7 +61,12 @@ function storedSource(
 function crawlRows(target: CrawlTarget, shape: ReportShape, scope: MetricScope): RowSource {
   const copy = usableCopy(target, shape, scope);
   if (copy) return storedSource(tableRef(target.alias, copy.rowTable), undefined, target.alias, copy.rowCount);
-  const relation = reportRowsLive(shape, { alias: target.alias, metrics: scope, tables: target.tables });
+  const relation = reportRowsLive(shape, {
+    alias: target.alias,
+    metrics: scope,
+    tables: target.tables,
+    connected: target.connected,
+  });
   return { relation, alias: target.alias, isPrecomputed: false, tiebreak: shape.keyColumns };
 }
 

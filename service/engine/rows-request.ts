@@ -4,6 +4,7 @@
  * into SQL.
  */
 import type { StakeSums } from '../../catalog/stakes.ts';
+import type { DataSourceId } from '../../catalog/data-sources.ts';
 import type { StakeOrder } from './stakes.ts';
 import { CSV_CHUNK_SIZE, PAGE_SIZES } from '../../catalog/constants.ts';
 import { CHECKLIST_STATE_COLUMN } from '../../catalog/checklist-states.ts';
@@ -60,6 +61,8 @@ export interface CrawlTarget {
   defaultRange: DateRange;
   /** Tables present in its database. */
   tables: ReadonlySet<string>;
+  /** The sources it joined (connected.ts): a boolean metric of a source it lacks is empty, not false. */
+  connected: ReadonlySet<DataSourceId>;
   precomputed: ReadonlyMap<string, PrecomputedReport>;
   /** What is at stake per report (stakes.ts), as precomputed; undefined when the crawl was precomputed without. */
   stakes?: ReadonlyMap<string, StakeSums> | undefined;

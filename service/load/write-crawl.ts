@@ -168,7 +168,11 @@ async function buildDatabase(
         : { tables: source.meta.tables, addedUrls: 0 };
     const before = source.kind === 'export' ? joinedFromTables(counts.tables) : joinedOf(source.meta);
     const join = await joinSources(conn, dataDir, manifestOf(source), before);
-    if (join.isChanged && source.kind === 'refresh') await conn.run(`DROP TABLE IF EXISTS ${REPORT_COUNTS_TABLE}`);
+    // A source connected or removed with no rows in the window changes no row, but its boolean metrics (not found
+    // or empty): the reports are computed again either way.
+    const isConnectionChanged = Object.keys(before).sort().join() !== Object.keys(join.joined).sort().join();
+    if ((join.isChanged || isConnectionChanged) && source.kind === 'refresh')
+      await conn.run(`DROP TABLE IF EXISTS ${REPORT_COUNTS_TABLE}`);
     if (join.isChanged) {
       const urls = await conn.runAndReadAll('SELECT count(*) FROM "urls"');
       join.tables.urls = Number(urls.getRowsJS()[0]?.[0] ?? 0);
@@ -179,6 +183,7 @@ async function buildDatabase(
     await precomputeCrawl(conn, {
       manifest: manifestOf(source),
       previous: previous ? { crawlId: previous.crawlId, dbFile: previous.dbFile } : undefined,
+      sources: join.joined,
     });
     interrupter.check();
     progress.step('commit', 'publishing');

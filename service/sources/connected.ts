@@ -1,12 +1,13 @@
 /** Which data sources a crawl joined: a source it lacks is "not connected", never the same as zero rows. */
 import { dataSourceIds, requiredSourcesOf, type DataSourceId } from '../../catalog/data-sources.ts';
 import type { CrawlMeta } from '../store/crawl-meta.ts';
-import { joinedFromTables } from './join-sources.ts';
+import { joinedFromTables, type JoinedSources } from './join-sources.ts';
 
-export function connectedSourcesOf(meta: CrawlMeta): Set<DataSourceId> {
-  const joined = meta.sources ?? joinedFromTables(meta.tables);
-  return new Set(dataSourceIds.filter((id) => id in joined));
-}
+export const connectedOf = (joined: JoinedSources): Set<DataSourceId> =>
+  new Set(dataSourceIds.filter((id) => id in joined));
+
+export const connectedSourcesOf = (meta: CrawlMeta): Set<DataSourceId> =>
+  connectedOf(meta.sources ?? joinedFromTables(meta.tables));
 
 /** The source a report of this category needs and the crawl lacks (the first, when it needs one of several), if any. */
 export function notConnectedFor(meta: CrawlMeta, category: string): DataSourceId | undefined {
