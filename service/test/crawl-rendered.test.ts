@@ -13,7 +13,7 @@ import { crawlWebsite } from '../crawl/crawl.ts';
 import { debianPackages, ensureDebianPackages } from '../../scripts/support/debian-packages.ts';
 import { crawlAndLoad, type CrawledSite } from './helpers/crawl-and-load.ts';
 import { testCrawlOptions } from './helpers/crawl-site.ts';
-import { serveJsSite } from './helpers/js-sites/js-sites.ts';
+import { serveJsSite, type JsSite } from './helpers/js-sites/js-sites.ts';
 import { readExportRows } from './helpers/read-export.ts';
 import { comparabilityOf } from '../../catalog/comparability.ts';
 import { MANIFEST_FILE, manifestSchema } from '../../catalog/export-contract.ts';
@@ -25,12 +25,15 @@ let tmp = '';
 const servers: http.Server[] = [];
 let shop = '';
 let docs = '';
+let shopSite: JsSite;
+let docsSite: JsSite;
 
 beforeAll(async () => {
   ensureDebianPackages([debianPackages.chromium]);
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'thc-rendered-'));
   const [history, hash] = await Promise.all([serveJsSite('history'), serveJsSite('hash')]);
   servers.push(history.server, hash.server);
+  [shopSite, docsSite] = [history, hash];
   shop = history.origin;
   docs = hash.origin;
 });
@@ -47,11 +50,11 @@ async function crawlRaw(origin: string, name: string): Promise<string> {
 }
 
 /** A rendered crawl loaded by the real loader, its reports read through the real engine. */
-async function crawlRendered(origin: string): Promise<CrawledSite> {
+async function crawlRendered(origin: string, loadAssets = false): Promise<CrawledSite> {
   const { outDir: _, ...options } = testCrawlOptions(`${origin}/`, '', {
     checkExternal: false,
     renderMode: 'all',
-    renderSettings: RENDER,
+    renderSettings: { ...RENDER, loadAssets },
   });
   return crawlAndLoad(options);
 }
@@ -123,6 +126,33 @@ describe('a history-mode React shop', () => {
     expect(String((about?.js_exceptions as string[])[0])).toContain('about: team widget crashed');
   });
 
+  it('reads alternates, schema.org data, images and content from the rendered DOM, and records failed requests', async () => {
+    const product = async (id: string) =>
+      (await readExportRows(rendered, 'urls', `SELECT * FROM $table WHERE url = '${shop}/products/${id}'`))[0];
+    const two = await product('2');
+    expect(two).toMatchObject({ hreflang_links_out_count: 2, has_structured_data: true, product_schema_count: 1 });
+    expect(two?.failed_requests).toEqual([`${shop}/reviews/2.json 404`]);
+    // The three products were served one shell; rendered, each body is its own (no duplicate content).
+    const products = await Promise.all(['1', '2', '3'].map(product));
+    expect(products.map((p) => [p?.html_size, p?.duplicate_body])).toEqual([
+      [two?.html_size, false],
+      [two?.html_size, false],
+      [two?.html_size, false],
+    ]);
+    const links = await readExportRows(
+      rendered,
+      'links',
+      `SELECT link_type, url_to, hreflang FROM $table WHERE url_from = '${shop}/products/2' AND link_type IN ('hreflang', 'image') ORDER BY link_type, url_to`,
+    );
+    expect(links).toEqual([
+      { link_type: 'hreflang', url_to: `${shop}/products/1`, hreflang: 'de' },
+      { link_type: 'hreflang', url_to: `${shop}/products/3`, hreflang: 'fr' },
+      { link_type: 'image', url_to: `${shop}/img/product-2.png`, hreflang: null },
+    ]);
+    // Images, media and fonts are not downloaded by the browser unless the crawl asks for assets.
+    expect(shopSite.imageRequests).toEqual([]);
+  });
+
   it('marks the links only the rendered page has', async () => {
     const links = await readExportRows(
       rendered,
@@ -185,7 +215,9 @@ describe('a history-mode React shop', () => {
 describe('a hash-routed React documentation site', () => {
   it('lists the hash routes the raw crawl cannot see, its own views included', async () => {
     const raw = await crawlRaw(docs, 'docs-raw');
-    const site = await crawlRendered(docs);
+    const site = await crawlRendered(docs, true);
+    // Asked for assets, the browser downloads the logo.
+    expect(docsSite.imageRequests).toContain('/img/logo.png');
     const rendered = site.crawl.outDir;
     const sql = `SELECT url, hash_routes, hash_route_count FROM $table WHERE url = '${docs}/'`;
     expect((await readExportRows(raw, 'urls', sql))[0]).toMatchObject({ hash_routes: null, hash_route_count: null });

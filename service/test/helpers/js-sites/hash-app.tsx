@@ -1,7 +1,8 @@
 /**
  * A client-rendered documentation site with hash routes (React and wouter's hash location): one HTML page whose
  * navigation is `#/…` links, the kind search engines do not index. `#/guide/install` is linked only from the guide's
- * own view, so only a renderer that visits the routes finds it.
+ * own view, so only a renderer that visits the routes finds it. Its logo is the image a crawl that asks for assets
+ * downloads.
  */
 import { createRoot } from 'react-dom/client';
 import { Link, Route, Router, Switch } from 'wouter';
@@ -11,7 +12,8 @@ function App() {
   return (
     <Router hook={useHashLocation}>
       <nav>
-        <Link href="/">Start</Link> <Link href="/guide">Guide</Link> <Link href="/api">API</Link>
+        <img src="/img/logo.png" alt="Docs" /> <Link href="/">Start</Link> <Link href="/guide">Guide</Link>{' '}
+        <Link href="/api">API</Link>
       </nav>
       <Switch>
         <Route path="/">

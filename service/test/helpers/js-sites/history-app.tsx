@@ -59,13 +59,38 @@ function Products() {
   );
 }
 
+/**
+ * What only the script adds to a product's head: language alternates, on the other products so that no link of the
+ * page already names them (a page's links keep one row per target).
+ */
+function addAlternates(id: string): void {
+  const others = PRODUCTS.filter((other) => other !== id);
+  for (const [i, hreflang] of ['de', 'fr'].entries())
+    document.head.appendChild(
+      Object.assign(document.createElement('link'), { rel: 'alternate', hreflang, href: `/products/${others[i]}` }),
+    );
+}
+
+/**
+ * A product: its head, alternates, schema.org data, image and reviews all come from the script. The reviews' request
+ * answers 404 (a failed subrequest); the image is not downloaded unless the crawl asks for assets.
+ */
 function Product() {
   const { id } = useParams<{ id: string }>();
-  useEffect(() => setHead(`Product ${id} | JS Shop`, `All about product ${id}`, `/products/${id}`), [id]);
+  const [reviews, setReviews] = useState('');
+  useEffect(() => {
+    setHead(`Product ${id} | JS Shop`, `All about product ${id}`, `/products/${id}`);
+    addAlternates(id);
+    void fetch(`/reviews/${id}.json`).then((response) => setReviews(response.ok ? 'reviews' : 'no reviews yet'));
+  }, [id]);
+  const data = { '@context': 'https://schema.org', '@type': 'Product', name: `Product ${id}` };
   return (
     <>
       <h1>Product {id}</h1>
+      <img src={`/img/product-${id}.png`} alt={`Product ${id}`} />
       <p>{PROSE}</p>
+      <p>{reviews}</p>
+      <script type="application/ld+json">{JSON.stringify(data)}</script>
     </>
   );
 }

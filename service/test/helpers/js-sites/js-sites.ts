@@ -32,15 +32,26 @@ function historyRoute(url: string): { type: string; body: string } | null {
 
 function answer(kind: JsSiteKind, url: string, script: string): { type: string; body: string } | null {
   if (url === '/app.js') return { type: 'text/javascript', body: script };
+  if (url.startsWith('/img/')) return { type: 'image/png', body: 'not really a png' };
   if (kind === 'hash') return url === '/' ? { type: 'text/html', body: shell('Docs') } : null;
   return historyRoute(url) ?? { type: 'text/html', body: shell('JS Shop', HISTORY_FOOTER) };
 }
 
-export async function serveJsSite(kind: JsSiteKind): Promise<{ server: http.Server; origin: string }> {
+export interface JsSite {
+  server: http.Server;
+  origin: string;
+  /** The paths the browser asked for as images (`Sec-Fetch-Dest: image`), which a crawl without assets never does. */
+  imageRequests: string[];
+}
+
+export async function serveJsSite(kind: JsSiteKind): Promise<JsSite> {
   const script = await bundle(kind);
+  const imageRequests: string[] = [];
   const server = http.createServer((req, res) => {
     const url = req.url ?? '/';
-    const served = answer(kind, url, script);
+    if (req.headers['sec-fetch-dest'] === 'image') imageRequests.push(url);
+    // The products' reviews are missing: a failed subrequest of a rendered page.
+    const served = url.startsWith('/reviews/') ? null : answer(kind, url, script);
     // The live page's long poll: an answer a second later, so a request is always in flight.
     if (url === '/api/stock') {
       setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'), 1000);
@@ -51,5 +62,5 @@ export async function serveJsSite(kind: JsSiteKind): Promise<{ server: http.Serv
     res.end(req.method === 'HEAD' ? undefined : body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, imageRequests };
 }
