@@ -6,6 +6,7 @@ import fastifyStatic from '@fastify/static';
 import type { DuckDBInstance } from '@duckdb/node-api';
 import type { Config } from './config.ts';
 import type { AppState } from './app-state.ts';
+import type { AccessCheck } from './auth/access.ts';
 import { HEALTH_CALL, LIVENESS_CALL, registerAccounts } from './auth/plugin.ts';
 import { registerAdminRoutes } from './routes/admin.ts';
 import { registerAdminListRoutes } from './routes/admin-lists.ts';
@@ -54,24 +55,18 @@ const APP_DB_DOWN = { status: 'unavailable', error: APP_DB_UNREACHABLE } as cons
 
 export const WEB_DIST_DIR = path.resolve(import.meta.dirname, '../web/dist');
 
-/** Builds the service without listening, so tests drive it with `app.inject`. */
-export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
-  const { state } = deps;
-  // For callers the compiler does not see (a cast, plain JavaScript): an app without its auth guard is never built.
-  if (!state?.accounts) throw new Error(NO_AUTH);
-  const { accounts, appDb, clock, registry } = state;
-  const app = Fastify({
+function createServer(deps: AppDeps): FastifyInstance {
+  return Fastify({
     logger: { level: deps.isLogging ? 'info' : 'error', ...(deps.logStream && { stream: deps.logStream }) },
     genReqId: () => crypto.randomUUID(),
     bodyLimit: 1_048_576,
-    trustProxy: accounts.settings.trustProxy,
+    trustProxy: deps.state.accounts.settings.trustProxy,
   });
-  registerErrorReplies(app);
-  // Before the auth guard, which looks the session cookie up in the app database.
-  registerNulByteGuard(app);
-  registerServerTiming(app);
-  // Registered first: its auth guard must cover every route.
-  const access = await registerAccounts(app, accounts);
+}
+
+/** The calls on the app database's own records: sign-in, websites, approvals, checklists, crawl runs, notices. */
+function registerAppStateRoutes(app: FastifyInstance, state: AppState, access: AccessCheck): void {
+  const { accounts, appDb, clock, registry } = state;
   registerAuthRoutes(app, accounts);
   registerWebsiteRoutes(app, { appDb });
   registerApprovalRoutes(app, {
@@ -90,6 +85,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     partialOf: state.noticeSources.partialOf,
   });
   registerNotificationRoutes(app, { appDb, clock, sources: state.noticeSources });
+}
+
+/** Data source imports, run as jobs that refresh the store and the module states when they change a crawl. */
+async function registerDataSources(app: FastifyInstance, state: AppState, access: AccessCheck): Promise<void> {
+  const { appDb, clock, registry } = state;
   const jobs = new ImportJobs({
     appDb,
     clock,
@@ -106,6 +106,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     databaseUrl: isServerLocation(appDb.location) ? appDb.location : undefined,
     isKnownWebsite: (websiteId) => state.isKnownWebsite(websiteId),
   });
+}
+
+function registerAdministration(app: FastifyInstance, deps: AppDeps): void {
+  const { state } = deps;
+  const { accounts, appDb, clock, registry } = state;
   registerAdminRoutes(app, {
     accounts,
     mail: state.mail,
@@ -119,9 +124,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   registerAdminListRoutes(app, { appDb, clock });
   registerPasswordLinkRoutes(app, { appDb, clock });
+}
 
-  // Readiness for anyone (load balancers, start scripts): 503 while the app database is unreachable; the store's
-  // size, pending crawls included, for admins only. Liveness answers whenever the process does.
+/**
+ * Readiness for anyone (load balancers, start scripts): 503 while the app database is unreachable; the store's
+ * size, pending crawls included, for admins only. Liveness answers whenever the process does.
+ */
+function registerHealthCalls(app: FastifyInstance, state: AppState): void {
+  const { appDb, registry } = state;
   app.get(HEALTH_CALL, async (request, reply) => {
     if (!(await appDb.isReachable())) return reply.code(503).header('retry-after', RETRY_AFTER_S).send(APP_DB_DOWN);
     return request.auth?.role === 'ADMIN'
@@ -133,7 +143,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       : { status: 'ok' };
   });
   app.get(LIVENESS_CALL, () => ({ status: 'ok' }));
+}
 
+/** The report engine's calls (technical health check, query report), and the approvals' verified-fix counts. */
+function registerReportRoutes(app: FastifyInstance, deps: AppDeps, access: AccessCheck): void {
+  const { state } = deps;
+  const { registry } = state;
   const engine = new ReportEngine(deps.db, registry);
   app.addHook('onClose', () => {
     engine.dispose();
@@ -163,6 +178,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   registerQueryReportRoutes(app, { registry, db: deps.db, access });
+}
+
+/** AI suggestions, their cache cleared whenever the store changes. */
+function registerAiSuggestions(app: FastifyInstance, deps: AppDeps, access: AccessCheck): void {
+  const { state } = deps;
+  const { registry } = state;
   const suggestions = new AiSuggestions(deps.db, deps.aiProvider ?? createAiProvider(process.env), (error) =>
     app.log.warn({ err: error }, 'AI provider failed; the offline suggestion stands in'),
   );
@@ -175,7 +196,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     isAiWebsite: (websiteId) => state.isAiWebsite(websiteId),
     websiteName: (websiteId) => state.websiteName(websiteId),
   });
+}
 
+/** The built dashboard (web/dist) when there is one; an unknown /api/ call is a JSON 404. */
+async function registerWebApp(app: FastifyInstance): Promise<void> {
   app.setNotFoundHandler((request, reply) => {
     if (request.url.startsWith('/api/') || !fs.existsSync(path.join(WEB_DIST_DIR, 'index.html'))) {
       return reply.code(404).send({ error: `${request.method} ${request.url.split('?')[0]} does not exist` });
@@ -185,5 +209,26 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (fs.existsSync(WEB_DIST_DIR)) {
     await app.register(fastifyStatic, { root: WEB_DIST_DIR });
   }
+}
+
+/** Builds the service without listening, so tests drive it with `app.inject`. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { state } = deps;
+  // For callers the compiler does not see (a cast, plain JavaScript): an app without its auth guard is never built.
+  if (!state?.accounts) throw new Error(NO_AUTH);
+  const app = createServer(deps);
+  registerErrorReplies(app);
+  // Before the auth guard, which looks the session cookie up in the app database.
+  registerNulByteGuard(app);
+  registerServerTiming(app);
+  // Registered first: its auth guard must cover every route.
+  const access = await registerAccounts(app, state.accounts);
+  registerAppStateRoutes(app, state, access);
+  await registerDataSources(app, state, access);
+  registerAdministration(app, deps);
+  registerHealthCalls(app, state);
+  registerReportRoutes(app, deps, access);
+  registerAiSuggestions(app, deps, access);
+  await registerWebApp(app);
   return app;
 }
