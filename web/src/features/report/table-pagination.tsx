@@ -1,12 +1,11 @@
-import { useState } from 'react';
-import { ActionIcon, Group, NumberInput, Select, Stack, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Group, Select, Stack, Text, Tooltip } from '@mantine/core';
 import { PAGE_SIZES } from '../../../../catalog/constants.ts';
 import { formatNumber } from '../../../../catalog/format.ts';
 import { Icon } from '../../components/icon.tsx';
-import { pageCountOf, pageIndexFromInput } from './table-model.ts';
+import { GoToPageForm } from './go-to-page-form.tsx';
+import { pageCountOf } from './table-model.ts';
 
 export const PAGINATION_ERROR = 'Error!';
-const PAGE_INPUT_ERROR_ID = 'page-input-error';
 
 export interface TablePaginationProps {
   pageIndex: number;
@@ -32,20 +31,10 @@ export function TablePagination({
   onPageSize,
 }: TablePaginationProps) {
   const pageCount = pageCountOf(total, pageSize);
-  const [input, setInput] = useState<string | number>('');
-  const [inputError, setInputError] = useState<string | undefined>();
   const canPrevious = !isError && pageIndex > 0;
   const canNext = !isError && pageIndex < pageCount - 1;
   const first = total === 0 ? 0 : pageIndex * pageSize + 1;
   const last = Math.min(total, (pageIndex + 1) * pageSize);
-
-  const go = () => {
-    const target = pageIndexFromInput(input, pageCount);
-    setInputError(target.error);
-    if (target.error !== undefined) return;
-    onPageIndex(target.index);
-    setInput('');
-  };
 
   return (
     <Group justify="space-between" gap="sm" px="md" py="xs" wrap="wrap" component="nav" aria-label="Table pages">
@@ -102,39 +91,7 @@ export function TablePagination({
             <Icon name="chevrons-right" size={16} />
           </ActionIcon>
         </Tooltip>
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            go();
-          }}
-          style={{ display: 'flex', alignItems: 'center', gap: 6 }}
-        >
-          <NumberInput
-            aria-label="Go to page"
-            placeholder="Page"
-            value={input}
-            onChange={(value) => {
-              setInput(value);
-              setInputError(undefined);
-            }}
-            clampBehavior="none"
-            error={inputError !== undefined}
-            aria-errormessage={inputError === undefined ? undefined : PAGE_INPUT_ERROR_ID}
-            hideControls
-            size="xs"
-            w={72}
-            disabled={isError}
-            data-testid="page-input"
-          />
-          <ActionIcon type="submit" variant="default" aria-label="Go to the page" disabled={isError}>
-            <Icon name="arrow-right" size={16} />
-          </ActionIcon>
-          {inputError === undefined ? null : (
-            <Text size="xs" c="red.8" id={PAGE_INPUT_ERROR_ID} role="alert" data-testid="page-input-error">
-              {inputError}
-            </Text>
-          )}
-        </form>
+        <GoToPageForm pageCount={pageCount} isError={isError} onPageIndex={onPageIndex} />
         <Select
           aria-label="Rows per page"
           data={PAGE_SIZES.map((size) => ({ value: String(size), label: `${size} per page` }))}
