@@ -66,6 +66,11 @@ export const TEMPORARY_REDIRECT_STATUSES = [302, 307] as const;
  */
 export const RENDERED_WORDS_ADDED_MIN = 50;
 export const RENDERED_WORDS_RATIO = 2;
+/**
+ * Hash routes (`#/…`) a page links to before its navigation counts as built on them: one such link alone is as often
+ * a single view's "back to the start" as a router's.
+ */
+export const HASH_NAVIGATION_ROUTES = 2;
 
 /** Names usable as `{NAME}` placeholders in report filters. */
 export const filterConstants = {
@@ -97,6 +102,7 @@ export const filterConstants = {
   TEMPORARY_REDIRECT_STATUSES,
   RENDERED_WORDS_ADDED_MIN,
   RENDERED_WORDS_RATIO,
+  HASH_NAVIGATION_ROUTES,
 } as const satisfies Record<string, number | readonly number[]>;
 export type FilterConstantName = keyof typeof filterConstants;
 

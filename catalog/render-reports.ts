@@ -3,6 +3,7 @@
  * JavaScript shows (links, content, head values it changes), what goes wrong in the browser, and navigation built
  * on hash routes. In a crawl that rendered nothing their columns are NULL and they hold no rows.
  */
+import { HASH_NAVIGATION_ROUTES } from './constants.ts';
 import type { ReportDefinition } from './schema.ts';
 
 type Make = (
@@ -103,10 +104,9 @@ export const renderReports = (onUrls: Make, onLinks: MakeLinks): ReportDefinitio
     id: 'crawl/hash-routes',
     category: 'crawl',
     title: 'Navigation built on hash routes',
-    description:
-      'Pages whose links lead to hash routes (#/…). Search engines treat everything after # as one page, so the views behind these links are not indexed: give each view a URL of its own.',
+    description: `Pages whose navigation is built on hash routes (#/…): links to ${HASH_NAVIGATION_ROUTES} or more of them. Search engines treat everything after # as one page, so the views behind these links are not indexed: give each view a URL of its own.`,
     severity: 'HIGH',
-    filter: 'COALESCE(hash_route_count, 0) > 0',
+    filter: 'COALESCE(hash_route_count, 0) >= {HASH_NAVIGATION_ROUTES}',
     datatableColumns: ['url', 'page_title', 'hash_route_count', 'hash_routes'],
   }),
 ];

@@ -44,6 +44,13 @@ const ga = (date: string, sessions: number): FixtureRow => ({
   conversions: 0,
   revenue: 0,
 });
+/** A row of a GA4 report without sessions (Pages and screens): views and users only. */
+const gaViews = (date: string, views: number): FixtureRow => ({
+  date,
+  channel: '(all)',
+  page_views: views,
+  users: views,
+});
 const hop = (status: number, js: boolean | null, meta: boolean | null): FixtureRow => ({
   url: FIRES,
   status_code: status,
@@ -129,17 +136,23 @@ const cases: Readonly<Record<string, Case>> = {
     moreFires: [{ row: { found_in_sitemap: true, found_in_web_crawl: null } }],
   },
 
-  // analytics: ga_exists is "some sessions in the range", not "some analytics row"
+  // analytics: ga_exists is "some sessions in the range", not "some analytics row"; rows that know no sessions (a
+  // report without them) count their views or users instead
   'analytics/all': {
     fires: { analytics: [ga(DATA_END, 1)] },
     nearMiss: { analytics: [ga(DATA_START, 0)] },
-    moreFires: [{ analytics: [ga(DATA_START, 1)] }],
-    moreNearMisses: [{ analytics: [ga(DAY_AFTER_END, 5)] }],
+    moreFires: [{ analytics: [ga(DATA_START, 1)] }, { analytics: [gaViews(DATA_END, 4)] }],
+    moreNearMisses: [{ analytics: [ga(DAY_AFTER_END, 5)] }, { analytics: [gaViews(DATA_END, 0)] }],
   },
   'analytics/missing': {
     fires: { analytics: [ga(DAY_AFTER_END, 5)] },
     nearMiss: { analytics: [ga(DATA_START, 1)] },
-    moreNearMisses: [{ row: { found_in_web_crawl: false, found_in_sitemap: true } }, { row: { indexable: false } }],
+    moreNearMisses: [
+      { row: { found_in_web_crawl: false, found_in_sitemap: true } },
+      { row: { indexable: false } },
+      { analytics: [gaViews(DATA_START, 4)] },
+    ],
+    moreFires: [{ analytics: [gaViews(DATA_START, 0)] }],
   },
   'analytics/orphaned': {
     fires: { row: { found_in_web_crawl: false, found_in_sitemap: true }, analytics: [ga(DATA_START, 3)] },
@@ -532,8 +545,9 @@ const cases: Readonly<Record<string, Case>> = {
     moreNearMisses: [{ row: { render_status: 'navigated' } }, { row: { render_status: 'skipped' } }],
   },
   'crawl/hash-routes': {
-    fires: { row: { hash_route_count: 1 } },
-    nearMiss: { row: { hash_route_count: 0 } },
+    fires: { row: { hash_route_count: 2 } },
+    nearMiss: { row: { hash_route_count: 1 } },
+    moreNearMisses: [{ row: { hash_route_count: 0 } }],
   },
 };
 
