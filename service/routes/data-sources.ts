@@ -113,30 +113,39 @@ const CONTROL = /[\u0000-\u001f\u007f]/g;
 const uploadName = (given: string, index: number): string =>
   path.basename(given.replace(/\\/g, '/')).replace(CONTROL, '').slice(-200) || `file-${index + 1}`;
 
-export async function registerDataSourceRoutes(app: FastifyInstance, deps: DataSourceRouteDeps): Promise<void> {
-  const { registry, access, jobs } = deps;
-  const dataDir = registry.dataDir;
-  app.addHook('onClose', () => jobs.close());
+/** What every data source call shares: the deps, and the checks and answers they all make. */
+interface DataSourceCalls {
+  deps: DataSourceRouteDeps;
+  dataDir: string;
+  isInStore: (websiteId: string) => boolean;
+  /** Whether the caller may manage the website's data sources (and it exists); otherwise answers 404. */
+  manages: (request: FastifyRequest, reply: FastifyReply, websiteId: string) => Promise<boolean>;
+  answerJob: (reply: FastifyReply, started: { job: ImportJob; refusal: JobRefusal | undefined }) => FastifyReply;
+}
 
+function dataSourceCalls(deps: DataSourceRouteDeps): DataSourceCalls {
+  const dataDir = deps.registry.dataDir;
   const isInStore = (websiteId: string): boolean =>
     fs.existsSync(path.join(websiteDir(dataDir, websiteId), WEBSITE_FILE));
-  /** Whether the caller may manage the website's data sources (and it exists); otherwise answers 404. */
   const manages = async (request: FastifyRequest, reply: FastifyReply, websiteId: string): Promise<boolean> => {
     if (
       authOf(request).isInternal &&
-      access.canSeeWebsite(request, websiteId) &&
+      deps.access.canSeeWebsite(request, websiteId) &&
       (isInStore(websiteId) || (await deps.isKnownWebsite(websiteId)))
     )
       return true;
     void reply.code(404).send(WEBSITE_NOT_FOUND);
     return false;
   };
-
   const answerJob = (reply: FastifyReply, started: { job: ImportJob; refusal: JobRefusal | undefined }) =>
     started.refusal
       ? reply.code(STATUS_OF[started.refusal.kind]).send({ error: started.refusal.error, kind: started.refusal.kind })
       : reply.code(202).send({ job: started.job });
+  return { deps, dataDir, isInStore, manages, answerJob };
+}
 
+function registerListCall(app: FastifyInstance, { deps, dataDir, manages }: DataSourceCalls): void {
+  const { registry, jobs } = deps;
   app.post('/api/data-sources/list', async (request, reply) => {
     const body = readBody(z.object({ websiteId: websiteIdSchema }), request, reply);
     if (!body || !(await manages(request, reply, body.websiteId))) return reply;
@@ -157,7 +166,10 @@ export async function registerDataSourceRoutes(app: FastifyInstance, deps: DataS
     };
     return answer;
   });
+}
 
+function registerRemoveImportCall(app: FastifyInstance, { deps, dataDir, manages, answerJob }: DataSourceCalls): void {
+  const { jobs } = deps;
   app.post('/api/data-sources/remove-import', async (request, reply) => {
     const body = readBody(removeSchema, request, reply);
     if (!body || !(await manages(request, reply, body.websiteId))) return reply;
@@ -174,8 +186,56 @@ export async function registerDataSourceRoutes(app: FastifyInstance, deps: DataS
     );
     return answerJob(reply, started);
   });
+}
 
-  // Multipart bodies are parsed for this call only: every other call stays JSON.
+/**
+ * Streams the request's files into `tempDir` and checks their format; undefined when it answered the request
+ * instead (no file, a NUL in a name, a file of no known format). The folder is removed unless files were kept.
+ */
+async function saveUploads(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  tempDir: string,
+  source: DataSourceId,
+): Promise<{ names: string[]; files: string[] } | undefined> {
+  const names: string[] = [];
+  const files: string[] = [];
+  try {
+    for await (const part of request.files()) {
+      if (nulField(part.filename) !== undefined) {
+        part.file.resume();
+        void reply.code(400).send(nulRefusal(`files.${names.length}.filename`));
+        return undefined;
+      }
+      const name = uploadName(part.filename, names.length);
+      const file = path.join(tempDir, String(names.length), name);
+      fs.mkdirSync(path.dirname(file));
+      await pipeline(part.file, fs.createWriteStream(file, { mode: 0o600 }));
+      names.push(name);
+      files.push(file);
+    }
+    if (files.length === 0) {
+      void reply.code(400).send(NO_FILE);
+      return undefined;
+    }
+    const refusal = formatRefusal(files, names, source);
+    if (refusal) {
+      void reply.code(400).send({ error: refusal, kind: 'invalid-input' });
+      return undefined;
+    }
+  } catch (error) {
+    fs.rmSync(tempDir, { recursive: true, force: true });
+    throw error;
+  } finally {
+    if (files.length === 0 || reply.sent) fs.rmSync(tempDir, { recursive: true, force: true });
+  }
+  return { names, files };
+}
+
+/** Multipart bodies are parsed for this call only: every other call stays JSON. */
+async function registerUploadCall(app: FastifyInstance, calls: DataSourceCalls): Promise<void> {
+  const { deps, dataDir, isInStore, manages, answerJob } = calls;
+  const { jobs } = deps;
   await app.register(async (scope) => {
     await scope.register(fastifyMultipart, {
       limits: { fileSize: MAX_UPLOAD_BYTES, files: MAX_UPLOAD_FILES, fields: 0, parts: MAX_UPLOAD_FILES },
@@ -197,30 +257,9 @@ export async function registerDataSourceRoutes(app: FastifyInstance, deps: DataS
       const uploads = path.join(dataDir, UPLOADS_DIR);
       fs.mkdirSync(uploads, { recursive: true, mode: 0o700 });
       const tempDir = fs.mkdtempSync(path.join(uploads, `${websiteId}-`));
-      const names: string[] = [];
-      const files: string[] = [];
-      try {
-        for await (const part of request.files()) {
-          if (nulField(part.filename) !== undefined) {
-            part.file.resume();
-            return reply.code(400).send(nulRefusal(`files.${names.length}.filename`));
-          }
-          const name = uploadName(part.filename, names.length);
-          const file = path.join(tempDir, String(names.length), name);
-          fs.mkdirSync(path.dirname(file));
-          await pipeline(part.file, fs.createWriteStream(file, { mode: 0o600 }));
-          names.push(name);
-          files.push(file);
-        }
-        if (files.length === 0) return reply.code(400).send(NO_FILE);
-        const refusal = formatRefusal(files, names, source);
-        if (refusal) return reply.code(400).send({ error: refusal, kind: 'invalid-input' });
-      } catch (error) {
-        fs.rmSync(tempDir, { recursive: true, force: true });
-        throw error;
-      } finally {
-        if (files.length === 0 || reply.sent) fs.rmSync(tempDir, { recursive: true, force: true });
-      }
+      const saved = await saveUploads(request, reply, tempDir, source);
+      if (!saved) return reply;
+      const { names, files } = saved;
       const started = await jobs.start(
         { websiteId, source, kind: 'import', files: names, by: authOf(request).email },
         {
@@ -242,4 +281,12 @@ export async function registerDataSourceRoutes(app: FastifyInstance, deps: DataS
       return answerJob(reply, started);
     });
   });
+}
+
+export async function registerDataSourceRoutes(app: FastifyInstance, deps: DataSourceRouteDeps): Promise<void> {
+  app.addHook('onClose', () => deps.jobs.close());
+  const calls = dataSourceCalls(deps);
+  registerListCall(app, calls);
+  registerRemoveImportCall(app, calls);
+  await registerUploadCall(app, calls);
 }
