@@ -1,151 +1,24 @@
-import { Fragment, memo, useMemo, useRef } from 'react';
-import { ActionIcon, Loader, Text } from '@mantine/core';
+import { useMemo, useRef } from 'react';
+import { Loader } from '@mantine/core';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import {
-  useTable,
-  type Cell,
-  type PaginationState,
-  type Row,
-  type SortingState,
-  type Updater,
-} from '@tanstack/react-table';
+import { useTable, type PaginationState, type SortingState, type Updater } from '@tanstack/react-table';
 import type { CatalogColumn, ReportDefinition } from '../../../../catalog/schema.ts';
 import type { ReportRow, RowsPage } from '../../api/report-rows.ts';
 import type { LoadState } from '../../lib/load-state.ts';
 import { rowsTotal } from '../../stores/report-store.ts';
-import { isNumericFormat } from '../../../../catalog/cell-format.ts';
-import { Icon } from '../../components/icon.tsx';
-import { FetchErrorPanel } from '../../components/fetch-error-panel.tsx';
-import { ReportCell } from './report-cell.tsx';
+import { BodyRow } from './body-row.tsx';
+import { ColumnHeader } from './column-header.tsx';
+import { EmptyRowsBody } from './empty-rows-body.tsx';
+import { GroupHeaderRow } from './group-header-row.tsx';
 import { buildColumns, catalogColumnOf, features } from './report-table-columns.ts';
-import { RowDetail } from './row-detail.tsx';
-import { groupSegments, pinnedOffsets } from './table-model.ts';
-import { expanderLabel, hasSubRow } from './sub-row.ts';
+import { groupSegments } from './table-model.ts';
+import { hasSubRow } from './sub-row.ts';
+import { layoutOf, type LeafLayout } from './table-layout.ts';
 import type { TablePreferences } from './use-table-preferences.ts';
 import classes from './report-table.module.css';
 
-export const NO_RESULTS = 'No results found';
-/** The group header's padding: where its label sticks while its group scrolls sideways. */
-const GROUP_LABEL_INSET = 10;
+export { NO_RESULTS } from './empty-rows-body.tsx';
 const EMPTY_ROWS: readonly ReportRow[] = [];
-
-interface LeafLayout {
-  id: string;
-  size: number;
-  format: CatalogColumn['format'] | undefined;
-  group: string;
-}
-
-/** Where the visible columns sit: the frozen ones' offsets, the last frozen one and their width. */
-interface TableLayout {
-  pinned: Map<string, number>;
-  lastPinned: string | undefined;
-  pinnedWidth: number;
-}
-
-function layoutOf(leaves: readonly LeafLayout[]): TableLayout {
-  const pinned = pinnedOffsets(leaves);
-  const lastPinned = [...pinned.keys()].at(-1);
-  const last = leaves.find((leaf) => leaf.id === lastPinned);
-  return { pinned, lastPinned, pinnedWidth: last ? pinned.get(last.id)! + last.size : 0 };
-}
-
-function pinStyle(layout: TableLayout, columnId: string): React.CSSProperties | undefined {
-  return layout.pinned.has(columnId) ? { left: layout.pinned.get(columnId) } : undefined;
-}
-
-function pinClass(layout: TableLayout, columnId: string): string {
-  return layout.pinned.has(columnId)
-    ? `${classes.pinned} ${columnId === layout.lastPinned ? classes.pinnedEdge : ''}`
-    : '';
-}
-
-/**
- * One body row. Memoised: the render that marks the table busy while the next page loads, and the page's own
- * renders, leave the rows alone; a row renders again for a new row, a new place, expansion or a column change.
- */
-const BodyRow = memo(function BodyRow({
-  report,
-  row,
-  cells,
-  isExpanded,
-  index,
-  start,
-  rowIndex,
-  layout,
-  measureElement,
-}: {
-  report: ReportDefinition;
-  row: Row<typeof features, ReportRow>;
-  cells: Cell<typeof features, ReportRow, unknown>[];
-  isExpanded: boolean;
-  index: number;
-  start: number;
-  rowIndex: number;
-  layout: TableLayout;
-  measureElement: (element: HTMLTableRowElement | null) => void;
-}) {
-  const expanderIndex = Math.max(
-    0,
-    cells.findIndex((c) => c.column.id !== 'checked'),
-  );
-  return (
-    <tr
-      data-index={index}
-      ref={measureElement}
-      className={classes.row}
-      style={{ transform: `translateY(${start}px)` }}
-      role="row"
-      aria-rowindex={rowIndex}
-    >
-      {cells.map((cell, cellIndex) => {
-        const isExpanderCell = cellIndex === expanderIndex;
-        const meta = catalogColumnOf(cell.column.columnDef.meta)!;
-        const isLast = cellIndex === cells.length - 1;
-        // Straight to the cell, not through a column's cell template: two components fewer in every cell.
-        const content = <ReportCell report={report} column={meta} value={cell.getValue()} row={row.original} />;
-        return (
-          <td
-            key={cell.column.id}
-            className={`${classes.td} ${isNumericFormat(meta.format) ? classes.numeric : ''} ${pinClass(layout, cell.column.id)}`}
-            style={{
-              width: cell.column.getSize(),
-              flex: isLast ? '1 0 auto' : 'none',
-              ...pinStyle(layout, cell.column.id),
-            }}
-            role="cell"
-            data-column={cell.column.id}
-            data-pinned={layout.pinned.has(cell.column.id) ? '' : undefined}
-          >
-            {isExpanderCell && report.subRow && row.getCanExpand() ? (
-              <Fragment>
-                <ActionIcon
-                  variant="subtle"
-                  size="sm"
-                  color="gray.7"
-                  mr={6}
-                  onClick={() => row.toggleExpanded()}
-                  aria-expanded={isExpanded}
-                  aria-label={expanderLabel(report.subRow, isExpanded)}
-                >
-                  <Icon name={isExpanded ? 'chevron-down' : 'chevron-right'} size={14} />
-                </ActionIcon>
-                <div style={{ minWidth: 0, flex: 1 }}>{content}</div>
-              </Fragment>
-            ) : (
-              content
-            )}
-          </td>
-        );
-      })}
-      {isExpanded ? (
-        <td role="cell" className={classes.detail}>
-          <RowDetail report={report} row={row.original} />
-        </td>
-      ) : null}
-    </tr>
-  );
-});
 
 export interface ReportTableProps {
   report: ReportDefinition;
@@ -232,8 +105,7 @@ export function ReportTable(props: ReportTableProps) {
   // One object while the columns stay as they are, so the memoised rows skip a render that changes no row.
   const leavesKey = JSON.stringify(leaves);
   const layout = useMemo(() => layoutOf(JSON.parse(leavesKey) as LeafLayout[]), [leavesKey]);
-  const { pinned, lastPinned, pinnedWidth } = layout;
-  const segments = groupSegments(leaves, pinned);
+  const segments = groupSegments(leaves, layout.pinned);
 
   return (
     <div>
@@ -247,121 +119,24 @@ export function ReportTable(props: ReportTableProps) {
           aria-label="Report rows"
         >
           <thead className={classes.thead} role="rowgroup">
-            {headerGroups.length > 1 ? (
-              <tr className={classes.tr} role="row" aria-rowindex={1}>
-                {segments.map((segment, index) => {
-                  const isFrozen = segment.left !== undefined;
-                  const isEdge = isFrozen && segment.columnIds.includes(lastPinned ?? '');
-                  return (
-                    <th
-                      key={`${index}-${segment.columnIds[0]}`}
-                      colSpan={segment.columnIds.length}
-                      className={`${classes.groupTh} ${isFrozen ? classes.pinned : ''} ${isEdge ? classes.pinnedEdge : ''}`}
-                      style={{
-                        width: segment.width,
-                        flex: index === segments.length - 1 ? '1 0 auto' : 'none',
-                        left: segment.left,
-                      }}
-                      role="columnheader"
-                      scope="colgroup"
-                      data-pinned={isFrozen ? '' : undefined}
-                    >
-                      {segment.hasLabel ? (
-                        // A scrolling group's label stays in view just right of the frozen columns.
-                        <span
-                          className={classes.groupLabel}
-                          style={{ left: isFrozen ? undefined : pinnedWidth + GROUP_LABEL_INSET }}
-                        >
-                          {segment.group}
-                        </span>
-                      ) : null}
-                    </th>
-                  );
-                })}
-              </tr>
-            ) : null}
+            {headerGroups.length > 1 ? <GroupHeaderRow segments={segments} layout={layout} /> : null}
             {headerGroups.slice(-1).map((group) => (
               <tr key={group.id} className={classes.tr} role="row" aria-rowindex={headerGroups.length}>
-                {group.headers.map((header, index) => {
-                  const isLast = index === group.headers.length - 1;
-                  const style = { width: header.getSize(), flex: isLast ? '1 0 auto' : 'none' };
-                  const column = header.column;
-                  const sorted = sorting.find((s) => s.id === column.id);
-                  const meta = catalogColumnOf(column.columnDef.meta);
-                  const numeric = meta ? isNumericFormat(meta.format) : false;
-                  return (
-                    <th
-                      key={header.id}
-                      className={`${classes.th} ${pinClass(layout, column.id)}`}
-                      style={{
-                        ...style,
-                        justifyContent: numeric ? 'flex-end' : undefined,
-                        ...pinStyle(layout, column.id),
-                      }}
-                      role="columnheader"
-                      scope="col"
-                      aria-sort={
-                        sorted ? (sorted.desc ? 'descending' : 'ascending') : column.getCanSort() ? 'none' : undefined
-                      }
-                      data-column={column.id}
-                      data-pinned={pinned.has(column.id) ? '' : undefined}
-                      title={meta?.tooltip}
-                    >
-                      {column.getCanSort() ? (
-                        <button
-                          type="button"
-                          className={classes.sortButton}
-                          onClick={() => onSortColumn(column.id)}
-                          style={{ justifyContent: numeric ? 'flex-end' : undefined }}
-                          aria-label={`${meta?.title ?? column.id}: ${sorted ? (sorted.desc ? 'sorted descending' : 'sorted ascending') : 'not sorted'}; change sort`}
-                        >
-                          <span className={classes.headerLabel}>
-                            <table.FlexRender header={header} />
-                          </span>
-                          <Icon
-                            name={sorted ? (sorted.desc ? 'arrow-down' : 'arrow-up') : 'arrows-sort'}
-                            size={14}
-                            className={`${classes.sortIcon} ${sorted ? classes.sortIconActive : ''}`}
-                          />
-                        </button>
-                      ) : (
-                        <span className={classes.headerLabel}>
-                          <table.FlexRender header={header} />
-                        </span>
-                      )}
-                      {column.getCanResize() ? (
-                        <div
-                          className={classes.resizer}
-                          onMouseDown={header.getResizeHandler()}
-                          onTouchStart={header.getResizeHandler()}
-                          onDoubleClick={() => column.resetSize()}
-                          data-resizing={column.getIsResizing() ? '' : undefined}
-                          data-testid={`resize-${column.id}`}
-                          aria-hidden
-                        />
-                      ) : null}
-                    </th>
-                  );
-                })}
+                {group.headers.map((header, index) => (
+                  <ColumnHeader
+                    key={header.id}
+                    header={header}
+                    isLast={index === group.headers.length - 1}
+                    sorting={sorting}
+                    layout={layout}
+                    onSortColumn={onSortColumn}
+                  />
+                ))}
               </tr>
             ))}
           </thead>
           {rows.length === 0 ? (
-            <tbody role="rowgroup">
-              <tr role="row" className={classes.tr}>
-                <td role="cell" className={classes.message}>
-                  {isPending ? (
-                    <Loader size="sm" aria-label="Loading rows" />
-                  ) : isError ? (
-                    <FetchErrorPanel area="rows" onRetry={onRetry} />
-                  ) : (
-                    <Text size="sm" c="dark.4" data-testid="no-results">
-                      {NO_RESULTS}
-                    </Text>
-                  )}
-                </td>
-              </tr>
-            </tbody>
+            <EmptyRowsBody isPending={isPending} isError={isError} onRetry={onRetry} />
           ) : (
             <tbody className={classes.tbody} style={{ height: virtualizer.getTotalSize() }} role="rowgroup">
               {virtualizer.getVirtualItems().map((item) => {
