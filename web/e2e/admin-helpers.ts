@@ -16,10 +16,13 @@ export async function openAdmin(page: Page, tab: AdminTab = 'Websites'): Promise
   await page.getByRole('tab', { name: tab }).click();
 }
 
-/** Opens a row's actions menu and picks one. */
+/**
+ * Opens a row's actions menu and picks one, by keyboard: the toast of the previous command may lie over the row's
+ * actions at the bottom right, and a pointer trying to click through it hovers it, which keeps it open.
+ */
 export async function rowAction(page: Page, subject: string, action: string | RegExp): Promise<void> {
-  await page.getByRole('button', { name: `Actions for ${subject}` }).click();
-  await page.getByRole('menuitem', { name: action }).click();
+  await page.getByRole('button', { name: `Actions for ${subject}` }).press('Enter');
+  await page.getByRole('menuitem', { name: action }).press('Enter');
 }
 
 export const dialog = (page: Page): Locator => page.getByRole('dialog');
@@ -73,8 +76,11 @@ export async function setPasswordWithLink(page: Page, token: string, password: s
   await expect(page.getByRole('heading', { name: 'Password saved' })).toBeVisible();
 }
 
-/** In the open Segments dialog: adds a segment with a URL scope, sees it listed, and removes it again. */
-export async function addAndRemoveSegment(page: Page, segment: { id: string; name: string; urlScope: string }) {
+/**
+ * In the open Segments dialog: adds a segment with a URL scope, sees it listed, changes its name and scope, and
+ * removes it again.
+ */
+export async function addEditAndRemoveSegment(page: Page, segment: { id: string; name: string; urlScope: string }) {
   await dialog(page).getByRole('button', { name: 'Add segment' }).click();
   await dialog(page).getByLabel('Segment id').fill(segment.id);
   await dialog(page).getByLabel('Segment name').fill(segment.name);
@@ -82,8 +88,20 @@ export async function addAndRemoveSegment(page: Page, segment: { id: string; nam
   await dialog(page).getByRole('button', { name: 'Add segment' }).click();
   const row = dialog(page).getByTestId(`admin-segment-${segment.id}`);
   await expect(row).toContainText(segment.urlScope);
+
+  const changed = { name: `${segment.name} (edited)`, urlScope: `${segment.urlScope}edited/` };
+  await row.getByRole('button', { name: 'Edit' }).click();
+  await expect(dialog(page).getByLabel('Segment id')).toHaveValue(segment.id);
+  await expect(dialog(page).getByLabel('Segment id')).toBeDisabled();
+  await dialog(page).getByLabel('Segment name').fill(changed.name);
+  await dialog(page).getByLabel('URL scope').fill(changed.urlScope);
+  await dialog(page).getByRole('button', { name: 'Save segment' }).click();
+  await expect(dialog(page).getByRole('button', { name: 'Save segment' })).toHaveCount(0);
+  await expect(row).toContainText(changed.name);
+  await expect(row).toContainText(changed.urlScope);
+
   await dialog(page)
-    .getByRole('button', { name: `Remove segment ${segment.name}` })
+    .getByRole('button', { name: `Remove segment ${changed.name}` })
     .click();
   await expect(row).toHaveCount(0);
 }
@@ -102,7 +120,8 @@ export async function acceptInvitation(
   email: string,
   password: string,
 ): Promise<{ context: BrowserContext; them: Page }> {
-  const context = await browser.newContext();
+  // Signed out: a new context otherwise takes the stored session the test's own page was given.
+  const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
   const them = await context.newPage();
   await setPasswordWithLink(them, await mailedToken(email, 'invite'), password);
   return { context, them };

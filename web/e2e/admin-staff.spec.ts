@@ -1,15 +1,17 @@
 /**
- * Administration as STAFF: their own websites' settings and segments, and the client users of those websites only;
- * no website adding or deleting, no other staff, no audit log. A client finds neither the page nor its calls.
+ * Administration as STAFF: their own websites' settings and segments, and the client users of those websites only
+ * (their websites, and their sessions to sign out); no website adding or deleting, no other staff, no audit log. A
+ * client finds neither the page nor its calls.
  */
-import { expect, test } from '@playwright/test';
-import { authFile, extra, logins, open, watchProblems } from './helpers.ts';
+import { expect, request, test } from '@playwright/test';
+import { authFile, extra, logins, open, signIn, watchProblems, websites } from './helpers.ts';
 import {
   acceptInvitation,
-  addAndRemoveSegment,
+  addEditAndRemoveSegment,
   dialog,
   inviteUser,
   openAdmin,
+  pickMany,
   pickOne,
   removeUser,
   resetPasswordByLink,
@@ -35,13 +37,14 @@ test.describe('as staff', () => {
     await page.getByRole('button', { name: `Actions for ${extra.empty.name}` }).click();
     await expect(page.getByRole('menuitem', { name: 'Delete…' })).toHaveCount(0);
     await page.getByRole('menuitem', { name: 'Segments' }).click();
-    await addAndRemoveSegment(page, { id: 'shop', name: 'Shop pages', urlScope: '/shop/' });
+    await addEditAndRemoveSegment(page, { id: 'shop', name: 'Shop pages', urlScope: '/shop/' });
     expect(problems()).toEqual([]);
   });
 
-  test('invites a client of their website, resets, disables and removes them; sees no staff or admin', async ({
+  test('invites a client of their website, changes their websites, signs their session out, resets, disables and removes them; sees no staff or admin', async ({
     page,
     browser,
+    baseURL,
   }) => {
     await open(page);
     await openAdmin(page, 'Users');
@@ -55,8 +58,35 @@ test.describe('as staff', () => {
     const row = await inviteUser(page, client, [extra.empty.name]);
     await expect(row).toContainText(extra.empty.name);
 
+    await rowAction(page, client, 'Change role and websites');
+    await pickMany(page, 'Websites', [websites.alpine.name]);
+    await dialog(page).getByRole('button', { name: 'Save' }).click();
+    await expect(dialog(page)).toHaveCount(0);
+    await expect(row).toContainText(`${websites.alpine.name}, ${extra.empty.name}`);
+
     const { context: theirs, them } = await acceptInvitation(browser, client, 'staff-invited-1');
     await resetPasswordByLink(page, them, client, 'staff-reset-22');
+    await signIn(them, { email: client, password: 'staff-reset-22' });
+
+    // Staff see the sessions of their clients and their own, not an admin's or another website's staff's.
+    const others = await request.newContext({ baseURL });
+    for (const login of [logins.admin, logins.alpineStaff])
+      expect((await others.post('/api/auth/login', { data: login })).status()).toBe(200);
+    await others.dispose();
+    await open(page);
+    await openAdmin(page, 'Sessions');
+    const sessions = page.getByTestId('admin-sessions');
+    const session = sessions.getByRole('row').filter({ hasText: client });
+    await expect(session).toHaveCount(1);
+    await expect(sessions.getByRole('row').filter({ hasText: logins.staff.email }).first()).toBeVisible();
+    await expect(sessions).not.toContainText(logins.admin.email);
+    await expect(sessions).not.toContainText(logins.alpineStaff.email);
+    await session.getByRole('button', { name: /^Sign out/ }).click();
+    await expect(session).toHaveCount(0);
+    await them.reload();
+    await expect(them.getByRole('button', { name: 'Sign in' })).toBeVisible();
+
+    await page.getByRole('tab', { name: 'Users' }).click();
     await rowAction(page, client, 'Disable');
     await expect(row).toContainText('Disabled');
     await removeUser(page, client);

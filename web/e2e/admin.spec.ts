@@ -1,13 +1,14 @@
 /**
- * Administration in the dashboard as an ADMIN: websites (add, settings, segments, archive, delete with a typed
- * confirmation), users (invite by a one-time link, role and websites, reset link, disable, remove), who is signed in
+ * Administration in the dashboard as an ADMIN: websites (add, settings, segments added, edited and removed, archive
+ * hiding it from its client and restore bringing it back, delete with a typed confirmation), users (added with a
+ * password set now, invited by a one-time link, role and websites, reset link, disable, remove), who is signed in
  * where and signing them out, and the audit log.
  */
 import { expect, test } from '@playwright/test';
-import { logins, signIn, watchProblems, websites } from './helpers.ts';
+import { SECTION, logins, signIn, watchProblems, websites } from './helpers.ts';
 import {
   acceptInvitation,
-  addAndRemoveSegment,
+  addEditAndRemoveSegment,
   dialog,
   inviteUser,
   openAdmin,
@@ -20,8 +21,12 @@ import {
 
 const site = { id: 'e2e-admin-site', name: 'E2E Admin Site', domain: 'admin-site.example' };
 const person = 'e2e-invited@admin.example';
+const siteClient = { email: 'e2e-site-client@admin.example', password: 'site-client-pass-1' };
 
-test('an admin adds a website, changes its settings and segments, archives it and deletes it', async ({ page }) => {
+test('an admin adds a website, changes its settings and segments, adds its client, archives, restores and deletes it', async ({
+  page,
+  browser,
+}) => {
   const problems = watchProblems(page, {
     allowStatus: (url, status) => url.endsWith('/api/admin/run') && status < 500,
   });
@@ -55,8 +60,45 @@ test('an admin adds a website, changes its settings and segments, archives it an
   await expect(row.getByText('On', { exact: true })).toHaveCount(2);
 
   await rowAction(page, `${site.name} Renamed`, 'Segments');
-  await addAndRemoveSegment(page, { id: 'blog', name: 'Blog pages', urlScope: '/blog/' });
+  await addEditAndRemoveSegment(page, { id: 'blog', name: 'Blog pages', urlScope: '/blog/' });
   await dialog(page).getByRole('button', { name: 'Close' }).click();
+
+  // A client bound to it, added with a password set now, signs in and finds it beside Northwind.
+  await page.getByRole('tab', { name: 'Users' }).click();
+  await page.getByRole('button', { name: 'Add user' }).click();
+  await dialog(page).getByLabel('Email address').fill(siteClient.email);
+  await pickMany(page, 'Websites', [`${site.name} Renamed`, websites.northwind.name]);
+  await dialog(page).getByText('Set a password now').click();
+  await expect(dialog(page).getByRole('button', { name: 'Send invitation' })).toHaveCount(0);
+  await dialog(page).getByRole('textbox', { name: 'Password', exact: true }).fill(siteClient.password);
+  await dialog(page).getByRole('button', { name: 'Add user' }).click();
+  const clientRow = page.getByTestId(`admin-user-${siteClient.email}`);
+  await expect(clientRow).toContainText('Client');
+  await expect(clientRow).toContainText(`${site.name} Renamed, ${websites.northwind.name}`);
+  const theirs = await browser.newContext();
+  const them = await theirs.newPage();
+  await signIn(them, siteClient);
+  const offered = async () => {
+    await them.goto(SECTION);
+    await expect(them.getByTestId('user-menu')).toBeVisible();
+    if ((await them.getByTestId('website-picker').count()) === 0)
+      return [await them.getByTestId('website-name').locator('p').first().innerText()];
+    await them.getByTestId('website-picker').click();
+    const names = await them.getByRole('option').locator('p:first-child').allInnerTexts();
+    await them.keyboard.press('Escape');
+    return names.sort();
+  };
+  expect(await offered()).toEqual([`${site.name} Renamed`, websites.northwind.name]);
+
+  // Archived, it is hidden from its client; restored, it is back.
+  await page.getByRole('tab', { name: 'Websites' }).click();
+  await rowAction(page, `${site.name} Renamed`, 'Archive');
+  await expect(row).toContainText('Archived');
+  expect(await offered()).toEqual([websites.northwind.name]);
+  await rowAction(page, `${site.name} Renamed`, 'Restore');
+  await expect(row).toContainText('Active');
+  expect(await offered()).toEqual([`${site.name} Renamed`, websites.northwind.name]);
+  await theirs.close();
 
   await rowAction(page, `${site.name} Renamed`, 'Archive');
   await expect(row).toContainText('Archived');
@@ -74,8 +116,11 @@ test('an admin adds a website, changes its settings and segments, archives it an
     'website add',
     'website set',
     'segment add',
+    'segment set',
     'segment remove',
+    'user add',
     'website archive',
+    'website restore',
     'website delete',
   ])
     await expect(
@@ -110,8 +155,11 @@ test('an admin invites a user, signs their session out, changes them, resets, di
 
   await page.getByRole('tab', { name: 'Users' }).click();
   await rowAction(page, person, 'Change role and websites');
+  await pickOne(page, 'Role', 'Staff');
   await pickMany(page, 'Websites', [websites.alpine.name]);
   await dialog(page).getByRole('button', { name: 'Save' }).click();
+  await expect(dialog(page)).toHaveCount(0);
+  await expect(row).toContainText('Staff');
   await expect(row).toContainText(`${websites.alpine.name}, ${websites.northwind.name}`);
 
   await resetPasswordByLink(page, them, person, 'reset-pass-22');
