@@ -4,9 +4,9 @@
  * the website's advisory lock, held by a connection of the load's own: a load that dies drops it with its connection.
  */
 import path from 'node:path';
-import pg from 'pg';
 import { LOCK_FILE } from '../store/layout.ts';
 import { acquirePidLock, type PidLock } from '../pid-lock.ts';
+import { acquireSharedLock } from '../shared-lock.ts';
 import { LoadError } from './load-error.ts';
 import { announceStoreChange } from '../app-db/db.ts';
 
@@ -29,29 +29,19 @@ export async function acquireSharedLoadLock(
   websiteDirPath: string,
   websiteId: string,
 ): Promise<SharedLoadLock> {
-  const client = new pg.Client({ connectionString: databaseUrl, application_name: 'thc-load' });
-  client.on('error', () => undefined);
-  await client.connect();
-  try {
-    const [row] = (
-      await client.query<{ isLocked: boolean }>(
-        `SELECT pg_try_advisory_lock(hashtextextended('thc-load:' || $1, 0)) AS "isLocked"`,
-        [websiteId],
-      )
-    ).rows;
-    if (!row?.isLocked)
-      throw new LoadError(
+  const lock = await acquireSharedLock(
+    databaseUrl,
+    `thc-load:${websiteId}`,
+    () =>
+      new LoadError(
         `${websiteDirPath}: another load (on another host) is running for website "${websiteId}"`,
         'locked',
-      );
-  } catch (error) {
-    await client.end().catch(() => undefined);
-    throw error;
-  }
+      ),
+  );
   return {
     // A lost announcement only delays the new crawl until the replicas' store poll.
-    announce: () => announceStoreChange(client).catch(() => undefined),
-    release: () => client.end().catch(() => undefined),
+    announce: () => announceStoreChange(lock.client).catch(() => undefined),
+    release: () => lock.release(),
   };
 }
 

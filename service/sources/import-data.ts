@@ -15,10 +15,11 @@ import { openDatabase, quoteLiteral } from '../db/duckdb.ts';
 import { firstLine } from '../error-text.ts';
 import { afterCommit } from '../load/load-build.ts';
 import { LoadError } from '../load/load-error.ts';
-import { acquireLoadLock } from '../load/load-lock.ts';
+import { acquireLoadLock, acquireSharedLoadLock } from '../load/load-lock.ts';
 import { refreshStaleCrawls } from '../load/refresh.ts';
 import { newLoadId } from '../load/store-files.ts';
 import { acquirePidLock } from '../pid-lock.ts';
+import { acquireSharedLock } from '../shared-lock.ts';
 import { WEBSITE_FILE, listLiveCrawls, websiteDir, type LiveCrawl } from '../store/layout.ts';
 import { importerOf, openSourceFile } from './detect-format.ts';
 import { expandZips } from './zip-files.ts';
@@ -99,7 +100,12 @@ export async function importData(options: ImportOptions): Promise<ImportResult> 
   try {
     const files = await expandZips(given, unpackDir);
     const importer = oneImporter(files, options.source);
-    result = await underImportLock(dataDir, options.websiteId, () => importLocked(dataDir, options, importer, files));
+    result = await underImportLock(
+      dataDir,
+      options.websiteId,
+      () => importLocked(dataDir, options, importer, files),
+      options.databaseUrl,
+    );
   } finally {
     fs.rmSync(unpackDir, { recursive: true, force: true });
   }
@@ -108,19 +114,29 @@ export async function importData(options: ImportOptions): Promise<ImportResult> 
   return { ...result, ...(await refreshJoins(dataDir, options)) };
 }
 
-/** Runs `work` holding the website's import lock; another import or removal running is refused as `locked`. */
-export async function underImportLock<T>(dataDir: string, websiteId: string, work: () => Promise<T>): Promise<T> {
+/**
+ * Runs `work` holding the website's import lock; another import or removal running is refused as `locked`. With a
+ * shared app database (`databaseUrl`) the hosts sharing the store are kept out too, by its advisory lock.
+ */
+export async function underImportLock<T>(
+  dataDir: string,
+  websiteId: string,
+  work: () => Promise<T>,
+  databaseUrl?: string,
+): Promise<T> {
   const file = path.join(websiteDir(dataDir, websiteId), IMPORT_LOCK_FILE);
-  const lock = acquirePidLock(
-    file,
-    (pid) =>
-      new ImportError(
-        `${file}: another import (${pid === undefined ? 'pid unknown' : `pid ${pid}`}) is running for website "${websiteId}"`,
-        'locked',
-      ),
-  );
+  const busy = (holder: string) =>
+    new ImportError(`${file}: another import (${holder}) is running for website "${websiteId}"`, 'locked');
+  const lock = acquirePidLock(file, (pid) => busy(pid === undefined ? 'pid unknown' : `pid ${pid}`));
   try {
-    return await work();
+    const shared = databaseUrl
+      ? await acquireSharedLock(databaseUrl, `thc-import:${websiteId}`, () => busy('on another host'))
+      : undefined;
+    try {
+      return await work();
+    } finally {
+      await shared?.release();
+    }
   } finally {
     lock.release();
   }
@@ -232,7 +248,7 @@ async function importLocked(
         },
       ],
     };
-    publishUnderLoadLock(dataDir, options.websiteId, dir, partialDir, meta);
+    await publishUnderLoadLock(dataDir, options.websiteId, dir, partialDir, meta, options.databaseUrl);
     return { ...base, isUnchanged: false, versionId, tables: merged.tables };
   } finally {
     conn.closeSync();
@@ -241,18 +257,25 @@ async function importLocked(
   }
 }
 
-/** Crawl loads read a source's live version under the load lock: publishing (and dropping the old) takes it too. */
-export function publishUnderLoadLock(
+/**
+ * Crawl loads read a source's live version under the load lock: publishing (and dropping the old) takes it too, and
+ * with a shared app database (`databaseUrl`) the load lock of the hosts sharing the store.
+ */
+export async function publishUnderLoadLock(
   dataDir: string,
   websiteId: string,
   dir: string,
   partial: string,
   meta: SourceMeta,
-) {
+  databaseUrl: string | undefined,
+): Promise<void> {
   let lock;
+  let shared;
   try {
     lock = acquireLoadLock(websiteDir(dataDir, websiteId), websiteId);
+    if (databaseUrl) shared = await acquireSharedLoadLock(databaseUrl, websiteDir(dataDir, websiteId), websiteId);
   } catch (error) {
+    lock?.release();
     fs.rmSync(partial, { recursive: true, force: true });
     if (error instanceof LoadError)
       throw new ImportError(`${error.message}; nothing imported, try again when it is done`, 'locked');
@@ -262,6 +285,7 @@ export function publishUnderLoadLock(
     publishVersion(dir, partial, meta);
     afterCommit(() => cleanupSourceLeftovers(dir));
   } finally {
+    await shared?.release();
     lock.release();
   }
 }

@@ -43,7 +43,12 @@ export interface RemoveImportResult {
 
 export async function removeImport(options: RemoveImportOptions): Promise<RemoveImportResult> {
   const dataDir = path.resolve(options.dataDir);
-  const removed = await underImportLock(dataDir, options.websiteId, () => removeLocked(dataDir, options));
+  const removed = await underImportLock(
+    dataDir,
+    options.websiteId,
+    () => removeLocked(dataDir, options),
+    options.databaseUrl,
+  );
   return { ...removed, ...(await refreshJoins(dataDir, options)) };
 }
 
@@ -95,6 +100,6 @@ async function removeLocked(
     tables,
     imports: live.meta.imports.filter((i) => i !== record),
   };
-  publishUnderLoadLock(dataDir, options.websiteId, dir, partialDir, meta);
+  await publishUnderLoadLock(dataDir, options.websiteId, dir, partialDir, meta, options.databaseUrl);
   return { versionId, removedRows };
 }

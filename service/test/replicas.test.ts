@@ -4,6 +4,7 @@
  * scheduled approval and its mail happen once, and a replica killed mid-stream loses nothing.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { AppDb } from '../app-db/db.ts';
@@ -16,6 +17,9 @@ import { runAdminCommand } from '../admin/run-command.ts';
 import { SESSION_COOKIE } from '../auth/sessions.ts';
 import { loadCrawl } from '../load/load-crawl.ts';
 import { LoadError } from '../load/load-error.ts';
+import { importData } from '../sources/import-data.ts';
+import { ImportError } from '../sources/import-error.ts';
+import { readSourceVersion } from '../sources/source-store.ts';
 import { makeExport } from './helpers/make-export.ts';
 import { databaseFor, startPostgres, type PostgresServer } from '../../scripts/support/postgres-server.ts';
 import { killServices, startService, type ServiceProcess } from './helpers/service-process.ts';
@@ -321,6 +325,42 @@ describe('two replicas over one PostgreSQL server and one DATA_DIR', () => {
     } finally {
       await holder.end();
       fs.rmSync(made.dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses an import while another host imports for the website, and its publishing while another host loads it', async () => {
+    const holder = new pg.Client({ connectionString: databaseUrl });
+    await holder.connect();
+    const lock = (name: string) => holder.query(`SELECT pg_advisory_lock(hashtextextended($1, 0))`, [name]);
+    const trends = (): Promise<unknown> =>
+      importData({
+        dataDir,
+        websiteId: 'shop',
+        source: 'trends',
+        files: [path.resolve(import.meta.dirname, '../../fixtures/sources/trends/multiTimeline.csv')],
+        databaseUrl,
+        isRefreshDeferred: true,
+      });
+    try {
+      await lock('thc-import:shop');
+      const refused = await trends().catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(ImportError);
+      expect((refused as ImportError).message).toMatch(
+        /another import \(on another host\) is running for website "shop"$/,
+      );
+      await holder.query(`SELECT pg_advisory_unlock_all()`);
+      // Publishing the new version waits for no load: a load on another host holding the lock refuses it, unharmed.
+      await lock('thc-load:shop');
+      const duringLoad = await trends().catch((e: unknown) => e);
+      expect((duringLoad as ImportError).message).toContain(
+        'another load (on another host) is running for website "shop"',
+      );
+      expect(readSourceVersion(dataDir, 'shop', 'trends')).toBeUndefined();
+      await holder.query(`SELECT pg_advisory_unlock_all()`);
+      await expect(trends()).resolves.toMatchObject({ isUnchanged: false });
+      expect(readSourceVersion(dataDir, 'shop', 'trends')?.meta.imports).toHaveLength(1);
+    } finally {
+      await holder.end();
     }
   });
 
