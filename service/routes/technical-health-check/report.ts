@@ -11,12 +11,13 @@
  */
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { NotConnectedAnswer } from '../../../catalog/api.ts';
+import type { NotConnectedAnswer, ReportSummary, TrendPoint } from '../../../catalog/api.ts';
 import { dataSource } from '../../../catalog/data-sources.ts';
 import { MAX_TREND_CRAWLS } from '../../../catalog/constants.ts';
 import { crawlFileLabel } from '../../../catalog/crawl-label.ts';
 import { REMOVAL_REASONS, noRemovals, type RemovalReason } from '../../../catalog/removal-reasons.ts';
-import { tabRequest } from '../../engine/engine.ts';
+import { tabRequest, type ReportEngine } from '../../engine/engine.ts';
+import type { RunOptions } from '../../engine/execute.ts';
 import { rowsOf, toArrowStream } from '../../engine/result.ts';
 import type { RowsRequest } from '../../engine/rows-request.ts';
 import { csvFileName, exportCsv } from '../../export/csv.ts';
@@ -35,14 +36,74 @@ import { comparabilityField } from './comparability.ts';
 import { sendRequestError, type CallResolver, type ReportCall } from './report-call.ts';
 
 export function registerReportCalls(app: FastifyInstance, calls: CallResolver): void {
-  const { engine } = calls;
+  registerSummaryCall(app, calls);
+  registerRowsCall(app, calls);
+  registerExportCall(app, calls);
+}
 
+/** The tab's row counts: all, and against the comparison crawl added, removed and removed per reason. */
+async function differencesOf(
+  engine: ReportEngine,
+  call: ReportCall,
+  options: RunOptions,
+): Promise<ReportSummary['differences']> {
+  const count = (differenceType: RowsRequest['differenceType'], removalReason?: RemovalReason): Promise<number> =>
+    engine.count({ ...call.base, differenceType, removalReason }, options);
+  const removedByReason = noRemovals();
+  if (call.comparisonTarget)
+    for (const reason of REMOVAL_REASONS) removedByReason[reason] = await count('removed', reason);
+  return {
+    all: await count('all'),
+    added: call.comparisonTarget ? await count('added') : 0,
+    removed: call.comparisonTarget ? await count('removed') : 0,
+    removedByReason,
+  };
+}
+
+/** A trend point as get-summary has always sent it: with the crawl's friendly date and the report's rank. */
+type SummaryTrendPoint = TrendPoint & { crawledFriendly: string; ems_rank: number };
+
+/** Issues over time: the report's count and rank in the crawls asked for (default: up to the current one). */
+async function trendsOf(
+  calls: CallResolver,
+  call: ReportCall,
+  trendCrawlIds: readonly number[] | null | undefined,
+  options: RunOptions,
+): Promise<SummaryTrendPoint[]> {
+  const { engine } = calls;
+  const { report, crawls, current, base } = call;
+  const trends: SummaryTrendPoint[] = [];
+  if (!report.includeTrends) return trends;
+  const wanted = trendCrawlIds
+    ? crawls.filter((c) => trendCrawlIds.includes(c.crawlId))
+    : crawls.filter((c) => c.crawlId <= current.crawlId);
+  for (const record of wanted.slice(0, MAX_TREND_CRAWLS).reverse()) {
+    const target = await engine.target(record);
+    const stats = await engine.stats(report, target, undefined, options);
+    // A segment's trend counts its own URLs; the rank stays the whole site's.
+    const issues = base.urlScope
+      ? await engine.count({ ...tabRequest(report, target, undefined, 'all'), urlScope: base.urlScope }, options)
+      : stats.rowCount;
+    trends.push({
+      crawlId: record.crawlId,
+      crawledAt: record.meta.manifest.crawledAt,
+      crawledFriendly: record.meta.crawledFriendly,
+      label: calls.labelOf(record),
+      issues,
+      ems_rank: stats.emsRank,
+    });
+  }
+  return trends;
+}
+
+function registerSummaryCall(app: FastifyInstance, calls: CallResolver): void {
+  const { engine } = calls;
   app.post('/api/technical-health-check/report/get-summary', async (request, reply) => {
     const body = readBody(summarySchema, request, reply);
     if (!body) return reply;
     const call = await calls.resolve(request, reply, body);
     if (!call) return reply;
-    const { report, crawls, current, base } = call;
+    const { report, current, base } = call;
     const options = { bypassCache: body.skipCache };
     const notConnected = notConnectedFor(current.meta, report.category);
     if (notConnected)
@@ -52,39 +113,8 @@ export function registerReportCalls(app: FastifyInstance, calls: CallResolver): 
         notConnected,
       };
     try {
-      const count = (differenceType: RowsRequest['differenceType'], removalReason?: RemovalReason): Promise<number> =>
-        engine.count({ ...base, differenceType, removalReason }, options);
-      const removedByReason = noRemovals();
-      if (call.comparisonTarget)
-        for (const reason of REMOVAL_REASONS) removedByReason[reason] = await count('removed', reason);
-      const differences = {
-        all: await count('all'),
-        added: call.comparisonTarget ? await count('added') : 0,
-        removed: call.comparisonTarget ? await count('removed') : 0,
-        removedByReason,
-      };
-      const trends = [];
-      if (report.includeTrends) {
-        const wanted = body.trendCrawlIds
-          ? crawls.filter((c) => body.trendCrawlIds!.includes(c.crawlId))
-          : crawls.filter((c) => c.crawlId <= current.crawlId);
-        for (const record of wanted.slice(0, MAX_TREND_CRAWLS).reverse()) {
-          const target = await engine.target(record);
-          const stats = await engine.stats(report, target, undefined, options);
-          // A segment's trend counts its own URLs; the rank stays the whole site's.
-          const issues = base.urlScope
-            ? await engine.count({ ...tabRequest(report, target, undefined, 'all'), urlScope: base.urlScope }, options)
-            : stats.rowCount;
-          trends.push({
-            crawlId: record.crawlId,
-            crawledAt: record.meta.manifest.crawledAt,
-            crawledFriendly: record.meta.crawledFriendly,
-            label: calls.labelOf(record),
-            issues,
-            ems_rank: stats.emsRank,
-          });
-        }
-      }
+      const differences = await differencesOf(engine, call, options);
+      const trends = await trendsOf(calls, call, body.trendCrawlIds, options);
       const notice = await engine.noticeOf(report, call.currentTarget, options);
       return {
         trends,
@@ -97,7 +127,10 @@ export function registerReportCalls(app: FastifyInstance, calls: CallResolver): 
       return sendRequestError(reply, error);
     }
   });
+}
 
+function registerRowsCall(app: FastifyInstance, calls: CallResolver): void {
+  const { engine } = calls;
   app.post('/api/technical-health-check/report/get-rows', async (request, reply) => {
     const body = readBody(rowsSchema, request, reply);
     if (!body) return reply;
@@ -132,7 +165,10 @@ export function registerReportCalls(app: FastifyInstance, calls: CallResolver): 
       return sendRequestError(reply, error);
     }
   });
+}
 
+function registerExportCall(app: FastifyInstance, calls: CallResolver): void {
+  const { engine } = calls;
   app.post('/api/technical-health-check/report/export-csv', async (request, reply) => {
     const body = readBody(exportSchema, request, reply);
     if (!body) return reply;
