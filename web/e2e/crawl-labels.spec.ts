@@ -103,6 +103,23 @@ test.describe('crawl labels and partial crawls', () => {
     );
     expect(ticks.map((t) => t.text)).toEqual(['9 Nov 2026crawl 1', '16 Nov 202614:05, crawl 4']);
     expect(ticks[0]!.right).toBeLessThan(ticks[1]!.left);
+
+    // Each point's tooltip names its crawl as the dropdown does, hours apart on one day or not, with its issues.
+    const counts = await page
+      .getByRole('table', { name: 'Issues per crawl' })
+      .locator('tbody td:nth-child(2)')
+      .allTextContents();
+    const dots = chart.locator('svg g[aria-label="dot"] circle');
+    await expect(dots).toHaveCount(4);
+    const tip = chart.locator('svg g[aria-label="tip"] text');
+    for (const [i, label] of [labels[1], labels[2], labels[3], labels[4]].entries()) {
+      const box = (await dots.nth(i).boundingBox())!;
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      // Plot starts each line with a zero-width space and wraps a long one at a space: joined by one, they are the text.
+      await expect
+        .poll(async () => (await tip.locator('tspan').allTextContents()).join(' ').replaceAll('\u200b', ''))
+        .toBe(`${label} ${counts[i]!} issues`);
+    }
     expect(problems()).toEqual([]);
   });
 
