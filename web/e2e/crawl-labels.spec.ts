@@ -1,10 +1,14 @@
 /**
- * Issue 28 §2, in the browser: crawls of one day told apart in the dropdowns, the overview and the chart; a partial
- * crawl marked, never the default comparison, and a warning when it is compared with. The same-day website is loaded
- * by global-setup; the partial crawl by Max URLs is crawled here from a site on 127.0.0.1 through the Crawls page.
+ * Issue 28 §2, in the browser: crawls of one day told apart in the dropdowns, the overview and the chart (ticks,
+ * tooltips and its downloaded data); a partial crawl marked, never the default comparison, and a warning when it is
+ * compared with. The same-day website is loaded by global-setup; the partial crawl by Max URLs is crawled here from a
+ * site on 127.0.0.1 through the Crawls page.
  */
+import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
+import { CSV_BOM } from '../../catalog/constants.ts';
 import { PARTIAL_COMPARISON_WARNING } from '../../catalog/crawl-label.ts';
+import { csvLine } from '../../catalog/csv.ts';
 import {
   SECTION,
   addStaffWebsite,
@@ -120,6 +124,18 @@ test.describe('crawl labels and partial crawls', () => {
         .poll(async () => (await tip.locator('tspan').allTextContents()).join(' ').replaceAll('\u200b', ''))
         .toBe(`${label} ${counts[i]!} issues`);
     }
+
+    // Its data, downloaded, tells the crawls of one day apart by the same labels.
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download data' }).click();
+    const csv = fs.readFileSync(await (await downloading).path(), 'utf8');
+    const days = ['2026-11-09', '2026-11-16', '2026-11-16', '2026-11-16'];
+    expect(csv.slice(CSV_BOM.length).trimEnd().split('\r\n')).toEqual([
+      'date,crawl,issues',
+      ...[labels[1], labels[2], labels[3], labels[4]].map((label, i) =>
+        csvLine([days[i]!, label, counts[i]!.replaceAll(',', '')]),
+      ),
+    ]);
     expect(problems()).toEqual([]);
   });
 

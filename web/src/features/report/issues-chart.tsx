@@ -1,27 +1,16 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Button, Group, Paper, Text, Title, VisuallyHidden } from '@mantine/core';
 import * as Plot from '@observablehq/plot';
-import { format as formatDateFns } from 'date-fns';
 import { CHART_HEIGHT } from '../../../../catalog/constants.ts';
 import { keyDates } from '../../../../catalog/index.ts';
 import type { KeyDate as KeyDateEntry } from '../../../../catalog/schema.ts';
 import type { TrendPoint } from '../../api/types.ts';
 import { formatDate, formatNumber, pluralise, toDate } from '../../../../catalog/format.ts';
 import { Icon } from '../../components/icon.tsx';
-import { toCsv } from '../../../../catalog/csv.ts';
 import { downloadCsv } from '../../lib/csv.ts';
 import { useElementWidth } from '../../lib/use-element-width.ts';
-import { crawlTickText } from '../../../../catalog/crawl-label.ts';
 import { chartDomain, crawlTicks, tickWidth } from './chart-ticks.ts';
-
-interface Point {
-  date: Date;
-  issues: number;
-  /** The crawl's label (catalog/crawl-label.ts), for the tooltip and the table. */
-  label: string;
-  /** The label on two lines, for the axis. */
-  tick: string;
-}
+import { issuesChartCsv, pointsOf, type Point } from './issues-chart-data.ts';
 
 interface KeyDate {
   date: Date;
@@ -33,17 +22,6 @@ const BRAND = 'var(--mantine-color-brand-7)';
 const MARGIN_LEFT = 52;
 // The x scale's inset: the newest crawl's label, centred on the right end, spills this much less into the margin.
 const X_INSET = 14;
-
-function pointsOf(trends: readonly TrendPoint[]): Point[] {
-  return trends
-    .map((t) => {
-      const date = toDate(t.crawledAt);
-      const label = t.label || (date ? formatDate(date) : '');
-      return { date, issues: Number(t.issues), label, tick: crawlTickText(label) };
-    })
-    .filter((p): p is Point => p.date !== null && Number.isFinite(p.issues))
-    .sort((a, b) => a.date.getTime() - b.date.getTime());
-}
 
 /** Every kind gets a colour, so an event of a new kind cannot go undrawn (the Record fails to compile instead). */
 const KEY_DATE_COLOURS: Record<KeyDateEntry['kind'], { rule: string; text: string }> = {
@@ -197,8 +175,7 @@ export function IssuesChart({
   }, [points, width, zoom]);
 
   const download = () => {
-    const rows = points.map((p) => [formatDateFns(p.date, 'yyyy-MM-dd'), String(p.issues)]);
-    downloadCsv(`${fileStem}_issues_over_time`, toCsv(['date', 'issues'], rows));
+    downloadCsv(`${fileStem}_issues_over_time`, issuesChartCsv(points));
   };
 
   return (
