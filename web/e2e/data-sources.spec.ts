@@ -1,12 +1,13 @@
 /**
  * The Data sources page against the real service: a website whose crawls came without marketing data shows its
  * Search Console reports as not connected; its staff upload the vendor's CSVs on the page, watch the import, and
- * the search-console report and the query report fill in. The demo website's sources are connected, as the demo
- * imported them. A client gets the not-found page and 404 from the calls.
+ * the search-console report and the query report fill in, the query report's parts of the sources still missing
+ * saying so. The demo website's sources are connected, as the demo imported them. A client gets the not-found page
+ * and 404 from the calls, and reports and query report parts of a missing source as not available.
  */
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { SECTION, api, authFile, logins, watchProblems, websites } from './helpers.ts';
+import { SECTION, adminCommands, api, authFile, crawlsOf, logins, watchProblems, websites } from './helpers.ts';
 import { BULK_CSV, PERFORMANCE_CSVS, addSiteWithoutSources, waitForImportJobs } from './source-site.ts';
 
 const site = { id: 'e2e-sources' } as const;
@@ -77,6 +78,13 @@ test.describe('as staff', () => {
     await button.click();
     await expect(page.getByTestId('query-report')).toBeVisible({ timeout: 20_000 });
     await expect(page.getByTestId('query-source-search-console')).toHaveAttribute('data-empty', 'false');
+    // The sources the website still lacks are not connected, not "no data", with the way to connect them.
+    const ads = page.getByTestId('query-source-ads-one');
+    await expect(ads).toHaveAttribute('data-not-connected', 'google-ads');
+    await expect(ads.getByTestId('not-connected')).toContainText('Google Ads is not connected');
+    await expect(ads.getByTestId('data-sources-link')).toHaveAttribute('href', `/data-sources?website=${site.id}`);
+    await expect(ads.getByTestId('query-source-empty')).toHaveCount(0);
+    await expect(page.getByTestId('query-source-trends')).toHaveAttribute('data-not-connected', 'trends');
     expect(problems()).toEqual([]);
   });
 
@@ -113,6 +121,45 @@ test.describe('as staff', () => {
 
 test.describe('as a client', () => {
   test.use({ storageState: authFile('client') });
+
+  test('a report and a query report part of a source the website lacks are not available, with no way to connect', async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    const client = { email: 'client@e2e-sources.example', password: 'e2e-sources-client' };
+    await adminCommands(baseURL!, [{ command: 'user add', ...client, role: 'CLIENT', websites: [site.id] }]);
+    // A client sees approved crawls only: the staff approve the newest.
+    const staff = await browser.newContext({ storageState: authFile('staff') });
+    const staffPage = await staff.newPage();
+    const [newest] = await crawlsOf(staffPage, site.id);
+    await api(staffPage, '/api/technical-health-check/crawl/approve', {
+      moduleId: `${site.id}:${newest!.crawlId}`,
+      websiteId: site.id,
+    });
+    await staff.close();
+
+    await page.context().clearCookies();
+    expect((await page.request.post('/api/auth/login', { data: client })).ok()).toBe(true);
+    const problems = watchProblems(page);
+    await page.goto(report('analytics/all'));
+    const notConnected = page.getByTestId('not-connected');
+    await expect(notConnected).toBeVisible({ timeout: 20_000 });
+    await expect(notConnected).toHaveAttribute('data-source', 'analytics');
+    await expect(notConnected).toContainText('This report is not available for this website.');
+    await expect(notConnected.getByTestId('data-sources-link')).toHaveCount(0);
+
+    // Search Console was imported by the staff test above; Google Ads never was.
+    await page.goto(report('search-console/all'));
+    const button = page.getByTestId('report-table').getByTestId('query-report-button').first();
+    await expect(button).toBeVisible({ timeout: 20_000 });
+    await button.click();
+    const ads = page.getByTestId('query-source-ads-one');
+    await expect(ads).toHaveAttribute('data-not-connected', 'google-ads');
+    await expect(ads).toContainText('This section is not available for this website.');
+    await expect(ads.getByTestId('data-sources-link')).toHaveCount(0);
+    expect(problems()).toEqual([]);
+  });
 
   test('the page does not exist and every call answers 404', async ({ page }) => {
     await page.goto(`/data-sources?website=${websites.northwind.id}`);

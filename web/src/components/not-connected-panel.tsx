@@ -1,13 +1,26 @@
 import { Alert, Anchor, Text } from '@mantine/core';
 import { Link } from 'wouter';
-import { dataSource, type DataSourceId } from '../../../../catalog/data-sources.ts';
-import { Icon } from '../../components/icon.tsx';
-import { useDashboard } from '../../lib/dashboard-context.ts';
-import { DATA_SOURCES_PATH } from '../../lib/routes.ts';
-import { formatUrlState } from '../../lib/url-state.ts';
+import { dataSource, type DataSourceId } from '../../../catalog/data-sources.ts';
+import { Icon } from './icon.tsx';
+import { useDashboard } from '../lib/dashboard-context.ts';
+import { DATA_SOURCES_PATH } from '../lib/routes.ts';
+import { formatUrlState } from '../lib/url-state.ts';
 
-/** A report whose data source the website lacks: not connected, which is not the same as no issues. */
-export function NotConnectedPanel({ source, isStaff }: { source: DataSourceId; isStaff: boolean }) {
+/**
+ * A report (or a part of one, such as a source of the query report) whose data source the website lacks: not
+ * connected, which is not the same as no issues or no data. Staff get the way to connect it; clients only that it is
+ * not available.
+ */
+export function NotConnectedPanel({
+  source,
+  isStaff,
+  subject = 'report',
+}: {
+  source: DataSourceId;
+  isStaff: boolean;
+  /** What the panel stands in for: "this report", "this section". */
+  subject?: 'report' | 'section';
+}) {
   const { website } = useDashboard();
   const { title } = dataSource(source);
   return (
@@ -31,10 +44,10 @@ export function NotConnectedPanel({ source, isStaff }: { source: DataSourceId; i
           >
             Data sources
           </Anchor>{' '}
-          page (or with npm run import-data), and this report fills in.
+          page (or with npm run import-data), and this {subject} fills in.
         </Text>
       ) : (
-        <Text size="sm">This report is not available for this website.</Text>
+        <Text size="sm">This {subject} is not available for this website.</Text>
       )}
     </Alert>
   );

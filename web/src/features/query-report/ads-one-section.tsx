@@ -1,6 +1,7 @@
 import type { AdsOneSearchTerm, QueryReport } from '../../api/query-report.ts';
 import { formatCurrency, formatNumber, formatPercent } from '../../../../catalog/format.ts';
 import { CompactTable, type CompactColumn } from './compact-table.tsx';
+import { notConnectedSource } from './query-report-model.ts';
 import { SourceCard } from './source-card.tsx';
 import { StatGrid } from './stat-grid.tsx';
 
@@ -18,7 +19,12 @@ const termColumns: CompactColumn<AdsOneSearchTerm>[] = [
 export function AdsOneSection({ report }: { report: QueryReport }) {
   const { totals, searchTerms } = report.adsOne;
   return (
-    <SourceCard id="ads-one" title="Ads platform one" isEmpty={totals === null}>
+    <SourceCard
+      id="ads-one"
+      title="Ads platform one"
+      isEmpty={totals === null}
+      notConnected={notConnectedSource(report, 'google-ads')}
+    >
       {totals ? (
         <>
           <StatGrid

@@ -1,5 +1,6 @@
 import type { QueryReport } from '../../api/query-report.ts';
 import { formatCurrency, formatNumber } from '../../../../catalog/format.ts';
+import { notConnectedSource } from './query-report-model.ts';
 import { SourceCard } from './source-card.tsx';
 import { StatGrid } from './stat-grid.tsx';
 
@@ -7,7 +8,12 @@ import { StatGrid } from './stat-grid.tsx';
 export function AdsTwoSection({ report }: { report: QueryReport }) {
   const { totals } = report.adsTwo;
   return (
-    <SourceCard id="ads-two" title="Ads platform two (the query's landing URLs)" isEmpty={totals === null}>
+    <SourceCard
+      id="ads-two"
+      title="Ads platform two (the query's landing URLs)"
+      isEmpty={totals === null}
+      notConnected={notConnectedSource(report, 'microsoft-ads')}
+    >
       {totals ? (
         <StatGrid
           columns={5}

@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import type { QueryReport } from '../../api/query-report.ts';
 import { formatCompactNumber, formatCurrency, formatNumber } from '../../../../catalog/format.ts';
 import { MiniChart } from './mini-chart.tsx';
-import { codeLabel, monthlyValues } from './query-report-model.ts';
+import { codeLabel, monthlyValues, notConnectedSource } from './query-report-model.ts';
 import { SourceCard } from './source-card.tsx';
 import { StatGrid } from './stat-grid.tsx';
 
@@ -14,7 +14,12 @@ export function KeywordPlannerSection({ report }: { report: QueryReport }) {
   const entry = report.keywordPlanner;
   const months = useMemo(() => monthlyValues(entry?.monthly_records ?? []), [entry]);
   return (
-    <SourceCard id="keyword-planner" title="Keyword planner" isEmpty={entry === null}>
+    <SourceCard
+      id="keyword-planner"
+      title="Keyword planner"
+      isEmpty={entry === null}
+      notConnected={notConnectedSource(report, 'keyword-planner')}
+    >
       {entry ? (
         <>
           <StatGrid

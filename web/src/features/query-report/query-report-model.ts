@@ -1,5 +1,10 @@
 /** Figures the query-report dialog derives from the call's answer. */
-import type { MonthlyRecord, SearchConsolePoint } from '../../api/query-report.ts';
+import type { DataSourceId } from '../../../../catalog/data-sources.ts';
+import type { MonthlyRecord, QueryReport, SearchConsolePoint } from '../../api/query-report.ts';
+
+/** `source` when the query call lists it as not connected for the website. */
+export const notConnectedSource = (report: QueryReport, source: DataSourceId): DataSourceId | undefined =>
+  report.notConnected.includes(source) ? source : undefined;
 
 export interface SearchConsoleTotals {
   clicks: number;

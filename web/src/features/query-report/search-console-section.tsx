@@ -5,7 +5,7 @@ import { formatNumber, formatPercent } from '../../../../catalog/format.ts';
 import { UrlText } from '../../components/url-text.tsx';
 import { CompactTable, type CompactColumn } from './compact-table.tsx';
 import { MiniChart } from './mini-chart.tsx';
-import { datedValues, searchConsoleTotals } from './query-report-model.ts';
+import { datedValues, notConnectedSource, searchConsoleTotals } from './query-report-model.ts';
 import { SourceCard } from './source-card.tsx';
 import { StatGrid } from './stat-grid.tsx';
 
@@ -43,7 +43,12 @@ export function SearchConsoleSection({ report }: { report: QueryReport }) {
     [overTime],
   );
   return (
-    <SourceCard id="search-console" title="Search console" isEmpty={overTime.length === 0}>
+    <SourceCard
+      id="search-console"
+      title="Search console"
+      isEmpty={overTime.length === 0}
+      notConnected={notConnectedSource(report, 'search-console')}
+    >
       <StatGrid
         stats={[
           { id: 'sc-clicks', label: 'Clicks', value: formatNumber(totals.clicks) },

@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import type { QueryReport } from '../../api/query-report.ts';
 import { formatNumber } from '../../../../catalog/format.ts';
 import { MiniChart } from './mini-chart.tsx';
-import { datedValues } from './query-report-model.ts';
+import { datedValues, notConnectedSource } from './query-report-model.ts';
 import { SourceCard } from './source-card.tsx';
 import { StatGrid } from './stat-grid.tsx';
 
@@ -14,7 +14,12 @@ export function TrendsSection({ report }: { report: QueryReport }) {
   const values = points.map((p) => p.value);
   const average = values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0;
   return (
-    <SourceCard id="trends" title="Trends" isEmpty={points.length === 0}>
+    <SourceCard
+      id="trends"
+      title="Trends"
+      isEmpty={points.length === 0}
+      notConnected={notConnectedSource(report, 'trends')}
+    >
       <StatGrid
         columns={3}
         stats={[
