@@ -955,14 +955,17 @@ const analyticsMetrics: CatalogColumn[] = [
   column({
     id: 'ga_exists',
     title: 'In Analytics',
-    tooltip: 'The URL had analytics sessions in the date range.',
+    tooltip:
+      'The URL had analytics sessions in the date range (views or users, from a report without sessions such as Pages and screens).',
     type: 'boolean',
     format: 'boolean',
     group: 'Analytics',
     family: 'analytics',
     tables: EVERY_TABLE,
     joinedFrom: 'analytics',
-    aggregate: 'COALESCE(sum("sessions"), 0) > 0',
+    // Sessions where the imported rows know them; a GA4 report without a Sessions column (Pages and screens) has
+    // views and users, which show the tag on the page as well: without them every page would be "missing".
+    aggregate: 'COALESCE(sum("sessions"), sum("page_views"), sum("users"), 0) > 0',
   }),
   ...(
     [

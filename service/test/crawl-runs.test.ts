@@ -9,7 +9,13 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NO_SITEMAP_NOTICE, type Overview } from '../../catalog/api.ts';
-import { defaultCrawlSettings, type CrawlRun, type CrawlRunsAnswer } from '../../catalog/crawl-runs.ts';
+import {
+  defaultCrawlSettings,
+  type CrawlRun,
+  type CrawlRunsAnswer,
+  type CrawlSettings,
+} from '../../catalog/crawl-runs.ts';
+import { dataWindowBefore } from '../../catalog/data-sources.ts';
 import { RUNS_DIR, scratchRoot } from '../crawl-runs/runner.ts';
 import { freePort } from '../../scripts/support/free-port.ts';
 import { startChainSite, type ChainSite } from './helpers/chain-site.ts';
@@ -40,8 +46,8 @@ afterAll(async () => {
 
 const call = (url: string, who: Who, payload: object) => post(signedIn.app, url, signedIn.sessions[who], payload);
 
-async function crawlWith(startUrl: string, websiteId = 'shop'): Promise<CrawlRun> {
-  const settings = { ...defaultCrawlSettings('shop.example'), startUrl, concurrency: 1, schedule: null };
+async function crawlWith(startUrl: string, websiteId = 'shop', extra: Partial<CrawlSettings> = {}): Promise<CrawlRun> {
+  const settings = { ...defaultCrawlSettings('shop.example'), startUrl, concurrency: 1, schedule: null, ...extra };
   expect((await call('/api/crawl-runs/save-settings', 'admin', { websiteId, settings })).statusCode).toBe(200);
   const started = await call('/api/crawl-runs/start', websiteId === 'shop' ? 'staff' : 'admin', { websiteId });
   expect(started.statusCode).toBe(200);
@@ -101,7 +107,8 @@ const runDirs = (): string[] => {
 
 describe('a crawl run', () => {
   it('crawls the site in a child process and loads it as the next crawl, pending for staff, unseen by clients', async () => {
-    const queued = await crawlWith(quick.url);
+    // The website's data window (not the default 28 days) reaches the export's manifest.
+    const queued = await crawlWith(quick.url, 'shop', { dataWindowDays: 9 });
     expect(queued.status).toBe('queued');
     const run = await waitForRun(queued.id, 'ended', ended);
     expect(run).toMatchObject({ status: 'loaded', crawlId: 2, partial: null, reason: null, isCancelRequested: false });
@@ -109,6 +116,10 @@ describe('a crawl run', () => {
     expect(run.startedAt).not.toBeNull();
     expect(run.endedAt).not.toBeNull();
     expect(await urlCountOf(2)).toBeGreaterThanOrEqual(31);
+    const { manifest } = signedIn.stack.registry.crawl('shop', 2)!.meta;
+    const window = dataWindowBefore(new Date(manifest.crawledAt), 9);
+    expect({ dataStart: manifest.dataStart, dataEnd: manifest.dataEnd }).toEqual(window);
+    expect(Date.parse(window.dataEnd) - Date.parse(window.dataStart)).toBe(8 * 86_400_000);
     // The site answers /sitemap.xml 404 and robots.txt names none: the overview says so once.
     const staffOverview = await call('/api/technical-health-check/overview/get-overview', 'staff', {
       websiteId: 'shop',

@@ -303,3 +303,91 @@ describe('Search Console ZIP and API responses, and the GA4 Data API', () => {
     expect(await rowCount(1, 'analytics/all')).toBe(0);
   }, 600_000);
 });
+
+describe('the Search Console bulk export as newline-delimited JSON, and GA4 report CSVs', () => {
+  const ndjson = path.join(FIXTURES, 'search-console/bulk/searchdata_url_impression.ndjson');
+  const bulkCsv = path.join(FIXTURES, 'search-console/bulk/searchdata_url_impression.csv');
+  const pagesAndScreens = path.join(FIXTURES, 'analytics/ga4-pages-and-screens.csv');
+  const u = (p: string): string => `https://www.alpine-travel.eu${p}`;
+
+  it('reads the bulk export as BigQuery writes it in JSON lines, the same rows as its CSV', async () => {
+    const out = importOnce('search-console', [ndjson]);
+    expect(out).toContain('12 rows of Search Console bulk export (searchdata_url_impression)');
+    expect(out).toContain('days 2026-11-02 to 2026-11-03');
+    const queries = await query<{ date: string; query: string; clicks: bigint; impressions: bigint; position: number }>(
+      2,
+      `SELECT date::VARCHAR AS date, query, sum(clicks) AS clicks, sum(impressions) AS impressions,
+              max(position) AS position
+       FROM search_console_queries WHERE url = '${u('/de/')}' AND date <= '2026-11-03' GROUP BY ALL ORDER BY ALL`,
+    );
+    // Two devices summed, sum_position zero-based; the anonymized query (null in JSON) is in the URL's totals only.
+    expect(queries.map((q) => [q.date, q.query, Number(q.clicks), Number(q.impressions)])).toEqual([
+      ['2026-11-02', 'alpine travel', 23, 200],
+      ['2026-11-03', 'alpine travel', 12, 110],
+    ]);
+    expect(queries[0]?.position).toBeCloseTo((96 + 72) / 200 + 1, 9);
+    expect(
+      await query(2, `SELECT clicks FROM search_console WHERE url = '${u('/de/')}' AND date = '2026-11-02'`),
+    ).toEqual([{ clicks: 24n }]);
+    // The fragment goes, as the crawler drops it.
+    expect(
+      await query(2, `SELECT clicks FROM search_console WHERE url = '${u('/de/frankreich/')}' AND date = '2026-11-03'`),
+    ).toEqual([{ clicks: 1n }]);
+    const report = await queryReport('alpine travel');
+    expect(report.searchConsole.overTime.filter((d) => d.date <= '2026-11-03').map((d) => [d.date, d.clicks])).toEqual([
+      ['2026-11-02', 23],
+      ['2026-11-03', 12],
+    ]);
+    // The CSV of the same export holds the same rows: nothing changes.
+    const before = snapshotTree(storeDir(dataDir));
+    const csv = importData('--source', 'search-console', bulkCsv);
+    expect(csv.stderr).toBe('');
+    expect(csv.stdout).toContain('nothing changed');
+    expect(snapshotTree(storeDir(dataDir))).toEqual(before);
+  }, 600_000);
+
+  it('reads a GA4 report without a Date column as totals over its period, views standing in for sessions', async () => {
+    const out = importOnce('analytics', [pagesAndScreens]);
+    expect(out).toContain(
+      '4 rows of Google Analytics 4 report CSV; totals for 2026-11-01 to 2026-11-14 (one period, placed on 2026-11-14)',
+    );
+    expect(out).toContain('1 rows without a page ("(not set)", "(other)") left out');
+    const rows = await query<{ url: string; channel: string; sessions: unknown; page_views: bigint; users: bigint }>(
+      2,
+      `SELECT url, channel, sessions, page_views, users FROM analytics WHERE date = '2026-11-14' ORDER BY url`,
+    );
+    // Pages and screens has no Sessions column: sessions are unknown (NULL), never 0.
+    expect(rows.map((r) => [r.url, r.channel, r.sessions, Number(r.page_views), Number(r.users)])).toEqual([
+      [u('/de/'), '(all)', null, 5120, 2210],
+      [u('/de/alte-angebote/'), '(all)', null, 37, 30],
+      [u('/de/deutschland/'), '(all)', null, 1480, 902],
+      [u('/de/deutschland/berchtesgaden-urlaub-c16/'), '(all)', null, 611, 402],
+    ]);
+    // A page the period's report saw is in Analytics, so not "missing", with its sessions empty, not 0.
+    expect(await query(2, `SELECT ga_sessions FROM rr_analytics__all WHERE url = '${u('/de/deutschland/')}'`)).toEqual([
+      { ga_sessions: null },
+    ]);
+    expect(await query(2, `SELECT url FROM rr_analytics__missing WHERE url = '${u('/de/deutschland/')}'`)).toEqual([]);
+    const [counts] = await query<{ all: bigint; missing: bigint; base: bigint }>(
+      2,
+      `SELECT max(row_count) FILTER (report_id = 'analytics/all') AS "all",
+              max(row_count) FILTER (report_id = 'analytics/missing') AS missing,
+              max(base) FILTER (report_id = 'analytics/missing') AS base
+       FROM report_counts`,
+    );
+    expect(Number(counts!.all)).toBeGreaterThanOrEqual(3);
+    expect(Number(counts!.missing)).toBeLessThan(Number(counts!.base));
+  }, 600_000);
+
+  it('refuses a bad GA4 cell naming the file, line and column, and imports nothing', () => {
+    const file = path.join(tempDir('thc-formats-bad-'), 'ga4.csv');
+    const daily = fs.readFileSync(path.join(FIXTURES, 'analytics/ga4-landing-page-daily.csv'), 'utf8');
+    fs.writeFileSync(file, daily.replace('/de/,20261102,Direct,94,', '/de/,20261102,Direct,9x4,'));
+    const before = snapshotTree(storeDir(dataDir));
+    const run = importData('--source', 'analytics', file);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trim()).toBe(`import-data: ${file}:12:4: Sessions "9x4" is not a number`);
+    expect(snapshotTree(storeDir(dataDir))).toEqual(before);
+  }, 120_000);
+});

@@ -67,14 +67,17 @@ interface Layout {
   page: number;
   date: number;
   channel: number;
-  metrics: [column: number, contract: string][];
+  /** Each metric column with its contract column and its header, which a bad cell's message names. */
+  metrics: [column: number, contract: string, header: string][];
 }
 
 function layoutOf(file: string, header: CsvRecord): Layout {
   const names = header.cells.map(lower);
   const page = names.findIndex((n) => PAGE_DIMENSIONS.includes(n));
   if (page < 0) throw new ImportError(`${file}: no page dimension column (such as "Page path and screen class")`);
-  const metrics = names.flatMap((n, i): [number, string][] => (METRICS[n] ? [[i, METRICS[n]]] : []));
+  const metrics = names.flatMap((n, i): [number, string, string][] =>
+    METRICS[n] ? [[i, METRICS[n], (header.cells[i] ?? '').trim()]] : [],
+  );
   if (metrics.length === 0)
     throw new ImportError(`${file}: no metric column the analytics source keeps (such as Sessions or Views)`);
   return {
@@ -102,8 +105,8 @@ function rowOf(file: string, record: CsvRecord, layout: Layout, date: string): R
     url: (record.cells[layout.page] ?? '').trim(),
     channel: layout.channel >= 0 ? (record.cells[layout.channel] ?? '').trim() || '(not set)' : ALL_CHANNELS,
   };
-  for (const [column, contract] of layout.metrics) {
-    const value = decimalCell(at, column, contract);
+  for (const [column, contract, name] of layout.metrics) {
+    const value = decimalCell(at, column, name);
     row[contract] = value === null || contract === 'revenue' ? value : Math.round(value);
   }
   return row;

@@ -37,7 +37,7 @@ function adsOf(crawl: OracleCrawl): string {
 /**
  * `urls` as the guide defines it: the crawled URLs plus every search console / analytics URL the crawl lacks
  * (not found in the web crawl nor a sitemap, internal when on the start URL's host), with gsc_exists (any search
- * console row in the range), ga_exists (sessions in the range) and ad_spend (both ads platforms' costs) joined.
+ * console row in the range), ga_exists (sessions in the range, or views or users where no row knows sessions) and ad_spend (both ads platforms' costs) joined.
  */
 function urlsOf(crawl: OracleCrawl): string {
   const range = `"date" BETWEEN ${quoteLiteral(crawl.dataStart)}::DATE AND ${quoteLiteral(crawl.dataEnd)}::DATE`;
@@ -45,14 +45,15 @@ function urlsOf(crawl: OracleCrawl): string {
   const sourceOnly = `SELECT url FROM ${pq(crawl, 'search_console')} WHERE ${range}
     UNION SELECT url FROM ${pq(crawl, 'analytics')} WHERE ${range}`;
   const hostOf = `lower(split_part(split_part(split_part(url, '://', 2), '/', 1), ':', 1))`;
-  return `(SELECT u.*, g.url IS NOT NULL AS gsc_exists, COALESCE(a.sessions, 0) > 0 AS ga_exists, d.ad_spend
+  return `(SELECT u.*, g.url IS NOT NULL AS gsc_exists, COALESCE(a.sessions, a.page_views, a.users, 0) > 0 AS ga_exists, d.ad_spend
     FROM (SELECT * FROM ${urls}
           UNION ALL BY NAME
           SELECT url, ${hostOf} = ${quoteLiteral(crawl.host)} AS internal, FALSE AS found_in_web_crawl,
                  FALSE AS found_in_sitemap
           FROM (${sourceOnly} EXCEPT SELECT url FROM ${urls})) u
     LEFT JOIN (SELECT DISTINCT url FROM ${pq(crawl, 'search_console')} WHERE ${range}) g ON g.url = u.url
-    LEFT JOIN (SELECT url, sum(sessions) AS sessions FROM ${pq(crawl, 'analytics')} WHERE ${range} GROUP BY url) a
+    LEFT JOIN (SELECT url, sum(sessions) AS sessions, sum(page_views) AS page_views, sum(users) AS users
+               FROM ${pq(crawl, 'analytics')} WHERE ${range} GROUP BY url) a
       ON a.url = u.url
     LEFT JOIN (SELECT url, sum(costs) AS ad_spend FROM (${adsOf(crawl)}) WHERE ${range} GROUP BY url) d
       ON d.url = u.url)`;
