@@ -8,6 +8,17 @@
  * The accuracy checks shared with crawl-rust-doc.test.ts (helpers/real-site-accuracy.ts) run on it too.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Overview } from '../../catalog/api.ts';
+import { dataSourceIds, requiredSourcesOf } from '../../catalog/data-sources.ts';
+import { catalog } from '../../catalog/index.ts';
+import {
+  headline,
+  healthScoreHint,
+  healthScoreOf,
+  SEVERITY_WEIGHTS,
+} from '../../web/src/features/overview/overview-model.ts';
+import { overviewMetrics } from '../../web/src/lib/overview-metrics.ts';
+import { openSignedInApp, post } from './auth-fixture.ts';
 import { parseCrawlCommand } from '../crawl/crawl-command.ts';
 import { crawlAndLoad, type CrawledSite } from './helpers/crawl-and-load.ts';
 import { debianPackages, ensureDebianPackages } from '../../scripts/support/debian-packages.ts';
@@ -150,6 +161,48 @@ describe('crawling the Apache manual (apache2-doc) served by nginx on 127.0.0.1'
     expect(column(await reportRows('redirects/js-meta'), 'url')).toEqual(metaRefresh);
     expect(column(await reportRows('redirects/all'), 'url')).toEqual(sorted([...metaRefresh, ...moved]));
   });
+
+  it('has a health score of crawl-fed reports only: the sources it lacks are not connected, not all-flagging', async () => {
+    const signedIn = await openSignedInApp(crawled.dataDir, new Date().toISOString(), ['admin']);
+    try {
+      const res = await post(
+        signedIn.app,
+        '/api/technical-health-check/overview/get-overview',
+        signedIn.sessions.admin,
+        {
+          websiteId: WEBSITE,
+          currentId: 1,
+        },
+      );
+      expect(res.statusCode).toBe(200);
+      const overview = res.json<Overview>();
+      expect(overview.notConnected).toEqual([...dataSourceIds]);
+      // The score's tooltip says so.
+      expect(healthScoreHint(overview.notConnected ?? [])).toContain(
+        'Sources included: the crawl. Not connected, so left out: Search Console, Analytics, Google Ads, Microsoft Advertising.',
+      );
+      const metrics = overviewMetrics(overview);
+      const needsSource = (reportId: string): boolean =>
+        requiredSourcesOf(catalog.reports.find((r) => r.id === reportId)!.category).length > 0;
+      // Every report of a source is not connected, counting nothing; left to count, analytics/missing and
+      // search-console/missing would flag every indexable page (about 2,650), as they did before issue 26.
+      const sourceFed = [...metrics.values()].filter((m) => needsSource(m.reportId));
+      expect(sourceFed.length).toBeGreaterThan(0);
+      for (const m of sourceFed)
+        expect([m.reportId, m.notConnected, m.rows, m.rank]).toEqual([m.reportId, expect.any(String), 0, 0]);
+      expect((await reportRows('analytics/missing')).length).toBeGreaterThan(2000);
+      // The manual has no sitemap: sitemap/missing is empty rather than every page (the notice says why).
+      expect(metrics.get('sitemap/missing')?.rows).toBe(0);
+
+      const weighted = [...metrics.values()]
+        .filter((m) => !needsSource(m.reportId))
+        .reduce((sum, m) => (m.severity === 'NONE' ? sum : sum + SEVERITY_WEIGHTS[m.severity] * m.rows), 0);
+      const score = headline(catalog.reports, metrics, undefined).healthScore;
+      expect(score).toBe(Math.round(healthScoreOf(weighted, metrics.get('crawl/all')!.rows) * 10) / 10);
+    } finally {
+      await signedIn.close();
+    }
+  }, 120_000);
 
   // The manual has no meta descriptions and no canonicals: those checks hold trivially here and bite on rust-doc.
   describeAccuracyChecks(() => ({ crawled, site, pages: crawledPages }), {

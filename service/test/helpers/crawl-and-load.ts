@@ -20,6 +20,8 @@ const PAGE_SIZE = 1000;
 
 export interface CrawledSite {
   crawl: CrawlResult;
+  /** The DATA_DIR the crawl is loaded into, for a test that opens the app on it. */
+  dataDir: string;
   db: DuckDBInstance;
   engine: ReportEngine;
   target: CrawlTarget;
@@ -64,6 +66,7 @@ export async function crawlAndLoad(options: Omit<CrawlOptions, 'outDir'>): Promi
 
   return {
     crawl,
+    dataDir,
     db,
     engine,
     target,
