@@ -11,15 +11,14 @@ import { withConnection } from '../db/duckdb.ts';
 import { dataIdOf } from '../store/crawl-meta.ts';
 import type { CrawlRecord, CrawlRegistry } from '../store/registry.ts';
 import { LruCache } from './cache.ts';
-import { memoisedCompile, memoisedTab } from './compile-memo.ts';
 import { ConnectionPool } from './connection-pool.ts';
 import {
   compileCount,
   compileTab,
-  type CompiledTab,
   type CrawlTarget,
   type DifferenceType,
   type RowsRequest,
+  compileRowsOf,
 } from './compile.ts';
 import { createResultCache, runCount, runRows, tuneInstance, type CachedValue, type RunOptions } from './execute.ts';
 import { emsRank } from './precompute.ts';
@@ -93,8 +92,6 @@ export interface EngineOptions {
 export class ReportEngine {
   readonly cache: LruCache<CachedValue>;
   readonly pool: ConnectionPool;
-  /** Compiled tabs by request (compile-memo.ts); cleared with the targets they were compiled for. */
-  readonly compiled = new LruCache<CompiledTab>({ maxEntries: 256, maxBytes: Number.MAX_SAFE_INTEGER });
   /** Each crawl's target (precomputed reports, stakes, tables) by its alias; cleared by `invalidate` (store change). */
   readonly #targets = new Map<string, Promise<CrawlTarget>>();
   readonly #stopListening: () => void;
@@ -113,7 +110,6 @@ export class ReportEngine {
   /** Forgets cached results and crawl targets: the store changed. */
   invalidate(): void {
     this.cache.clear();
-    this.compiled.clear();
     this.pool.clearStatements();
     this.#targets.clear();
   }
@@ -134,7 +130,7 @@ export class ReportEngine {
   }
 
   async rows(req: RowsRequest, options: RunOptions = {}): Promise<RowsResult> {
-    const compiled = memoisedCompile(this.compiled, req, compileTab);
+    const compiled = compileRowsOf(req, compileTab);
     await (this.#tuned ??= tuneInstance(this.db));
     return runRows(this.pool, this.cache, compiled, options);
   }
@@ -147,7 +143,7 @@ export class ReportEngine {
     req: RowsRequest,
     options: RunOptions = {},
   ): Promise<{ linking: number; target: number } | undefined> {
-    const matches = memoisedTab(this.compiled, req, compileTab).filterMatches;
+    const matches = compileTab(req).filterMatches;
     if (!matches) return undefined;
     const [linking, target] = await Promise.all([
       runCount(this.pool, this.cache, matches.linking, options),
