@@ -1,15 +1,13 @@
 import { useState } from 'react';
-import { Alert, Anchor, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { Alert, Card, Group, Stack, Text, Title } from '@mantine/core';
 import type { DataSourceStatus, ImportJob, SourceImport } from '../../../../catalog/data-source-calls.ts';
-import { formatDate, formatNumber } from '../../../../catalog/format.ts';
 import { removeSourceImport, uploadSourceFiles } from '../../api/data-sources.ts';
 import { errorText } from '../../lib/load-state.ts';
 import { dropDashboardCaches } from '../../stores/data-sources-store.ts';
 import { Icon } from '../../components/icon.tsx';
 import { ToneBadge } from '../../components/tone-badge.tsx';
-import { CoverageChart } from './coverage-chart.tsx';
+import { ConnectedSourceDetails } from './connected-source-details.tsx';
 import { DropZone } from './drop-zone.tsx';
-import { ImportList } from './import-list.tsx';
 import { JobProgress } from './job-progress.tsx';
 import { RemoveImportDialog } from './remove-import-dialog.tsx';
 
@@ -23,8 +21,6 @@ export interface SourceCardProps {
   onChanged: () => void;
 }
 
-const byWhom = (i: SourceImport): string => (i.by === 'cli' ? 'npm run import-data' : (i.by ?? 'unknown'));
-
 /** One data source: connected or not, its coverage, rows, imports, matched pages, and the files to import. */
 export function SourceCard({ websiteId, source, job, isBusy, onChanged }: SourceCardProps) {
   const [uploaded, setUploaded] = useState<number | undefined>();
@@ -33,7 +29,6 @@ export function SourceCard({ websiteId, source, job, isBusy, onChanged }: Source
   const [isRemoving, setRemoving] = useState(false);
   /** A failed job the user has read and closed. */
   const [dismissedJob, setDismissedJob] = useState<string | undefined>();
-  const last = source.imports[0];
   const isUploading = uploaded !== undefined;
 
   const afterStart = (started: ImportJob) => {
@@ -75,7 +70,6 @@ export function SourceCard({ websiteId, source, job, isBusy, onChanged }: Source
     );
   };
 
-  const match = source.match;
   return (
     <Card withBorder radius="md" padding="md" data-testid="source-card" data-source={source.id} component="section">
       <Stack gap="sm">
@@ -91,38 +85,7 @@ export function SourceCard({ websiteId, source, job, isBusy, onChanged }: Source
           </ToneBadge>
         </Group>
         {source.isConnected ? (
-          <>
-            <Group gap="lg" wrap="wrap">
-              <Stat label="Rows" value={formatNumber(source.rows)} />
-              {last ? (
-                <Stat label="Last import" value={`${formatDate(last.at)} by ${byWhom(last)}`} testId="last-import" />
-              ) : null}
-              {match ? (
-                <Stat
-                  label={`Crawled pages matched (crawl ${match.crawlId})`}
-                  value={`${formatNumber(match.matchedPages)} of ${formatNumber(match.crawledPages)} (${share(match.matchedPages, match.crawledPages)})`}
-                  testId="matched-pages"
-                />
-              ) : null}
-            </Group>
-            {source.days.length > 0 || source.periods.length > 0 ? <CoverageChart source={source} /> : null}
-            {match && match.unmatchedUrls > 0 ? (
-              <Text size="xs" c="dark.4" data-testid="unmatched">
-                {formatNumber(match.unmatchedUrls)} of its {formatNumber(match.sourceUrls)} URLs match no crawled page,
-                e.g.{' '}
-                {match.unmatchedExamples.map((url, i) => (
-                  <span key={url}>
-                    {i > 0 ? ', ' : ''}
-                    <Anchor href={url} target="_blank" rel="noreferrer" size="xs" style={{ wordBreak: 'break-all' }}>
-                      {url}
-                    </Anchor>
-                  </span>
-                ))}
-                . A www or https mismatch with the crawl shows here.
-              </Text>
-            ) : null}
-            <ImportList imports={source.imports} byWhom={byWhom} isBusy={isBusy} onRemove={setToRemove} />
-          </>
+          <ConnectedSourceDetails source={source} isBusy={isBusy} onRemove={setToRemove} />
         ) : (
           <Text size="sm" c="dark.4">
             {source.isInExport
@@ -171,19 +134,3 @@ export function SourceCard({ websiteId, source, job, isBusy, onChanged }: Source
     </Card>
   );
 }
-
-function Stat({ label, value, testId }: { label: string; value: string; testId?: string }) {
-  return (
-    <div data-testid={testId}>
-      <Text size="xs" c="dimmed" fw={500}>
-        {label}
-      </Text>
-      <Text size="sm" fw={600}>
-        {value}
-      </Text>
-    </div>
-  );
-}
-
-const share = (part: number, whole: number): string =>
-  whole === 0 ? '–' : `${formatNumber((100 * part) / whole, part === whole || part === 0 ? 0 : 1)}%`;
