@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo } from 'react';
 import { DEFAULT_PAGE_SIZE, MAX_TREND_CRAWLS } from '../../../../catalog/constants.ts';
-import type { DataSourceId } from '../../../../catalog/data-sources.ts';
+import { requiredSourceOf, type DataSourceId } from '../../../../catalog/data-sources.ts';
 import type { ReportDefinition } from '../../../../catalog/schema.ts';
 import type { ReportQuery } from '../../api/technical-health-check.ts';
 import type { DifferenceType } from '../../api/types.ts';
@@ -10,11 +10,17 @@ import { useReportStore } from '../../stores/report-store.ts';
 /**
  * The open report's view as the URL and the crawl selection give it (tab, page, sort), the summary and rows
  * queries made of it, and their loading: on every change, on refresh, and the store's reset when the page closes.
+ * A report a data source feeds loads its rows once its own summary has answered whether the crawl has the source: rows
+ * asked for before would be refused (409) on a website without it, and an overview still on screen may be another
+ * crawl's.
  */
 export function useReportQueries(report: ReportDefinition, notConnected: DataSourceId | undefined) {
   const { website, segment, crawls, current, comparison, range, url, setUrl } = useDashboard();
   const loadSummary = useReportStore((s) => s.loadSummary);
   const loadRows = useReportStore((s) => s.loadRows);
+  const summaryKey = useReportStore((s) => s.summaryKey);
+  const isSummaryAnswered = useReportStore((s) => s.summary.status === 'success' || s.summary.status === 'error');
+  const needsSource = requiredSourceOf(report.category) !== undefined;
   const tab: DifferenceType = url.tab ?? 'all';
   const pageIndex = (url.page ?? 1) - 1;
   const pageSize = url.size ?? DEFAULT_PAGE_SIZE;
@@ -74,9 +80,11 @@ export function useReportQueries(report: ReportDefinition, notConnected: DataSou
   useEffect(() => {
     if (summaryQuery) void loadSummary(summaryQuery);
   }, [summaryQuery, loadSummary]);
+  const isSourceKnown =
+    !needsSource || (summaryQuery !== null && isSummaryAnswered && summaryKey === JSON.stringify(summaryQuery));
   useEffect(() => {
-    if (query && report.includeTable && !notConnected) void loadRows(query, page);
-  }, [query, page, loadRows, report.includeTable, notConnected]);
+    if (query && report.includeTable && !notConnected && isSourceKnown) void loadRows(query, page);
+  }, [query, page, loadRows, report.includeTable, notConnected, isSourceKnown]);
   useEffect(() => () => useReportStore.getState().reset(), []);
 
   const refresh = () => {
