@@ -144,7 +144,12 @@ describe('loadCrawl: a valid export', () => {
     });
     expect(result).toMatchObject({ websiteId: SITE, crawlId: 1, addedUrls: 2, tables: meta.tables });
     expect(precompute).toHaveBeenCalledOnce();
-    expect(precompute.mock.calls[0]?.[1]).toEqual({ manifest: ex.manifest, previous: undefined });
+    // The export's own Search Console and Analytics rows connect those sources for the crawl.
+    expect(precompute.mock.calls[0]?.[1]).toEqual({
+      manifest: ex.manifest,
+      previous: undefined,
+      sources: { analytics: 'export', 'search-console': 'export' },
+    });
     expect(tablesAtPrecompute).toBe(6);
 
     for (const table of exportTables) {
