@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import { debianPackages, ensureDebianPackages } from './support/debian-packages.ts';
-import { E2eQueue, buildWeb, e2eGroups, prepareE2eTemplate } from './support/e2e-groups.ts';
+import { LaneQueue, buildWeb, e2eGroups, e2eJobs, prepareE2eTemplate } from './support/e2e-groups.ts';
 
 try {
   ensureDebianPackages([debianPackages.chromium]);
@@ -23,9 +23,9 @@ if (built !== 0) process.exit(built);
 const planned = e2eGroups(process.argv.slice(2));
 const template = await prepareE2eTemplate((line) => console.log(line));
 try {
-  const queue = new E2eQueue(planned, template);
+  const queue = new LaneQueue(e2eJobs(planned, () => Promise.resolve(template)));
   await Promise.all([queue.lane(), queue.lane()]);
-  if (queue.failed.length > 0) console.error(`e2e: ${queue.failed.join(', ')} failed (each summary is above)`);
+  if (queue.failed.length > 0) console.error(`${queue.failed.join(', ')} failed (each summary is above)`);
   process.exitCode = queue.failed.length > 0 ? 1 : 0;
 } finally {
   fs.rmSync(template, { recursive: true, force: true });

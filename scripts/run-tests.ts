@@ -1,14 +1,20 @@
 /**
  * npm test: everything, arranged for CI's two cores. The checks (Prettier, ESLint, the type check) run at once;
- * then vitest runs while the browser tests' web build and data are made beside it (vitest keeps about one core
- * busy), and the browser tests' chunks start on that second lane; when vitest ends, its lane takes chunks too. Every
- * step runs even when an earlier one failed, so that one run reports every failure; the last lines are each step's
- * result and minutes.
+ * then two lanes take the vitest shards and the browser tests' groups (below). Every step runs even when an earlier
+ * one failed, so that one run reports every failure; the last lines are each step's result and minutes.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { debianPackages, ensureDebianPackages } from './support/debian-packages.ts';
-import { E2eQueue, buildWeb, e2eGroups, prepareE2eTemplate, runChild } from './support/e2e-groups.ts';
+import {
+  LaneQueue,
+  buildWeb,
+  e2eGroups,
+  e2eJobs,
+  prepareE2eTemplate,
+  runChild,
+  type Job,
+} from './support/e2e-groups.ts';
 
 const repoDir = path.resolve(import.meta.dirname, '..');
 const bin = (file: string): string => path.join(repoDir, 'node_modules', file);
@@ -56,54 +62,52 @@ await Promise.all([
   check('typecheck', [bin('typescript7/bin/tsc'), '--noEmit']),
 ]);
 
-// CI keeps only the end of the log, where the browser tests' lines would hide vitest's: its last lines come again there.
-const VITEST_TAIL_LINES = 60;
-const vitestTail: string[] = [];
+// CI keeps only the end of the log, where the browser tests' lines would hide vitest's: its failures and each shard's
+// last lines come again there.
+const VITEST_TAIL_LINES = 30;
 const vitestFailures: string[] = [];
-const keepTail = (line: string): void => {
-  if (/^\s*(×|FAIL\b)/.test(line) && vitestFailures.length < VITEST_TAIL_LINES) vitestFailures.push(line);
-  vitestTail.push(line);
-  if (vitestTail.length > VITEST_TAIL_LINES) vitestTail.shift();
-};
+const vitestTails = new Map<number, string[]>();
+const keepTail =
+  (shard: number) =>
+  (line: string): void => {
+    // eslint-disable-next-line no-control-regex -- vitest colours its lines
+    const plain = line.replace(/\x1b\[[0-9;]*m/g, '');
+    if (/^\s*(×|FAIL\b)/.test(plain) && vitestFailures.length < 2 * VITEST_TAIL_LINES) vitestFailures.push(plain);
+    const tail = vitestTails.get(shard) ?? [];
+    tail.push(line);
+    if (tail.length > VITEST_TAIL_LINES) tail.shift();
+    vitestTails.set(shard, tail);
+  };
 
-// The browser tests' chunks go to whichever lane is free: one starts once the data is ready, the other when vitest ends.
-let queue: E2eQueue | undefined;
-let e2eStarted = 0;
-const onChunkEnd = (group: { name: string }, isPassed: boolean, seconds: number): void => {
-  results.push({ name: `e2e: ${group.name}`, isPassed, seconds });
-};
+/**
+ * vitest in shards (its files split by a hash of their path), then the browser tests' groups, each a job for the
+ * first lane free: one lane starts at once, the other once the browser tests' build and data are made, and both
+ * take jobs to the end. A shard keeps about one core busy, as a browser group does, so the two cores stay busy.
+ */
+const VITEST_SHARDS = 3;
 let template: string | undefined;
 const prepared = step('e2e build and data', async () => {
   if ((await buildWeb()) !== 0) return false;
   template = await prepareE2eTemplate((line) => console.log(line));
-  queue = new E2eQueue(e2eGroups([]), template, onChunkEnd);
-  e2eStarted = performance.now();
   return true;
 });
-const e2eLane = async (): Promise<void> => {
-  await prepared;
-  await queue?.lane();
-};
-await Promise.all([
-  step(
-    'vitest',
-    async () => (await runChild(process.execPath, [bin('vitest/vitest.mjs'), 'run'], { onLine: keepTail })) === 0,
-  ).then(e2eLane),
-  prepared.then(e2eLane),
-]);
-if (template) {
-  results.push({
-    name: 'e2e, first to last',
-    isPassed: queue!.failed.length === 0,
-    seconds: (performance.now() - e2eStarted) / 1000,
-  });
-  fs.rmSync(template, { recursive: true, force: true });
-}
+const vitestJobs: Job[] = Array.from({ length: VITEST_SHARDS }, (_, i) => ({
+  name: `vitest ${i + 1}/${VITEST_SHARDS}`,
+  run: async () =>
+    (await runChild(process.execPath, [bin('vitest/vitest.mjs'), 'run', `--shard=${i + 1}/${VITEST_SHARDS}`], {
+      onLine: keepTail(i + 1),
+    })) === 0,
+}));
+const jobs = [...vitestJobs, ...e2eJobs(e2eGroups([]), async () => ((await prepared) ? template : undefined))];
+const queue = new LaneQueue(jobs, (job, isPassed, seconds) => results.push({ name: job.name, isPassed, seconds }));
+await Promise.all([queue.lane(), prepared.then(() => queue.lane())]);
+if (template) fs.rmSync(template, { recursive: true, force: true });
 
 if (vitestFailures.length > 0) console.log(`\n== vitest's failed tests:\n${vitestFailures.join('\n')}`);
-console.log(`\n== vitest's last ${vitestTail.length} lines, again:\n${vitestTail.join('\n')}`);
+for (const [shard, tail] of [...vitestTails].sort(([a], [b]) => a - b))
+  console.log(`\n== vitest shard ${shard}'s last ${tail.length} lines, again:\n${tail.join('\n')}`);
 const minutes = (seconds: number): string => `${(seconds / 60).toFixed(1)} min`;
 console.log(
   `\nnpm test:\n${results.map((r) => `  ${r.isPassed ? 'passed' : 'FAILED'}  ${r.name.padEnd(24)} ${minutes(r.seconds)}`).join('\n')}`,
 );
-process.exitCode = results.every((r) => r.isPassed) && template ? 0 : 1;
+process.exitCode = results.every((r) => r.isPassed) && queue.failed.length === 0 ? 0 : 1;

@@ -1,6 +1,6 @@
 /**
  * The browser tests' run, in pieces `npm run test:e2e` and `npm test` share: the web app's build, the data prepared
- * once (web/e2e/demo-data.ts), and the spec files run in two groups at once, each against its own service on its own
+ * once (web/e2e/demo-data.ts), and the spec files run in groups, two at once, each against its own service on its own
  * copy of that data (nothing is shared, so no test sees another group's changes). E2E_GROUPS=1 runs them as one.
  */
 import { spawn } from 'node:child_process';
@@ -14,16 +14,13 @@ import { freePort } from './free-port.ts';
 const repoDir = path.resolve(import.meta.dirname, '../..');
 
 /**
- * The spec files in chunks, taken longest first by whichever lane is free (`E2eQueue`): `npm test` starts one lane
- * beside vitest once the data is ready and a second when vitest ends, so the machine's two cores stay busy. A spec
- * file named nowhere joins the last chunk. The screenshots took 19 min beside a neighbour (26 Nov).
+ * The spec files in chunks, longest first, taken by whichever lane is free (`LaneQueue`; in `npm test` after the
+ * vitest shards), so the machine's two cores stay busy to the end. A spec file named nowhere joins the last chunk.
+ * Minutes beside vitest on 27 Nov: crawls 5.5, screenshots 4.3, dashboard 2.4, report 2.1, table 1.5.
  */
 const CHUNKS: { name: string; specs: string[] }[] = [
-  { name: 'screenshots', specs: ['screenshots'] },
   { name: 'crawls', specs: ['crawls', 'crawl-states'] },
-  { name: 'report', specs: ['report', 'report-export', 'removal-reasons', 'at-stake'] },
-  { name: 'dashboard', specs: ['dashboard', 'error-states', 'login', 'new-user', 'crawl-labels', 'comparability'] },
-  { name: 'table', specs: ['smoke', 'table-and-chart', 'rows-paint-timing', 'plain-http'] },
+  { name: 'screenshots', specs: ['screenshots'] },
   {
     name: 'admin and sources',
     specs: [
@@ -36,6 +33,9 @@ const CHUNKS: { name: string; specs: string[] }[] = [
       'screenshots-rendered',
     ],
   },
+  { name: 'dashboard', specs: ['dashboard', 'error-states', 'login', 'new-user', 'crawl-labels', 'comparability'] },
+  { name: 'report', specs: ['report', 'report-export', 'removal-reasons', 'at-stake'] },
+  { name: 'table', specs: ['smoke', 'table-and-chart', 'rows-paint-timing', 'plain-http'] },
 ];
 
 export interface E2eGroup {
@@ -115,7 +115,7 @@ export async function prepareE2eTemplate(log: (line: string) => void): Promise<s
 }
 
 /** Runs Playwright for one group with its own port, data directory and output directory; resolves to its exit code. */
-async function runGroup(group: E2eGroup, template: string, prefixed: boolean): Promise<number> {
+export async function runE2eGroup(group: E2eGroup, template: string, prefixed: boolean): Promise<number> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'thc-e2e-'));
   fs.cpSync(template, dataDir, { recursive: true });
   const port = process.env.E2E_PORT && !prefixed ? process.env.E2E_PORT : String(await freePort());
@@ -133,26 +133,44 @@ async function runGroup(group: E2eGroup, template: string, prefixed: boolean): P
   return code;
 }
 
+/** A piece of a test run that one lane runs to its end: a vitest shard, or a group of spec files. */
+export interface Job {
+  name: string;
+  run: () => Promise<boolean>;
+}
+
 /**
- * The groups, each run on its own copy of the prepared data by the first lane free: `lane()` takes groups until none
- * is left, so a lane can join late (after vitest) and the groups still end at about the same time.
+ * Jobs taken in order by the first lane free: `lane()` takes jobs until none is left, so a lane can join late (after
+ * the browser tests' build) and the lanes still end at about the same time.
  */
-export class E2eQueue {
+export class LaneQueue {
   readonly failed: string[] = [];
   private next = 0;
 
   constructor(
-    private readonly groups: readonly E2eGroup[],
-    private readonly template: string,
-    private readonly onGroupEnd: (group: E2eGroup, isPassed: boolean, seconds: number) => void = () => {},
+    private readonly jobs: readonly Job[],
+    private readonly onJobEnd: (job: Job, isPassed: boolean, seconds: number) => void = () => {},
   ) {}
 
   async lane(): Promise<void> {
-    for (let group = this.groups[this.next++]; group; group = this.groups[this.next++]) {
+    for (let job = this.jobs[this.next++]; job; job = this.jobs[this.next++]) {
       const started = performance.now();
-      const isPassed = (await runGroup(group, this.template, this.groups.length > 1)) === 0;
-      if (!isPassed) this.failed.push(group.name);
-      this.onGroupEnd(group, isPassed, (performance.now() - started) / 1000);
+      const isPassed = await job.run().catch((error: unknown) => {
+        console.error(`${job.name}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        return false;
+      });
+      if (!isPassed) this.failed.push(job.name);
+      this.onJobEnd(job, isPassed, (performance.now() - started) / 1000);
     }
   }
 }
+
+/** The groups as jobs, each on its own copy of `template`. */
+export const e2eJobs = (groups: readonly E2eGroup[], template: () => Promise<string | undefined>): Job[] =>
+  groups.map((group) => ({
+    name: `e2e: ${group.name}`,
+    run: async () => {
+      const prepared = await template();
+      return prepared !== undefined && (await runE2eGroup(group, prepared, groups.length > 1)) === 0;
+    },
+  }));
