@@ -21,6 +21,20 @@ test.beforeAll(async ({ baseURL }) => {
 
 const report = (reportId: string) => `${SECTION}/${reportId}?website=${site.id}`;
 
+/** Review screenshots of a state at 768 px wide and at 1280×800, ending at 1280 (test-results/shots or SHOTS_DIR). */
+async function reviewShots(page: Page, name: string): Promise<void> {
+  const dir = process.env.SHOTS_DIR ?? 'test-results/shots';
+  for (const [width, height] of [
+    [768, 1024],
+    [1280, 800],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    // The layout settles after a resize (the sidebar folds away or comes back).
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: `${dir}/${width}-${name}.png` });
+  }
+}
+
 /** Waits until the service has picked the website's crawls up from its store. */
 async function waitForCrawls(page: Page): Promise<void> {
   await expect
@@ -98,6 +112,8 @@ test.describe('as staff', () => {
     await expect(ads.getByTestId('data-sources-link')).toHaveAttribute('href', `/data-sources?website=${site.id}`);
     await expect(ads.getByTestId('query-source-empty')).toHaveCount(0);
     await expect(page.getByTestId('query-source-trends')).toHaveAttribute('data-not-connected', 'trends');
+    await page.getByTestId('query-source-ads-one').scrollIntoViewIfNeeded();
+    await reviewShots(page, 'query-report-not-connected');
     expect(problems()).toEqual([]);
   });
 
@@ -161,6 +177,7 @@ test.describe('as a client', () => {
     await expect(notConnected).toHaveAttribute('data-source', 'analytics');
     await expect(notConnected).toContainText('This report is not available for this website.');
     await expect(notConnected.getByTestId('data-sources-link')).toHaveCount(0);
+    await reviewShots(page, 'report-not-available-client');
 
     // Search Console was imported by the staff test above; Google Ads never was.
     await page.goto(report('search-console/all'));
