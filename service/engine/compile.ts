@@ -12,9 +12,9 @@ import { REMOVAL_REASON_COLUMN } from '../../catalog/removal-reasons.ts';
 import { formatDate } from '../../catalog/format.ts';
 import type { ChecklistItem, ChecklistKey } from '../app-db/checklist.ts';
 import { LOWER_URL_COLUMN, shapeOf, type ReportShape } from './report-shape.ts';
-import { ROW_ID, combinedQuery, pageQuery, selectList, type PagePlan } from './page-query.ts';
+import { combinedQuery, pageQuery, selectList, type PagePlan } from './page-query.ts';
 import { cursorLookupsOf, orderTerms, resolveOrder, validateCursor, type OrderTerm } from './row-order.ts';
-import { EMPTY, keyMatch, tabRows, type RowSource } from './row-source.ts';
+import { EMPTY, keyMatch, keyOrdinalOf, tabRows, type RowSource } from './row-source.ts';
 import { STAKE_ORDER_COLUMNS, STAKE_ORDINAL_COLUMN, withStakeColumns } from './stakes.ts';
 import {
   CHECKED_COLUMN,
@@ -129,10 +129,10 @@ function stakeOrdered(
   req: RowsRequest,
   shape: ReportShape,
   source: RowSource,
-): { source: RowSource; order: OrderTerm[] } {
-  // The current crawl's row tables (All and Added) carry each row's place in the order, computed at load.
-  if (req.stakeOrder!.isStored && source.stored && req.differenceType !== 'removed')
-    return { source, order: [{ column: STAKE_ORDINAL_COLUMN, desc: false }] };
+): { source: RowSource; order: OrderTerm[]; isStoredOrder?: boolean } {
+  // The current crawl's row tables (All and Added) are stored in the order, sorted at load.
+  if (req.stakeOrder!.isStored && source.stored?.isStakeOrdered && req.differenceType !== 'removed')
+    return { source, order: [{ column: STAKE_ORDINAL_COLUMN, desc: false }], isStoredOrder: true };
   const ordered: RowSource = {
     relation: withStakeColumns(source.relation, shape, req.current, req.stakeOrder!),
     alias: source.alias,
@@ -191,7 +191,13 @@ export function compileTab(req: RowsRequest, { packedColumns = [] }: CompileOpti
   const countWhere = (extra: SqlFragment[] = []) =>
     sql`SELECT count(*) AS n FROM (${source.relation}) "r" WHERE ${and([...filters, ...extra])}`;
   const count = filters.length > 0 || source.knownTotal === undefined ? countWhere() : undefined;
-  const paged = isStakeOrder ? stakeOrdered(req, shape, source) : { source, order: orderTerms(terms, source, shape) };
+  const paged = isStakeOrder
+    ? stakeOrdered(req, shape, source)
+    : {
+        source,
+        order: orderTerms(terms, source, shape),
+        isStoredOrder: isDefaultOrder && source.stored?.isStakeOrdered === false,
+      };
   return {
     shape,
     columns,
@@ -204,12 +210,13 @@ export function compileTab(req: RowsRequest, { packedColumns = [] }: CompileOpti
       source: paged.source,
       filters,
       order: paged.order,
+      isStoredOrder: paged.isStoredOrder ?? false,
       output: selectList(shape, paged.source, isChecked, packedColumns, { isRemoved, checklistState }),
       ...(paged.source.stored && {
         rowTableOutput: selectList(shape, paged.source, isChecked, packedColumns, {
           isRemoved,
           checklistState,
-          ordinal: ROW_ID,
+          ordinal: keyOrdinalOf(paged.source.stored),
         }),
       }),
     },

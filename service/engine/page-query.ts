@@ -31,15 +31,19 @@ export interface PagePlan {
   filters: readonly SqlFragment[];
   order: readonly OrderTerm[];
   isDefaultOrder: boolean;
+  /** The order is the one the row table is stored in (`order` is its `_pos`, or `_ord` in a key-ordered table). */
+  isStoredOrder: boolean;
   /** The select list (selectList) over a relation of the row table's columns and its ordinal as `_ord`. */
   output: SqlFragment;
-  /** The same select list over the row table itself, its rowid standing for `_ord` (set over precomputed rows). */
+  /** The same select list over the row table itself, its key ordinal standing for `_ord` (precomputed rows). */
   rowTableOutput?: SqlFragment;
 }
 
-/** A row table's ordinal: `_ord` where withOrdinal named it, the rowid in the table itself. */
+/** A row table's key ordinal as withOrdinal names it; in the table itself, keyOrdinalOf. */
 export const ORDINAL = raw('"r"."_ord"');
 export const ROW_ID = raw('"r".rowid');
+/** A row table's rowid as withOrdinal names it. */
+const POSITION = raw('"r"."_pos"');
 
 /**
  * The returned columns: row columns, the checklist flag, sub-rows, the removal reason (Removed tab), the ordinal and
@@ -89,7 +93,7 @@ export function selectList(
  * is empty.
  */
 export function pageQuery(plan: PagePlan, total: number, cursorOrdinal?: number): SqlFragment | undefined {
-  const { req, shape, source, filters, order, isDefaultOrder, output, rowTableOutput } = plan;
+  const { req, shape, source, filters, order, isDefaultOrder, isStoredOrder, output, rowTableOutput } = plan;
   const stored = source.stored;
   const hasFilters = filters.length > 0;
   const select = (from: SqlFragment, orderBy: SqlFragment): SqlFragment =>
@@ -98,20 +102,24 @@ export function pageQuery(plan: PagePlan, total: number, cursorOrdinal?: number)
   const hasCursor = req.after !== undefined;
   if (!hasCursor && req.offset >= total) return undefined;
   const limit = req.limit;
-  if (stored && isDefaultOrder && (!hasCursor || cursorOrdinal !== undefined)) {
-    const table = withOrdinal(stored.table);
-    // Without filters, ordinals of a whole row table are contiguous: a default-order page is a range read. Its rows
-    // come in rowid order without a sort, as DuckDB keeps a scan's insertion order (tuneInstance makes sure of it);
-    // sorting them took longer than reading them. The bounds are literals: DuckDB plans a statement with bound values
-    // again on every run (to put the values into the scan's filters), so bound bounds would not skip planning at a new
-    // offset, and a page asked for again would lose its kept plan (statement-cache.ts).
-    if (!hasFilters && stored.isContiguous && rowTableOutput) {
+  // The page's row ids, then its rows read by row id.
+  const byPosition = (table: SqlFragment, ids: SqlFragment, orderBy: SqlFragment): SqlFragment =>
+    select(sql`${table} "r" SEMI JOIN (${ids}) "p" ON ${POSITION} = "p"."_rid"`, orderBy);
+  if (stored && (!hasCursor || cursorOrdinal !== undefined)) {
+    const table = withOrdinal(stored.table, stored.isStakeOrdered);
+    // Without filters, the positions of a whole row table are contiguous: a page in its stored order is a range read.
+    // Its rows come in rowid order without a sort, as DuckDB keeps a scan's insertion order (tuneInstance makes sure
+    // of it); sorting them took longer than reading them. The bounds are literals: DuckDB plans a statement with bound
+    // values again on every run (to put the values into the scan's filters), so bound bounds would not skip planning
+    // at a new offset, and a page asked for again would lose its kept plan (statement-cache.ts). A cursor continues
+    // key order only, so with one the table is in key order here.
+    if (isStoredOrder && !hasFilters && stored.isContiguous && rowTableOutput) {
       const first = hasCursor ? cursorOrdinal! + 1 : req.offset;
       return sql`SELECT ${rowTableOutput} FROM ${stored.table} "r" WHERE ${ROW_ID} >= ${int(first)} AND ${ROW_ID} < ${int(first + limit)}`;
     }
-    if (hasCursor) {
-      const ids = sql`SELECT "r"."_ord" AS "_rid" FROM ${table} "r" WHERE ${stored.where} AND "r"."_ord" > ${int(cursorOrdinal!)} AND ${and(filters)} ORDER BY "r"."_ord" LIMIT ${int(limit)}`;
-      return select(sql`${table} "r" SEMI JOIN (${ids}) "p" ON "r"."_ord" = "p"."_rid"`, raw('"r"."_ord"'));
+    if (hasCursor && isDefaultOrder) {
+      const ids = sql`SELECT ${POSITION} AS "_rid" FROM ${table} "r" WHERE ${stored.where} AND ${ORDINAL} > ${int(cursorOrdinal!)} AND ${and(filters)} ORDER BY ${ORDINAL} LIMIT ${int(limit)}`;
+      return byPosition(table, ids, ORDINAL);
     }
   }
   const where = and([...filters, after ? afterKey(shape, after) : undefined]);
@@ -122,26 +130,28 @@ export function pageQuery(plan: PagePlan, total: number, cursorOrdinal?: number)
   const sorted = (reversed: boolean): SqlFragment => orderSql(order, 'r', reversed);
   if (stored) {
     // Sort only the sort columns and row ids, then read the page's rows by row id.
-    const table = withOrdinal(stored.table);
-    const ids = sql`SELECT "r"."_ord" AS "_rid" FROM ${table} "r" WHERE ${stored.where} AND ${where} ORDER BY ${sorted(reverse)} LIMIT ${int(take)} OFFSET ${int(skip)}`;
-    return select(sql`${table} "r" SEMI JOIN (${ids}) "p" ON "r"."_ord" = "p"."_rid"`, sorted(false));
+    const table = withOrdinal(stored.table, stored.isStakeOrdered);
+    const ids = sql`SELECT ${POSITION} AS "_rid" FROM ${table} "r" WHERE ${stored.where} AND ${where} ORDER BY ${sorted(reverse)} LIMIT ${int(take)} OFFSET ${int(skip)}`;
+    return byPosition(table, ids, sorted(false));
   }
   const inner = sql`SELECT * FROM (${source.relation}) "r" WHERE ${where} ORDER BY ${sorted(reverse)} LIMIT ${int(take)} OFFSET ${int(skip)}`;
   return select(sql`(${inner}) "r"`, sorted(false));
 }
 
 /**
- * The page and the total in one statement (each row carries TOTAL_COLUMN): a filtered default-order page of
- * precomputed rows, where counting and paging would otherwise scan the filtered column twice. Undefined elsewhere.
+ * The page and the total in one statement (each row carries TOTAL_COLUMN): a filtered page of precomputed rows in
+ * the default or stored order, where counting and paging would otherwise scan the filtered column twice. Undefined
+ * elsewhere.
  */
 export function combinedQuery(plan: PagePlan): SqlFragment | undefined {
-  const { req, source, filters, isDefaultOrder, output } = plan;
+  const { req, source, filters, isDefaultOrder, isStoredOrder, output } = plan;
   const stored = source.stored;
-  if (!stored || !isDefaultOrder || filters.length === 0 || req.after) return undefined;
-  const table = withOrdinal(stored.table);
-  const matches = sql`SELECT "r"."_ord" FROM ${table} "r" WHERE ${stored.where} AND ${and(filters)}`;
+  if (!stored || !(isDefaultOrder || isStoredOrder) || filters.length === 0 || req.after) return undefined;
+  const table = withOrdinal(stored.table, stored.isStakeOrdered);
+  const by = isStoredOrder ? POSITION : ORDINAL;
+  const matches = sql`SELECT ${POSITION} AS "_rid", ${by} AS "_o" FROM ${table} "r" WHERE ${stored.where} AND ${and(filters)}`;
   return sql`WITH "m" AS MATERIALIZED (${matches}),
-      "p" AS (SELECT "_ord" FROM "m" ORDER BY "_ord" LIMIT ${int(req.limit)} OFFSET ${int(req.offset)})
+      "p" AS (SELECT "_rid" FROM "m" ORDER BY "_o" LIMIT ${int(req.limit)} OFFSET ${int(req.offset)})
       SELECT ${output}, (SELECT count(*) FROM "m") AS ${ident(TOTAL_COLUMN)}
-      FROM ${table} "r" SEMI JOIN "p" ON "r"."_ord" = "p"."_ord" ORDER BY "r"."_ord"`;
+      FROM ${table} "r" SEMI JOIN "p" ON ${POSITION} = "p"."_rid" ORDER BY ${by}`;
 }

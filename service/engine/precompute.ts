@@ -3,8 +3,9 @@
  *
  * - `rr_<category>__<report>`: the report's rows with their display columns (joined metrics over the crawl's
  *   default date range), the sub-row list in `_sub`, `_added` (absent from the previous crawl), the lower-case URL
- *   in `_lc` and integer ranks `_rk_<column>` of the text columns. Stored in key order, so rowid is the key
- *   ordinal: a page under the default sort is a rowid range, read without a scan.
+ *   in `_lc` and integer ranks `_rk_<column>` of the text columns. Stored in the default order (key order, or what
+ *   is at stake when a source of a stake is connected), so a page in it is a rowid range, read without a scan or a
+ *   sort, and the export streams without a sort.
  * - `rm_<category>__<report>`: the same for the rows of the previous crawl that this one lacks (Removed), with
  *   the previous crawl's values.
  * - `report_counts`: one row per report with row_count, base, ems_rank, added/removed counts against the previous
@@ -40,7 +41,16 @@ import type { PrecomputedReport } from './compile.ts';
 import { REASON_COLUMN, reasonCountsOf, reasonCountsSql, withRemovalReasons } from './removal-reasons.ts';
 import { REMOVAL_REASONS, noRemovals, type RemovalCounts } from '../../catalog/removal-reasons.ts';
 import { ident, raw, sql, type SqlFragment } from './sql.ts';
-import { precomputeStakes } from './stakes.ts';
+import {
+  hasStakeSource,
+  KEY_ORDINAL_COLUMN,
+  precomputeStakes,
+  precomputeUrlStakes,
+  stakeOrderSql,
+  URL_STAKES_TABLE,
+  visitsOf,
+  type StakeOrder,
+} from './stakes.ts';
 import { dataSources, type DataSourceId } from '../../catalog/data-sources.ts';
 import { connectedOf, connectedSourcesOf } from '../sources/connected.ts';
 import { joinedFromTables, type JoinedSources } from '../sources/join-sources.ts';
@@ -86,6 +96,8 @@ interface CrawlSide {
   /** Materialised per URL aggregates over the default range, created on first use. */
   metricTables: Map<MetricFamily, SqlFragment>;
   tempPrefix: string;
+  /** The at-stake order's visits figure its row tables are stored in; undefined: key order. */
+  stakeVisits?: StakeOrder['visits'] | undefined;
 }
 
 interface PreviousSide extends CrawlSide {
@@ -186,16 +198,18 @@ const PREVIOUS_ROWS = '__thc_previous_rows';
 const PREVIOUS_NEW_KEYS = '__thc_previous_new_keys';
 
 /**
- * Creates a row table from `source` (a relation with the stored columns, `_sub` and `_added`), sorted by key so
- * that rowid is the key ordinal, with the lower-case URL and the text columns' ranks. Ranks come from the distinct
- * values joined back, which measured 4x cheaper than a dense_rank window over the wide rows.
+ * Creates a row table from `source` (a relation with the stored columns, `_sub` and `_added`) with the lower-case URL
+ * and the text columns' ranks, stored in key order so that rowid is the key ordinal; or, given the at-stake order's
+ * visits figure, stored in that order (stakes, then key) with the key ordinal in KEY_ORDINAL_COLUMN, so that a page
+ * in the at-stake order is a rowid range. Ranks come from the distinct values joined back, which measured 4x cheaper
+ * than a dense_rank window over the wide rows.
  */
 async function createRowTable(
   conn: DuckDBConnection,
   shape: ReportShape,
   name: string,
   source: SqlFragment,
-  extra: readonly string[] = [],
+  { extra = [], stakeVisits }: { extra?: readonly string[]; stakeVisits?: StakeOrder['visits'] | undefined } = {},
 ) {
   const rankCtes = shape.rankedColumns.map((id, i) => {
     const col = ident(id);
@@ -204,12 +218,21 @@ async function createRowTable(
   const rankColumns = shape.rankedColumns.map((id, i) => `, "rk${i}"."r" AS ${quoteIdent(rankColumnOf(id))}`);
   const rankJoins = shape.rankedColumns.map((id, i) => ` LEFT JOIN "rk${i}" ON "rk${i}"."v" = "s".${quoteIdent(id)}`);
   const keys = raw(shape.keyColumns.map((k) => `"s".${quoteIdent(k)}`).join(', '));
+  const keyOrdinal = ident(KEY_ORDINAL_COLUMN);
+  // The stake sort ends with the key ordinal, an integer, rather than the key columns' text.
+  const stake = stakeVisits
+    ? {
+        column: sql`, CAST(row_number() OVER (ORDER BY ${keys}) - 1 AS BIGINT) AS ${keyOrdinal}`,
+        join: sql` LEFT JOIN ${ident(URL_STAKES_TABLE)} "st" ON "st"."url" = "s".${ident(shape.urlColumn)}`,
+        order: sql`${stakeOrderSql(raw('"st"'), stakeVisits)}, ${keyOrdinal}`,
+      }
+    : undefined;
   const create = sql`CREATE OR REPLACE TABLE ${ident(name)} AS
     WITH "src" AS MATERIALIZED (${source})${rankCtes.reduce((acc, cte) => sql`${acc}${cte}`, raw(''))}
     SELECT "s"."_added", ${columnList(shape.storedColumns, 's')}, "s"."_sub"${raw(extra.map((c) => `, "s".${quoteIdent(c)}`).join(''))},
-           lower("s".${ident(shape.urlColumn)}) AS ${ident(LOWER_URL_COLUMN)}${raw(rankColumns.join(''))}
-    FROM "src" "s"${raw(rankJoins.join(''))}
-    ORDER BY ${keys}`;
+           lower("s".${ident(shape.urlColumn)}) AS ${ident(LOWER_URL_COLUMN)}${raw(rankColumns.join(''))}${stake?.column ?? raw('')}
+    FROM "src" "s"${raw(rankJoins.join(''))}${stake?.join ?? raw('')}
+    ORDER BY ${stake?.order ?? keys}`;
   await conn.run(create.sql, create.params as never);
 }
 
@@ -276,8 +299,8 @@ async function precomputeReport(
         isReportChanged,
       )
     : sql`SELECT *, FALSE AS "_added", NULL::VARCHAR AS ${ident(REASON_COLUMN)} FROM ${raw(temp(CURRENT_ROWS))} WHERE FALSE`;
-  await createRowTable(conn, shape, shape.rowTable, currentRows);
-  await createRowTable(conn, shape, shape.removedTable, removedRows, [REASON_COLUMN]);
+  await createRowTable(conn, shape, shape.rowTable, currentRows, { stakeVisits: current.stakeVisits });
+  await createRowTable(conn, shape, shape.removedTable, removedRows, { extra: [REASON_COLUMN] });
   const counts = await conn.runAndReadAll(
     `SELECT (SELECT count(*) FROM ${quoteIdent(shape.rowTable)}), (SELECT count(*) FILTER (WHERE "_added") FROM ${quoteIdent(shape.rowTable)}), (SELECT count(*) FROM ${quoteIdent(shape.removedTable)})`,
   );
@@ -331,16 +354,18 @@ export async function precomputeCrawl(
   const database = textOf(await scalar(conn, raw('SELECT current_database()')));
   const range = { start: ctx.manifest.dataStart, end: ctx.manifest.dataEnd };
   const stored = await readPrecomputed(conn, database);
+  const connected = connectedOf(ctx.sources ?? joinedFromTables(await sourceRowsOf(conn, stored.tables)));
   const current: CrawlSide = {
     alias: database,
     tables: stored.tables,
-    connected: connectedOf(ctx.sources ?? joinedFromTables(await sourceRowsOf(conn, stored.tables))),
+    connected,
     range,
     metricTables: new Map(),
     tempPrefix: '__thc_m_current',
+    stakeVisits: hasStakeSource(connected) ? visitsOf(connected) : undefined,
   };
-  // CREATE TABLE ... ORDER BY stores rows in that order (so rowid is the key ordinal) only while insertion order
-  // is preserved; the loader sets it too.
+  // CREATE TABLE ... ORDER BY stores rows in that order (so rowid is the default order's ordinal) only while
+  // insertion order is preserved; the loader sets it too.
   await conn.run('SET preserve_insertion_order = true');
   const previous = ctx.previous ? await openPrevious(conn, ctx.previous, range) : undefined;
   // One transaction: a statement's commit costs as much as the statement on a small crawl, and a precompute that
@@ -367,6 +392,7 @@ export async function precomputeCrawl(
       severity VARCHAR NOT NULL, row_count BIGINT NOT NULL, base BIGINT NOT NULL, ems_rank INTEGER NOT NULL,
       added_count BIGINT, removed_count BIGINT, previous_crawl_id INTEGER, previous_data_id VARCHAR,
       data_start DATE NOT NULL, data_end DATE NOT NULL, ${REASON_COUNT_COLUMNS.map((c) => `${c} BIGINT`).join(', ')})`);
+    await precomputeUrlStakes(conn, database, current.tables, range);
     const bases = new Map<string, number>();
     for (const report of reports) {
       if (kept.has(report.id)) continue;
@@ -401,7 +427,7 @@ export async function precomputeCrawl(
       );
       options.onReport?.(report.id, performance.now() - started);
     }
-    await precomputeStakes(conn, database, current.tables, range, reports.map(shapeOf));
+    await precomputeStakes(conn, reports.map(shapeOf), current.stakeVisits);
     await conn.run(`DROP TABLE IF EXISTS ${PRECOMPUTE_INFO_TABLE}`);
     await conn.run(`CREATE TABLE ${PRECOMPUTE_INFO_TABLE} AS SELECT ${PRECOMPUTE_VERSION} AS version`);
     for (const name of [CURRENT_ROWS, PREVIOUS_ROWS, PREVIOUS_NEW_KEYS])

@@ -81,7 +81,7 @@ export function cursorLookupsOf(req: RowsRequest, shape: ReportShape, source: Ro
   const after = req.after;
   const keyIs = and(shape.keyColumns.map((k, i) => sql`"r".${ident(k)} = ${after[i]!}`));
   const lookup = (extra?: SqlFragment): SqlFragment =>
-    sql`SELECT "r"."_ord" FROM ${withOrdinal(stored.table)} "r" WHERE ${stored.where} AND ${and([extra, keyIs])}`;
+    sql`SELECT "r"."_ord" FROM ${withOrdinal(stored.table, stored.isStakeOrdered)} "r" WHERE ${stored.where} AND ${and([extra, keyIs])}`;
   const hint = after[shape.keyColumns.length];
   const lookups: SqlFragment[] = [];
   // Zone maps of text columns hold only a short prefix, so a lookup by URL scans; the hint is a range read.

@@ -9,6 +9,7 @@ import { reportRowsLive, usesMetrics, type DateRange, type MetricScope, type Rep
 import type { CrawlTarget, PrecomputedReport, RowsRequest } from './rows-request.ts';
 import { REASON_COLUMN, withRemovalReasons } from './removal-reasons.ts';
 import { ident, raw, sql, tableRef, type SqlFragment } from './sql.ts';
+import { isStoredInStakeOrder, KEY_ORDINAL_COLUMN } from './stakes.ts';
 
 const sameRange = (a: DateRange, b: DateRange): boolean => a.start === b.start && a.end === b.end;
 
@@ -31,36 +32,50 @@ export interface RowSource {
   /** Columns that order rows like the key columns: `_ord` (the rowid) in a row table, else the keys themselves. */
   tiebreak: readonly string[];
   /**
-   * Set when the relation is the rows of a precomputed row table matching `where`: pages then sort row ids only,
-   * and when every row matches (`isContiguous`), `_ord` numbers them in key order from 0, so a default-order page
-   * is a range read.
+   * Set when the relation is the rows of a precomputed row table matching `where`: pages then sort row ids only.
+   * `_ord` numbers the rows in key order and `_pos` is the rowid, the place in the order the table is stored in:
+   * key order, or the at-stake order (`isStakeOrdered`). When every row matches (`isContiguous`), a page in the
+   * stored order is a range read.
    */
-  stored?: { table: SqlFragment; where: SqlFragment; isContiguous: boolean };
+  stored?: { table: SqlFragment; where: SqlFragment; isContiguous: boolean; isStakeOrdered: boolean };
   knownTotal?: number;
 }
 
-/** A precomputed row table with its rowid, the key ordinal, as `_ord`. */
-export const withOrdinal = (table: SqlFragment): SqlFragment => sql`(SELECT rowid AS "_ord", * FROM ${table})`;
+/** A precomputed row table's key ordinal: its rowid in key order, KEY_ORDINAL_COLUMN in the at-stake order. */
+export const keyOrdinalOf = (stored: { isStakeOrdered: boolean }, r = '"r"'): SqlFragment =>
+  raw(stored.isStakeOrdered ? `${r}.${ident(KEY_ORDINAL_COLUMN).sql}` : `${r}.rowid`);
+
+/** A precomputed row table with its key ordinal as `_ord` and its rowid as `_pos`. */
+export const withOrdinal = (table: SqlFragment, isStakeOrdered = false): SqlFragment =>
+  sql`(SELECT ${keyOrdinalOf({ isStakeOrdered }, '"t"')} AS "_ord", "t".rowid AS "_pos", "t".* FROM ${table} "t")`;
 
 function storedSource(
   table: SqlFragment,
   where: SqlFragment | undefined,
   alias: string,
   knownTotal: number,
+  isStakeOrdered = false,
 ): RowSource {
   return {
-    relation: sql`SELECT * FROM ${withOrdinal(table)} "r" WHERE ${where ?? raw('TRUE')}`,
+    relation: sql`SELECT * FROM ${withOrdinal(table, isStakeOrdered)} "r" WHERE ${where ?? raw('TRUE')}`,
     alias,
     isPrecomputed: true,
     tiebreak: ['_ord'],
-    stored: { table, where: where ?? raw('TRUE'), isContiguous: where === undefined },
+    stored: { table, where: where ?? raw('TRUE'), isContiguous: where === undefined, isStakeOrdered },
     knownTotal,
   };
 }
 
 function crawlRows(target: CrawlTarget, shape: ReportShape, scope: MetricScope): RowSource {
   const copy = usableCopy(target, shape, scope);
-  if (copy) return storedSource(tableRef(target.alias, copy.rowTable), undefined, target.alias, copy.rowCount);
+  if (copy)
+    return storedSource(
+      tableRef(target.alias, copy.rowTable),
+      undefined,
+      target.alias,
+      copy.rowCount,
+      isStoredInStakeOrder(target.tables),
+    );
   const relation = reportRowsLive(shape, {
     alias: target.alias,
     metrics: scope,
@@ -96,6 +111,7 @@ export function tabRows(req: RowsRequest, shape: ReportShape): RowSource | typeo
         raw('"r"."_added"'),
         req.current.alias,
         copy.added ?? 0,
+        isStoredInStakeOrder(req.current.tables),
       );
     const removed = tableRef(req.current.alias, copy.removedTable);
     return reason === undefined

@@ -48,49 +48,51 @@ export function reportStakeSql(shape: ReportShape, rows: SqlFragment, stakeUrls:
 }
 
 /**
- * Each row table's place of a row in the at-stake order (withStakeColumns' order: the stakes, then the key ordinal),
- * from 0; a page in that order is then a sort of one integer column instead of a join of every row with its stakes.
+ * A row table's position (its rowid) as the page query's relations name it (row-source.ts withOrdinal). A crawl
+ * with a source of a stake connected stores its row tables in the at-stake order (withStakeColumns' order: the
+ * stakes, then the key ordinal), so there the position is the row's place in that order: a page in it is a range
+ * of row ids and the export streams without a sort.
  */
-export const STAKE_ORDINAL_COLUMN = '_sk';
-/** The table whose presence says which visits figure the row tables' STAKE_ORDINAL_COLUMN sorts by. */
+export const STAKE_ORDINAL_COLUMN = '_pos';
+/** The key ordinal of a row table stored in the at-stake order (where the rowid is the place in that order). */
+export const KEY_ORDINAL_COLUMN = '_ko';
+/** The table whose presence says which visits figure the row tables are stored in the at-stake order of. */
 export const stakeOrderMarker = (visits: StakeOrder['visits']): string => `stake_order_${visits}`;
 
-/** The visits figure a crawl database's rows sort by: sessions when it has analytics rows (stakeOrderOf). */
-async function storedVisits(conn: DuckDBConnection, tables: ReadonlySet<string>): Promise<StakeOrder['visits']> {
-  if (!tables.has('analytics')) return 'clicks';
-  const reader = await conn.runAndReadAll('SELECT count(*) > 0 FROM (SELECT 1 FROM analytics LIMIT 1)');
-  return reader.getRowsJS()[0]?.[0] === true ? 'sessions' : 'clicks';
-}
+/** Whether a source of any stake is connected: only then do rows sort by what is at stake. */
+export const hasStakeSource = (connected: ReadonlySet<DataSourceId>): boolean =>
+  STAKE_FIGURES.some((f) => STAKE_SOURCES[f].some((id) => connected.has(id)));
 
-/** Sets STAKE_ORDINAL_COLUMN of every row of `shape`'s row table from URL_STAKES_TABLE. */
-async function storeStakeOrdinals(
-  conn: DuckDBConnection,
-  shape: ReportShape,
-  visits: StakeOrder['visits'],
-): Promise<void> {
-  const table = quoteIdent(shape.rowTable);
-  const ordinal = quoteIdent(STAKE_ORDINAL_COLUMN);
-  await conn.run(`ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS ${ordinal} BIGINT`);
-  const order = stakeOrderSql(raw('"s"'), visits);
-  await conn.run(`UPDATE ${table} SET ${ordinal} = "o"."sk"
-    FROM (SELECT "r".rowid AS "rid", row_number() OVER (ORDER BY ${order.sql}, "r".rowid) - 1 AS "sk"
-      FROM ${table} "r" LEFT JOIN ${URL_STAKES_TABLE} "s" ON "s"."url" = "r".${quoteIdent(shape.urlColumn)}) "o"
-    WHERE ${table}.rowid = "o"."rid"`);
-}
+/** The visits figure of the at-stake order: sessions when analytics is connected, else search clicks. */
+export const visitsOf = (connected: ReadonlySet<DataSourceId>): StakeOrder['visits'] =>
+  connected.has('analytics') ? 'sessions' : 'clicks';
 
-/** Writes REPORT_STAKES_TABLE afresh for the reports' precomputed row tables of the crawl database `database`. */
-export async function precomputeStakes(
+/** Whether a crawl database's row tables (rr_*) are stored in an at-stake order rather than in key order. */
+export const isStoredInStakeOrder = (tables: ReadonlySet<string>): boolean =>
+  tables.has(stakeOrderMarker('sessions')) || tables.has(stakeOrderMarker('clicks'));
+
+/** Writes URL_STAKES_TABLE, the per URL sums the row tables are sorted by; before any row table. */
+export async function precomputeUrlStakes(
   conn: DuckDBConnection,
   database: string,
   tables: ReadonlySet<string>,
   range: DateRange,
-  shapes: readonly ReportShape[],
 ): Promise<void> {
   const urls = stakeUrlRelation(database, tables, range);
   await conn.run(`CREATE OR REPLACE TABLE ${URL_STAKES_TABLE} AS ${urls.sql} ORDER BY "url"`, urls.params as never);
+}
+
+/**
+ * Writes REPORT_STAKES_TABLE afresh for the reports' precomputed row tables, and the marker of the order the row
+ * tables are stored in (`visits`; none: key order).
+ */
+export async function precomputeStakes(
+  conn: DuckDBConnection,
+  shapes: readonly ReportShape[],
+  visits: StakeOrder['visits'] | undefined,
+): Promise<void> {
   const columns = STAKE_FIGURES.map((f) => `${quoteIdent(f)} DOUBLE NOT NULL`).join(', ');
   await conn.run(`CREATE OR REPLACE TABLE ${REPORT_STAKES_TABLE} (report_id VARCHAR PRIMARY KEY, ${columns})`);
-  const visits = await storedVisits(conn, tables);
   for (const other of ['sessions', 'clicks'] as const)
     await conn.run(`DROP TABLE IF EXISTS ${stakeOrderMarker(other)}`);
   for (const shape of shapes) {
@@ -101,9 +103,8 @@ export async function precomputeStakes(
     );
     const insert = sql`INSERT INTO ${raw(REPORT_STAKES_TABLE)} SELECT ${shape.report.id}, * FROM (${stake})`;
     await conn.run(insert.sql, insert.params as never);
-    await storeStakeOrdinals(conn, shape, visits);
   }
-  await conn.run(`CREATE TABLE ${stakeOrderMarker(visits)} AS SELECT 1 AS "stored"`);
+  if (visits) await conn.run(`CREATE TABLE ${stakeOrderMarker(visits)} AS SELECT 1 AS "stored"`);
 }
 
 /** The columns the at-stake row order sorts by, most significant first, all descending. */
@@ -136,7 +137,8 @@ function stakeFigureSql(s: SqlFragment, visits: StakeOrder['visits']): SqlFragme
   ];
 }
 
-const stakeOrderSql = (s: SqlFragment, visits: StakeOrder['visits']): SqlFragment =>
+/** The at-stake order of rows joined with their URL's sums `s` (URL_STAKES_TABLE), before the key tiebreak. */
+export const stakeOrderSql = (s: SqlFragment, visits: StakeOrder['visits']): SqlFragment =>
   joinSql(
     stakeFigureSql(s, visits).map((f) => sql`${f} DESC`),
     ', ',
@@ -145,7 +147,7 @@ const stakeOrderSql = (s: SqlFragment, visits: StakeOrder['visits']): SqlFragmen
 /** How a crawl's rows sort by what is at stake: its visits figure (sessions when analytics is connected). */
 export interface StakeOrder {
   visits: 'sessions' | 'clicks';
-  /** The crawl's row tables hold each row's place in this order (STAKE_ORDINAL_COLUMN). */
+  /** The crawl's row tables are stored in this order (STAKE_ORDINAL_COLUMN). */
   isStored: boolean;
 }
 
@@ -173,8 +175,7 @@ export function stakeOrderOf(
   connected: ReadonlySet<DataSourceId>,
   tables: ReadonlySet<string>,
 ): StakeOrder | undefined {
-  const isConnected = STAKE_FIGURES.some((f) => STAKE_SOURCES[f].some((id) => connected.has(id)));
-  if (!isConnected || !tables.has(URL_STAKES_TABLE)) return undefined;
-  const visits = connected.has('analytics') ? 'sessions' : 'clicks';
+  if (!hasStakeSource(connected) || !tables.has(URL_STAKES_TABLE)) return undefined;
+  const visits = visitsOf(connected);
   return { visits, isStored: tables.has(stakeOrderMarker(visits)) };
 }
