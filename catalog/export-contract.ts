@@ -5,7 +5,7 @@
  * analytics, ads, trends, keyword planner) ship in the same directory, covering dataStart..dataEnd.
  */
 import { z } from 'zod';
-import { RENDER_MODES, renderedLinkColumns, renderedUrlColumns } from './render-contract.ts';
+import { COLUMN_SOURCE_IDS, RENDER_MODES, renderedLinkColumns, renderedUrlColumns } from './render-contract.ts';
 
 /**
  * Why a crawl holds less than the website: stopped by a person (a cancel keeping what was crawled, Ctrl-C), by its
@@ -75,6 +75,11 @@ export const manifestSchema = z.object({
   /** Why the crawl holds less than the website (stopped, its time limit, its Max URLs); absent for a full crawl. */
   partialReason: z.enum(PARTIAL_REASONS).optional(),
   settings: recordedSettingsSchema.optional(),
+  /**
+   * A rendered crawl's (renderMode all): where each column's values came from, by table and column
+   * (catalog/column-sources.ts, COLUMN_SOURCES); absent from other crawls, whose columns all read the raw response.
+   */
+  columnSources: z.record(z.string(), z.record(z.string(), z.enum(COLUMN_SOURCE_IDS))).optional(),
 });
 
 export type ExportColumn = z.infer<typeof exportColumnSchema>;

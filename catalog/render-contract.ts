@@ -2,7 +2,7 @@
  * The urls and links columns of a rendered crawl (`--render-mode all`), spread into export-contract.ts's tables: how
  * each page's render went, what went wrong in the browser, and the raw HTML's values of the fields the rendered
  * DOM fills (the page columns themselves then come from the rendered DOM; `rendered` says so per row). NULL in a
- * crawl that rendered nothing.
+ * crawl that rendered nothing, but for content_hash, the twin of raw_content_hash that every crawl fills.
  */
 /** The crawl's render modes (`--render-mode`, the Crawls page's setting): see service/crawl/render/render-settings.ts. */
 export const RENDER_MODES = ['none', 'sample', 'all'] as const;
@@ -34,6 +34,25 @@ export const renderedUrlColumns: Col[] = [
   ['raw_h1_tag', 'VARCHAR[]', 'H1 texts of the raw HTML'],
   ['raw_word_count', 'INTEGER', 'Words of body content in the raw HTML'],
   ['raw_links_out_count', 'INTEGER', 'Hyperlinks in the raw HTML'],
+  ['raw_h2_tag', 'VARCHAR[]', 'H2 texts of the raw HTML'],
+  ['raw_h3_tag', 'VARCHAR[]', 'H3 texts of the raw HTML'],
+  [
+    'raw_hreflang_links_out_count',
+    'INTEGER',
+    'Language alternates the raw HTML and the Link header declare, counted as hreflang_links_out_count is',
+  ],
+  ['raw_has_structured_data', 'BOOLEAN', 'The raw HTML carries schema.org markup'],
+  [
+    'raw_schema_types',
+    'VARCHAR[]',
+    'The schema.org types the raw HTML has items of (as the *_schema_count columns name them)',
+  ],
+  [
+    'content_hash',
+    'VARCHAR',
+    "Hash of the visible body text (the rendered DOM's in a rendered crawl): equal texts, equal hashes",
+  ],
+  ['raw_content_hash', 'VARCHAR', 'Hash of the visible body text of the raw HTML'],
   [
     'head_changed_by_javascript',
     'VARCHAR[]',
@@ -53,4 +72,19 @@ export const renderedUrlColumns: Col[] = [
 
 export const renderedLinkColumns: Col[] = [
   ['rendered_only', 'BOOLEAN', 'The link is only in the rendered page, not in the raw HTML'],
+  ['raw_only', 'BOOLEAN', 'The link is only in the raw HTML: the rendered page dropped it'],
 ];
+
+/**
+ * Where the values of a rendered crawl's export columns come from, one of these per column (catalog/column-sources.ts
+ * declares them, and the export's manifest carries them as `columnSources`).
+ */
+export const COLUMN_SOURCES = {
+  rendered: 'the rendered DOM (the raw HTML on a row whose rendered is false: a page not rendered)',
+  raw: 'the HTTP response or the raw HTML as the server sent it, never changed by rendering',
+  browser: 'what the browser recorded while loading the page: its render, errors and requests, its timings',
+  both: 'both versions: compared, or merged (the links of both, each marked when only one version has it)',
+  crawl: 'the crawl itself (the URL, its scope, robots.txt and sitemaps): the same with or without rendering',
+} as const;
+export type ColumnSource = keyof typeof COLUMN_SOURCES;
+export const COLUMN_SOURCE_IDS = Object.keys(COLUMN_SOURCES) as [ColumnSource, ...ColumnSource[]];

@@ -55,9 +55,13 @@ function site(origin: string): Record<string, Route> {
   };
 }
 
-/** A page whose script uses every rendered key: an error and an exception, a failed request, a hash route, a link. */
-const APP = `<script>
+/**
+ * A page whose script uses every rendered key: an error and an exception, a failed request, a hash route, a link
+ * added and one removed.
+ */
+const APP = `<a id="gone" href="/de.html?raw">raw only</a><script>
   console.error('app: widget failed');
+  document.getElementById('gone').remove();
   fetch('http://localhost:1/api').catch(() => {});
   document.body.insertAdjacentHTML('beforeend', '<a href="#/guide">guide</a> <a href="/listed.html?js">js</a>');
   setTimeout(() => { throw new Error('app: late failure'); });

@@ -115,8 +115,9 @@ export const edgeColumns = {
   im: 'BOOLEAN',
   al: 'BOOLEAN',
   hl: 'VARCHAR',
-  /** Found only in the rendered DOM (render/rendered-page.ts). */
+  /** Found only in the rendered DOM, or only in the raw HTML (render/rendered-page.ts). */
   ro: 'BOOLEAN',
+  xo: 'BOOLEAN',
 } as const satisfies Columns;
 
 /** What an edge row leaves out when it is the default (see edgeLine in page-recorder.ts), as SQL. */

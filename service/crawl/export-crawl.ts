@@ -13,6 +13,7 @@ import {
   type PartialReason,
   type RecordedSettings,
 } from '../../catalog/export-contract.ts';
+import { columnSources } from '../../catalog/column-sources.ts';
 import { dataWindowBefore } from '../../catalog/data-sources.ts';
 import { openDatabase, quoteLiteral } from '../db/duckdb.ts';
 import { contractTableQueries } from './contract-tables.ts';
@@ -63,6 +64,7 @@ export async function exportCrawl(
     ...(target.stoppedEarly ? { stoppedEarly: true } : {}),
     ...(target.partialReason ? { partialReason: target.partialReason } : {}),
     ...(target.settings ? { settings: target.settings } : {}),
+    ...(target.settings?.renderMode === 'all' ? { columnSources } : {}),
   });
   const side = path.join(rows.workDir, 'export');
   fs.mkdirSync(side, { recursive: true });

@@ -22,7 +22,7 @@ export const START_ID = 0;
  * One link of a page to one target, all instances folded into one row (the links table's key is the pair): an edge
  * row but for its page (`f`) and with every key present.
  */
-interface Edge extends Required<Omit<EdgeRecord, 'f' | 'ro'>> {
+interface Edge extends Required<Omit<EdgeRecord, 'f' | 'ro' | 'xo'>> {
   t: number;
   /** The target's URL (not written: the row names it by id). */
   u: string;
@@ -55,7 +55,7 @@ const plainEdge = (k: LinkKindId, r: string | null, hl: string | null): EdgeOf =
  * An edge row without its defaults (no anchor, no rel, followed, one instance, no image): links are most of what a
  * crawl writes, and crawl-tables.ts puts the defaults back (EDGE_DEFAULTS).
  */
-function edgeLine(f: number, e: Edge, isRenderedOnly: boolean): string {
+function edgeLine(f: number, e: Edge, origins: LinkOrigins | null): string {
   let line = `{"f":${f},"t":${e.t},"k":${e.k}`;
   if (e.a !== '') line += `,"a":${JSON.stringify(e.a)}`;
   if (e.r !== null) line += `,"r":${JSON.stringify(e.r)}`;
@@ -64,7 +64,8 @@ function edgeLine(f: number, e: Edge, isRenderedOnly: boolean): string {
   if (e.im) line += ',"im":true';
   if (e.al !== null) line += `,"al":${e.al}`;
   if (e.hl !== null) line += `,"hl":${JSON.stringify(e.hl)}`;
-  if (isRenderedOnly) line += ',"ro":true';
+  if (origins?.renderedOnly.has(e.t)) line += ',"ro":true';
+  if (origins?.rawOnly.has(e.t)) line += ',"xo":true';
   return `${line}}\n`;
 }
 
@@ -73,6 +74,15 @@ const KIND_RANK: Record<LinkKindId, number> = { 0: 0, 4: 1, 2: 2, 3: 3, 1: 4, 5:
 
 const round3 = (value: number): number => Math.round(value * 1000) / 1000;
 const megabytes = (bytes: number): string => `${Math.round(bytes / (1024 * 1024))} MB`;
+
+/** A rendered page's hyperlink and image targets that only one of its versions has, by target id. */
+interface LinkOrigins {
+  renderedOnly: Set<number>;
+  rawOnly: Set<number>;
+}
+
+/** Adds a page's link to a target and returns the target's id, or null when the page's other version had it. */
+type AddEdge = (target: string, edge: EdgeOf) => number | null;
 
 type Redirect = { target: string; kind: 'http' | 'meta' | 'js' };
 
@@ -137,12 +147,13 @@ export class PageRecorder {
     }
     // Rendered crawl: the rendered DOM replaces the raw page; the raw one adds the links only it has.
     let raw: ParsedPage | null = null;
-    let renderedOnly: Set<number> | null = null;
+    let origins: LinkOrigins | null = null;
     const navigationsBefore = this.navigations.take(id);
     let navigationHops = 0;
     if (page !== null && this.renderer !== null) {
       const noindexBy = robotsHeader.hn ? 'X-Robots-Tag header' : page.metaNoindex ? 'HTML' : null;
-      const view = await renderView(this.renderer, (html) => this.parse(html, url), url, page, noindexBy);
+      const parse = (html: Buffer): Promise<ParsedPage> => this.parse(html, url);
+      const view = await renderView(this.renderer, parse, url, page, linkHeader, noindexBy);
       Object.assign(row, view.columns);
       if (view.navigatedTo !== null && view.navigatedTo !== url && redirect === null) {
         const cut = navigationCut(navigationsBefore + 1, view.navigatedTo);
@@ -161,7 +172,7 @@ export class PageRecorder {
       const named = canonical ?? otherScheme;
       row.cm = named === null ? null : frontier.know(named, id, depth);
       this.addPageEdges(page, id, url, canonical, addEdge);
-      if (raw !== null) renderedOnly = this.addRawEdges(raw, id, url, depth, edges, addEdge);
+      if (raw !== null) origins = this.addRawEdges(raw, id, url, depth, edges, addEdge);
     }
     for (const resource of page?.resources ?? []) {
       const target = normalizeResolvedUrl(resource);
@@ -181,7 +192,7 @@ export class PageRecorder {
     }
     this.writers.pages.write(row);
     if (id === START_ID && redirect !== null) await this.onStartRedirect(redirect.target);
-    await this.followEdges(id, depth, edges, robotsHeader.hf || (page?.metaNofollow ?? false), renderedOnly);
+    await this.followEdges(id, depth, edges, robotsHeader.hf || (page?.metaNofollow ?? false), origins);
   }
 
   /** An external URL's check: status and redirect target; nothing of it is parsed. */
@@ -205,7 +216,7 @@ export class PageRecorder {
 
   /**
    * The raw page's links the rendered DOM lost (search engines see those too), added after the rendered page's;
-   * returns the rendered page's link and image targets the raw HTML does not have.
+   * returns the hyperlink and image targets only one version has.
    */
   private addRawEdges(
     raw: ParsedPage,
@@ -213,20 +224,23 @@ export class PageRecorder {
     url: string,
     depth: number,
     edges: Map<number, Edge>,
-    addEdge: (target: string, edge: EdgeOf) => number,
-  ): Set<number> {
+    addEdge: AddEdge,
+  ): LinkOrigins {
     const { frontier } = this;
     const rendered = new Set(edges.keys());
     const inRaw = new Set([...rawTargets(raw)].map((target) => frontier.know(target, id, depth)));
     this.addPageEdges(raw, id, url, null, (target, edge) => {
       const t = frontier.know(target, id, depth);
-      return rendered.has(t) ? t : addEdge(target, edge);
+      return rendered.has(t) ? null : addEdge(target, edge);
     });
     const isLink = (t: number): boolean => {
       const k = edges.get(t)?.k;
       return k === LinkKind.href || k === LinkKind.image;
     };
-    return new Set([...rendered].filter((t) => !inRaw.has(t) && isLink(t)));
+    return {
+      renderedOnly: new Set([...rendered].filter((t) => !inRaw.has(t) && isLink(t))),
+      rawOnly: new Set([...inRaw].filter((t) => !rendered.has(t) && isLink(t))),
+    };
   }
 
   /** Gives the parsers' memory back (before the export). */
@@ -235,13 +249,7 @@ export class PageRecorder {
     this.parser = null;
   }
 
-  private addPageEdges(
-    page: ParsedPage,
-    id: number,
-    url: string,
-    canonical: string | null,
-    addEdge: (target: string, edge: EdgeOf) => number,
-  ): void {
+  private addPageEdges(page: ParsedPage, id: number, url: string, canonical: string | null, addEdge: AddEdge): void {
     for (const link of page.links) {
       const target = normalizeResolvedUrl(link.url);
       if (target === null) continue;
@@ -259,7 +267,7 @@ export class PageRecorder {
     for (const image of page.images) {
       const target = normalizeResolvedUrl(image.src);
       if (target === null) continue;
-      addEdge(target, {
+      const t = addEdge(target, {
         k: LinkKind.image,
         a: image.alt ?? '',
         r: null,
@@ -269,8 +277,9 @@ export class PageRecorder {
         al: !!image.alt,
         hl: null,
       });
-      if (image.alt === null || image.alt.trim() === '') this.writers.images.write({ f: id, src: target, ma: true });
-      else this.writers.images.write({ f: id, src: target, ma: false });
+      // An image both versions show is one row (the rendered DOM's).
+      if (t === null) continue;
+      this.writers.images.write({ f: id, src: target, ma: image.alt === null || image.alt.trim() === '' });
     }
     if (canonical !== null && canonical !== url) {
       addEdge(canonical, plainEdge(LinkKind.canonical, 'canonical', null));
@@ -287,11 +296,11 @@ export class PageRecorder {
     depth: number,
     edges: Map<number, Edge>,
     isNofollowPage: boolean,
-    renderedOnly: Set<number> | null,
+    origins: LinkOrigins | null,
   ): Promise<void> {
     const follows: Promise<void>[] = [];
     for (const edge of edges.values()) {
-      this.writers.edges.writeLine(edgeLine(id, edge, renderedOnly?.has(edge.t) ?? false));
+      this.writers.edges.writeLine(edgeLine(id, edge, origins));
       const isAlwaysFollowed = edge.k !== LinkKind.href && edge.k !== LinkKind.image;
       const nofollow: RestrictedReason | null = isAlwaysFollowed
         ? null

@@ -24,4 +24,12 @@ export const renderedPageColumns = {
   xh1: 'VARCHAR[]',
   xwc: 'INTEGER',
   xlc: 'INTEGER',
+  /** The raw HTML's H2s and H3s, body text hash, hreflang alternates (counted as the links table counts them). */
+  xh2: 'VARCHAR[]',
+  xh3: 'VARCHAR[]',
+  xbh: 'VARCHAR',
+  xhl: 'INTEGER',
+  /** The raw HTML's structured data: whether it has any, and the schema.org types it has items of. */
+  xsd: 'BOOLEAN',
+  xst: 'VARCHAR[]',
 } as const;

@@ -44,6 +44,13 @@ export function renderedUrlExpressions(page: PageExpressions): Record<string, st
     raw_h1_tag: 'g.xh1',
     raw_word_count: 'g.xwc',
     raw_links_out_count: 'g.xlc',
+    raw_h2_tag: 'g.xh2',
+    raw_h3_tag: 'g.xh3',
+    raw_hreflang_links_out_count: 'g.xhl',
+    raw_has_structured_data: 'g.xsd',
+    raw_schema_types: 'g.xst',
+    content_hash: 'CASE WHEN g.html THEN g.bh END',
+    raw_content_hash: 'g.xbh',
     head_changed_by_javascript: headChanged(page),
     rendered_words_added: `CASE WHEN g.rn THEN ${page.word_count} - coalesce(g.xwc, 0) END`,
     js_error_count: countOf('rce', 'rpe'),
@@ -61,7 +68,10 @@ export function renderedUrlExpressions(page: PageExpressions): Record<string, st
 
 /** The links columns; the link rows carry the linking page's `rn` as f_rn. */
 export function renderedLinkExpressions(): Record<string, string> {
-  return { rendered_only: 'CASE WHEN f_rn THEN coalesce(ro, false) END' };
+  return {
+    rendered_only: 'CASE WHEN f_rn THEN coalesce(ro, false) END',
+    raw_only: 'CASE WHEN f_rn THEN coalesce(xo, false) END',
+  };
 }
 
 /** NULL for every rendered column: what a writer that renders nothing (the demo generator) puts there. */

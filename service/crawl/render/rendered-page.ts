@@ -25,8 +25,31 @@ export interface RenderedView {
 
 const seconds = (ms: number): number => Math.round(ms) / 1000;
 
+/** What the response's Link header says, which a page's hreflang alternates are counted with. */
+export interface HeaderLinks {
+  canonical: string | null;
+  hreflang: { url: string }[];
+}
+
+/**
+ * The page's hreflang alternates counted as the links table counts them (hreflang_links_out_count): distinct other
+ * URLs than the page, the Link header's included, and none the page also links to or names as its canonical (that
+ * row of the links table is the stronger kind).
+ */
+export function hreflangCount(page: ParsedPage, url: string, header: HeaderLinks): number {
+  const outranking = new Set([...page.links.map((link) => normalizeResolvedUrl(link.url)), header.canonical]);
+  const canonical = page.canonicalUrl === null ? null : normalizeUrl(page.canonicalUrl);
+  if (canonical !== url) outranking.add(canonical);
+  const targets = new Set(
+    [...page.hreflang.map((alternate) => normalizeUrl(alternate.url)), ...header.hreflang.map((a) => a.url)].filter(
+      (target): target is string => target !== null && target !== url && !outranking.has(target),
+    ),
+  );
+  return targets.size;
+}
+
 /** The raw HTML's values of the fields rendering may change. */
-export function rawColumns(raw: ParsedPage): PageRecord {
+export function rawColumns(raw: ParsedPage, url: string, header: HeaderLinks): PageRecord {
   return {
     xti: raw.title,
     xde: raw.description,
@@ -34,8 +57,16 @@ export function rawColumns(raw: ParsedPage): PageRecord {
     xmn: raw.metaNoindex,
     xmf: raw.metaNofollow,
     xh1: raw.h1,
+    xh2: raw.h2,
+    xh3: raw.h3,
     xwc: raw.wordCount,
     xlc: raw.links.length,
+    xbh: raw.bodyHash,
+    xhl: hreflangCount(raw, url, header),
+    xsd: raw.hasStructuredData,
+    xst: Object.entries(raw.schemaCounts)
+      .filter(([, count]) => count > 0)
+      .map(([type]) => type),
   };
 }
 
@@ -50,9 +81,10 @@ export async function renderView(
   parse: (html: Buffer) => Promise<ParsedPage>,
   url: string,
   raw: ParsedPage,
+  header: HeaderLinks,
   noindexBy: string | null,
 ): Promise<RenderedView> {
-  const columns: PageRecord = { ...rawColumns(raw), rn: false };
+  const columns: PageRecord = { ...rawColumns(raw, url, header), rn: false };
   if (noindexBy !== null) {
     return {
       page: null,
