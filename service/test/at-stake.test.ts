@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OverviewReport } from '../../catalog/api.ts';
 import { reportById } from '../../catalog/index.ts';
+import { compileExport } from '../engine/compile.ts';
 import { loadCrawlTarget, ReportEngine, tabRequest } from '../engine/engine.ts';
 import { rowsOf } from '../engine/result.ts';
 import type { StakeOrder } from '../engine/stakes.ts';
@@ -124,6 +125,12 @@ describe('at stake', () => {
     expect(stored.length).toBeGreaterThan(3);
     expect(stored).toEqual(joined);
     expect(stored.slice(0, 100)).toEqual(urls);
+    // The row table is stored in that order: a page, and the whole export, are rowid ranges read without a sort.
+    const storedOrder = {
+      ...tabRequest(reportById('crawl/all')!, target, undefined, 'all'),
+      stakeOrder: target.stakeOrder,
+    };
+    expect(compileExport(storedOrder, 1000)?.sql).toMatch(/"r"\.rowid >= 0 AND "r"\.rowid < 1000$/);
     // An explicit sort wins, the keys' own order included.
     const byKey = await crawlAllOrder([{ id: 'url', desc: false }]);
     expect(byKey.urls).toEqual([...byKey.urls].sort());
