@@ -10,6 +10,7 @@
  */
 import http from 'node:http';
 import { PLANTED_SOURCE_PAGES } from './planted-sources.ts';
+import { plantRenderedPages, type PlantedRenderedSection } from './planted-rendered.ts';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
@@ -46,7 +47,7 @@ export interface PlantedCase {
 
 /** Reports fed by a rendered crawl, which the planted site's raw crawl (with its timing sample) is not. */
 const RENDERED_CRAWL =
-  'needs a rendered crawl (--render-mode all) of client-rendered pages: crawl-rendered.test.ts has its rows';
+  "needs a rendered crawl (--render-mode all): crawl-planted-rendered.test.ts crawls the site's rendered section (planted-rendered.ts)";
 
 /** Reports no crawl of a website can feed, and why: their near misses and rows come from other data. */
 export const unfedReports: Readonly<Record<string, string>> = {
@@ -116,6 +117,8 @@ export interface PlantedSite {
   origin: string;
   externalOrigin: string;
   cases: Record<string, PlantedCase>;
+  /** The section a rendered crawl reads, with the cases of the rendered crawl's reports (planted-rendered.ts). */
+  rendered: PlantedRenderedSection;
   /** Every path served by the site (for the tests' own checks). */
   paths: string[];
   close: () => Promise<void>;
@@ -643,6 +646,8 @@ export async function startPlantedSite(): Promise<PlantedSite> {
   // The home page links to every linked page; robots.txt and the sitemaps close the set.
   // Pages the imported vendor files describe, for the reports a crawl alone leaves unfed (planted-sources.ts).
   for (const path of PLANTED_SOURCE_PAGES) page(path);
+  const rendered = plantRenderedPages(routes, origin);
+  linkedFromHome.push(rendered.hub);
 
   page('/', { title: 'Planted-defect test site home page', links: linkedFromHome, structuredData: true }, false);
   routes.set('/robots.txt', {
@@ -652,6 +657,7 @@ export async function startPlantedSite(): Promise<PlantedSite> {
       'User-agent: *',
       'Disallow: /links/internal-disallowed/fires',
       'Disallow: /crawl/all/near',
+      ...rendered.robots,
       '',
       `Sitemap: ${origin}${sitemapIndex}`,
       '',
@@ -678,7 +684,7 @@ export async function startPlantedSite(): Promise<PlantedSite> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   };
-  return { origin, externalOrigin: ext, cases, paths: [...routes.keys()], close };
+  return { origin, externalOrigin: ext, cases, rendered, paths: [...routes.keys()], close };
 }
 
 // `node --import tsx service/test/helpers/planted-site.ts` serves the site until Ctrl-C, to crawl it by hand.
