@@ -105,10 +105,10 @@ describe('the planted rendered section, crawled with --render-mode all', () => {
     });
     expect(twins?.content_hash).not.toBe(twins?.raw_content_hash);
     expect(twins?.raw_content_hash).toEqual(expect.any(String));
-    // The image both versions show is one image, not one per version.
+    // An image both versions show is the rendered DOM's: its alt text is the one the script set.
     const images = await readExportRows(rendered, 'images_missing_alt', 'SELECT url, imgSrc FROM $table');
     expect(images).toEqual([
-      { url: `${site.origin}${site.rendered.twins}`, imgSrc: `${site.origin}${RENDERED_SECTION}twins/pic.png` },
+      { url: site.origin + site.rendered.twins, imgSrc: `${site.origin}${RENDERED_SECTION}twins/no-alt.png` },
     ]);
     // A page its script leaves alone has equal twins.
     const hub = await urlRow(rendered, site.rendered.hub);

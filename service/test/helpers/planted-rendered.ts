@@ -180,12 +180,14 @@ export function plantRenderedPages(routes: Map<string, PlantedResponse>, origin:
 
   // The raw twins: the script adds a subheading, two alternates and a Product, and rewrites the text.
   const twinsDe = page(`${base}twins/de`, {}, false);
-  // Its image without alt text is in both versions: one row of images_missing_alt.
-  routes.set(`${base}twins/pic.png`, { status: 200, headers: { 'content-type': 'image/png' }, body: 'not a png' });
+  // Its images have no alt text in the raw HTML; the script gives the first one its alt.
+  for (const name of ['alt-by-javascript', 'no-alt'])
+    routes.set(`${base}twins/${name}.png`, { status: 200, headers: { 'content-type': 'image/png' }, body: 'no png' });
   const twins = page(`${base}twins/en`, {
-    body: `<h2>Raw subheading</h2><p id="text">${words(120, 'twin')}</p><img src="${base}twins/pic.png">`,
+    body: `<h2>Raw subheading</h2><p id="text">${words(120, 'twin')}</p><img id="pic" src="${base}twins/alt-by-javascript.png"><img src="${base}twins/no-alt.png">`,
     script: [
       append('<h2>Added subheading</h2>'),
+      `document.getElementById('pic').alt = 'Set by JavaScript';`,
       `document.getElementById('text').textContent = ${JSON.stringify(words(120, 'rewritten'))};`,
       ...[
         ['de', twinsDe],
