@@ -71,8 +71,16 @@ export const renderedUrlColumns: Col[] = [
 ];
 
 export const renderedLinkColumns: Col[] = [
-  ['rendered_only', 'BOOLEAN', 'The link is only in the rendered page, not in the raw HTML'],
-  ['raw_only', 'BOOLEAN', 'The link is only in the raw HTML: the rendered page dropped it'],
+  [
+    'rendered_only',
+    'BOOLEAN',
+    'A hyperlink or image only the rendered page has, not the raw HTML (false on canonical, hreflang and redirect rows)',
+  ],
+  [
+    'raw_only',
+    'BOOLEAN',
+    'A hyperlink or image only the raw HTML has: the rendered page dropped it (false on canonical, hreflang and redirect rows)',
+  ],
 ];
 
 /**
