@@ -199,6 +199,16 @@ test('the query-report dialog shows what the query call returns, in pounds, with
   await expect(landing).toHaveAttribute('href', byUrl[0]!.url);
   await expect(urlRows.first().locator('[data-column="clicks"]')).toHaveText(formatNumber(byUrl[0]!.clicks));
   await expect(page.getByTestId('query-source-search-console').locator('svg').first()).toBeVisible();
+  // Each chart's value axis labels its ticks apart (a position of 12.1 to 12.6 is not 12, 12, 12).
+  const axes = await page
+    .getByTestId('query-source-search-console')
+    .locator('figure')
+    .evaluateAll((figures) =>
+      figures.map((f) => [...f.querySelectorAll('[aria-label="y-axis tick label"] text')].map((t) => t.textContent)),
+    );
+  expect(axes).toHaveLength(4);
+  for (const labels of axes) expect(new Set(labels).size).toBe(labels.length);
+  expect(axes.some((labels) => labels.length >= 2)).toBe(true);
 
   // Ads platform one, money in pounds
   const adsOne = report.adsOne.totals!;

@@ -56,8 +56,9 @@ export function KeywordPlannerSection({ report }: { report: QueryReport }) {
             <MiniChart
               title="Searches per month"
               points={months}
-              formatValue={(n) => formatCompactNumber(n)}
+              formatValue={(n, decimals = 0) => formatCompactNumber(n, decimals)}
               isMonthly
+              isWhole
               testId="query-keyword-planner-chart"
             />
           ) : null}

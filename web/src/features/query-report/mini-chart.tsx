@@ -5,13 +5,17 @@ import { format as formatDateFns } from 'date-fns';
 import { formatDate } from '../../../../catalog/format.ts';
 import type { DatedValue } from './query-report-model.ts';
 import { useElementWidth } from '../../lib/use-element-width.ts';
+import { axisTicks } from './axis-ticks.ts';
 
 const BRAND = 'var(--mantine-color-brand-7)';
 
 interface MiniChartProps {
   title: string;
   points: readonly DatedValue[];
-  formatValue: (value: number) => string;
+  /** A value in a tip, and on the axis with the decimals that keep its ticks apart (axis-ticks.ts). */
+  formatValue: (value: number, decimals?: number) => string;
+  /** Counts: whole ticks only. */
+  isWhole?: boolean;
   /** Bars per month (keyword planner) instead of a line per day. */
   isMonthly?: boolean;
   /** Search positions: lower is better, so the axis runs downwards. */
@@ -27,6 +31,7 @@ export function MiniChart({
   formatValue,
   isMonthly = false,
   isReversed = false,
+  isWhole = false,
   height = 100,
   testId,
 }: MiniChartProps) {
@@ -39,6 +44,11 @@ export function MiniChart({
     const label = (d: Date) => formatDateFns(d, isMonthly ? "MMM ''yy" : 'd MMM');
     const tip = (p: DatedValue) =>
       `${isMonthly ? formatDateFns(p.date, 'MMM yyyy') : formatDate(p.date)}\n${formatValue(p.value)}`;
+    const axis = axisTicks(
+      points.map((p) => p.value),
+      (n, decimals) => formatValue(n, decimals),
+      { isWhole, fromZero: !isReversed },
+    );
     const plot = Plot.plot({
       width,
       height,
@@ -53,11 +63,10 @@ export function MiniChart({
       y: {
         label: null,
         grid: true,
-        ticks: 3,
-        nice: true,
+        domain: axis.ticks.length > 1 ? [axis.ticks[0], axis.ticks.at(-1)] : undefined,
+        ticks: axis.ticks,
         reverse: isReversed,
-        ...(isReversed ? {} : { zero: true }),
-        tickFormat: (n: number) => formatValue(n),
+        tickFormat: (n: number) => formatValue(n, axis.decimals),
       },
       marks: isMonthly
         ? [
@@ -75,7 +84,7 @@ export function MiniChart({
     const svgHost = host.querySelector('[data-plot]');
     svgHost?.replaceChildren(plot);
     return () => plot.remove();
-  }, [points, width, height, formatValue, isMonthly, isReversed]);
+  }, [points, width, height, formatValue, isMonthly, isReversed, isWhole]);
 
   return (
     <figure style={{ margin: 0, minWidth: 0 }} data-testid={testId}>

@@ -9,8 +9,9 @@ import { datedValues, notConnectedSource, searchConsoleTotals } from './query-re
 import { SourceCard } from './source-card.tsx';
 import { StatGrid } from './stat-grid.tsx';
 
-const whole = (n: number) => formatNumber(n);
-const position = (n: number) => formatNumber(n, n < 10 ? 1 : 0);
+const whole = (n: number, decimals = 0) => formatNumber(n, decimals);
+const percent = (n: number, decimals = 0) => formatPercent(n, decimals);
+const position = (n: number, decimals?: number) => formatNumber(n, decimals ?? (n < 10 ? 1 : 0));
 
 const urlColumns: CompactColumn<SearchConsoleUrl>[] = [
   {
@@ -62,9 +63,9 @@ export function SearchConsoleSection({ report }: { report: QueryReport }) {
         ]}
       />
       <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="sm" verticalSpacing="xs">
-        <MiniChart title="Clicks per day" points={series.clicks} formatValue={whole} />
-        <MiniChart title="Impressions per day" points={series.impressions} formatValue={whole} />
-        <MiniChart title="CTR per day" points={series.ctr} formatValue={(n) => formatPercent(n, 0)} />
+        <MiniChart title="Clicks per day" points={series.clicks} formatValue={whole} isWhole />
+        <MiniChart title="Impressions per day" points={series.impressions} formatValue={whole} isWhole />
+        <MiniChart title="CTR per day" points={series.ctr} formatValue={percent} />
         <MiniChart
           title="Position per day (lower is better)"
           points={series.position}

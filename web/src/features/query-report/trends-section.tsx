@@ -6,7 +6,7 @@ import { datedValues, notConnectedSource } from './query-report-model.ts';
 import { SourceCard } from './source-card.tsx';
 import { StatGrid } from './stat-grid.tsx';
 
-const whole = (n: number) => formatNumber(n);
+const whole = (n: number, decimals = 0) => formatNumber(n, decimals);
 
 /** Trends: search interest (0 to 100) over time, averaged over the query's topics. */
 export function TrendsSection({ report }: { report: QueryReport }) {
@@ -32,6 +32,7 @@ export function TrendsSection({ report }: { report: QueryReport }) {
         title="Interest over time (0 to 100)"
         points={points}
         formatValue={whole}
+        isWhole
         testId="query-trends-chart"
       />
     </SourceCard>
