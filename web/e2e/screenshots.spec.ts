@@ -473,6 +473,17 @@ test.describe('at both sizes, one flow each', () => {
     });
     await expect(analytics.getByTestId('source-error')).toBeVisible();
     await shotBoth(page, 'data-sources', { fullPage: true, fitsWidth: true });
+    // Each card's "Choose files" stays on its drop line; the line's text wraps instead.
+    for (const size of sizes) {
+      await page.setViewportSize(size);
+      const zones = page.locator('[data-testid^="drop-"]:not([data-testid$="-input"])');
+      await expect(zones).toHaveCount(6);
+      for (const zone of await zones.all()) {
+        const text = (await zone.locator('p').first().boundingBox())!;
+        const button = (await zone.getByRole('button', { name: 'Choose files' }).boundingBox())!;
+        expect(button.y, `${size.name}: ${await zone.getAttribute('data-testid')}`).toBeLessThan(text.y + text.height);
+      }
+    }
     await card
       .getByRole('button', { name: /^Remove the import of/ })
       .first()

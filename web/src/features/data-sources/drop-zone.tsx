@@ -52,15 +52,21 @@ export function DropZone({ title, isDisabled, uploaded, onFiles, testId }: DropZ
         opacity: isDisabled ? 0.6 : 1,
       }}
     >
-      <Group gap="sm" justify="space-between" wrap="wrap">
-        <Group gap={8} wrap="nowrap" miw={0}>
+      <Group gap="sm" justify="space-between" wrap="nowrap">
+        <Group gap={8} wrap="nowrap" miw={0} style={{ flex: 1 }}>
           <Icon name="upload" size={18} color="var(--mantine-color-dark-3)" />
           <Text size="xs" c="dark.4">
             Drop {title} exports here (up to {MAX_UPLOAD_FILES} files of {Math.round(MAX_UPLOAD_BYTES / 1024 / 1024)}{' '}
             MB)
           </Text>
         </Group>
-        <Button size="compact-sm" variant="default" disabled={isDisabled} onClick={() => input.current?.click()}>
+        <Button
+          size="compact-sm"
+          variant="default"
+          disabled={isDisabled}
+          onClick={() => input.current?.click()}
+          style={{ flexShrink: 0 }}
+        >
           Choose files
         </Button>
       </Group>
