@@ -11,8 +11,18 @@ describe('the render options of the command line', () => {
 
   it('takes the rendered crawl and its limits', () => {
     expect(
-      parse('--render-mode', 'all', '--render-assets', '--render-quiet', '250', '--render-cap', '8000'),
-    ).toMatchObject({ renderMode: 'all', renderSettings: { loadAssets: true, quietMs: 250, capMs: 8000 } });
+      parse(
+        '--render-mode',
+        'all',
+        '--render-assets',
+        '--render-quiet',
+        '250',
+        '--render-cap',
+        '8000',
+        '--render-tabs',
+        '6',
+      ),
+    ).toMatchObject({ renderMode: 'all', renderSettings: { loadAssets: true, quietMs: 250, capMs: 8000, tabs: 6 } });
   });
 
   it.each([
@@ -21,6 +31,11 @@ describe('the render options of the command line', () => {
     [['--render-mode', 'none', '--render', '3'], 'it cannot go with --render-mode none'],
     [['--render-mode', 'all', '--render-cap', '50'], '--render-cap must be a whole number of milliseconds from 100'],
     [['--render-mode', 'all', '--render-quiet', '1.5'], '--render-quiet must be a whole number'],
+    [['--render-mode', 'all', '--render-tabs', '0'], '--render-tabs must be a whole number from 1 to 32, not "0"'],
+    [
+      ['--render-mode', 'all', '--render-tabs', 'many'],
+      '--render-tabs must be a whole number from 1 to 32, not "many"',
+    ],
   ])('refuses %j', (args, message) => {
     expect(() => parse(...args)).toThrow(UsageError);
     expect(() => parse(...args)).toThrow(message);

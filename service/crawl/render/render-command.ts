@@ -1,8 +1,19 @@
-/** The rendered crawl's command-line options (`--render-mode`, `--render-assets`, `--render-quiet`, `--render-cap`). */
+/**
+ * The rendered crawl's command-line options (`--render-mode`, `--render-assets`, `--render-quiet`, `--render-cap`,
+ * `--render-tabs`).
+ */
 import type { CrawlOptions } from '../crawl-options.ts';
-import { isRenderMode, RENDER_CAP_MS, RENDER_MODES } from './render-settings.ts';
+import {
+  isRenderMode,
+  QUIET_MS,
+  RENDER_CAP_MS,
+  RENDER_MODES,
+  RENDER_TABS,
+  RENDER_TABS_MAX,
+} from './render-settings.ts';
 
-export const RENDER_USAGE = '[--render-mode none|sample|all] [--render-assets] [--render-quiet MS] [--render-cap MS]';
+export const RENDER_USAGE =
+  '[--render-mode none|sample|all] [--render-assets] [--render-quiet MS] [--render-cap MS] [--render-tabs N]';
 
 export const RENDER_HELP = `Rendering:
   --render N            render the first N indexable pages in Chromium to time them (performance columns)
@@ -10,14 +21,17 @@ export const RENDER_HELP = `Rendering:
                         and its rendered DOM is what the crawl reads (links found only then are followed), the
                         raw HTML's values kept beside it; a page whose raw HTML says noindex is not rendered
   --render-assets       let rendered pages download images, media and fonts (blocked by default)
-  --render-quiet MS     a page is rendered once loaded with no request in flight for MS (default 500)
-  --render-cap MS       ... or at the latest MS after navigation start, recorded as a timeout (default ${RENDER_CAP_MS})`;
+  --render-quiet MS     a page is rendered once loaded with no request in flight for MS and its main thread then
+                        idle (default ${QUIET_MS})
+  --render-cap MS       ... or at the latest MS after navigation start, recorded as a timeout (default ${RENDER_CAP_MS})
+  --render-tabs N       pages rendered at once, each in a tab of its own (default ${RENDER_TABS}, at most ${RENDER_TABS_MAX})`;
 
 export const RENDER_ARGS = {
   'render-mode': { type: 'string' },
   'render-assets': { type: 'boolean' },
   'render-quiet': { type: 'string' },
   'render-cap': { type: 'string' },
+  'render-tabs': { type: 'string' },
 } as const;
 
 export interface RenderArgs {
@@ -25,6 +39,7 @@ export interface RenderArgs {
   'render-assets'?: boolean | undefined;
   'render-quiet'?: string | undefined;
   'render-cap'?: string | undefined;
+  'render-tabs'?: string | undefined;
 }
 
 const MAX_CAP_MS = 60_000;
@@ -50,12 +65,18 @@ export function renderOptionsOf(
   };
   const quietMs = ms('render-quiet', 0);
   const capMs = ms('render-cap', 100);
+  const tabsText = args['render-tabs'];
+  const tabs = tabsText === undefined ? undefined : Number(tabsText);
+  if (tabsText !== undefined && (!/^\d+$/.test(tabsText) || tabs! < 1 || tabs! > RENDER_TABS_MAX)) {
+    fail(`--render-tabs must be a whole number from 1 to ${RENDER_TABS_MAX}, not "${tabsText}"`);
+  }
   return {
     renderMode: mode,
     renderSettings: {
       ...(args['render-assets'] === true && { loadAssets: true }),
       ...(quietMs !== undefined && { quietMs }),
       ...(capMs !== undefined && { capMs }),
+      ...(tabs !== undefined && { tabs }),
     },
   };
 }

@@ -1,7 +1,8 @@
 /**
  * The rendered crawl's browser: one Debian Chromium (launched on the first page, every request through the egress
- * proxy) serving a pool of tabs. A browser that dies or gets stuck is replaced for the next page; the pages it held
- * come back as `crashed` rows, and what was crawled before is untouched (rows are on disk, not in the browser).
+ * proxy) serving a pool of tabs, each kept for page after page while its pages render (render-tab.ts). A browser that
+ * dies or gets stuck is replaced for the next page; the pages it held come back as `crashed` rows, and what was
+ * crawled before is untouched (rows are on disk, not in the browser).
  */
 import { chromium, type Browser, type BrowserServer } from 'playwright-core';
 import type { Egress } from '../egress.ts';
@@ -9,7 +10,7 @@ import { startEgressProxy, type EgressProxy } from '../egress-proxy.ts';
 import { chromiumArgs } from '../render.ts';
 import { CHROMIUM_PATH } from '../render-browser.ts';
 import type { RenderSettings } from './render-settings.ts';
-import { failedRender, renderInTab, within, STEP_MS, type RenderedPage } from './render-tab.ts';
+import { Deadline, failedRender, RenderTab, within, STEP_MS, type RenderedPage, type TabLimits } from './render-tab.ts';
 
 /** A page's script heap: a page allocating without end crashes its own renderer here, not the machine. */
 const PAGE_HEAP_MB = 512;
@@ -28,6 +29,8 @@ interface Session {
   server: BrowserServer;
   browser: Browser;
   isDead: boolean;
+  /** Tabs that rendered their last page, waiting for the next. */
+  idle: RenderTab[];
 }
 
 export class RenderPool {
@@ -38,6 +41,8 @@ export class RenderPool {
   private isClosed = false;
   /** Browsers started, the first included. */
   launches = 0;
+  /** Tabs opened: one per tab slot while pages render, another after each page that did not. */
+  tabsOpened = 0;
 
   constructor(private readonly options: RenderPoolOptions) {}
 
@@ -52,16 +57,7 @@ export class RenderPool {
       } catch (error) {
         return failedRender(`Chromium could not start (${error instanceof Error ? error.message : String(error)})`);
       }
-      const { options } = this;
-      const result = await renderInTab(session.browser, url, {
-        userAgent: options.userAgent,
-        quietMs: options.quietMs,
-        capMs: options.capMs,
-        loadAssets: options.loadAssets,
-        isAllowed: options.isAllowed,
-        blocksDisallowed: options.blocksDisallowed,
-        onStuckTab: () => void this.discard(session),
-      });
+      const result = await this.renderIn(session, url);
       const isGone = session.isDead || !session.browser.isConnected();
       if (isGone && result.status !== 'rendered' && result.status !== 'navigated') {
         return { ...result, status: 'crashed', reason: `Chromium exited during the render (${result.reason})` };
@@ -71,6 +67,38 @@ export class RenderPool {
       this.active--;
       this.queue.shift()?.();
     }
+  }
+
+  private async renderIn(session: Session, url: string): Promise<RenderedPage> {
+    let tab = session.idle.pop();
+    if (!tab) {
+      try {
+        tab = await RenderTab.open(session.browser, this.limits());
+        this.tabsOpened++;
+      } catch (error) {
+        // A browser that cannot open a tab in OPEN_MS is stuck.
+        if (error instanceof Deadline) void this.discard(session);
+        const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+        return failedRender(`the tab could not open (${message})`);
+      }
+    }
+    const result = await tab.render(url);
+    if (tab.isReusable && !session.isDead) session.idle.push(tab);
+    // A tab that will not close has a stuck renderer, and the browser with it.
+    else if (!(await tab.close())) void this.discard(session);
+    return result;
+  }
+
+  private limits(): TabLimits {
+    const { options } = this;
+    return {
+      userAgent: options.userAgent,
+      quietMs: options.quietMs,
+      capMs: options.capMs,
+      loadAssets: options.loadAssets,
+      isAllowed: options.isAllowed,
+      blocksDisallowed: options.blocksDisallowed,
+    };
   }
 
   async close(): Promise<void> {
@@ -111,7 +139,7 @@ export class RenderPool {
       await server.kill();
       throw error;
     });
-    const session: Session = { server, browser, isDead: false };
+    const session: Session = { server, browser, isDead: false, idle: [] };
     const current = this.session;
     browser.on('disconnected', () => {
       session.isDead = true;

@@ -10,14 +10,22 @@ export const isRenderMode = (value: string): value is RenderMode => (RENDER_MODE
 
 /**
  * A page counts as rendered once its load event has fired, no request has been in flight for QUIET_MS (the
- * "network idle" of Puppeteer and Lighthouse), and then its main thread has had an idle period with no request
- * started meanwhile (a framework's delayed effects have run); a page that gets there within RENDER_CAP_MS of navigation start is
- * `rendered`, one that does not is snapshot at the cap as `timeout`.
+ * "network idle" of Puppeteer and Lighthouse), and then its main thread has had an idle period
+ * (`requestIdleCallback`) with no request started meanwhile and none in the IDLE_SETTLE_MS after it (a framework's
+ * delayed effects have run); the DOM is taken at that idle period. A page that gets there within RENDER_CAP_MS of
+ * navigation start is `rendered`, one that does not is snapshot at the cap as `timeout`. Requests are counted from
+ * the browser's own network events (every request of the page's frames, subresources refused by the tab included).
  */
 export const QUIET_MS = 500;
 export const RENDER_CAP_MS = 5000;
-/** Pages rendered at once: tabs of the one browser. */
-export const RENDER_TABS = 4;
+/** After the page's idle period, how long a request it started has to be reported. */
+export const IDLE_SETTLE_MS = 50;
+/**
+ * Pages rendered at once: tabs of the one browser. A page spends most of its render waiting (the quiet window), so
+ * tabs overlap that; past the CPU's capacity more tabs only queue in Chromium.
+ */
+export const RENDER_TABS = 8;
+export const RENDER_TABS_MAX = 32;
 /**
  * Pages in a row that navigate themselves while rendering (`location.href`, a refresh set by script), each target
  * followed as a JavaScript redirect: past this many, the next target is not followed, so a page that reloads itself

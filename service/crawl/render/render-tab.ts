@@ -1,11 +1,14 @@
 /**
- * One page rendered in a fresh tab: navigation, the wait for "rendered" (render-settings.ts), the DOM snapshot, and
- * what went wrong on the way (console errors, uncaught exceptions, failed subrequests, resources robots.txt blocks).
- * Nothing here throws: a page that crashes, navigates away or never settles is a result with its reason, and every
- * step has a deadline, so a page busy in an endless loop costs its cap and no more.
+ * A tab of the rendered crawl: a browser context with one page, kept from page to page (a fresh context per page
+ * cost twice Chromium's CPU per page: a new renderer process, and the site's scripts fetched and compiled again), and
+ * one page rendered in it: navigation, the wait for "rendered" (render-settings.ts), the DOM snapshot, and what went
+ * wrong on the way (console errors, uncaught exceptions, failed subrequests, resources robots.txt blocks). Nothing
+ * here throws: a page that crashes, navigates away or never settles is a result with its reason, and every step has a
+ * deadline, so a page busy in an endless loop costs its cap and no more. Only a tab whose page rendered is kept for
+ * the next page, its cookies and storage cleared first; any other is closed, and the page after gets a new one.
  */
-import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
-import { HASH_ROUTES_MAX, type RenderSettings } from './render-settings.ts';
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+import { HASH_ROUTES_MAX, IDLE_SETTLE_MS, type RenderSettings } from './render-settings.ts';
 
 export type RenderStatus = 'rendered' | 'timeout' | 'crashed' | 'navigated' | 'failed';
 
@@ -31,8 +34,6 @@ export interface TabLimits extends Pick<RenderSettings, 'quietMs' | 'capMs' | 'l
   /** Whether robots.txt lets the crawler's user agent fetch a subresource (`blocks` decides if it is then fetched). */
   isAllowed: (url: string) => Promise<boolean>;
   blocksDisallowed: boolean;
-  /** The tab would not close in time: its renderer is stuck, and the browser with it. */
-  onStuckTab?: () => void;
 }
 
 /** Steps after the cap (snapshot, hash routes, closing) get this long each. */
@@ -43,10 +44,11 @@ const OPEN_MS = 30_000;
 const CLOSE_MS = 5000;
 const MAX_MESSAGES = 20;
 const MAX_MESSAGE_CHARS = 300;
-const ASSET_TYPES = new Set(['image', 'media', 'font']);
+/** CDP's resource types of images, media and fonts: not downloaded unless the settings ask. */
+const ASSET_TYPES = new Set(['Image', 'Media', 'Font']);
+/** How Chromium fails a request the tab refused (an asset, a resource robots.txt disallows): not the page's failure. */
+const REFUSED_ERROR = 'net::ERR_BLOCKED_BY_CLIENT.Inspector';
 const FAILED_RESOURCE = 'Failed to load resource:';
-/** After the page's idle period, how long a request it started has to be reported. */
-const IDLE_SETTLE_MS = 50;
 
 export class Deadline extends Error {}
 
@@ -68,37 +70,46 @@ const note = (list: string[], text: string): void => {
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** What the tab watches while the page loads. */
+/** CDP's Fetch.requestPaused, the fields read here. */
+interface PausedRequest {
+  requestId: string;
+  request: { url: string; headers: Record<string, string> };
+  resourceType: string;
+  frameId: string;
+}
+
+/** What the tab watches while a page loads; `reset` starts the next page's watch. */
 class Watch {
   inFlight = 0;
   lastActivity = Date.now();
   isLoaded = false;
   crash: string | null = null;
   navigatedTo: string | null = null;
-  private isFirstNavigation = true;
-  private readonly blocked = new WeakSet<Request>();
-  readonly result: Pick<RenderedPage, 'consoleErrors' | 'pageErrors' | 'failedRequests' | 'robotsBlocked'> = {
-    consoleErrors: [],
-    pageErrors: [],
-    failedRequests: [],
-    robotsBlocked: [],
-  };
+  isFirstNavigation = true;
+  result = Watch.lists();
 
-  constructor(
-    private readonly page: Page,
-    private readonly limits: TabLimits,
-  ) {}
+  private static lists(): Pick<RenderedPage, 'consoleErrors' | 'pageErrors' | 'failedRequests' | 'robotsBlocked'> {
+    return { consoleErrors: [], pageErrors: [], failedRequests: [], robotsBlocked: [] };
+  }
 
-  async attach(): Promise<void> {
-    const { page, result } = this;
+  reset(): void {
+    Object.assign(this, { inFlight: 0, lastActivity: Date.now(), isLoaded: false, navigatedTo: null });
+    this.isFirstNavigation = true;
+    this.result = Watch.lists();
+  }
+
+  listen(page: Page): void {
     page.on('console', (message) => {
       // Chromium logs each failed resource as a console error: those are failed requests, not the scripts' errors.
       if (message.type() === 'error' && !message.text().startsWith(FAILED_RESOURCE)) {
-        note(result.consoleErrors, message.text());
+        note(this.result.consoleErrors, message.text());
       }
     });
-    page.on('pageerror', (error) => note(result.pageErrors, error.message));
-    page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
+    page.on('pageerror', (error) => note(this.result.pageErrors, error.message));
+    // A page's "leave this page?" is answered yes: the next page this tab goes to is not held up by the last one.
+    page.on('dialog', (dialog) => {
+      void (dialog.type() === 'beforeunload' ? dialog.accept() : dialog.dismiss()).catch(() => undefined);
+    });
     page.on('crash', () => (this.crash = 'the page crashed (renderer out of memory or killed)'));
     page.on('load', () => (this.isLoaded = true));
     page.on('request', (request) => {
@@ -113,43 +124,63 @@ class Watch {
       this.inFlight = Math.max(0, this.inFlight - 1);
       this.lastActivity = Date.now();
     };
-    page.on('requestfinished', (request) => {
-      done();
-      void request
-        .response()
-        .then((response) => {
-          const isDocument = request.isNavigationRequest() && request.frame() === page.mainFrame();
-          if (response && response.status() >= 400 && !isDocument) {
-            note(result.failedRequests, `${request.url()} ${response.status()}`);
-          }
-        })
-        .catch(() => undefined);
+    page.on('requestfinished', done);
+    page.on('response', (response) => {
+      const request = response.request();
+      const isDocument = request.isNavigationRequest() && request.frame() === page.mainFrame();
+      if (response.status() >= 400 && !isDocument)
+        note(this.result.failedRequests, `${request.url()} ${response.status()}`);
     });
     page.on('requestfailed', (request) => {
       done();
-      if (!this.blocked.has(request)) note(result.failedRequests, `${request.url()} ${request.failure()?.errorText}`);
-    });
-    await page.route('**/*', async (route) => {
-      const request = route.request();
-      const url = request.url();
-      if (!this.limits.loadAssets && ASSET_TYPES.has(request.resourceType())) {
-        this.blocked.add(request);
-        return route.abort('blockedbyclient');
-      }
-      const isDocument = request.isNavigationRequest() && request.frame() === page.mainFrame();
-      if (!isDocument && url.startsWith('http') && !(await this.limits.isAllowed(url))) {
-        note(result.robotsBlocked, url);
-        if (this.limits.blocksDisallowed) {
-          this.blocked.add(request);
-          return route.abort('blockedbyclient');
-        }
-      }
-      return route.continue();
+      const error = request.failure()?.errorText;
+      if (error !== REFUSED_ERROR) note(this.result.failedRequests, `${request.url()} ${error}`);
     });
   }
 }
 
-const pageSnapshot = (): { html: string; hashRoutes: string[] } => {
+/** The browser's own fetch of a page's icon (not the page's request): never made, whatever the settings. */
+const isBrowserIcon = (resourceType: string, headers: Record<string, string>): boolean =>
+  resourceType === 'Other' && /^image\//.test(headers.Accept ?? headers.accept ?? '');
+
+/**
+ * Which requests the page may make, decided in the browser's network stack through CDP's Fetch domain (Playwright's
+ * own routing turns the HTTP cache off, so every page fetched and compiled the site's scripts again): images, media
+ * and fonts are refused unless the settings ask, and a subresource robots.txt disallows is noted (and refused when
+ * robots.txt is respected). The page's own document is never held.
+ */
+async function interceptRequests(session: CDPSession, watch: Watch, limits: TabLimits): Promise<void> {
+  const { frameTree } = await session.send('Page.getFrameTree');
+  const mainFrame = frameTree.frame.id;
+  const decide = async ({ requestId, request, resourceType, frameId }: PausedRequest): Promise<void> => {
+    const refuse = (): Promise<unknown> =>
+      session.send('Fetch.failRequest', { requestId, errorReason: 'BlockedByClient' });
+    if (!limits.loadAssets && ASSET_TYPES.has(resourceType)) return void (await refuse());
+    if (isBrowserIcon(resourceType, request.headers)) return void (await refuse());
+    const isDocument = resourceType === 'Document' && frameId === mainFrame;
+    const { url } = request;
+    if (!isDocument && url.startsWith('http') && !(await limits.isAllowed(url))) {
+      note(watch.result.robotsBlocked, url);
+      if (limits.blocksDisallowed) return void (await refuse());
+    }
+    await session.send('Fetch.continueRequest', { requestId });
+  };
+  // A request the page no longer waits for (its tab closed, its document gone) cannot be continued: nothing to do.
+  session.on('Fetch.requestPaused', (paused) => void decide(paused as PausedRequest).catch(() => undefined));
+  await session.send('Fetch.enable', { patterns: [{ urlPattern: '*', requestStage: 'Request' }] });
+}
+
+interface Snapshot {
+  html: string;
+  hashRoutes: string[];
+}
+
+/**
+ * The rendered DOM and the hash routes it links to; with `whenIdle`, taken once the page's main thread has an idle
+ * period (the tasks it had queued, a framework's effects, ran): the wait and the snapshot in one round trip.
+ */
+const pageSnapshot = async (whenIdle: boolean): Promise<Snapshot> => {
+  if (whenIdle) await new Promise((resolve) => requestIdleCallback(resolve));
   const here = location.origin + location.pathname + location.search;
   const routes = new Set<string>();
   for (const a of Array.from(document.querySelectorAll('a[href]'))) {
@@ -160,34 +191,43 @@ const pageSnapshot = (): { html: string; hashRoutes: string[] } => {
   return { html: doctype + document.documentElement.outerHTML, hashRoutes: [...routes] };
 };
 
-/** Resolves once the page's main thread has an idle period: the tasks it had queued (a framework's effects) ran. */
-const idlePeriod = (): Promise<void> => new Promise((resolve) => requestIdleCallback(() => resolve()));
+/** Empties the page's session storage, which the tab keeps across documents. */
+const forgetSession = (): void => {
+  try {
+    sessionStorage.clear();
+  } catch {
+    // An opaque origin has no storage.
+  }
+};
 
 /**
- * Waits for "rendered" or the cap; says which. Network quiet counts only once the page's main thread has gone idle
- * with no request started meanwhile: on a starved machine a framework's effects (which start the page's fetches)
- * can run later than the quiet time after load.
+ * Waits for "rendered" or the cap; gives the reason and the DOM snapshot, or null at the cap. Network quiet counts
+ * only once the page's main thread has gone idle with no request started meanwhile: on a starved machine a
+ * framework's effects (which start the page's fetches) can run later than the quiet time after load.
  */
-async function settle(page: Page, watch: Watch, limits: TabLimits, startedAt: number): Promise<string | null> {
+async function settle(
+  page: Page,
+  watch: Watch,
+  limits: TabLimits,
+  startedAt: number,
+): Promise<{ reason: string; snapshot: Snapshot } | null> {
   for (;;) {
     if (watch.crash !== null || watch.navigatedTo !== null) return null;
     const now = Date.now();
     const left = limits.capMs - (now - startedAt);
     if (left <= 0) return null;
-    if (watch.isLoaded && watch.inFlight === 0 && now - watch.lastActivity >= limits.quietMs) {
+    const quietFor = now - watch.lastActivity;
+    if (watch.isLoaded && watch.inFlight === 0 && quietFor >= limits.quietMs) {
       const mark = watch.lastActivity;
-      const idle = await within(page.evaluate(idlePeriod), left, 'an idle period').then(
-        () => true,
-        () => false,
-      );
+      const snapshot = await within(page.evaluate(pageSnapshot, true), left, 'an idle period').catch(() => null);
       // A request the idle tasks started may reach us just after the evaluation's answer.
       await sleep(IDLE_SETTLE_MS);
-      if (idle && watch.inFlight === 0 && watch.lastActivity === mark) {
-        return `network quiet for ${limits.quietMs} ms and the page idle`;
+      if (snapshot !== null && watch.inFlight === 0 && watch.lastActivity === mark) {
+        return { reason: `network quiet for ${limits.quietMs} ms and the page idle`, snapshot };
       }
       continue;
     }
-    await sleep(Math.min(50, limits.quietMs));
+    await sleep(Math.min(50, Math.max(10, limits.quietMs - quietFor)));
   }
 }
 
@@ -205,9 +245,9 @@ async function exploreHashRoutes(page: Page, first: string[], watch: Watch, limi
       'a hash route',
     );
     watch.lastActivity = Date.now();
-    await settle(page, watch, { ...limits, capMs: Math.min(left, limits.capMs) }, Date.now());
+    const quiet = await settle(page, watch, { ...limits, capMs: Math.min(left, limits.capMs) }, Date.now());
     if (watch.crash !== null || watch.navigatedTo !== null) break;
-    const { hashRoutes } = await within(page.evaluate(pageSnapshot), STEP_MS, 'a snapshot');
+    const { hashRoutes } = quiet?.snapshot ?? (await within(page.evaluate(pageSnapshot, false), STEP_MS, 'a snapshot'));
     for (const found of hashRoutes) {
       if (seen.has(found) || seen.size >= HASH_ROUTES_MAX) continue;
       seen.add(found);
@@ -217,73 +257,127 @@ async function exploreHashRoutes(page: Page, first: string[], watch: Watch, limi
   return [...seen].sort();
 }
 
-/**
- * Renders `url` in a tab of a context of its own, closed again whatever happens: contexts share no renderer process,
- * so a page that loops or hoards memory stalls no other page.
- */
-export async function renderInTab(browser: Browser, url: string, limits: TabLimits): Promise<RenderedPage> {
-  // The cap and the render time count from navigation start: opening a tab in a busy browser is not the page's.
-  let startedAt = Date.now();
-  const result = failedRender('');
-  let context: BrowserContext | null = null;
-  let page: Page | null = null;
-  let watch: Watch | null = null;
-  try {
-    context = await within(
+export class RenderTab {
+  /** Whether the tab can render another page: its last page rendered, and nothing went wrong since. */
+  isReusable = true;
+  private isUsed = false;
+
+  private constructor(
+    private readonly context: BrowserContext,
+    private readonly page: Page,
+    private readonly session: CDPSession,
+    private readonly watch: Watch,
+    private readonly limits: TabLimits,
+  ) {}
+
+  /**
+   * A tab in a context of its own: contexts share no renderer process, so a page that loops or hoards memory stalls
+   * no other tab.
+   */
+  static async open(browser: Browser, limits: TabLimits): Promise<RenderTab> {
+    const context = await within(
       browser.newContext({ userAgent: limits.userAgent, serviceWorkers: 'block' }),
       OPEN_MS,
       'opening a context',
     );
-    page = await within(context.newPage(), OPEN_MS, 'opening a tab');
-    watch = new Watch(page, limits);
-    Object.assign(result, watch.result);
-    await watch.attach();
-    startedAt = Date.now();
-    const navigation = page.goto(url, { waitUntil: 'commit', timeout: limits.capMs }).catch((error: Error) => error);
-    const committed = await within(navigation, limits.capMs + STEP_MS, 'navigation');
-    if (committed instanceof Error && watch.navigatedTo === null && watch.crash === null) {
-      if (committed.name !== 'TimeoutError') throw committed;
-      const reason = `the cap of ${limits.capMs} ms was reached before the page's response arrived`;
-      return Object.assign(result, { status: 'timeout', reason });
-    }
-    const quiet = await settle(page, watch, limits, startedAt);
-    if (watch.crash !== null) return Object.assign(result, { status: 'crashed', reason: watch.crash });
-    if (watch.navigatedTo !== null) {
-      const reason = `navigated away to ${watch.navigatedTo}`;
-      return Object.assign(result, { status: 'navigated', reason, navigatedTo: watch.navigatedTo });
-    }
-    result.status = quiet === null ? 'timeout' : 'rendered';
-    result.reason =
-      quiet ??
-      `the cap of ${limits.capMs} ms was reached (${watch.isLoaded ? 'loaded' : 'load event not fired'}, ` +
-        `${watch.inFlight} requests in flight)`;
-    const snapshot = await within(page.evaluate(pageSnapshot), STEP_MS, 'the DOM snapshot');
-    result.html = snapshot.html;
-    result.hashRoutes = snapshot.hashRoutes.sort();
-    if (snapshot.hashRoutes.length > 0) {
-      result.hashRoutes = await exploreHashRoutes(page, snapshot.hashRoutes, watch, limits).catch(
-        () => result.hashRoutes,
-      );
-    }
-  } catch (error) {
-    const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    if (watch?.crash) Object.assign(result, { status: 'crashed', reason: watch.crash });
-    else if (BROWSER_GONE.test(message ?? '')) {
-      Object.assign(result, { status: 'crashed', reason: `Chromium exited during the render (${message})` });
-    } else if (watch?.navigatedTo) {
-      const reason = `navigated away to ${watch.navigatedTo}`;
-      Object.assign(result, { status: 'navigated', reason, navigatedTo: watch.navigatedTo, html: null });
-    } else if (result.status === 'failed' || result.html === null) {
-      result.status = result.status === 'timeout' ? 'timeout' : 'failed';
-      result.reason = result.reason ? `${result.reason}; ${message}` : (message ?? 'render failed');
-    }
-  } finally {
-    result.elapsedMs = Date.now() - startedAt;
-    if (context) {
-      await within(context.close(), CLOSE_MS, 'closing the tab').catch(() => limits.onStuckTab?.());
+    try {
+      const page = await within(context.newPage(), OPEN_MS, 'opening a tab');
+      const session = await within(context.newCDPSession(page), OPEN_MS, 'opening a tab');
+      const watch = new Watch();
+      watch.listen(page);
+      await within(interceptRequests(session, watch, limits), OPEN_MS, 'opening a tab');
+      return new RenderTab(context, page, session, watch, limits);
+    } catch (error) {
+      await within(context.close(), CLOSE_MS, 'closing a context').catch(() => undefined);
+      throw error;
     }
   }
-  return result;
+
+  /** Closes the tab's context; false when it would not close in time (its renderer, and the browser, are stuck). */
+  async close(): Promise<boolean> {
+    this.isReusable = false;
+    return within(this.context.close(), CLOSE_MS, 'closing the tab').then(
+      () => true,
+      () => false,
+    );
+  }
+
+  /** Renders `url`; afterwards `isReusable` says whether the tab can take the next page. */
+  async render(url: string): Promise<RenderedPage> {
+    const { page, watch, limits } = this;
+    // The cap and the render time count from navigation start: clearing the last page's state is not this page's.
+    let startedAt = Date.now();
+    const result = failedRender('');
+    this.isReusable = false;
+    try {
+      if (this.isUsed) await within(this.forget(), STEP_MS, 'clearing the last page');
+      this.isUsed = true;
+      watch.reset();
+      Object.assign(result, watch.result);
+      startedAt = Date.now();
+      const navigation = page.goto(url, { waitUntil: 'commit', timeout: limits.capMs }).catch((error: Error) => error);
+      const committed = await within(navigation, limits.capMs + STEP_MS, 'navigation');
+      if (committed instanceof Error && watch.navigatedTo === null && watch.crash === null) {
+        if (committed.name !== 'TimeoutError') throw committed;
+        const reason = `the cap of ${limits.capMs} ms was reached before the page's response arrived`;
+        return Object.assign(result, { status: 'timeout', reason });
+      }
+      const quiet = await settle(page, watch, limits, startedAt);
+      if (watch.crash !== null) return Object.assign(result, { status: 'crashed', reason: watch.crash });
+      if (watch.navigatedTo !== null) {
+        const reason = `navigated away to ${watch.navigatedTo}`;
+        return Object.assign(result, { status: 'navigated', reason, navigatedTo: watch.navigatedTo });
+      }
+      result.status = quiet === null ? 'timeout' : 'rendered';
+      result.reason =
+        quiet?.reason ??
+        `the cap of ${limits.capMs} ms was reached (${watch.isLoaded ? 'loaded' : 'load event not fired'}, ` +
+          `${watch.inFlight} requests in flight)`;
+      const snapshot =
+        quiet?.snapshot ?? (await within(page.evaluate(pageSnapshot, false), STEP_MS, 'the DOM snapshot'));
+      result.html = snapshot.html;
+      result.hashRoutes = snapshot.hashRoutes.sort();
+      if (snapshot.hashRoutes.length > 0) {
+        result.hashRoutes = await exploreHashRoutes(page, snapshot.hashRoutes, watch, limits).catch(
+          () => result.hashRoutes,
+        );
+      }
+      this.isReusable = result.status === 'rendered' && watch.crash === null && watch.navigatedTo === null;
+    } catch (error) {
+      this.isReusable = false;
+      describeFailure(result, error, watch);
+    } finally {
+      result.elapsedMs = Date.now() - startedAt;
+    }
+    return result;
+  }
+
+  /** The last page's cookies and storage, gone: each page renders as a first visit, as a search engine's does. */
+  private async forget(): Promise<void> {
+    const { origin } = new URL(this.page.url());
+    await Promise.all([
+      this.page.evaluate(forgetSession),
+      this.context.clearCookies(),
+      origin.startsWith('http')
+        ? this.session.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' })
+        : null,
+    ]);
+  }
+}
+
+/** The result of a render a step of which threw: the crash, the navigation, or the error. */
+function describeFailure(result: RenderedPage, error: unknown, watch: Watch): void {
+  const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+  if (watch.crash) Object.assign(result, { status: 'crashed', reason: watch.crash });
+  else if (BROWSER_GONE.test(message ?? '')) {
+    Object.assign(result, { status: 'crashed', reason: `Chromium exited during the render (${message})` });
+  } else if (watch.navigatedTo) {
+    const reason = `navigated away to ${watch.navigatedTo}`;
+    Object.assign(result, { status: 'navigated', reason, navigatedTo: watch.navigatedTo, html: null });
+  } else if (result.status === 'failed' || result.html === null) {
+    result.status = result.status === 'timeout' ? 'timeout' : 'failed';
+    result.reason = result.reason ? `${result.reason}; ${message}` : (message ?? 'render failed');
+  }
 }
 
 /** A page that did not render, with the reason and nothing read from it. */

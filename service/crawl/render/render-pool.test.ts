@@ -1,0 +1,135 @@
+/**
+ * The rendered crawl's tabs in Debian's Chromium, against pages served on 127.0.0.1: the rule for "rendered" (a fetch
+ * a page starts after load is waited for; a page that never goes quiet ends at the cap), tabs kept from page to page
+ * with nothing of the last page's state left, and the requests a tab refuses (the browser's own icon fetches too).
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { debianPackages, ensureDebianPackages } from '../../../scripts/support/debian-packages.ts';
+import { Egress } from '../egress.ts';
+import { RenderPool } from './render-pool.ts';
+
+/** A fetch started this long after load, answered this much later: inside no fixed wait after load. */
+const LATE_FETCH_MS = 150;
+const LATE_ANSWER_MS = 600;
+const QUIET_MS = 200;
+const CAP_MS = 3000;
+
+const page = (title: string, script: string, body = ''): string =>
+  `<!doctype html><html><head><title>${title}</title></head><body>${body}<script>${script}</script></body></html>`;
+
+/** What the page finds of earlier pages' state, written into its DOM. */
+const READ_STATE =
+  "document.body.append(Object.assign(document.createElement('p'), { id: 'state', textContent: " +
+  'JSON.stringify({ cookie: document.cookie, local: localStorage.length, session: sessionStorage.length }) }));';
+
+const ROUTES: Record<string, string> = {
+  '/late': page(
+    'Late',
+    `addEventListener('load', () => setTimeout(() => fetch('/slow-data').then((r) => r.text()).then((text) => ` +
+      `document.body.append(Object.assign(document.createElement('p'), { id: 'late', textContent: text }))), ${LATE_FETCH_MS}));`,
+  ),
+  '/never-quiet': page('Never quiet', "(function poll() { fetch('/slow-data').finally(poll); })();"),
+  '/writes-state': page(
+    'Writes state',
+    "document.cookie = 'seen=1; path=/'; localStorage.setItem('seen', '1'); sessionStorage.setItem('seen', '1');",
+  ),
+  '/reads-state': page('Reads state', READ_STATE),
+  '/assets': page('Assets', "fetch('/private/data.json');", '<img src="/photo.png" alt=""><p>Assets</p>'),
+};
+
+let server: http.Server;
+let origin = '';
+const requested: string[] = [];
+const egress = new Egress({ allow: ['127.0.0.1/32'], dnsServers: [] });
+
+beforeAll(async () => {
+  ensureDebianPackages([debianPackages.chromium]);
+  server = http.createServer((request, response) => {
+    const url = request.url ?? '/';
+    requested.push(url);
+    if (url === '/slow-data') {
+      setTimeout(() => response.writeHead(200, { 'content-type': 'text/plain' }).end('late data'), LATE_ANSWER_MS);
+      return;
+    }
+    const body = ROUTES[url];
+    const headers: http.OutgoingHttpHeaders = { 'content-type': body ? 'text/html' : 'text/plain' };
+    if (url === '/writes-state') headers['set-cookie'] = 'server=1; Path=/';
+    response.writeHead(body ? 200 : 404, headers).end(body ?? 'not found');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+const poolOf = (tabs: number, blocksDisallowed = true): RenderPool =>
+  new RenderPool({
+    quietMs: QUIET_MS,
+    capMs: CAP_MS,
+    tabs,
+    loadAssets: false,
+    userAgent: 'thc-test',
+    egress,
+    isAllowed: (url) => Promise.resolve(!new URL(url).pathname.startsWith('/private/')),
+    blocksDisallowed,
+  });
+
+describe('the render pool', () => {
+  it('waits for a fetch the page starts after load, and ends a page that never goes quiet at the cap', async () => {
+    const pool = poolOf(2);
+    try {
+      const [late, never] = await Promise.all([pool.render(`${origin}/late`), pool.render(`${origin}/never-quiet`)]);
+      expect(late).toMatchObject({ status: 'rendered', reason: `network quiet for ${QUIET_MS} ms and the page idle` });
+      expect(late.html).toContain('<p id="late">late data</p>');
+      expect(late.elapsedMs).toBeGreaterThanOrEqual(LATE_FETCH_MS + LATE_ANSWER_MS + QUIET_MS);
+      expect(never.status).toBe('timeout');
+      expect(never.reason).toMatch(
+        new RegExp(`^the cap of ${CAP_MS} ms was reached \\(loaded, 1 requests in flight\\)$`),
+      );
+      expect(never.html).toContain('<title>Never quiet</title>');
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+
+  it('keeps a tab for the next page with none of the last page’s cookies or storage, and replaces one that timed out', async () => {
+    const pool = poolOf(1);
+    requested.length = 0;
+    try {
+      expect((await pool.render(`${origin}/writes-state`)).status).toBe('rendered');
+      const next = await pool.render(`${origin}/reads-state`);
+      expect(next.status).toBe('rendered');
+      expect(next.html).toContain(`<p id="state">${JSON.stringify({ cookie: '', local: 0, session: 0 })}</p>`);
+      expect(pool.tabsOpened).toBe(1);
+      expect((await pool.render(`${origin}/never-quiet`)).status).toBe('timeout');
+      expect((await pool.render(`${origin}/reads-state`)).status).toBe('rendered');
+      expect(pool.tabsOpened).toBe(2);
+      // The browser's own fetch of each page's icon, which a tab kept open gets round to, is not the page's.
+      expect(requested).not.toContain('/favicon.ico');
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+
+  it('downloads no images, and notes a subresource robots.txt disallows, fetched only when robots.txt is ignored', async () => {
+    for (const blocksDisallowed of [true, false]) {
+      requested.length = 0;
+      const pool = poolOf(1, blocksDisallowed);
+      try {
+        const result = await pool.render(`${origin}/assets`);
+        expect(result.status).toBe('rendered');
+        expect(result.robotsBlocked).toEqual([`${origin}/private/data.json`]);
+        expect(result.failedRequests).toEqual(blocksDisallowed ? [] : [`${origin}/private/data.json 404`]);
+        expect(requested).not.toContain('/photo.png');
+        expect(requested.includes('/private/data.json')).toBe(!blocksDisallowed);
+      } finally {
+        await pool.close();
+      }
+    }
+  }, 60_000);
+});
