@@ -130,8 +130,8 @@ function stakeOrdered(
   shape: ReportShape,
   source: RowSource,
 ): { source: RowSource; order: OrderTerm[]; isStoredOrder?: boolean } {
-  // The current crawl's row tables (All and Added) are stored in the order, sorted at load.
-  if (req.stakeOrder!.isStored && source.stored?.isStakeOrdered && req.differenceType !== 'removed')
+  // The current crawl's row tables (its rows and the removed ones) are stored in the order, sorted at load.
+  if (req.stakeOrder!.isStored && source.stored?.isStakeOrdered)
     return { source, order: [{ column: STAKE_ORDINAL_COLUMN, desc: false }], isStoredOrder: true };
   const ordered: RowSource = {
     relation: withStakeColumns(source.relation, shape, req.current, req.stakeOrder!),

@@ -300,7 +300,10 @@ async function precomputeReport(
       )
     : sql`SELECT *, FALSE AS "_added", NULL::VARCHAR AS ${ident(REASON_COLUMN)} FROM ${raw(temp(CURRENT_ROWS))} WHERE FALSE`;
   await createRowTable(conn, shape, shape.rowTable, currentRows, { stakeVisits: current.stakeVisits });
-  await createRowTable(conn, shape, shape.removedTable, removedRows, { extra: [REASON_COLUMN] });
+  await createRowTable(conn, shape, shape.removedTable, removedRows, {
+    extra: [REASON_COLUMN],
+    stakeVisits: current.stakeVisits,
+  });
   const counts = await conn.runAndReadAll(
     `SELECT (SELECT count(*) FROM ${quoteIdent(shape.rowTable)}), (SELECT count(*) FILTER (WHERE "_added") FROM ${quoteIdent(shape.rowTable)}), (SELECT count(*) FROM ${quoteIdent(shape.removedTable)})`,
   );

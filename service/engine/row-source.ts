@@ -114,13 +114,15 @@ export function tabRows(req: RowsRequest, shape: ReportShape): RowSource | typeo
         isStoredInStakeOrder(req.current.tables),
       );
     const removed = tableRef(req.current.alias, copy.removedTable);
+    const isStakeOrdered = isStoredInStakeOrder(req.current.tables);
     return reason === undefined
-      ? storedSource(removed, undefined, comparison.alias, copy.removed ?? 0)
+      ? storedSource(removed, undefined, comparison.alias, copy.removed ?? 0, isStakeOrdered)
       : storedSource(
           removed,
           sql`"r".${ident(REASON_COLUMN)} = ${reason}`,
           comparison.alias,
           copy.removedByReason?.[reason] ?? 0,
+          isStakeOrdered,
         );
   }
 

@@ -67,7 +67,7 @@ export const hasStakeSource = (connected: ReadonlySet<DataSourceId>): boolean =>
 export const visitsOf = (connected: ReadonlySet<DataSourceId>): StakeOrder['visits'] =>
   connected.has('analytics') ? 'sessions' : 'clicks';
 
-/** Whether a crawl database's row tables (rr_*) are stored in an at-stake order rather than in key order. */
+/** Whether a crawl database's row tables (rr_*, rm_*) are stored in an at-stake order rather than in key order. */
 export const isStoredInStakeOrder = (tables: ReadonlySet<string>): boolean =>
   tables.has(stakeOrderMarker('sessions')) || tables.has(stakeOrderMarker('clicks'));
 

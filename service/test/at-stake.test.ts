@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OverviewReport } from '../../catalog/api.ts';
 import { reportById } from '../../catalog/index.ts';
-import { compileExport } from '../engine/compile.ts';
+import { compileExport, type DifferenceType } from '../engine/compile.ts';
 import { loadCrawlTarget, ReportEngine, tabRequest } from '../engine/engine.ts';
 import { rowsOf } from '../engine/result.ts';
 import type { StakeOrder } from '../engine/stakes.ts';
@@ -111,10 +111,11 @@ describe('at stake', () => {
     const record = signedIn.stack.registry.crawl(SITE, 2)!;
     const target = await loadCrawlTarget(signedIn.stack.db, record);
     expect(target.stakeOrder).toEqual({ visits: 'sessions', isStored: true });
-    const rowsIn = async (stakeOrder: StakeOrder) => {
+    const previous = await loadCrawlTarget(signedIn.stack.db, signedIn.stack.registry.crawl(SITE, 1)!);
+    const rowsIn = async (stakeOrder: StakeOrder, tab: DifferenceType = 'all') => {
       const engine = new ReportEngine(signedIn.stack.db, signedIn.stack.registry);
       try {
-        const req = { ...tabRequest(reportById('crawl/all')!, target, undefined, 'all'), stakeOrder, limit: 1000 };
+        const req = { ...tabRequest(reportById('crawl/all')!, target, previous, tab), stakeOrder, limit: 1000 };
         return rowsOf(await engine.rows(req, { bypassCache: true })).map((r) => r.url);
       } finally {
         engine.dispose();
@@ -125,6 +126,11 @@ describe('at stake', () => {
     expect(stored.length).toBeGreaterThan(3);
     expect(stored).toEqual(joined);
     expect(stored.slice(0, 100)).toEqual(urls);
+    for (const tab of ['added', 'removed'] as const) {
+      const storedTab = await rowsIn({ visits: 'sessions', isStored: true }, tab);
+      expect(storedTab.length, tab).toBeGreaterThan(0);
+      expect(storedTab, tab).toEqual(await rowsIn({ visits: 'sessions', isStored: false }, tab));
+    }
     // The row table is stored in that order: a page, and the whole export, are rowid ranges read without a sort.
     const storedOrder = {
       ...tabRequest(reportById('crawl/all')!, target, undefined, 'all'),
