@@ -35,7 +35,7 @@ describe('the render mode setting', () => {
   const base = defaultCrawlSettings('shop.example');
 
   it('reads settings saved before it existed as sample when they render pages, else none', () => {
-    const { renderMode: _, renderAssets: __, ...older } = base;
+    const { renderMode: _, renderAssets: __, renderTabs: ___, renderQuietMs: ____, ...older } = base;
     expect(checkCrawlSettings(older)).toEqual({ settings: base });
     expect(checkCrawlSettings({ ...older, render: 3 })).toEqual({
       settings: { ...base, render: 3, renderMode: 'sample' },
@@ -54,6 +54,20 @@ describe('the render mode setting', () => {
     expect(checkCrawlSettings({ ...base, render: 0, renderMode: 'sample' })).toEqual({
       error: 'Render mode sample needs at least 1 rendered page',
       field: 'render',
+    });
+  });
+
+  it('keeps the tabs and the quiet window within their limits, and refuses others at their field', () => {
+    expect(checkCrawlSettings({ ...base, renderMode: 'all', renderTabs: 12, renderQuietMs: 250 })).toEqual({
+      settings: { ...base, renderMode: 'all', renderTabs: 12, renderQuietMs: 250 },
+    });
+    expect(checkCrawlSettings({ ...base, renderTabs: 0 })).toEqual({
+      error: 'Render tabs must be a whole number from 1 to 32',
+      field: 'renderTabs',
+    });
+    expect(checkCrawlSettings({ ...base, renderQuietMs: 60_001 })).toEqual({
+      error: 'Network quiet must be a whole number from 0 to 60,000',
+      field: 'renderQuietMs',
     });
   });
 });

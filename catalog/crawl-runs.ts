@@ -59,6 +59,10 @@ export interface CrawlSettings {
   renderMode: RenderMode;
   /** Rendered pages download their images, media and fonts (blocked by default). */
   renderAssets: boolean;
+  /** Pages rendered at once, each in a tab of its own (mode all). */
+  renderTabs: number;
+  /** A page is rendered once no request has been in flight for this long, ms (and its main thread then idle). */
+  renderQuietMs: number;
   /** Sitemaps to read besides robots.txt's and /sitemap.xml. */
   sitemaps: string[];
   /** Check the status of links to other websites (the CLI's --skip-external turns it off). */
@@ -77,6 +81,8 @@ export const CRAWL_LIMITS = {
   concurrency: { min: 1, max: 64 },
   delayMs: { min: 0, max: 60_000 },
   render: { min: 0, max: 1000 },
+  renderTabs: { min: 1, max: 32 },
+  renderQuietMs: { min: 0, max: 60_000 },
   timeLimitHours: { min: 1, max: 48 },
   // Search Console keeps 16 months.
   dataWindowDays: { min: 1, max: 480 },
@@ -88,6 +94,9 @@ export const CRAWL_LIMITS = {
 } as const;
 
 export const DEFAULT_TIME_LIMIT_HOURS = 6;
+/** The rendered crawl's tabs and quiet window by default (service/crawl/render/render-settings.ts: what they mean). */
+export const DEFAULT_RENDER_TABS = 8;
+export const DEFAULT_RENDER_QUIET_MS = 500;
 
 /** Settings of a website nobody has configured yet: its domain's home page, weekly before the Tuesday approval. */
 export function defaultCrawlSettings(domain: string): CrawlSettings {
@@ -105,6 +114,8 @@ export function defaultCrawlSettings(domain: string): CrawlSettings {
     render: 0,
     renderMode: 'none',
     renderAssets: false,
+    renderTabs: DEFAULT_RENDER_TABS,
+    renderQuietMs: DEFAULT_RENDER_QUIET_MS,
     sitemaps: [],
     checkExternal: true,
     timeLimitHours: DEFAULT_TIME_LIMIT_HOURS,
@@ -200,6 +211,8 @@ const LABELS: Record<CrawlSettingsField, string> = {
   render: 'Rendered pages',
   renderMode: 'Render mode',
   renderAssets: 'Download images, media and fonts',
+  renderTabs: 'Render tabs',
+  renderQuietMs: 'Network quiet',
   sitemaps: 'Sitemap URL',
   checkExternal: 'Check external links',
   timeLimitHours: 'Time limit',
@@ -324,6 +337,9 @@ export function checkCrawlSettings(input: unknown): Check {
       render: wholeNumber('render', input.render),
       renderMode: renderModeOf(input.renderMode, input.render),
       renderAssets: input.renderAssets === undefined ? false : flag('renderAssets', input.renderAssets),
+      renderTabs: input.renderTabs === undefined ? DEFAULT_RENDER_TABS : wholeNumber('renderTabs', input.renderTabs),
+      renderQuietMs:
+        input.renderQuietMs === undefined ? DEFAULT_RENDER_QUIET_MS : wholeNumber('renderQuietMs', input.renderQuietMs),
       sitemaps: list('sitemaps', input.sitemaps, CRAWL_LIMITS.sitemaps).map((url) => httpUrl('sitemaps', url)),
       // Settings saved before these two existed, and older callers, leave them out: the defaults apply.
       checkExternal: input.checkExternal === undefined ? true : flag('checkExternal', input.checkExternal),

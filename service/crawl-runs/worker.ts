@@ -81,7 +81,7 @@ async function run(job: WorkerJob): Promise<void> {
     sitemaps: s.sitemaps,
     render: s.render,
     renderMode: s.renderMode,
-    renderSettings: { loadAssets: s.renderAssets },
+    renderSettings: { loadAssets: s.renderAssets, tabs: s.renderTabs, quietMs: s.renderQuietMs },
     // Always enforced: the service crawls on behalf of whoever typed the URL; only the operator opens private targets.
     egress: egressPolicyFromEnv(process.env),
     checkExternal: s.checkExternal,

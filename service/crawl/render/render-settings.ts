@@ -2,6 +2,7 @@
  * The rendered crawl's settings: which pages Chromium loads (`none`; `sample`, the `--render N` timing sample; `all`,
  * every in-scope HTML page, whose rendered DOM is then what the crawl reads) and when a page counts as rendered.
  */
+import { CRAWL_LIMITS, DEFAULT_RENDER_QUIET_MS, DEFAULT_RENDER_TABS } from '../../../catalog/crawl-runs.ts';
 import { RENDER_MODES, type RenderMode } from '../../../catalog/render-contract.ts';
 
 export { RENDER_MODES, type RenderMode };
@@ -16,7 +17,7 @@ export const isRenderMode = (value: string): value is RenderMode => (RENDER_MODE
  * navigation start is `rendered`, one that does not is snapshot at the cap as `timeout`. Requests are counted from
  * the browser's own network events (every request of the page's frames, subresources refused by the tab included).
  */
-export const QUIET_MS = 500;
+export const QUIET_MS = DEFAULT_RENDER_QUIET_MS;
 export const RENDER_CAP_MS = 5000;
 /** After the page's idle period, how long a request it started has to be reported. */
 export const IDLE_SETTLE_MS = 50;
@@ -24,8 +25,8 @@ export const IDLE_SETTLE_MS = 50;
  * Pages rendered at once: tabs of the one browser. A page spends most of its render waiting (the quiet window), so
  * tabs overlap that; past the CPU's capacity more tabs only queue in Chromium.
  */
-export const RENDER_TABS = 8;
-export const RENDER_TABS_MAX = 32;
+export const RENDER_TABS = DEFAULT_RENDER_TABS;
+export const RENDER_TABS_MAX = CRAWL_LIMITS.renderTabs.max;
 /**
  * Pages in a row that navigate themselves while rendering (`location.href`, a refresh set by script), each target
  * followed as a JavaScript redirect: past this many, the next target is not followed, so a page that reloads itself

@@ -46,6 +46,16 @@ export function CrawlOptionFields({ draft, fields, set, errorOf }: CrawlOptionFi
         allowDeselect={false}
         error={errorOf('renderMode')}
       />
+      <NumberInput
+        label="Render tabs"
+        description={`${range('renderTabs')} pages rendered at once (mode All); more use more CPU and memory`}
+        {...fields.count('renderTabs')}
+      />
+      <NumberInput
+        label="Network quiet (ms)"
+        description={`${range('renderQuietMs')}; a page is rendered once no request has been in flight this long`}
+        {...fields.count('renderQuietMs')}
+      />
       <Switch
         label="Download images, media and fonts"
         description="Rendered pages load them too (slower; off leaves them out, as the DOM does not need them)."

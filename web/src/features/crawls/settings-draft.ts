@@ -23,6 +23,8 @@ export interface SettingsDraft {
   render: number | string;
   renderMode: CrawlSettings['renderMode'];
   renderAssets: boolean;
+  renderTabs: number | string;
+  renderQuietMs: number | string;
   sitemaps: string;
   checkExternal: boolean;
   timeLimitHours: number | string;
@@ -48,6 +50,8 @@ export function toDraft(settings: CrawlSettings): SettingsDraft {
     render: settings.render,
     renderMode: settings.renderMode,
     renderAssets: settings.renderAssets,
+    renderTabs: settings.renderTabs,
+    renderQuietMs: settings.renderQuietMs,
     sitemaps: settings.sitemaps.join('\n'),
     checkExternal: settings.checkExternal,
     timeLimitHours: settings.timeLimitHours,
@@ -83,6 +87,8 @@ export function fromDraft(draft: SettingsDraft): Record<keyof CrawlSettings, unk
     render: numberOf(draft.render),
     renderMode: draft.renderMode,
     renderAssets: draft.renderAssets,
+    renderTabs: numberOf(draft.renderTabs),
+    renderQuietMs: numberOf(draft.renderQuietMs),
     sitemaps: lines(draft.sitemaps),
     checkExternal: draft.checkExternal,
     timeLimitHours: numberOf(draft.timeLimitHours),

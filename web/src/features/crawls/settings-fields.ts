@@ -3,7 +3,15 @@ import { CRAWL_LIMITS, type CrawlSettingsField } from '../../../../catalog/crawl
 import type { SettingsDraft } from './settings-draft.ts';
 
 export type NumberField =
-  'maxUrls' | 'maxDepth' | 'concurrency' | 'delayMs' | 'render' | 'timeLimitHours' | 'dataWindowDays';
+  | 'maxUrls'
+  | 'maxDepth'
+  | 'concurrency'
+  | 'delayMs'
+  | 'render'
+  | 'renderTabs'
+  | 'renderQuietMs'
+  | 'timeLimitHours'
+  | 'dataWindowDays';
 
 export type SetDraftField = <K extends keyof SettingsDraft>(key: K, value: SettingsDraft[K]) => void;
 export type FieldErrorOf = (field: CrawlSettingsField) => string | undefined;

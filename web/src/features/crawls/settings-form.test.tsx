@@ -117,6 +117,21 @@ describe('SettingsForm', () => {
     expect(save.mock.calls[0]![0]).toMatchObject({ exclude: ['(a+)+$'], checkExternal: false, timeLimitHours: 12 });
   });
 
+  it("saves the rendered crawl's tabs and network quiet, and names either when out of range", async () => {
+    const save = vi.fn((settings: CrawlSettings) => Promise.resolve({ ...saved, settings }));
+    const { saveButton, onSaved } = renderForm(save);
+    expect(field('Render tabs').value).toBe('8');
+    expect(field('Network quiet (ms)').value).toBe('500');
+    fireEvent.change(field('Render tabs'), { target: { value: '40' } });
+    expect(screen.getByText('Render tabs must be a whole number from 1 to 32')).toBeTruthy();
+    expect(saveButton.disabled).toBe(true);
+    fireEvent.change(field('Render tabs'), { target: { value: '12' } });
+    fireEvent.change(field('Network quiet (ms)'), { target: { value: '250' } });
+    fireEvent.click(saveButton);
+    await waitFor(() => expect(onSaved).toHaveBeenCalledTimes(1));
+    expect(save.mock.calls[0]![0]).toMatchObject({ renderTabs: 12, renderQuietMs: 250 });
+  });
+
   it("shows the service's 400 at the field it names", async () => {
     const problem = { error: 'Start URL must be on a website the service may crawl', field: 'startUrl' };
     const save = () => Promise.reject(new ApiError(400, problem.error, undefined, problem));
