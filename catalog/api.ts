@@ -233,6 +233,11 @@ export interface SearchConsolePoint {
   impressions: number;
   ctr: number;
   position: number | null;
+  /**
+   * Set when the figures on `date` are one period's totals (an import without per-date rows places them on the
+   * period's last day), not that day's own: charts show the period, never a daily point.
+   */
+  period: DateRange | null;
 }
 
 export interface SearchConsoleUrl {

@@ -7,6 +7,7 @@
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { AdsOneTotals, DateRange, MonthlyRecord, QueryReport } from '../../catalog/api.ts';
 import { quoteIdent, withConnection } from '../db/duckdb.ts';
+import { periodDaysOf, type JoinedVersion } from './period-days.ts';
 
 export const MAX_REPORT_ROWS = 100;
 
@@ -42,6 +43,7 @@ export async function queryReport(
   alias: string,
   query: string,
   range: DateRange,
+  joined?: JoinedVersion,
 ): Promise<Omit<QueryReport, 'notConnected'>> {
   const t = (table: string): string => `${quoteIdent(alias)}.${quoteIdent(table)}`;
   const params = [query, range.start, range.end];
@@ -52,6 +54,7 @@ export async function queryReport(
        FROM ${t('search_console_queries')} WHERE ${IN_RANGE} GROUP BY date ORDER BY date`,
       params,
     );
+    const periodDays = await periodDaysOf(conn, joined, query, range);
     const byUrl = await rowsOf(
       conn,
       `SELECT url, ${SC_MEASURES}
@@ -106,6 +109,7 @@ export async function queryReport(
           impressions: num(r.impressions),
           ctr: num(r.ctr),
           position: numOrNull(r.position),
+          period: periodDays.get(String(r.date)) ?? null,
         })),
         byUrl: byUrl.map((r) => ({
           url: String(r.url),

@@ -52,6 +52,7 @@ export function registerQueryReportRoutes(app: FastifyInstance, deps: QueryRepor
       current.alias,
       body.query,
       body.dataDateRange ?? { start: dataStart, end: dataEnd },
+      { dataDir: registry.dataDir, websiteId: body.websiteId, versionId: current.meta.sources?.['search-console'] },
     );
     return { ...report, notConnected: missingSources(current.meta, QUERY_REPORT_SOURCES) };
   });

@@ -51,6 +51,67 @@ export function datedValues<T extends { date: string }>(
     .sort((a, b) => a.date.getTime() - b.date.getTime());
 }
 
+/** One period's total: drawn across its days, never as daily points. */
+export interface PeriodValue {
+  start: Date;
+  /** The day after the period's last, so a band covers its last day too. */
+  end: Date;
+  value: number;
+  /** 'total for 1–14 Nov'. */
+  label: string;
+}
+
+export interface MeasureSeries {
+  days: DatedValue[];
+  periods: PeriodValue[];
+}
+
+const DAY_MS = 86_400_000;
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** '2026-11-01'..'2026-11-14' → '1–14 Nov'; months and years only where they differ. */
+export function periodText(start: string, end: string): string {
+  const part = (day: string) => {
+    const [year, month, date] = day.split('-').map(Number);
+    return { year: year!, month: MONTHS[(month ?? 1) - 1] ?? '', date: date! };
+  };
+  const a = part(start);
+  const b = part(end);
+  const last = `${b.date} ${b.month}`;
+  if (start === end) return last;
+  if (a.year !== b.year) return `${a.date} ${a.month} ${a.year} – ${last} ${b.year}`;
+  if (a.month !== b.month) return `${a.date} ${a.month} – ${last}`;
+  return `${a.date}–${last}`;
+}
+
+/**
+ * A search console measure split into daily points and period totals: a point whose `period` is set holds the
+ * period's totals on its last day, so it becomes a period spanning its days instead of a point on that day.
+ */
+export function measureSeries(points: readonly SearchConsolePoint[], value: (p: SearchConsolePoint) => number | null) {
+  const periods: PeriodValue[] = [];
+  for (const p of points) {
+    const v = value(p);
+    if (!p.period || v === null || !Number.isFinite(v)) continue;
+    const start = new Date(`${p.period.start}T00:00:00Z`);
+    const end = new Date(new Date(`${p.period.end}T00:00:00Z`).getTime() + DAY_MS);
+    if (Number.isNaN(start.getTime()) || Number.isNaN(end.getTime())) continue;
+    periods.push({ start, end, value: v, label: `total for ${periodText(p.period.start, p.period.end)}` });
+  }
+  periods.sort((a, b) => a.start.getTime() - b.start.getTime() || a.end.getTime() - b.end.getTime());
+  const days = datedValues(
+    points.filter((p) => !p.period),
+    value,
+  );
+  return { days, periods } satisfies MeasureSeries;
+}
+
+/** 'Clicks per day', or what the chart holds when some figures are period totals. */
+export function measureTitle(measure: string, series: MeasureSeries): string {
+  if (series.periods.length === 0) return `${measure} per day`;
+  return series.days.length === 0 ? `${measure}, totals per period` : `${measure} per day and totals per period`;
+}
+
 /** Keyword planner months (1-12) as the first day of each month, oldest first. */
 export function monthlyValues(records: readonly MonthlyRecord[]): DatedValue[] {
   return records

@@ -1,17 +1,36 @@
 import { useMemo } from 'react';
-import { SimpleGrid } from '@mantine/core';
+import { SimpleGrid, Text } from '@mantine/core';
 import type { QueryReport, SearchConsoleUrl } from '../../api/query-report.ts';
 import { formatNumber, formatPercent } from '../../../../catalog/format.ts';
 import { UrlText } from '../../components/url-text.tsx';
 import { CompactTable, type CompactColumn } from './compact-table.tsx';
 import { MiniChart } from './mini-chart.tsx';
-import { datedValues, notConnectedSource, searchConsoleTotals } from './query-report-model.ts';
+import {
+  measureSeries,
+  measureTitle,
+  notConnectedSource,
+  periodText,
+  searchConsoleTotals,
+} from './query-report-model.ts';
 import { SourceCard } from './source-card.tsx';
 import { StatGrid } from './stat-grid.tsx';
 
 const whole = (n: number, decimals = 0) => formatNumber(n, decimals);
 const percent = (n: number, decimals = 0) => formatPercent(n, decimals);
 const position = (n: number, decimals?: number) => formatNumber(n, decimals ?? (n < 10 ? 1 : 0));
+
+const CHARTS: {
+  id: 'clicks' | 'impressions' | 'ctr' | 'position';
+  measure: string;
+  formatValue: (n: number, decimals?: number) => string;
+  isWhole?: boolean;
+  isReversed?: boolean;
+}[] = [
+  { id: 'clicks', measure: 'Clicks', formatValue: whole, isWhole: true },
+  { id: 'impressions', measure: 'Impressions', formatValue: whole, isWhole: true },
+  { id: 'ctr', measure: 'CTR', formatValue: percent },
+  { id: 'position', measure: 'Position', formatValue: position, isReversed: true },
+];
 
 const urlColumns: CompactColumn<SearchConsoleUrl>[] = [
   {
@@ -36,11 +55,15 @@ export function SearchConsoleSection({ report }: { report: QueryReport }) {
   const totals = useMemo(() => searchConsoleTotals(overTime), [overTime]);
   const series = useMemo(
     () => ({
-      clicks: datedValues(overTime, (p) => p.clicks),
-      impressions: datedValues(overTime, (p) => p.impressions),
-      ctr: datedValues(overTime, (p) => p.ctr),
-      position: datedValues(overTime, (p) => p.position),
+      clicks: measureSeries(overTime, (p) => p.clicks),
+      impressions: measureSeries(overTime, (p) => p.impressions),
+      ctr: measureSeries(overTime, (p) => p.ctr),
+      position: measureSeries(overTime, (p) => p.position),
     }),
+    [overTime],
+  );
+  const periods = useMemo(
+    () => [...new Set(overTime.flatMap((p) => (p.period ? [periodText(p.period.start, p.period.end)] : [])))],
     [overTime],
   );
   return (
@@ -63,16 +86,26 @@ export function SearchConsoleSection({ report }: { report: QueryReport }) {
         ]}
       />
       <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="sm" verticalSpacing="xs">
-        <MiniChart title="Clicks per day" points={series.clicks} formatValue={whole} isWhole />
-        <MiniChart title="Impressions per day" points={series.impressions} formatValue={whole} isWhole />
-        <MiniChart title="CTR per day" points={series.ctr} formatValue={percent} />
-        <MiniChart
-          title="Position per day (lower is better)"
-          points={series.position}
-          formatValue={position}
-          isReversed
-        />
+        {CHARTS.map((chart) => {
+          const measure = series[chart.id];
+          return (
+            <MiniChart
+              key={chart.id}
+              title={`${measureTitle(chart.measure, measure)}${chart.isReversed ? ' (lower is better)' : ''}`}
+              points={measure.days}
+              periods={measure.periods}
+              formatValue={chart.formatValue}
+              isWhole={chart.isWhole}
+              isReversed={chart.isReversed}
+            />
+          );
+        })}
       </SimpleGrid>
+      {periods.length > 0 && (
+        <Text size="xs" c="dimmed" data-testid="query-search-console-periods">
+          {`Totals for ${periods.join(', ')} come from an export without daily rows: each is shown across its period, not as days.`}
+        </Text>
+      )}
       <CompactTable
         caption={`By landing URL (${formatNumber(byUrl.length)})`}
         columns={urlColumns}
