@@ -71,6 +71,10 @@ export class RenderPool {
 
   private async renderIn(session: Session, url: string): Promise<RenderedPage> {
     let tab = session.idle.pop();
+    if (tab && !(await tab.clear())) {
+      if (!(await tab.close())) void this.discard(session);
+      tab = undefined;
+    }
     if (!tab) {
       try {
         tab = await RenderTab.open(session.browser, this.limits());

@@ -260,7 +260,6 @@ async function exploreHashRoutes(page: Page, first: string[], watch: Watch, limi
 export class RenderTab {
   /** Whether the tab can render another page: its last page rendered, and nothing went wrong since. */
   isReusable = true;
-  private isUsed = false;
 
   private constructor(
     private readonly context: BrowserContext,
@@ -310,8 +309,6 @@ export class RenderTab {
     const result = failedRender('');
     this.isReusable = false;
     try {
-      if (this.isUsed) await within(this.forget(), STEP_MS, 'clearing the last page');
-      this.isUsed = true;
       watch.reset();
       Object.assign(result, watch.result);
       startedAt = Date.now();
@@ -352,16 +349,26 @@ export class RenderTab {
     return result;
   }
 
-  /** The last page's cookies and storage, gone: each page renders as a first visit, as a search engine's does. */
-  private async forget(): Promise<void> {
-    const { origin } = new URL(this.page.url());
-    await Promise.all([
-      this.page.evaluate(forgetSession),
-      this.context.clearCookies(),
-      origin.startsWith('http')
-        ? this.session.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' })
-        : null,
-    ]);
+  /**
+   * Clears the last page's cookies and storage, so the next page renders as a first visit, as a search engine's does;
+   * false when that failed (the tab is then not to be used again).
+   */
+  async clear(): Promise<boolean> {
+    try {
+      const { origin } = new URL(this.page.url());
+      const cleared = Promise.all([
+        this.page.evaluate(forgetSession),
+        this.context.clearCookies(),
+        origin.startsWith('http')
+          ? this.session.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' })
+          : null,
+      ]);
+      await within(cleared, STEP_MS, 'clearing the last page');
+      return true;
+    } catch {
+      this.isReusable = false;
+      return false;
+    }
   }
 }
 
