@@ -7,11 +7,12 @@
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { catalog } from '../../catalog/index.ts';
 import { freePort } from '../../scripts/support/free-port.ts';
 import { bulkExport, MONTHS, type BulkExport } from '../support/bulk-export.ts';
-import { CRAWLS, dataDir, readResults, SITE, URLS, writeResults } from '../support/config.ts';
+import { BENCH_DIR, CRAWLS, dataDir, readResults, SITE, URLS, writeResults } from '../support/config.ts';
 import { paired, pairedHttpCases } from '../support/paired.ts';
 import { startService, stopService } from '../support/service.ts';
 import { httpCasesOf, openSession, type HttpCase, type Session } from '../support/session.ts';
@@ -37,6 +38,12 @@ interface ImportRun {
   tables: Record<string, number>;
   urls: unknown;
   refreshedCrawls: number;
+  /** DuckDB alone on the same file just before, with the importer's reader (import-child.ts `baseline`). */
+  baseline: { readSeconds: number; copySeconds: number; peakRssMb: number };
+  /** The import's seconds over the bare read's, and over the bare copy's. */
+  overRead: number;
+  overCopy: number;
+  loadAverage: number[];
 }
 
 type Compared = Comparison & { name: string; withoutData: Stats; withData: Stats };
@@ -52,6 +59,14 @@ function copyStore(to: string): void {
 function timeImport(bulk: BulkExport, format: 'parquet' | 'csv'): ImportRun {
   const store = copyOf(format);
   copyStore(store);
+  console.log(`DuckDB alone on the ${format} file …`);
+  const bare = timed(['bench/support/import-child.ts', store, SITE, bulk[format], 'baseline']);
+  const bareLine = bare.output.split('\n').find((l) => l.startsWith('{'));
+  if (!bareLine) throw new Error(`the ${format} baseline printed no result:\n${bare.output}`);
+  const baseline = {
+    ...(JSON.parse(bareLine) as { readSeconds: number; copySeconds: number }),
+    peakRssMb: bare.peakRssMb,
+  };
   console.log(`Importing ${bulk.rows.toLocaleString('en-GB')} rows from ${format} …`);
   const { seconds, peakRssMb, output } = timed(['bench/support/import-child.ts', store, SITE, bulk[format]]);
   const line = output.split('\n').find((l) => l.startsWith('{'));
@@ -78,9 +93,13 @@ function timeImport(bulk: BulkExport, format: 'parquet' | 'csv'): ImportRun {
     tables: child.tables,
     urls: child.urls,
     refreshedCrawls: child.refreshed.length,
+    baseline,
+    overRead: round(child.importSeconds / baseline.readSeconds),
+    overCopy: round(child.importSeconds / baseline.copySeconds),
+    loadAverage: os.loadavg().map(round),
   };
   console.log(
-    `${format}: ${run.rowsPerSecond.toLocaleString('en-GB')} rows/s (${run.importSeconds} s; ${run.withRefreshSeconds} s with ${run.refreshedCrawls} crawls refreshed), peak RSS ${peakRssMb} MB`,
+    `${format}: ${run.rowsPerSecond.toLocaleString('en-GB')} rows/s (${run.importSeconds} s, ${run.overRead}× DuckDB's bare read of ${baseline.readSeconds} s, ${run.overCopy}× its bare copy of ${baseline.copySeconds} s; ${run.withRefreshSeconds} s with ${run.refreshedCrawls} crawls refreshed), peak RSS ${peakRssMb} MB; load ${run.loadAverage.join(', ')}`,
   );
   return run;
 }
@@ -112,7 +131,6 @@ async function sideBySide(withData: string): ReturnType<typeof paired> {
 
 export async function importOnly(): Promise<void> {
   prepareSection();
-  const results = readResults();
   const loadAverageBefore = os.loadavg().map(round);
   const started = performance.now();
   const bulk = await bulkExport();
@@ -152,8 +170,9 @@ export async function importOnly(): Promise<void> {
       perCase,
     },
   };
-  results.import = result;
-  writeResults(results);
+  fs.writeFileSync(path.join(BENCH_DIR, `import-${URLS}-${CRAWLS}.json`), `${JSON.stringify(result, null, 2)}\n`);
+  // Read just before writing: another section may have written its figures during this one's minutes.
+  writeResults({ ...readResults(), import: result });
   console.log(importTable(result));
 }
 
@@ -167,11 +186,11 @@ function importTable(r: {
   return [
     `${r.bulkExport.rows.toLocaleString('en-GB')} rows of searchdata_url_impression, ${MONTHS} months:`,
     '',
-    '| format | file MB | import s | rows/s | target rows/s | with refresh s | peak RSS MB |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| format | file MB | import s | rows/s | target rows/s | bare read s | bare copy s | import ÷ read | import ÷ copy | with refresh s | peak RSS MB | load |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
     ...r.imports.map(
       (i) =>
-        `| ${i.format} | ${i.fileMb} | ${i.importSeconds} | ${i.rowsPerSecond} | ${i.format === 'parquet' ? TARGETS.parquetRowsPerSecond : TARGETS.csvRowsPerSecond} | ${i.withRefreshSeconds} | ${i.peakRssMb} |`,
+        `| ${i.format} | ${i.fileMb} | ${i.importSeconds} | ${i.rowsPerSecond} | ${i.format === 'parquet' ? TARGETS.parquetRowsPerSecond : TARGETS.csvRowsPerSecond} | ${i.baseline.readSeconds} | ${i.baseline.copySeconds} | ${i.overRead} | ${i.overCopy} | ${i.withRefreshSeconds} | ${i.peakRssMb} | ${i.loadAverage.join(', ')} |`,
     ),
     '',
     '| case | without data p95 ms | with data p95 ms | with ÷ without, p50 (95% interval) | p95 (95% interval) |',

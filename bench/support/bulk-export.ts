@@ -60,26 +60,42 @@ export async function bulkExport(): Promise<BulkExport> {
   const dir = path.join(BENCH_DIR, `import-${URLS}-${CRAWLS}`);
   const described = path.join(dir, 'bulk.json');
   if (fs.existsSync(described)) return JSON.parse(fs.readFileSync(described, 'utf8')) as BulkExport;
-  fs.rmSync(dir, { recursive: true, force: true });
-  fs.mkdirSync(dir, { recursive: true });
   const newest = listLiveCrawls(dataDir)
     .filter((c) => c.websiteId === SITE)
     .sort((a, b) => b.crawlId - a.crawlId)[0];
   if (!newest) throw new Error(`no crawl of ${SITE} in ${dataDir}`);
-  const end = newest.meta.manifest.dataEnd;
-  const origin = new URL(newest.meta.manifest.startUrl).origin;
+  const { dataEnd, startUrl } = newest.meta.manifest;
+  return writeBulkExport(dir, `ATTACH ${quoteLiteral(newest.dbFile)} AS crawl (READ_ONLY)`, 'crawl.main.urls', {
+    end: dataEnd,
+    origin: new URL(startUrl).origin,
+  });
+}
+
+/**
+ * The two files into `dir` from the crawled pages of `urls` (a table `attach` makes readable): the store's newest
+ * crawl, or its export's urls.parquet while the store is still loading.
+ */
+export async function writeBulkExport(
+  dir: string,
+  attach: string | undefined,
+  urls: string,
+  { end, origin }: { end: string; origin: string },
+): Promise<BulkExport> {
+  const described = path.join(dir, 'bulk.json');
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
   const rows = ROWS_PER_URL * URLS;
   const db = await openDatabase(':memory:', { memoryLimit: '1GB' });
   const conn = await db.connect();
   try {
     await conn.run(`SET temp_directory = ${quoteLiteral(path.join(dir, 'tmp'))}`);
-    await conn.run(`ATTACH ${quoteLiteral(newest.dbFile)} AS crawl (READ_ONLY)`);
+    if (attach) await conn.run(attach);
     await conn.run(`CREATE TABLE pages AS SELECT row_number() OVER (ORDER BY url) - 1 AS i, url
-      FROM crawl.main.urls WHERE COALESCE(found_in_web_crawl, FALSE)`);
-    await conn.run('DETACH crawl');
+      FROM ${urls} WHERE COALESCE(found_in_web_crawl, FALSE)`);
+    if (attach) await conn.run('DETACH crawl');
     // A literal count: a join on a count from another subquery would be planned as a nested loop.
     const pages = Number((await conn.runAndReadAll('SELECT count(*) FROM pages')).getRowsJS()[0]![0]);
-    if (pages === 0) throw new Error(`${newest.dbFile}: no crawled page`);
+    if (pages === 0) throw new Error(`${urls}: no crawled page`);
     const start = (
       await conn.runAndReadAll(
         `SELECT (${quoteLiteral(end)}::DATE - INTERVAL ${MONTHS} MONTH + INTERVAL 1 DAY)::DATE::VARCHAR`,

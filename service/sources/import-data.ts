@@ -26,7 +26,8 @@ import { expandZips } from './zip-files.ts';
 import { ImportError } from './import-error.ts';
 import type { Coverage, Importer, SourceFile } from './importer.ts';
 import { matchCrawledUrls, type UrlMatch } from './match-urls.ts';
-import { hasUrlColumn, mergeVersion, normaliseStaged } from './merge-version.ts';
+import { mergeVersion } from './merge-version.ts';
+import { normaliseStaged } from './normalise-staged.ts';
 import {
   cleanupSourceLeftovers,
   publishVersion,
@@ -38,7 +39,7 @@ import {
 
 export const IMPORT_LOCK_FILE = '.import.lock';
 /** DuckDB's share of an import's memory: with Node's the peak stays under 1.5 GB. */
-const IMPORT_MEMORY = '1GB';
+export const IMPORT_MEMORY = '1GB';
 
 export interface ImportOptions {
   dataDir: string;
@@ -64,7 +65,7 @@ export interface ImportResult {
   websiteId: string;
   source: DataSourceId;
   format: string;
-  /** Rows read from the files, after summing per contract key. */
+  /** Rows read from the files: summed per contract key, or (raw rows, raw-rows.ts) as the files hold them. */
   rows: number;
   coverage: Coverage;
   /** Nothing changed: the same rows were imported before. */
@@ -186,12 +187,11 @@ async function importLocked(
     // Within the import's peak memory (a large bulk export spills to workDir instead).
     await conn.run(`SET memory_limit = '${IMPORT_MEMORY}'`);
     options.onProgress?.({ phase: 'reading' });
-    const staged = await importer.stage(files, { conn, workDir, range: options.range });
-    const normal = await normaliseStaged(conn, staged, originOf(crawls), workDir);
-    const urlTables = [...normal.tables].filter(([id]) => hasUrlColumn(id)).map(([, name]) => name);
-    const urls = await matchCrawledUrls(conn, crawls[0]!, urlTables);
-    const live = readSourceVersion(dataDir, options.websiteId, options.source);
     const versionId = newLoadId();
+    const staged = await importer.stage(files, { conn, workDir, range: options.range, importId: versionId });
+    const normal = await normaliseStaged(conn, staged, originOf(crawls), workDir);
+    const urls = await matchCrawledUrls(conn, crawls[0]!, normal.urls);
+    const live = readSourceVersion(dataDir, options.websiteId, options.source);
     const partialDir = startPartialVersion(dir, versionId);
     const fileNames = files.map((f) => f.name).join(', ');
     options.onProgress?.({ phase: 'writing' });
@@ -202,6 +202,7 @@ async function importLocked(
         partialDir,
         fileNames,
         importId: versionId,
+        files: normal.files,
       });
     } catch (error) {
       fs.rmSync(partialDir, { recursive: true, force: true });

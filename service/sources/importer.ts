@@ -9,6 +9,9 @@ import type { DataSourceId } from '../../catalog/data-sources.ts';
 import { exportTable, type ExportTableId } from '../../catalog/export-contract.ts';
 import { quoteIdent, quoteLiteral } from '../db/duckdb.ts';
 import { decodeText } from './csv-text.ts';
+import type { RawTableId } from './raw-rows.ts';
+
+export type StagedTableId = ExportTableId | RawTableId;
 
 /**
  * Dates a file covers: day by day, week by week or month by month (each value on the week's or month's first day),
@@ -34,16 +37,18 @@ export interface StageContext {
   workDir: string;
   /** --start/--end, for files without dates of their own. */
   range: { start: string; end: string } | undefined;
+  /** The import's id, which raw rows written as a version's file carry (IMPORT_COLUMN). */
+  importId?: string;
 }
 
 export interface Staged {
-  /** The contract tables filled, each by a staging table with its columns (url as the vendor wrote it). */
-  tables: Map<ExportTableId, string>;
+  /** The contract or raw tables filled, each by a staging table with its columns (url as the vendor wrote it). */
+  tables: Map<StagedTableId, string>;
   coverage: Coverage;
   /** What the files held that the contract has no place for, said in the summary. */
   notes: string[];
-  /** Tables whose staged rows are one per contract key already (the vendor's URL as it is). */
-  keyed?: ReadonlySet<ExportTableId>;
+  /** Raw tables already written as a version's file (with the import's id), taken as they are if nothing changes. */
+  files?: ReadonlyMap<RawTableId, string>;
 }
 
 export interface Importer {

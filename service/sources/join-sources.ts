@@ -6,9 +6,10 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { dataSources, type DataSource, type DataSourceId } from '../../catalog/data-sources.ts';
-import { exportTable, type Manifest } from '../../catalog/export-contract.ts';
+import { exportTable, type ExportTable, type Manifest } from '../../catalog/export-contract.ts';
 import { quoteIdent, quoteLiteral } from '../db/duckdb.ts';
-import { isConnectedVersion, readSourceVersion } from './source-store.ts';
+import { fedRowsOf, rawFeedsOf } from './raw-rows.ts';
+import { isConnectedVersion, readSourceVersion, type SourceVersion } from './source-store.ts';
 
 /** How each connected source reached a crawl: the store's version id, or 'export' (the crawl export's tables). */
 export type JoinedSources = Record<string, string>;
@@ -46,12 +47,7 @@ export async function joinSources(
     const isRemoved = !isConnectedVersion(version);
     if (isRemoved && (before[source.id] === undefined || before[source.id] === FROM_EXPORT)) continue;
     for (const table of source.tables) {
-      const joinedTable = await joinTable(
-        conn,
-        table,
-        isRemoved ? undefined : version.fileOf(table),
-        sliceOf(source, manifest),
-      );
+      const joinedTable = await joinTable(conn, table, isRemoved ? undefined : version, sliceOf(source, manifest));
       tables[table] = joinedTable.rows;
       isChanged ||= joinedTable.isChanged;
     }
@@ -70,20 +66,34 @@ function sliceOf(source: DataSource, manifest: Manifest): string {
   return `${quoteIdent(source.dateColumn)} BETWEEN ${quoteLiteral(manifest.dataStart)}::DATE AND ${end}`;
 }
 
-/** Replaces the table with the window's slice of the version's file, unless it holds the same rows already. */
+/**
+ * The window's rows of a contract table in a version: its keyed file, and the rows of the raw tables that feed it
+ * (raw-rows.ts), summed per key with them.
+ */
+function sliceSql(table: ExportTable, version: SourceVersion | undefined, inWindow: string): string {
+  const fileOf = (id: string): string | undefined => {
+    const file = version?.fileOf(id);
+    return file && `read_parquet(${quoteLiteral(file)})`;
+  };
+  const raw = new Map(rawFeedsOf(table.id).flatMap(({ raw: r }) => (fileOf(r.id) ? [[r.id, fileOf(r.id)!]] : [])));
+  return (
+    fedRowsOf(table.id, fileOf(table.id), raw, inWindow) ??
+    `SELECT ${table.columns.map((c) => `NULL::${c.type} AS ${quoteIdent(c.name)}`).join(', ')} WHERE FALSE`
+  );
+}
+
+/** Replaces the table with the window's slice of the version, unless it holds the same rows already. */
 async function joinTable(
   conn: DuckDBConnection,
   tableId: string,
-  file: string | undefined,
+  version: SourceVersion | undefined,
   inWindow: string,
 ): Promise<{ rows: number; isChanged: boolean }> {
   const table = exportTable(tableId as never);
   const name = quoteIdent(table.id);
   const columns = table.columns.map((c) => quoteIdent(c.name)).join(', ');
   const key = table.key.map(quoteIdent).join(', ');
-  const slice = file
-    ? `SELECT ${columns} FROM read_parquet(${quoteLiteral(file)}) WHERE ${inWindow}`
-    : `SELECT ${table.columns.map((c) => `NULL::${c.type} AS ${quoteIdent(c.name)}`).join(', ')} WHERE FALSE`;
+  const slice = sliceSql(table, version, inWindow);
   await conn.run(`CREATE OR REPLACE TEMP TABLE ${SLICE} AS ${slice}`);
   try {
     const count = async (sql: string): Promise<number> =>

@@ -1,6 +1,6 @@
 /** How many of an import's URLs the website's newest crawl knows, with examples of those it does not. */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { quoteIdent, quoteLiteral, textOf } from '../db/duckdb.ts';
+import { quoteLiteral, textOf } from '../db/duckdb.ts';
 import type { LiveCrawl } from '../store/layout.ts';
 
 export interface UrlMatch {
@@ -13,19 +13,12 @@ export interface UrlMatch {
 
 const EXAMPLES = 3;
 
-export async function matchCrawledUrls(
-  conn: DuckDBConnection,
-  crawl: LiveCrawl,
-  tables: readonly string[],
-): Promise<UrlMatch> {
-  if (tables.length === 0) return { crawlId: crawl.crawlId, matched: 0, unmatched: 0, unmatchedExamples: [] };
-  const urls = tables.map((t) => `SELECT url FROM ${quoteIdent(t)} WHERE url IS NOT NULL`).join(' UNION ');
+/** `urls`: a relation of the import's distinct URLs, normalised (normalise-staged.ts). */
+export async function matchCrawledUrls(conn: DuckDBConnection, crawl: LiveCrawl, urls: string): Promise<UrlMatch> {
   await conn.run(`ATTACH ${quoteLiteral(crawl.dbFile)} AS __thc_crawl (READ_ONLY)`);
   try {
     const crawled = `SELECT url FROM __thc_crawl.main.urls WHERE COALESCE(found_in_web_crawl, FALSE)`;
-    await conn.run(
-      `CREATE TEMP TABLE imported_urls AS SELECT url, url IN (${crawled}) AS is_matched FROM (SELECT DISTINCT url FROM (${urls}))`,
-    );
+    await conn.run(`CREATE TEMP TABLE imported_urls AS SELECT url, url IN (${crawled}) AS is_matched FROM ${urls}`);
     const [counts] = (
       await conn.runAndReadAll(
         `SELECT count(*) FILTER (WHERE is_matched) AS matched, count(*) FILTER (WHERE NOT is_matched) AS unmatched FROM imported_urls`,

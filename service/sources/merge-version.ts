@@ -1,9 +1,9 @@
 /**
- * From staged vendor rows to a new version of a source: URLs normalised as the crawler normalises them (paths
- * resolved on the website's origin), rows summed per contract key (position weighted by impressions), then merged
- * with the live version's rows: added where new, refused where they contradict imported rows (unless --replace,
- * which first drops the live rows on the dates the new files cover). A key column may be NULL (a Google Ads search
- * term has no landing URL, a Keyword Planner export no customer id): keys are compared NULL-safely.
+ * From normalised staged rows (normalise-staged.ts) to a new version of a source, merged with the live version's
+ * rows: keyed rows added where new, refused where they contradict imported rows; raw rows (raw-rows.ts) day by day,
+ * added on days without them, refused on days that hold other raw rows; unless --replace, which first drops the live
+ * rows on the dates the new files cover. A day holds raw rows or keyed rows, never both. A key column may be NULL (a
+ * Google Ads search term has no landing URL, a Keyword Planner export no customer id): keys are compared NULL-safely.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,106 +11,16 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { dataSource, type DataSourceId } from '../../catalog/data-sources.ts';
 import { exportTable, parquetFileOf, type ExportTableId } from '../../catalog/export-contract.ts';
 import { quoteIdent, quoteLiteral, textOf } from '../db/duckdb.ts';
-import { normalizeUrl } from '../crawl/normalize-url.ts';
 import { ImportError } from './import-error.ts';
-import type { Coverage, Staged } from './importer.ts';
+import type { Coverage, StagedTableId } from './importer.ts';
+import { changedRowsOf, rawRowsAdded, refuseMixedDays } from './merge-raw.ts';
+import { columnsOf, isRawTableId, RAW_PARQUET, rawFeedsOf, rawTableOf, rawTablesOf } from './raw-rows.ts';
 import { IMPORT_COLUMN, type SourceVersion } from './source-store.ts';
-
-export interface Normalised {
-  tables: Map<ExportTableId, string>;
-  rows: number;
-  /** Rows whose URL is no http(s) URL even on the website's origin, with a few examples. */
-  skippedRows: number;
-  skippedExamples: string[];
-}
-
-/** Keyword Planner and Trends rows belong to no page. */
-export const hasUrlColumn = (tableId: ExportTableId): boolean =>
-  exportTable(tableId).columns.some((c) => c.name === 'url');
 
 const rowsOf = async (conn: DuckDBConnection, sql: string): Promise<Record<string, unknown>[]> =>
   (await conn.runAndReadAll(sql)).getRowObjectsJS();
 const countOf = async (conn: DuckDBConnection, sql: string): Promise<number> =>
   Number((await conn.runAndReadAll(sql)).getRowsJS()[0]?.[0] ?? 0);
-
-function aggregateOf(tableId: ExportTableId): string[] {
-  const table = exportTable(tableId);
-  return table.columns.map((c) => {
-    const name = quoteIdent(c.name);
-    if (table.key.includes(c.name)) return c.name === 'url' ? `m.url AS "url"` : `s.${name}`;
-    if (c.name === 'position')
-      return `CASE WHEN sum(s.impressions) > 0 THEN sum(s.position * s.impressions) / sum(s.impressions) END AS "position"`;
-    if (c.type === 'BIGINT' || c.type === 'INTEGER' || c.type === 'DOUBLE')
-      return `CAST(sum(s.${name}) AS ${c.type}) AS ${name}`;
-    return `first(s.${name}) AS ${name}`;
-  });
-}
-
-export async function normaliseStaged(
-  conn: DuckDBConnection,
-  staged: Staged,
-  origin: string,
-  workDir: string,
-): Promise<Normalised> {
-  const urlTables = [...staged.tables].filter(([tableId]) => hasUrlColumn(tableId)).map(([, name]) => name);
-  const rawUrls = new Set<string>();
-  if (urlTables.length > 0) {
-    const union = urlTables.map((name) => `SELECT url FROM ${quoteIdent(name)} WHERE url IS NOT NULL`).join(' UNION ');
-    for (const row of await rowsOf(conn, union)) rawUrls.add(textOf(row.url));
-  }
-  const mapFile = path.join(workDir, 'url-map.ndjson');
-  fs.writeFileSync(
-    mapFile,
-    [...rawUrls].map((raw) => JSON.stringify({ raw, url: normalizeUrl(raw, origin) })).join('\n'),
-  );
-  await conn.run(
-    rawUrls.size === 0
-      ? `CREATE TEMP TABLE url_map (raw VARCHAR, url VARCHAR)`
-      : `CREATE TEMP TABLE url_map AS SELECT * FROM read_json(${quoteLiteral(mapFile)}, format = 'newline_delimited', columns = {'raw': 'VARCHAR', 'url': 'VARCHAR'})`,
-  );
-  const tables = new Map<ExportTableId, string>();
-  let rows = 0;
-  let skippedRows = 0;
-  // No two of the file's URLs name one page: rows one per key stay so, and need no summing again.
-  const isOneToOne = (await countOf(conn, `SELECT count(DISTINCT url) = count(url) FROM url_map`)) === 1;
-  // Every URL already as the crawler writes it (a bulk export's are): rows one per key are taken as staged.
-  const isIdentity = (await countOf(conn, `SELECT count(*) FROM url_map WHERE url IS DISTINCT FROM raw`)) === 0;
-  for (const [tableId, name] of staged.tables) {
-    const hasUrl = hasUrlColumn(tableId);
-    const fresh = `new_${tableId}`;
-    if (isIdentity && staged.keyed?.has(tableId)) {
-      const columns = exportTable(tableId).columns.map((c) => quoteIdent(c.name));
-      await conn.run(`CREATE TEMP VIEW ${fresh} AS SELECT ${columns.join(', ')} FROM ${quoteIdent(name)}`);
-      tables.set(tableId, fresh);
-      rows += await countOf(conn, `SELECT count(*) FROM ${quoteIdent(name)}`);
-      continue;
-    }
-    const keys = exportTable(tableId).key.map((k) => (k === 'url' ? 'm.url' : `s.${quoteIdent(k)}`));
-    // A row without a URL stays (NULL url); one whose URL does not resolve on the website is skipped and counted.
-    const from = hasUrl
-      ? `${quoteIdent(name)} s LEFT JOIN url_map m ON m.raw = s.url WHERE s.url IS NULL OR m.url IS NOT NULL`
-      : `${quoteIdent(name)} s`;
-    const columns = exportTable(tableId).columns.map((c) =>
-      c.name === 'url' ? 'm.url AS "url"' : `s.${quoteIdent(c.name)}`,
-    );
-    await conn.run(
-      isOneToOne && staged.keyed?.has(tableId)
-        ? `CREATE TEMP TABLE ${fresh} AS SELECT ${columns.join(', ')} FROM ${from}`
-        : `CREATE TEMP TABLE ${fresh} AS SELECT ${aggregateOf(tableId).join(', ')} FROM ${from} GROUP BY ${keys.join(', ')}`,
-    );
-    tables.set(tableId, fresh);
-    rows += await countOf(conn, `SELECT count(*) FROM ${fresh}`);
-    if (hasUrl)
-      skippedRows += await countOf(
-        conn,
-        `SELECT count(*) FROM ${quoteIdent(name)} s JOIN url_map m ON m.raw = s.url WHERE m.url IS NULL`,
-      );
-  }
-  const skippedExamples = (await rowsOf(conn, `SELECT raw FROM url_map WHERE url IS NULL ORDER BY raw LIMIT 3`)).map(
-    (r) => textOf(r.raw),
-  );
-  return { tables, rows, skippedRows, skippedExamples };
-}
 
 export interface Merged {
   /** Rows per table of the new version. */
@@ -127,6 +37,15 @@ export async function versionRowsOf(conn: DuckDBConnection, file: string, column
   return `(SELECT ${columns}, ${provenance} FROM read_parquet(${quoteLiteral(file)}))`;
 }
 
+export interface MergeOptions {
+  isReplace: boolean;
+  partialDir: string;
+  fileNames: string;
+  importId: string;
+  /** Raw tables staged as a version's file already (with the import's id): moved in when taken whole. */
+  files?: ReadonlyMap<StagedTableId, string>;
+}
+
 /**
  * Writes the new version's Parquet files into `partialDir`; `changedRows` 0 means the import changes nothing. Each
  * row keeps the id of the import that brought it (IMPORT_COLUMN), so one import can be removed again.
@@ -135,50 +54,82 @@ export async function mergeVersion(
   conn: DuckDBConnection,
   source: DataSourceId,
   live: SourceVersion | undefined,
-  fresh: Map<ExportTableId, string>,
+  fresh: Map<StagedTableId, string>,
   coverage: Coverage,
-  options: { isReplace: boolean; partialDir: string; fileNames: string; importId: string },
+  options: MergeOptions,
 ): Promise<Merged> {
   const tables: Record<string, number> = {};
   let changedRows = 0;
   const { dateColumn } = dataSource(source);
-  for (const tableId of dataSource(source).tables) {
-    const table = exportTable(tableId);
-    const columns = table.columns.map((c) => quoteIdent(c.name)).join(', ');
+  const inRange = `${quoteIdent(dateColumn)} BETWEEN ${quoteLiteral(coverage.start)}::DATE AND ${quoteLiteral(coverage.end)}::DATE`;
+  const ids: StagedTableId[] = [...dataSource(source).tables, ...rawTablesOf(source).map((r) => r.id)];
+  if (!options.isReplace) await refuseMixedDays(conn, source, live, fresh, inRange, options.fileNames);
+  for (const tableId of ids) {
+    const columns = columnsOf(tableId)
+      .map((c) => quoteIdent(c.name))
+      .join(', ');
     const oldFile = live?.fileOf(tableId);
     const old = oldFile ? await versionRowsOf(conn, oldFile, columns) : undefined;
     const neu = fresh.get(tableId);
-    const tagged = `${columns}, ${quoteLiteral(options.importId)} AS ${quoteIdent(IMPORT_COLUMN)}`;
+    const tagged =
+      neu && `(SELECT ${columns}, ${quoteLiteral(options.importId)} AS ${quoteIdent(IMPORT_COLUMN)} FROM ${neu})`;
+    const file = path.join(options.partialDir, parquetFileOf(tableId));
     let merged: string | undefined = old;
-    if (neu && options.isReplace) {
-      const inRange = `${quoteIdent(dateColumn)} BETWEEN ${quoteLiteral(coverage.start)}::DATE AND ${quoteLiteral(coverage.end)}::DATE`;
+    if (options.isReplace && isReplacedBy(tableId, fresh)) {
       const kept = old ? `SELECT * FROM ${old} WHERE NOT (${inRange})` : undefined;
-      merged = `(${[kept, `SELECT ${tagged} FROM ${neu}`].filter(Boolean).join(' UNION ALL ')})`;
-      const dropped = old
-        ? `(SELECT ${columns} FROM ${old} WHERE ${inRange})`
-        : `(SELECT ${columns} FROM ${neu} WHERE FALSE)`;
-      changedRows += await countOf(
-        conn,
-        `SELECT (SELECT count(*) FROM (SELECT ${columns} FROM ${neu} EXCEPT ALL SELECT * FROM ${dropped})) + (SELECT count(*) FROM (SELECT * FROM ${dropped} EXCEPT ALL SELECT ${columns} FROM ${neu}))`,
-      );
-    } else if (neu) {
-      if (old) await refuseContradictions(conn, tableId, old, neu, options.fileNames);
+      const parts = [kept, tagged && `SELECT * FROM ${tagged}`].filter(Boolean);
+      merged = parts.length > 0 ? `(${parts.join(' UNION ALL ')})` : undefined;
+      const dropped = old ? `(SELECT ${columns} FROM ${old} WHERE ${inRange})` : undefined;
+      changedRows += await changedRowsOf(conn, tableId, dropped, neu, columns, dateColumn);
+      if (!kept && tagged && (await moveStaged(options.files?.get(tableId), file))) merged = undefined;
+    } else if (tagged && isRawTableId(tableId)) {
       const added = old
-        ? `(SELECT ${tagged} FROM ${neu} n ANTI JOIN ${old} o ON ${sameKey(table.key)})`
-        : `(SELECT ${tagged} FROM ${neu})`;
+        ? await rawRowsAdded(conn, tableId, old, tagged, inRange, dateColumn, options.fileNames)
+        : tagged;
+      changedRows += await countOf(conn, `SELECT count(*) FROM ${added}`);
+      merged = old ? `(SELECT * FROM ${old} UNION ALL SELECT * FROM ${added})` : added;
+      if (!old && (await moveStaged(options.files?.get(tableId), file))) merged = undefined;
+    } else if (tagged && neu) {
+      const table = exportTable(tableId as ExportTableId);
+      if (old) await refuseContradictions(conn, table.id as ExportTableId, old, neu, options.fileNames);
+      const added = old ? `(SELECT * FROM ${tagged} n ANTI JOIN ${old} o ON ${sameKey(table.key)})` : tagged;
       changedRows += await countOf(conn, `SELECT count(*) FROM ${added}`);
       merged = old ? `(SELECT * FROM ${old} UNION ALL SELECT * FROM ${added})` : added;
     }
-    if (!merged) continue;
-    const file = path.join(options.partialDir, parquetFileOf(tableId));
-    // By day, so a crawl's join reads only the row groups of its window; sorting by the whole key cost half as much
-    // again (measured on 3M rows) for an order nothing reads: the join sorts its slice by key itself.
-    await conn.run(
-      `COPY (SELECT * FROM ${merged} ORDER BY ${quoteIdent(dateColumn)}) TO ${quoteLiteral(file)} (FORMAT parquet, COMPRESSION zstd)`,
-    );
-    tables[tableId] = await countOf(conn, `SELECT count(*) FROM read_parquet(${quoteLiteral(file)})`);
+    if (merged !== undefined) {
+      if (isRawTableId(tableId))
+        await conn.run(`COPY (SELECT * FROM ${merged}) TO ${quoteLiteral(file)} (${RAW_PARQUET})`);
+      // By day, so a crawl's join reads only the row groups of its window; sorting by the whole key cost half as
+      // much again (measured on 3M rows) for an order nothing reads: the join sorts its slice by key itself.
+      else
+        await conn.run(
+          `COPY (SELECT * FROM ${merged} ORDER BY ${quoteIdent(dateColumn)}) TO ${quoteLiteral(file)} (FORMAT parquet, COMPRESSION zstd)`,
+        );
+    }
+    if (fs.existsSync(file))
+      tables[tableId] = await countOf(conn, `SELECT count(*) FROM read_parquet(${quoteLiteral(file)})`);
   }
   return { tables, changedRows };
+}
+
+/** With --replace, a table loses its rows on the new files' dates when they fill it or (raw or keyed) its days. */
+function isReplacedBy(tableId: StagedTableId, fresh: Map<StagedTableId, string>): boolean {
+  if (fresh.has(tableId)) return true;
+  const raw = rawTableOf(tableId);
+  if (raw) return raw.feeds.some((f) => fresh.has(f.table));
+  return rawFeedsOf(tableId).some(({ raw: r }) => fresh.has(r.id));
+}
+
+/** A raw file staged whole becomes the version's file as it is (a rename; a copy across file systems). */
+async function moveStaged(staged: string | undefined, file: string): Promise<boolean> {
+  if (!staged) return false;
+  try {
+    fs.renameSync(staged, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    await fs.promises.copyFile(staged, file);
+  }
+  return true;
 }
 
 const sameKey = (key: readonly string[]): string =>

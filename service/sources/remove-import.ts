@@ -14,6 +14,7 @@ import { newLoadId } from '../load/store-files.ts';
 import { ImportError } from './import-error.ts';
 import { publishUnderLoadLock, refreshJoins, underImportLock } from './import-data.ts';
 import { versionRowsOf } from './merge-version.ts';
+import { columnsOf, isRawTableId, RAW_PARQUET } from './raw-rows.ts';
 import {
   IMPORT_COLUMN,
   cleanupSourceLeftovers,
@@ -73,13 +74,19 @@ async function removeLocked(
   try {
     await conn.run(`SET temp_directory = ${quoteLiteral(workDir)}`);
     for (const [tableId, before] of Object.entries(live.meta.tables)) {
-      const table = exportTable(tableId as ExportTableId);
-      const columns = table.columns.map((c) => quoteIdent(c.name)).join(', ');
+      const columns = columnsOf(tableId)
+        .map((c) => quoteIdent(c.name))
+        .join(', ');
       const rows = await versionRowsOf(conn, live.fileOf(tableId)!, columns);
       const file = path.join(partialDir, parquetFileOf(tableId));
+      const order = isRawTableId(tableId)
+        ? ''
+        : `ORDER BY ${exportTable(tableId as ExportTableId)
+            .key.map(quoteIdent)
+            .join(', ')}`;
       await conn.run(
         `COPY (SELECT * FROM ${rows} WHERE ${quoteIdent(IMPORT_COLUMN)} IS DISTINCT FROM ${quoteLiteral(options.importId)}
-           ORDER BY ${table.key.map(quoteIdent).join(', ')}) TO ${quoteLiteral(file)} (FORMAT parquet, COMPRESSION zstd)`,
+           ${order}) TO ${quoteLiteral(file)} (${isRawTableId(tableId) ? RAW_PARQUET : 'FORMAT parquet, COMPRESSION zstd'})`,
       );
       const reader = await conn.runAndReadAll(`SELECT count(*) FROM read_parquet(${quoteLiteral(file)})`);
       tables[tableId] = Number(reader.getRowsJS()[0]?.[0] ?? 0);

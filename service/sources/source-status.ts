@@ -6,9 +6,9 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { DataSourceStatus, SourceImport, SourceMatch } from '../../catalog/data-source-calls.ts';
 import { dataSources, type DataSource, type DataSourceId } from '../../catalog/data-sources.ts';
-import { exportTable, type ExportTableId } from '../../catalog/export-contract.ts';
 import { quoteIdent, quoteLiteral, textOf } from '../db/duckdb.ts';
 import { versionRowsOf } from './merge-version.ts';
+import { columnsOf, rawTablesOf } from './raw-rows.ts';
 import { IMPORT_COLUMN, isConnectedVersion, readSourceVersion, type SourceVersion } from './source-store.ts';
 
 const EXAMPLES = 5;
@@ -74,8 +74,9 @@ async function statusOf(
       isReplace: i.isReplace,
     }))
     .reverse();
-  const tableId = source.tables.find((t) => version.fileOf(t) !== undefined);
-  const coverage = tableId ? await coverageOf(conn, version, tableId, imports) : { days: [], periods: [] };
+  const keyed = source.tables.find((t) => version.fileOf(t) !== undefined);
+  const tableIds = [...(keyed ? [keyed] : []), ...rawIdsOf(source, version)];
+  const coverage = await coverageOf(conn, version, tableIds, imports);
   return {
     id: source.id,
     title: source.title,
@@ -85,29 +86,39 @@ async function statusOf(
     tables: version.meta.tables,
     ...coverage,
     imports,
-    match: tableId && crawl ? await matchOf(conn, version, source, crawl) : null,
+    match: tableIds.length > 0 && crawl ? await matchOf(conn, version, source, crawl) : null,
   };
 }
 
-const dateColumnOf = (tableId: ExportTableId): string | undefined =>
-  exportTable(tableId).columns.find((c) => c.type === 'DATE')?.name;
+/** The version's raw tables (raw-rows.ts): their days hold no keyed rows, so they add to the coverage. */
+const rawIdsOf = (source: DataSource, version: SourceVersion): string[] =>
+  rawTablesOf(source.id)
+    .map((r) => r.id)
+    .filter((id) => version.fileOf(id) !== undefined);
+
+const dateColumnOf = (tableId: string): string | undefined => columnsOf(tableId).find((c) => c.type === 'DATE')?.name;
 
 async function coverageOf(
   conn: DuckDBConnection,
   version: SourceVersion,
-  tableId: ExportTableId,
+  tableIds: string[],
   imports: SourceImport[],
 ): Promise<Pick<DataSourceStatus, 'days' | 'periods'>> {
-  const date = dateColumnOf(tableId);
-  if (!date) return { days: [], periods: [] };
-  const columns = exportTable(tableId)
-    .columns.map((c) => quoteIdent(c.name))
-    .join(', ');
-  const rows = await versionRowsOf(conn, version.fileOf(tableId)!, columns);
+  const parts: string[] = [];
+  for (const tableId of tableIds) {
+    const date = dateColumnOf(tableId);
+    if (!date) continue;
+    const columns = columnsOf(tableId)
+      .map((c) => quoteIdent(c.name))
+      .join(', ');
+    const rows = await versionRowsOf(conn, version.fileOf(tableId)!, columns);
+    parts.push(`SELECT ${quoteIdent(date)} AS day, ${quoteIdent(IMPORT_COLUMN)} AS import FROM ${rows}`);
+  }
+  if (parts.length === 0) return { days: [], periods: [] };
   const counted = await rowsOf(
     conn,
-    `SELECT strftime(${quoteIdent(date)}, '%Y-%m-%d') AS day, ${quoteIdent(IMPORT_COLUMN)} AS import, count(*)::INTEGER AS n
-     FROM ${rows} GROUP BY ALL ORDER BY day`,
+    `SELECT strftime(day, '%Y-%m-%d') AS day, import, count(*)::INTEGER AS n
+     FROM (${parts.join(' UNION ALL ')}) GROUP BY ALL ORDER BY day, import`,
   );
   const periodImports = new Map(imports.filter((i) => i.coverage.granularity === 'period').map((i) => [i.id, i]));
   const days = new Map<string, number>();
@@ -135,8 +146,8 @@ async function matchOf(
   source: DataSource,
   crawl: NewestCrawl,
 ): Promise<SourceMatch | null> {
-  const files = source.tables
-    .filter((t) => exportTable(t).columns.some((c) => c.name === 'url'))
+  const files = [...source.tables, ...rawIdsOf(source, version)]
+    .filter((t) => columnsOf(t).some((c) => c.name === 'url'))
     .flatMap((t) => version.fileOf(t) ?? []);
   if (files.length === 0) return null;
   const sourceUrls = files.map((f) => `SELECT url FROM read_parquet(${quoteLiteral(f)})`).join(' UNION ');

@@ -312,7 +312,7 @@ describe('the Search Console bulk export as newline-delimited JSON, and GA4 repo
 
   it('reads the bulk export as BigQuery writes it in JSON lines, the same rows as its CSV', async () => {
     const out = importOnce('search-console', [ndjson]);
-    expect(out).toContain('12 rows of Search Console bulk export (searchdata_url_impression)');
+    expect(out).toContain('8 rows of Search Console bulk export (searchdata_url_impression)');
     expect(out).toContain('days 2026-11-02 to 2026-11-03');
     const queries = await query<{ date: string; query: string; clicks: bigint; impressions: bigint; position: number }>(
       2,

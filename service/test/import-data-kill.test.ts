@@ -32,10 +32,11 @@ const cli = (file: string): string[] => [
   file,
 ];
 
-function bulkCsv(file: string, rows: number, firstDay: number): void {
+/** Rows on 20 days of `month` from `firstDay`. */
+function bulkCsv(file: string, rows: number, month: string, firstDay: number): void {
   const lines = [HEADER];
   for (let i = 0; i < rows; i++) {
-    const day = `2024-04-${String(firstDay + (i % 20)).padStart(2, '0')}`;
+    const day = `${month}-${String(firstDay + (i % 20)).padStart(2, '0')}`;
     lines.push(
       `${day},sc-domain:example.com,https://www.example.com/p${i % 4000},q${i % 250},false,gbr,WEB,${i % 2 ? 'MOBILE' : 'DESKTOP'},${1 + (i % 9)},${i % 3},${i % 40}`,
     );
@@ -49,8 +50,9 @@ beforeAll(async () => {
   const work = tempDir('thc-import-kill-files-');
   small = path.join(work, 'small.csv');
   big = path.join(work, 'big.csv');
-  bulkCsv(small, 50, 1);
-  bulkCsv(big, 300_000, 6);
+  // On other days: a day holds one file's raw rows (merge-raw.ts).
+  bulkCsv(small, 50, '2024-03', 1);
+  bulkCsv(big, 300_000, '2024-04', 6);
   const first = spawnSync(process.execPath, cli(small), { cwd: REPO, encoding: 'utf8' });
   expect(first.stderr).toBe('');
   expect(first.status).toBe(0);

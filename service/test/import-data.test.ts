@@ -219,13 +219,18 @@ describe('importing Search Console files', () => {
     expect(same.stderr).toBe('');
     expect(same.stdout).toContain('nothing changed');
     expect(snapshotTree(storeDir(dataDir))).toEqual(before);
+    // Raw rows are compared day by day as a whole: the same file again, without --replace, changes nothing either.
+    const again = importData('--source', 'search-console', parquet);
+    expect(again.stderr).toBe('');
+    expect(again.stdout).toContain('nothing changed');
+    expect(snapshotTree(storeDir(dataDir))).toEqual(before);
 
     const changed = path.join(work, 'searchdata_url_impression.csv');
     fs.writeFileSync(changed, fs.readFileSync(bulkCsv, 'utf8').replace(',120,14,96', ',121,14,96'));
     const refused = importData('--source', 'search-console', changed);
     expect(refused.status).toBe(1);
     expect(refused.stderr).toMatch(
-      /1 rows differ from search_console rows imported before \(first: date 2026-11-02, url https:\/\/www\.alpine-travel\.eu\/de\/\).*use --replace/,
+      /other searchdata_url_impression rows than imported before on 1 of its days \(first: 2026-11-02\).*use --replace/,
     );
     expect(snapshotTree(storeDir(dataDir))).toEqual(before);
 
@@ -243,6 +248,23 @@ describe('importing Search Console files', () => {
       ['2026-11-14', 9310],
     ]);
   }, 300_000);
+
+  it('refuses keyed rows on days that hold raw rows of the bulk export, which the join would count twice', () => {
+    const work = tempDir('thc-import-mixed-');
+    const api = path.join(work, 'searchanalytics-date-page.json');
+    const onBulkDays = fs
+      .readFileSync(path.join(FIXTURES, 'search-console/api/searchanalytics-date-page.json'), 'utf8')
+      .replaceAll('2026-11-09', '2026-11-02')
+      .replaceAll('2026-11-10', '2026-11-03');
+    fs.writeFileSync(api, onBulkDays);
+    const before = snapshotTree(storeDir(dataDir));
+    const refused = importData('--source', 'search-console', api);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(
+      /2026-11-02 holds the bulk export's rows \(searchdata_url_impression\) imported before; nothing imported; use --replace/,
+    );
+    expect(snapshotTree(storeDir(dataDir))).toEqual(before);
+  }, 120_000);
 });
 
 describe('bad input', () => {

@@ -5,14 +5,20 @@
  * query, country, device and search type; anonymized queries have no query text. sum_position is zero-based and
  * summed over impressions, so the average position is sum_position / impressions + 1.
  *
- * Rows are summed per day and URL into search_console (anonymized queries included) and per day, URL and query into
- * search_console_queries (anonymized ones left out, as they have no text).
+ * Its rows are kept as raw rows (raw-rows.ts), summed where a crawl joins them: per day and URL into search_console
+ * (anonymized queries included) and per day, URL and query into search_console_queries (anonymized ones left out, as
+ * they have no text).
  */
+import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { quoteIdent, quoteLiteral, textOf } from '../../db/duckdb.ts';
 import { firstLine } from '../../error-text.ts';
 import { ImportError, cellError } from '../import-error.ts';
 import type { Importer, SourceFile, Staged, StageContext } from '../importer.ts';
+import { RAW_PARQUET, type RawTableId } from '../raw-rows.ts';
+import { IMPORT_COLUMN } from '../source-store.ts';
+
+const RAW_ID: RawTableId = 'searchdata_url_impression';
 
 /** query may be absent where every row is anonymized (BigQuery's JSON export leaves NULL fields out). */
 const REQUIRED = ['data_date', 'url', 'impressions', 'clicks', 'sum_position'] as const;
@@ -23,12 +29,12 @@ const CHECKS: [column: string, type: string, what: string][] = [
   ['sum_position', 'DOUBLE', 'is not a number'],
 ];
 
-type Shape = 'parquet' | 'ndjson' | 'csv';
+export type Shape = 'parquet' | 'ndjson' | 'csv';
 
 /** The import's setting (import-data.ts), which the other importers' line numbers rely on. */
 const IN_ORDER = 'SET preserve_insertion_order = true';
 
-function shapeOf(file: SourceFile): Shape | undefined {
+export function shapeOf(file: SourceFile): Shape | undefined {
   if (file.head.subarray(0, 4).toString('latin1') === 'PAR1') return 'parquet';
   const text = file.head.toString('utf8').replace(/^\uFEFF/, '');
   const first = text.split(/\r?\n/)[0] ?? '';
@@ -37,7 +43,7 @@ function shapeOf(file: SourceFile): Shape | undefined {
   return first.trimStart().startsWith('{') ? 'ndjson' : 'csv';
 }
 
-function readerOf(file: SourceFile, shape: Shape): string {
+export function readerOf(file: SourceFile, shape: Shape): string {
   const at = quoteLiteral(file.path);
   if (shape === 'parquet') return `read_parquet(${at})`;
   if (shape === 'ndjson') return `read_json(${at}, format = 'newline_delimited', sample_size = -1)`;
@@ -116,21 +122,26 @@ function castOf(column: string, type: string, types: Map<string, string>): strin
     : `TRY_CAST(CAST(${quoteIdent(column)} AS VARCHAR) AS ${type})`;
 }
 
+/** What the staged file's columns are checked for: NULL where a cell did not fit (or, for url, was empty). */
+const KEPT = ['date', 'url', 'clicks', 'impressions', 'sum_position'];
+
 /**
- * One pass over the file: the six columns the contract keeps, each cast, NULL where a cell does not fit. Only when
- * some cell does not is the file read again with its lines numbered, to name the first bad cell (checkCells).
+ * One pass over the file, written straight to the raw rows' Parquet file (raw-rows.ts), in the file's own order: the
+ * six columns kept, each cast, NULL where a cell does not fit. Parquet's own statistics then count the NULLs, and only
+ * when some cell did not fit is the file read again with its lines numbered, to name the first bad cell.
  */
-async function stageFile(ctx: StageContext, file: SourceFile, name: string): Promise<void> {
+async function stageFile(ctx: StageContext, file: SourceFile, out: string): Promise<void> {
   const shape = shapeOf(file)!;
   const types = await describe(ctx.conn, file, shape);
   const query = types.has('query') ? `NULLIF(trim(CAST(query AS VARCHAR)), '')` : 'NULL::VARCHAR';
+  const tag = ctx.importId === undefined ? '' : `, ${quoteLiteral(ctx.importId)} AS ${quoteIdent(IMPORT_COLUMN)}`;
   try {
     await ctx.conn.run(
-      `CREATE TEMP TABLE ${quoteIdent(name)} AS SELECT ${castOf('data_date', 'DATE', types)} AS date,
-         CAST(url AS VARCHAR) AS url, ${query} AS query, ${castOf('clicks', 'BIGINT', types)} AS clicks,
+      `COPY (SELECT ${castOf('data_date', 'DATE', types)} AS date, NULLIF(trim(CAST(url AS VARCHAR)), '') AS url,
+         ${query} AS query, ${castOf('clicks', 'BIGINT', types)} AS clicks,
          ${castOf('impressions', 'BIGINT', types)} AS impressions,
-         ${castOf('sum_position', 'DOUBLE', types)} AS sum_position
-       FROM ${readerOf(file, shape)}`,
+         ${castOf('sum_position', 'DOUBLE', types)} AS sum_position${tag}
+       FROM ${readerOf(file, shape)}) TO ${quoteLiteral(out)} (${RAW_PARQUET})`,
     );
   } catch (error) {
     throw new ImportError(`${file.name}: not a readable ${shape} file (${firstLine(error)})`, 'invalid-input', {
@@ -138,13 +149,13 @@ async function stageFile(ctx: StageContext, file: SourceFile, name: string): Pro
     });
   }
   const bad = await ctx.conn.runAndReadAll(
-    `SELECT count(*) FROM ${quoteIdent(name)} WHERE date IS NULL OR clicks IS NULL OR impressions IS NULL
-       OR sum_position IS NULL OR url IS NULL OR trim(url) = ''`,
+    `SELECT COALESCE(sum(stats_null_count), 0) FROM parquet_metadata(${quoteLiteral(out)})
+     WHERE path_in_schema IN (${KEPT.map(quoteLiteral).join(', ')})`,
   );
   if (Number(bad.getRowsJS()[0]![0]) === 0) return;
   // The lines are numbered in the file's order.
   await ctx.conn.run(IN_ORDER);
-  const raw = `${name}_lines`;
+  const raw = `bulk_lines`;
   const columns = await readRaw(ctx.conn, file, shape, raw);
   await checkCells(ctx, file, raw, columns, shape);
   throw new ImportError(`${file.name}: a cell does not fit its column`);
@@ -165,35 +176,27 @@ export const searchConsoleBulk: Importer = {
 };
 
 /**
- * Reads and sums the files. Nothing here needs the rows in the file's order (the merge writes them sorted by key),
- * and keeping it costs DuckDB its parallel reads and inserts: measured on 3M rows, 4.3 s of CPU instead of 1.3 s to
- * read the Parquet file into the staging table, and 23 s instead of 1.6 s of time at a load average of 18.
+ * Reads the files into raw rows, not summed (raw-rows.ts). Nothing here needs the rows in the file's order, and
+ * keeping it costs DuckDB its parallel reads and writes: measured on 3M rows, 4.3 s of CPU instead of 1.3 s to read
+ * the Parquet file into a table, and 23 s instead of 1.6 s of time at a load average of 18.
  */
 async function stageAll(files: SourceFile[], ctx: StageContext): Promise<Staged> {
   const parts: string[] = [];
   for (const [i, file] of files.entries()) {
-    await stageFile(ctx, file, `bulk_rows_${i}`);
-    parts.push(`SELECT * FROM bulk_rows_${i}`);
+    const out = path.join(ctx.workDir, `${RAW_ID}-${i}.parquet`);
+    await stageFile(ctx, file, out);
+    parts.push(out);
   }
-  await ctx.conn.run(`CREATE TEMP VIEW bulk_all AS ${parts.join(' UNION ALL ')}`);
-  const position = 'CASE WHEN sum(impressions) > 0 THEN sum(sum_position) / sum(impressions) + 1 END';
-  await ctx.conn.run(`CREATE TEMP TABLE bulk_sc AS SELECT date, url, sum(clicks)::BIGINT AS clicks,
-      sum(impressions)::BIGINT AS impressions, ${position} AS position FROM bulk_all GROUP BY date, url`);
-  await ctx.conn.run(`CREATE TEMP TABLE bulk_scq AS SELECT date, url, query, sum(clicks)::BIGINT AS clicks,
-      sum(impressions)::BIGINT AS impressions, ${position} AS position FROM bulk_all WHERE query IS NOT NULL
-      GROUP BY date, url, query`);
-  for (const i of files.keys()) await ctx.conn.run(`DROP TABLE bulk_rows_${i} CASCADE`);
+  const all = `read_parquet([${parts.map(quoteLiteral).join(', ')}])`;
+  await ctx.conn.run(`CREATE TEMP VIEW bulk_raw AS SELECT * FROM ${all}`);
   const span = (
-    await ctx.conn.runAndReadAll(`SELECT min(date)::VARCHAR, max(date)::VARCHAR FROM bulk_sc`)
+    await ctx.conn.runAndReadAll(`SELECT min(date)::VARCHAR, max(date)::VARCHAR FROM bulk_raw`)
   ).getRowsJS()[0];
   if (!span?.[0]) throw new ImportError(`${files.map((f) => f.name).join(', ')}: no rows`);
   return {
-    tables: new Map([
-      ['search_console', 'bulk_sc'],
-      ['search_console_queries', 'bulk_scq'],
-    ]),
+    tables: new Map([[RAW_ID, 'bulk_raw']]),
     coverage: { start: textOf(span[0]), end: textOf(span[1]), granularity: 'day' },
     notes: [],
-    keyed: new Set(['search_console', 'search_console_queries']),
+    ...(parts.length === 1 && { files: new Map([[RAW_ID, parts[0]!]]) }),
   };
 }

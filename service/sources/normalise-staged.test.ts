@@ -5,7 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, quoteIdent } from '../db/duckdb.ts';
 import { openSourceFile } from './detect-format.ts';
 import { searchConsoleBulk } from './importers/search-console-bulk.ts';
-import { normaliseStaged } from './merge-version.ts';
+import { normaliseStaged } from './normalise-staged.ts';
+import { fedRowsOf } from './raw-rows.ts';
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'thc-normalise-'));
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
@@ -39,15 +40,24 @@ async function normalised(file: string) {
       range: undefined,
     });
     const result = await normaliseStaged(conn, staged, ORIGIN, work);
+    const raw = new Map([['searchdata_url_impression', quoteIdent(result.tables.get('searchdata_url_impression')!)]]);
+    // Summed as a crawl's join sums them.
     const rowsOf = async (table: string) =>
-      (await conn.runAndReadAll(`SELECT url, clicks, impressions, position FROM ${quoteIdent(table)} ORDER BY ALL`))
+      (
+        await conn.runAndReadAll(
+          `SELECT url, clicks, impressions, position FROM (${fedRowsOf(table, undefined, raw, 'TRUE')}) ORDER BY ALL`,
+        )
+      )
         .getRowObjectsJS()
         .map((r) => ({ ...r, clicks: Number(r.clicks), impressions: Number(r.impressions) }));
+    const urls = await conn.runAndReadAll(`SELECT url FROM ${result.urls} ORDER BY url`);
     return {
       rows: result.rows,
       skippedRows: result.skippedRows,
-      pages: await rowsOf(result.tables.get('search_console')!),
-      queries: await rowsOf(result.tables.get('search_console_queries')!),
+      isTakenWhole: result.files.size > 0,
+      urls: urls.getRowsJS().map((r) => r[0]),
+      pages: await rowsOf('search_console'),
+      queries: await rowsOf('search_console_queries'),
     };
   } finally {
     conn.closeSync();
@@ -55,15 +65,26 @@ async function normalised(file: string) {
   }
 }
 
-describe('normalising staged bulk export rows', () => {
+describe('normalising staged bulk export rows, kept raw and summed where a crawl joins them', () => {
   const page = { url: `${ORIGIN}/shoes/`, clicks: 3, impressions: 40, position: 2.25 };
   const query = { url: `${ORIGIN}/shoes/`, clicks: 2, impressions: 10, position: 3 };
 
-  it('takes rows whose URLs the crawler would write the same as they are, summed per day and URL', async () => {
+  it('takes rows whose URLs the crawler would write the same as they are, its staged file whole', async () => {
     const result = await normalised(bulkCsv('canonical.csv', [`${ORIGIN}/shoes/`, `${ORIGIN}/shoes/`]));
     expect(result.pages).toEqual([page]);
     expect(result.queries).toEqual([query]);
-    expect(result).toMatchObject({ rows: 2, skippedRows: 0 });
+    expect(result).toMatchObject({ rows: 2, skippedRows: 0, isTakenWhole: true, urls: [`${ORIGIN}/shoes/`] });
+  });
+
+  it.each([
+    ['an upper-case host', 'https://WWW.example.com/shoes/'],
+    ['a default port', 'https://www.example.com:443/shoes/'],
+    ['a dot segment', 'https://www.example.com/bags/../shoes/'],
+    ['an escape of an unreserved character', 'https://www.example.com/%73hoes/'],
+  ])('normalises a URL with %s, which the crawler writes otherwise', async (_, url) => {
+    const result = await normalised(bulkCsv(`odd-${url.length}.csv`, [url, `${ORIGIN}/shoes/`]));
+    expect(result.pages).toEqual([page]);
+    expect(result).toMatchObject({ isTakenWhole: false, urls: [`${ORIGIN}/shoes/`] });
   });
 
   it('sums again the rows of two URLs that name one page once normalised (host case, fragment)', async () => {
@@ -72,13 +93,13 @@ describe('normalising staged bulk export rows', () => {
     );
     expect(result.pages).toEqual([page]);
     expect(result.queries).toEqual([query]);
-    expect(result).toMatchObject({ rows: 2, skippedRows: 0 });
+    expect(result).toMatchObject({ rows: 2, skippedRows: 0, isTakenWhole: false });
   });
 
   it('skips and counts rows whose URL is on no http(s) origin', async () => {
     const result = await normalised(bulkCsv('skipped.csv', ['mailto:shop@example.com', `${ORIGIN}/shoes/`]));
     expect(result.pages).toEqual([{ url: `${ORIGIN}/shoes/`, clicks: 1, impressions: 30, position: 2 }]);
     expect(result.queries).toEqual([]);
-    expect(result).toMatchObject({ rows: 1, skippedRows: 2 });
+    expect(result).toMatchObject({ rows: 1, skippedRows: 1 });
   });
 });

@@ -1,0 +1,121 @@
+/**
+ * The merge's day-by-day rules for raw rows (raw-rows.ts), which are not one per key: a day's raw rows are compared
+ * as a whole (their count and the sum of their rows' hashes), never summed, so importing the same file again reads it
+ * once more and changes nothing.
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { dataSource, type DataSourceId } from '../../catalog/data-sources.ts';
+import { quoteIdent, quoteLiteral, textOf } from '../db/duckdb.ts';
+import { ImportError } from './import-error.ts';
+import type { StagedTableId } from './importer.ts';
+import { columnsOf, isRawTableId, rawTablesOf } from './raw-rows.ts';
+import type { SourceVersion } from './source-store.ts';
+
+const rowsOf = async (conn: DuckDBConnection, sql: string): Promise<Record<string, unknown>[]> =>
+  (await conn.runAndReadAll(sql)).getRowObjectsJS();
+const countOf = async (conn: DuckDBConnection, sql: string): Promise<number> =>
+  Number((await conn.runAndReadAll(sql)).getRowsJS()[0]?.[0] ?? 0);
+
+const REPLACE_HINT = 'nothing imported; use --replace to replace the dates these files cover';
+
+/**
+ * Without --replace, raw rows may not come onto days where the source holds keyed rows of the tables they feed, nor
+ * keyed rows onto days where it holds raw rows that feed their table: the join would count both. The new files' days
+ * are compared, not their range (a Performance report's period has its rows on its last day only).
+ */
+export async function refuseMixedDays(
+  conn: DuckDBConnection,
+  source: DataSourceId,
+  live: SourceVersion | undefined,
+  fresh: ReadonlyMap<StagedTableId, string>,
+  inRange: string,
+  fileNames: string,
+): Promise<void> {
+  if (!live) return;
+  const date = quoteIdent(dataSource(source).dateColumn);
+  for (const raw of rawTablesOf(source)) {
+    const rawNew = fresh.get(raw.id);
+    const pairs = rawNew
+      ? raw.feeds.map((f) => ({ neu: rawNew, held: f.table })).filter((p) => !fresh.has(p.held))
+      : raw.feeds.flatMap((f) => (fresh.has(f.table) ? [{ neu: fresh.get(f.table)!, held: raw.id }] : []));
+    for (const { neu, held } of pairs) {
+      const file = live.fileOf(held);
+      if (!file) continue;
+      const days = await rowsOf(
+        conn,
+        `SELECT DISTINCT ${date}::VARCHAR AS day FROM read_parquet(${quoteLiteral(file)}) WHERE ${inRange}`,
+      );
+      if (days.length === 0) continue;
+      const list = days.map((d) => `${quoteLiteral(textOf(d.day))}::DATE`).join(', ');
+      const [first] = await rowsOf(conn, `SELECT min(${date})::VARCHAR AS day FROM ${neu} WHERE ${date} IN (${list})`);
+      if (first?.day === null || first?.day === undefined) continue;
+      const what = rawNew ? `rows of another format (${held})` : `the bulk export's rows (${raw.id})`;
+      throw new ImportError(
+        `${fileNames}: ${textOf(first.day)} holds ${what} imported before; ${REPLACE_HINT}`,
+        'conflict',
+      );
+    }
+  }
+}
+
+/** Per day: the rows' count and the sum of their hashes, over the columns of the table (not the import id). */
+function daysOf(tableId: StagedTableId, rows: string, inRange: string, dateColumn: string): string {
+  const date = quoteIdent(dateColumn);
+  const values = columnsOf(tableId)
+    .filter((c) => c.name !== dateColumn)
+    .map((c) => quoteIdent(c.name))
+    .join(', ');
+  return `SELECT ${date} AS day, count(*) AS n, sum(hash(${values}))::HUGEINT AS h FROM ${rows} WHERE ${inRange} GROUP BY ${date}`;
+}
+
+/**
+ * The new raw rows on days the version holds none of; a day it holds other raw rows on is refused. `old` and
+ * `tagged` are relations with the table's columns and the import id.
+ */
+export async function rawRowsAdded(
+  conn: DuckDBConnection,
+  tableId: StagedTableId,
+  old: string,
+  tagged: string,
+  inRange: string,
+  dateColumn: string,
+  fileNames: string,
+): Promise<string> {
+  await conn.run(`CREATE OR REPLACE TEMP TABLE raw_new_days AS ${daysOf(tableId, tagged, inRange, dateColumn)}`);
+  await conn.run(`CREATE OR REPLACE TEMP TABLE raw_old_days AS ${daysOf(tableId, old, inRange, dateColumn)}`);
+  const [differing] = await rowsOf(
+    conn,
+    `SELECT n.day::VARCHAR AS day, count(*) OVER () AS days FROM raw_new_days n JOIN raw_old_days o USING (day)
+     WHERE n.n <> o.n OR n.h <> o.h ORDER BY n.day LIMIT 1`,
+  );
+  if (differing)
+    throw new ImportError(
+      `${fileNames}: other ${tableId} rows than imported before on ${Number(differing.days)} of its days (first: ${textOf(differing.day)}); ${REPLACE_HINT}`,
+      'conflict',
+    );
+  return `(SELECT t.* FROM ${tagged} t ANTI JOIN raw_old_days o ON t.${quoteIdent(dateColumn)} = o.day)`;
+}
+
+/** With --replace: the rows the new ones change on their dates (raw rows: every row of a day that differs). */
+export async function changedRowsOf(
+  conn: DuckDBConnection,
+  tableId: StagedTableId,
+  dropped: string | undefined,
+  neu: string | undefined,
+  columns: string,
+  dateColumn: string,
+): Promise<number> {
+  if (!neu) return dropped ? countOf(conn, `SELECT count(*) FROM ${dropped}`) : 0;
+  if (!dropped) return countOf(conn, `SELECT count(*) FROM ${neu}`);
+  if (!isRawTableId(tableId))
+    return countOf(
+      conn,
+      `SELECT (SELECT count(*) FROM (SELECT ${columns} FROM ${neu} EXCEPT ALL SELECT * FROM ${dropped})) + (SELECT count(*) FROM (SELECT * FROM ${dropped} EXCEPT ALL SELECT ${columns} FROM ${neu}))`,
+    );
+  const days = (rows: string) => daysOf(tableId, rows, 'TRUE', dateColumn);
+  return countOf(
+    conn,
+    `SELECT COALESCE(sum(COALESCE(n.n, 0) + COALESCE(o.n, 0)), 0) FROM (${days(neu)}) n FULL JOIN (${days(dropped)}) o
+     USING (day) WHERE n.n IS DISTINCT FROM o.n OR n.h IS DISTINCT FROM o.h`,
+  );
+}
