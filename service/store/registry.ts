@@ -11,7 +11,8 @@ import { defaultComparison, partialReasonOf } from '../../catalog/crawl-label.ts
 import { openDatabase, quoteIdent, quoteLiteral, textOf, withConnection } from '../db/duckdb.ts';
 import { firstLine } from '../error-text.ts';
 import type { CrawlMeta } from './crawl-meta.ts';
-import { scanStore, type MetaCache, type StoredWebsite, type UnreadableFolder } from './layout.ts';
+import { scanStore, type LiveCrawl, type MetaCache, type StoredWebsite, type UnreadableFolder } from './layout.ts';
+import { isMidRefresh } from './mid-refresh.ts';
 
 export interface CrawlRecord {
   websiteId: string;
@@ -33,6 +34,8 @@ export class CrawlRegistry {
   #websites: StoredWebsite[] = [];
   #crawls = new Map<string, CrawlRecord[]>();
   #attached = new Map<string, string>();
+  /** The loads served since the last scan, by alias: kept for a website while its refresh is part way through. */
+  #served = new Map<string, LiveCrawl>();
   /** Loads whose database would not attach, by alias: a load never changes, so it is not tried again. */
   #broken = new Map<string, UnreadableFolder>();
   #unreadable: UnreadableFolder[] = [];
@@ -105,7 +108,7 @@ export class CrawlRegistry {
   async #scan(): Promise<boolean> {
     const scan = scanStore(this.dataDir, this.#metas);
     const wanted = new Map(
-      scan.crawls
+      this.#heldMidRefresh(scan.crawls)
         .map((c) => [aliasOf(c.websiteId, c.crawlId, c.loadId), c] as const)
         .filter(([alias]) => !this.#broken.has(alias)),
     );
@@ -141,6 +144,7 @@ export class CrawlRegistry {
     }
     for (const list of crawls.values()) list.sort((a, b) => b.crawlId - a.crawlId);
     this.#crawls = crawls;
+    this.#served = new Map(wanted);
     const live = new Set(scan.crawls.map((c) => aliasOf(c.websiteId, c.crawlId, c.loadId)));
     for (const alias of this.#broken.keys()) if (!live.has(alias)) this.#broken.delete(alias);
     this.#report([...scan.unreadable, ...this.#broken.values()]);
@@ -148,6 +152,17 @@ export class CrawlRegistry {
     this.#websites = scan.websites;
     if (changed) for (const listener of this.#listeners) listener();
     return changed;
+  }
+
+  /** The scanned loads, with a website part way through a refresh served from the loads served before it began. */
+  #heldMidRefresh(scanned: LiveCrawl[]): LiveCrawl[] {
+    const byWebsite = new Map<string, LiveCrawl[]>();
+    for (const crawl of scanned) byWebsite.set(crawl.websiteId, [...(byWebsite.get(crawl.websiteId) ?? []), crawl]);
+    return [...byWebsite].flatMap(([websiteId, crawls]) => {
+      const before = [...this.#served.values()].filter((c) => c.websiteId === websiteId);
+      const isSame = before.length === crawls.length && crawls.every((c) => before.some((b) => b.dir === c.dir));
+      return before.length > 0 && !isSame && isMidRefresh(this.dataDir, websiteId, crawls) ? before : crawls;
+    });
   }
 
   /** Warns once per folder and reason; a folder that is fixed and breaks again is named again. */
