@@ -94,7 +94,7 @@ export const CRAWL_LIMITS = {
 } as const;
 
 export const DEFAULT_TIME_LIMIT_HOURS = 6;
-/** The rendered crawl's tabs and quiet window by default (service/crawl/render/render-settings.ts: what they mean). */
+/** The rendered crawl's tabs and quiet window by default (service/crawl/render-settings.ts: what they mean). */
 export const DEFAULT_RENDER_TABS = 8;
 export const DEFAULT_RENDER_QUIET_MS = 500;
 

@@ -4,7 +4,7 @@
  * DOM fills (the page columns themselves then come from the rendered DOM; `rendered` says so per row). NULL in a
  * crawl that rendered nothing, but for content_hash, the twin of raw_content_hash that every crawl fills.
  */
-/** The crawl's render modes (`--render-mode`, the Crawls page's setting): see service/crawl/render/render-settings.ts. */
+/** The crawl's render modes (`--render-mode`, the Crawls page's setting): see service/crawl/render-settings.ts. */
 export const RENDER_MODES = ['none', 'sample', 'all'] as const;
 export type RenderMode = (typeof RENDER_MODES)[number];
 

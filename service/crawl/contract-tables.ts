@@ -6,7 +6,7 @@ import type { CrawledTableId } from '../../catalog/export-contract.ts';
 import { derivedUrlColumns } from './derived-url-columns.ts';
 import { openGraphFields, schemaTypes } from './parsed-page.ts';
 import { projectContract } from './project-contract.ts';
-import { renderedLinkExpressions, renderedUrlExpressions } from './render/rendered-export.ts';
+import { renderedLinkExpressions, renderedUrlExpressions } from './rendered-export.ts';
 
 /** Images above this size (kB) go to the large_images extraction. */
 export const LARGE_IMAGE_KB = 100;

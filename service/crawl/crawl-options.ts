@@ -5,7 +5,7 @@
 import type { Manifest, RecordedSettings } from '../../catalog/export-contract.ts';
 import type { EgressPolicy } from './egress.ts';
 import type { UrlPattern } from '../../catalog/url-pattern.ts';
-import type { RenderMode, RenderSettings } from './render/render-settings.ts';
+import type { RenderMode, RenderSettings } from './render-settings.ts';
 
 export type { UrlPattern };
 

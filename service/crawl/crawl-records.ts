@@ -5,7 +5,7 @@
  * of reading back as a NULL column; a declared key that no statement of the export reads fails that test too. Keys
  * are short: a crawl writes millions of these rows.
  */
-import { renderedPageColumns } from './render/rendered-columns.ts';
+import { renderedPageColumns } from './rendered-columns.ts';
 import { openGraphFields, schemaTypes, type OpenGraphField, type SchemaType } from './parsed-page.ts';
 
 /** A STRUCT column: its DuckDB type, and (as a type only) the value a row holds. */
@@ -115,7 +115,7 @@ export const edgeColumns = {
   im: 'BOOLEAN',
   al: 'BOOLEAN',
   hl: 'VARCHAR',
-  /** Found only in the rendered DOM, or only in the raw HTML (render/rendered-page.ts). */
+  /** Found only in the rendered DOM, or only in the raw HTML (rendered-page.ts). */
   ro: 'BOOLEAN',
   xo: 'BOOLEAN',
 } as const satisfies Columns;

@@ -11,7 +11,7 @@ import { charsetOf, parseLinkHeader, parseRobotsHeader, redirectTarget } from '.
 import type { RowWriter } from './row-writer.ts';
 import { LinkKind, type EdgeRecord, type ImageRecord, type PageRecord } from './crawl-records.ts';
 import type { RestrictedReason } from './scope.ts';
-import { navigationCut, rawTargets, RenderNavigations, renderView, type PageRenderer } from './render/rendered-page.ts';
+import { navigationCut, rawTargets, RenderNavigations, renderView, type PageRenderer } from './rendered-page.ts';
 
 type LinkKindId = (typeof LinkKind)[keyof typeof LinkKind];
 

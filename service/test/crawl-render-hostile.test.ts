@@ -13,7 +13,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MANIFEST_FILE, type Manifest } from '../../catalog/export-contract.ts';
 import { crawlWebsite } from '../crawl/crawl.ts';
-import { RENDER_NAVIGATIONS_MAX } from '../crawl/render/render-settings.ts';
+import { RENDER_NAVIGATIONS_MAX } from '../crawl/render-settings.ts';
 import { STEP_MS } from '../crawl/render/render-tab.ts';
 import { debianPackages, ensureDebianPackages } from '../../scripts/support/debian-packages.ts';
 import { testCrawlOptions } from './helpers/crawl-site.ts';

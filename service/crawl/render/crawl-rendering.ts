@@ -4,7 +4,7 @@ import type { Egress } from '../egress.ts';
 import type { Hosts } from '../hosts.ts';
 import type { Scope } from '../scope.ts';
 import { RenderPool } from './render-pool.ts';
-import { defaultRenderSettings } from './render-settings.ts';
+import { defaultRenderSettings } from '../render-settings.ts';
 
 /** The pool, closed when `signal` aborts (pages being rendered then end as failed rows); null unless mode all. */
 export function renderPoolFor(

@@ -10,7 +10,7 @@ import {
   RENDER_MODES,
   RENDER_TABS,
   RENDER_TABS_MAX,
-} from './render-settings.ts';
+} from '../render-settings.ts';
 
 export const RENDER_USAGE =
   '[--render-mode none|sample|all] [--render-assets] [--render-quiet MS] [--render-cap MS] [--render-tabs N]';

@@ -9,7 +9,7 @@ import type { Egress } from '../egress.ts';
 import { startEgressProxy, type EgressProxy } from '../egress-proxy.ts';
 import { chromiumArgs } from '../render.ts';
 import { CHROMIUM_PATH } from '../render-browser.ts';
-import type { RenderSettings } from './render-settings.ts';
+import type { RenderSettings } from '../render-settings.ts';
 import { Deadline, failedRender, RenderTab, within, STEP_MS, type RenderedPage, type TabLimits } from './render-tab.ts';
 
 /** A page's script heap: a page allocating without end crashes its own renderer here, not the machine. */

@@ -8,7 +8,7 @@
  * the next page, its cookies and storage cleared first; any other is closed, and the page after gets a new one.
  */
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
-import { HASH_ROUTES_MAX, IDLE_SETTLE_MS, type RenderSettings } from './render-settings.ts';
+import { HASH_ROUTES_MAX, IDLE_SETTLE_MS, type RenderSettings } from '../render-settings.ts';
 
 export type RenderStatus = 'rendered' | 'timeout' | 'crashed' | 'navigated' | 'failed';
 

@@ -4,11 +4,11 @@
  * and that is what the crawl reads. The row keeps the raw values of the compared fields beside the rendered ones,
  * and how the render went.
  */
-import type { PageRecord } from '../crawl-records.ts';
-import { normalizeResolvedUrl, normalizeUrl } from '../normalize-url.ts';
-import type { ParsedPage } from '../parsed-page.ts';
+import type { PageRecord } from './crawl-records.ts';
+import { normalizeResolvedUrl, normalizeUrl } from './normalize-url.ts';
+import type { ParsedPage } from './parsed-page.ts';
 import { RENDER_NAVIGATIONS_MAX } from './render-settings.ts';
-import type { RenderedPage } from './render-tab.ts';
+import type { RenderedPage } from './render/render-tab.ts';
 
 export interface PageRenderer {
   render(url: string): Promise<RenderedPage>;

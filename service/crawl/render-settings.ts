@@ -2,8 +2,8 @@
  * The rendered crawl's settings: which pages Chromium loads (`none`; `sample`, the `--render N` timing sample; `all`,
  * every in-scope HTML page, whose rendered DOM is then what the crawl reads) and when a page counts as rendered.
  */
-import { CRAWL_LIMITS, DEFAULT_RENDER_QUIET_MS, DEFAULT_RENDER_TABS } from '../../../catalog/crawl-runs.ts';
-import { RENDER_MODES, type RenderMode } from '../../../catalog/render-contract.ts';
+import { CRAWL_LIMITS, DEFAULT_RENDER_QUIET_MS, DEFAULT_RENDER_TABS } from '../../catalog/crawl-runs.ts';
+import { RENDER_MODES, type RenderMode } from '../../catalog/render-contract.ts';
 
 export { RENDER_MODES, type RenderMode };
 

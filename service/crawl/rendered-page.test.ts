@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseHtml } from '../parse-html.ts';
+import { parseHtml } from './parse-html.ts';
 import { hreflangCount, rawColumns } from './rendered-page.ts';
 
 const URL = 'https://example.com/en';

@@ -1,5 +1,5 @@
 /** The rendered crawl's urls and links columns (catalog/render-contract.ts) as SQL over export-crawl.ts's tables. */
-import { renderedLinkColumns, renderedUrlColumns, type HeadField } from '../../../catalog/render-contract.ts';
+import { renderedLinkColumns, renderedUrlColumns, type HeadField } from '../../catalog/render-contract.ts';
 
 /** A count over a list of the page's render, for pages whose render was tried (NULL otherwise). */
 const countOf = (...lists: string[]): string =>
