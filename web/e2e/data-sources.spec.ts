@@ -6,7 +6,9 @@
  * and 404 from the calls, and reports and query report parts of a missing source as not available.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import type { QueryReport } from '../../catalog/api.ts';
 import { SECTION, adminCommands, api, authFile, crawlsOf, logins, watchProblems, websites } from './helpers.ts';
 import { BULK_CSV, PERFORMANCE_CSVS, addSiteWithoutSources, waitForImportJobs } from './source-site.ts';
 
@@ -114,6 +116,61 @@ test.describe('as staff', () => {
     await expect(page.getByTestId('query-source-trends')).toHaveAttribute('data-not-connected', 'trends');
     await page.getByTestId('query-source-ads-one').scrollIntoViewIfNeeded();
     await reviewShots(page, 'query-report-not-connected');
+    expect(problems()).toEqual([]);
+  });
+
+  test('a query’s totals over a period (an API response without dates) show as the period in the query report, never as days', async ({
+    page,
+  }) => {
+    test.setTimeout(240_000);
+    const problems = watchProblems(page);
+    await page.goto(SECTION);
+    const apiDir = path.join(import.meta.dirname, '../../fixtures/sources/search-console/api');
+    const daily = JSON.parse(fs.readFileSync(path.join(apiDir, 'searchanalytics-date-page-query.json'), 'utf8')) as {
+      rows: { keys: string[] }[];
+    };
+    const withoutDates = { ...daily, rows: daily.rows.map((r) => ({ ...r, keys: r.keys.slice(1) })) };
+    const me = await page.request.get('/api/auth/me');
+    const { csrfToken } = (await me.json()) as { csrfToken: string };
+    const uploaded = await page.request.post(
+      `/api/data-sources/upload?websiteId=${site.id}&source=search-console&start=2026-11-05&end=2026-11-08`,
+      {
+        headers: { 'x-csrf-token': csrfToken },
+        multipart: {
+          files: {
+            name: 'searchanalytics-page-query.json',
+            mimeType: 'application/json',
+            buffer: Buffer.from(JSON.stringify(withoutDates)),
+          },
+        },
+      },
+    );
+    expect(uploaded.status(), await uploaded.text()).toBe(202);
+    await waitForImportJobs(page, site.id);
+
+    await page.goto(report('search-console/all'));
+    await expect(page.getByTestId('report-table')).toBeVisible({ timeout: 20_000 });
+    const answered = page.waitForResponse((r) => r.url().endsWith('/query/get-report'));
+    await page.getByRole('button', { name: 'Open the query report for alpine travel', exact: true }).click();
+    const overTime = ((await (await answered).json()) as QueryReport).searchConsole.overTime;
+    expect(overTime.filter((p) => p.period).map((p) => [p.date, p.period])).toEqual([
+      ['2026-11-08', { start: '2026-11-05', end: '2026-11-08' }],
+    ]);
+    const days = overTime.filter((p) => !p.period).length;
+    expect(days).toBeGreaterThan(0);
+    const section = page.getByTestId('query-source-search-console');
+    await expect(section.getByTestId('query-search-console-periods')).toHaveText(
+      'Totals for 5–8 Nov come from an export without daily rows: each is shown across its period, not as days.',
+    );
+    const clicks = section.getByRole('figure').filter({ hasText: 'Clicks per day and totals per period' });
+    await expect(clicks.locator('g.period-band rect')).toHaveCount(1);
+    await expect(clicks.locator('g.period-total line')).toHaveCount(1);
+    await expect(clicks.locator('g.period-label text')).toHaveText('total for 5–8 Nov');
+    // Dots for the days only: the period's last day gets none.
+    await expect(clicks.locator('g[aria-label="dot"] circle')).toHaveCount(days);
+    await section.scrollIntoViewIfNeeded();
+    await page.mouse.move(0, 0);
+    await reviewShots(page, 'query-report-period');
     expect(problems()).toEqual([]);
   });
 

@@ -120,14 +120,14 @@ function dayTicks(points: readonly DatedValue[], periods: readonly PeriodValue[]
 function periodMarks(periods: readonly PeriodValue[], tip: (p: PeriodValue) => string): Plot.Markish[] {
   if (periods.length === 0) return [];
   return [
-    Plot.rectY(periods, { x1: 'start', x2: 'end', fill: BRAND, fillOpacity: 0.12, ariaLabel: 'period' }),
+    Plot.rect(periods, { x1: 'start', x2: 'end', fill: BRAND, fillOpacity: 0.12, className: 'period-band' }),
     Plot.ruleY(periods, {
       x1: 'start',
       x2: 'end',
       y: 'value',
       stroke: BRAND,
       strokeWidth: 2,
-      ariaLabel: 'period total',
+      className: 'period-total',
     }),
     Plot.text(periods, {
       x: middleOf,
@@ -135,7 +135,7 @@ function periodMarks(periods: readonly PeriodValue[], tip: (p: PeriodValue) => s
       text: 'label',
       dy: -7,
       fill: 'currentColor',
-      ariaLabel: 'period label',
+      className: 'period-label',
     }),
     Plot.tip(periods, Plot.pointerX({ x: middleOf, y: 'value', title: tip })),
   ];
