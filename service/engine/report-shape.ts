@@ -316,13 +316,17 @@ export function sourceRelation(shape: ReportShape, options: SourceOptions): SqlF
   for (const family of METRIC_FAMILIES) {
     if (!families.has(family)) continue;
     const m = `"m${n++}"`;
-    // A boolean metric (`gsc_exists`, `ga_exists`) of a URL the source does not know is FALSE ("not found") when
-    // the crawl joined the source, NULL (empty) when the source is not connected: never the same.
+    // A URL the source does not know is "not found" (FALSE) with 0 clicks, sessions or spend when the crawl joined
+    // the source, empty (NULL) when the source is not connected: never the same. A sum the source's rows lack (a
+    // GA4 report without sessions) stays empty, and so does a ratio without a denominator.
     const isConnected = isFamilyConnected(family, options.connected);
     for (const id of metricIdsOf(family)) {
       const col = ident(id).sql;
-      const isBoolean = METRICS.get(id)!.type === 'BOOLEAN';
-      selects.push(isBoolean && isConnected ? `COALESCE(${m}.${col}, FALSE) AS ${col}` : `${m}.${col}`);
+      const { type, aggregate } = METRICS.get(id)!;
+      if (isConnected && type === 'BOOLEAN') selects.push(`COALESCE(${m}.${col}, FALSE) AS ${col}`);
+      else if (isConnected && /^sum\("\w+"\)$/.test(aggregate ?? ''))
+        selects.push(`CASE WHEN ${m}."_m_url" IS NULL THEN 0 ELSE ${m}.${col} END AS ${col}`);
+      else selects.push(`${m}.${col}`);
     }
     const relation =
       options.metricRelations?.[family] ?? metricRelation(options.alias, family, options.metrics, options.tables);

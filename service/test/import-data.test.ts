@@ -143,6 +143,22 @@ describe('importing Search Console files', () => {
     const entries = await overview(2);
     expect(entries.find((e) => e.reportId === 'search-console/all')?.notConnected).toBeUndefined();
     expect(entries.find((e) => e.reportId === 'analytics/all')?.notConnected).toBe('analytics');
+    // A page the connected source does not know has 0 clicks, not empty, in every report row table that shows them.
+    const tables = await query<{ name: string }>(
+      2,
+      `SELECT table_name AS name FROM information_schema.columns WHERE column_name = 'gsc_clicks' AND table_name LIKE 'rm_%'`,
+    );
+    let absent = 0;
+    for (const { name } of tables) {
+      const [counts] = await query<{ zero: bigint; empty: bigint }>(
+        2,
+        `SELECT count(*) FILTER (WHERE gsc_clicks = 0) AS zero, count(*) FILTER (WHERE gsc_clicks IS NULL) AS empty
+         FROM ${name} WHERE url NOT IN (SELECT url FROM search_console)`,
+      );
+      expect(Number(counts!.empty)).toBe(0);
+      absent += Number(counts!.zero);
+    }
+    expect(absent).toBeGreaterThan(0);
   }, 300_000);
 
   it('changes nothing when the same files are imported again', () => {
