@@ -114,8 +114,15 @@ describe('query report', () => {
     expect(response.statusCode).toBe(200);
     const report = response.json<QueryReport>();
     expect(report.searchConsole.overTime).toEqual([
-      { date: '2025-01-02', clicks: 15, impressions: 400, ctr: 15 / 400, position: (2 * 100 + 6 * 300) / 400 },
-      { date: '2025-01-03', clicks: 20, impressions: 100, ctr: 0.2, position: 4 },
+      {
+        date: '2025-01-02',
+        clicks: 15,
+        impressions: 400,
+        ctr: 15 / 400,
+        position: (2 * 100 + 6 * 300) / 400,
+        period: null,
+      },
+      { date: '2025-01-03', clicks: 20, impressions: 100, ctr: 0.2, position: 4, period: null },
     ]);
     expect(report.searchConsole.byUrl).toEqual([
       { url: u('/boots'), clicks: 30, impressions: 200, ctr: 0.15, position: 3 },
