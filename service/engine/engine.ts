@@ -94,6 +94,8 @@ export class ReportEngine {
   readonly pool: ConnectionPool;
   /** Each crawl's target (precomputed reports, stakes, tables) by its alias; cleared by `invalidate` (store change). */
   readonly #targets = new Map<string, Promise<CrawlTarget>>();
+  /** Each target's sitemap notice; a target is made anew after a store change, so this follows the targets. */
+  readonly #notices = new WeakMap<CrawlTarget, Promise<string | undefined>>();
   readonly #stopListening: () => void;
   #tuned: Promise<void> | undefined;
 
@@ -158,16 +160,32 @@ export class ReportEngine {
   }
 
   /** The notice a report of the crawl carries: on sitemap reports, that the crawl fetched no sitemap. */
-  async noticeOf(report: ReportDefinition, target: CrawlTarget, options: RunOptions = {}): Promise<string | undefined> {
-    return report.category === 'sitemap' ? this.sitemapNotice(target, options) : undefined;
+  async noticeOf(report: ReportDefinition, target: CrawlTarget): Promise<string | undefined> {
+    return report.category === 'sitemap' ? this.sitemapNotice(target) : undefined;
   }
 
-  /** NO_SITEMAP_NOTICE for a crawl that fetched no sitemap (no 2xx); a crawl without the sitemaps table says nothing. */
-  async sitemapNotice(target: CrawlTarget, options: RunOptions = {}): Promise<string | undefined> {
+  /**
+   * NO_SITEMAP_NOTICE for a crawl that fetched no sitemap (no 2xx); a crawl without the sitemaps table says nothing.
+   * A fact of the crawl, like its precomputed counts: counted once per target (so cleared with the targets), not on
+   * every overview, which asks for it each time.
+   */
+  sitemapNotice(target: CrawlTarget): Promise<string | undefined> {
+    let notice = this.#notices.get(target);
+    if (!notice) {
+      notice = this.#countSitemapNotice(target);
+      notice.catch(() => this.#notices.delete(target));
+      this.#notices.set(target, notice);
+    }
+    return notice;
+  }
+
+  async #countSitemapNotice(target: CrawlTarget): Promise<string | undefined> {
     if (!target.tables.has('sitemaps')) return undefined;
     const fetched = sql`SELECT count(*) AS n FROM ${tableRef(target.alias, 'sitemaps')}
       WHERE http_status_code BETWEEN 200 AND 299`;
-    return (await runCount(this.pool, this.cache, fetched, options)) === 0 ? NO_SITEMAP_NOTICE : undefined;
+    return (await runCount(this.pool, this.cache, fetched, { bypassCache: true })) === 0
+      ? NO_SITEMAP_NOTICE
+      : undefined;
   }
 
   /** Row count, base, rank and Added/Removed of a report: look-ups when precomputed for this comparison. */

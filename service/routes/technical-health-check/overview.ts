@@ -87,7 +87,7 @@ export function registerOverviewCalls(app: FastifyInstance, calls: CallResolver)
         },
       ]),
     );
-    const notice = await engine.sitemapNotice(currentTarget, { bypassCache: body.refresh });
+    const notice = await engine.sitemapNotice(currentTarget);
     return {
       moduleId: moduleIdOf(current.websiteId, current.crawlId),
       module: MODULE_ID,

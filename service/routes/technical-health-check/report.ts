@@ -115,7 +115,7 @@ function registerSummaryCall(app: FastifyInstance, calls: CallResolver): void {
     try {
       const differences = await differencesOf(engine, call, options);
       const trends = await trendsOf(calls, call, body.trendCrawlIds, options);
-      const notice = await engine.noticeOf(report, call.currentTarget, options);
+      const notice = await engine.noticeOf(report, call.currentTarget);
       return {
         trends,
         differences,
