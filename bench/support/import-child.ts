@@ -13,7 +13,7 @@ import { openDatabase, quoteLiteral } from '../../service/db/duckdb.ts';
 import { openSourceFile } from '../../service/sources/detect-format.ts';
 import { IMPORT_MEMORY, importData } from '../../service/sources/import-data.ts';
 import { readerOf, shapeOf } from '../../service/sources/importers/search-console-bulk.ts';
-import { RAW_PARQUET } from '../../service/sources/raw-rows.ts';
+import { RAW_PARQUET } from '../../service/source-data/raw-rows.ts';
 
 const [dataDir, websiteId, file, mode] = process.argv.slice(2);
 if (!dataDir || !websiteId || !file) throw new Error('usage: import-child.ts DATA_DIR WEBSITE FILE [baseline]');

@@ -24,7 +24,7 @@ import { createResultCache, runCount, runRows, tuneInstance, type CachedValue, t
 import { emsRank } from './precompute.ts';
 import { PRECOMPUTE_VERSION, readPrecomputed } from './stored-precompute.ts';
 import { readStakes, stakeOrderOf } from './stakes.ts';
-import { connectedSourcesOf } from '../sources/connected.ts';
+import { connectedSourcesOf } from '../source-data/connected.ts';
 import { baseCountSql, shapeOf } from './report-shape.ts';
 import { sql, tableRef } from './sql.ts';
 import type { RowsResult } from './result.ts';

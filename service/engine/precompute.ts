@@ -52,8 +52,8 @@ import {
   type StakeOrder,
 } from './stakes.ts';
 import { dataSources, type DataSourceId } from '../../catalog/data-sources.ts';
-import { connectedOf, connectedSourcesOf } from '../sources/connected.ts';
-import { joinedFromTables, type JoinedSources } from '../sources/join-sources.ts';
+import { connectedOf, connectedSourcesOf } from '../source-data/connected.ts';
+import { joinedFromTables, type JoinedSources } from '../source-data/join-sources.ts';
 import {
   PRECOMPUTE_INFO_TABLE,
   PRECOMPUTE_VERSION,

@@ -14,7 +14,8 @@ import {
   writeFileAtomic,
 } from '../store/layout.ts';
 import { acquireLoadLock, acquireSharedLoadLock, type LoadLock, type SharedLoadLock } from './load-lock.ts';
-import { fsyncDir, removeIfEmpty, websiteFromStartUrl } from './store-files.ts';
+import { removeIfEmpty, websiteFromStartUrl } from './store-files.ts';
+import { fsyncDir } from '../store/fsync.ts';
 
 const activeBuilds = new Set<LoadBuild>();
 

@@ -30,7 +30,8 @@ import { LoadError } from './load-error.ts';
 import { acquireLoadLock } from './load-lock.ts';
 import type { LoadOptions, LoadResult, RefreshOptions } from './load-options.ts';
 import { Progress } from './load-progress.ts';
-import { fsyncDir, removeIfEmpty } from './store-files.ts';
+import { removeIfEmpty } from './store-files.ts';
+import { fsyncDir } from '../store/fsync.ts';
 import { readManifest, validateExport, type ExportPlan } from './validate-export.ts';
 import { refuseIfLoaded, writeCrawl, type Published, type Written } from './write-crawl.ts';
 

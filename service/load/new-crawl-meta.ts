@@ -7,7 +7,7 @@ interface NewLoad {
   loadId: string;
   tables: Record<string, number>;
   previousCrawlId: number | null;
-  /** The data sources joined (service/sources/join-sources.ts). */
+  /** The data sources joined (service/source-data/join-sources.ts). */
   sources: Record<string, string>;
 }
 

@@ -11,8 +11,8 @@ import { dataIdOf } from '../store/crawl-meta.ts';
 import { listLiveCrawls, readCrawlMeta } from '../store/layout.ts';
 import type { CrawlMeta } from '../store/crawl-meta.ts';
 import { dataSourceIds } from '../../catalog/data-sources.ts';
-import { FROM_EXPORT } from '../sources/join-sources.ts';
-import { isConnectedVersion, readSourceVersion } from '../sources/source-store.ts';
+import { FROM_EXPORT } from '../source-data/join-sources.ts';
+import { isConnectedVersion, readSourceVersion } from '../source-data/source-store.ts';
 import { refreshCrawl, type LoadResult, type RefreshOptions } from './load-crawl.ts';
 
 /** Each crawl database is attached under this name while it is checked. */

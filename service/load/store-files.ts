@@ -18,25 +18,6 @@ export function newLoadId(now = Date.now()): string {
   return `${now.toString(36).padStart(9, '0')}-${process.pid.toString(36)}-${crypto.randomBytes(3).toString('hex')}`;
 }
 
-/** Makes a rename or a new entry in `dir` durable. */
-export function fsyncDir(dir: string): void {
-  const fd = fs.openSync(dir, 'r');
-  try {
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
-export function fsyncFile(file: string): void {
-  const fd = fs.openSync(file, 'r+');
-  try {
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
 /**
  * Removes what interrupted loads left behind in every crawl directory of a website: `*.partial` directories,
  * load directories CURRENT does not name, temporary files of atomic writes, and crawl directories left empty.

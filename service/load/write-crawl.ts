@@ -9,7 +9,7 @@ import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { Manifest } from '../../catalog/export-contract.ts';
 import { precomputeCrawl } from '../engine/precompute.ts';
 import { REPORT_COUNTS_TABLE } from '../engine/stored-precompute.ts';
-import { joinSources, joinedFromTables, type JoinedSources } from '../sources/join-sources.ts';
+import { joinSources, joinedFromTables, type JoinedSources } from '../source-data/join-sources.ts';
 import type { CrawlMeta } from '../store/crawl-meta.ts';
 import {
   CRAWL_DB_FILE,
@@ -28,7 +28,8 @@ import type { LoadOptions, LoadResult } from './load-options.ts';
 import type { Progress } from './load-progress.ts';
 import { loadTables, type TableCounts } from './load-tables.ts';
 import { exportCrawlMeta, refreshedCrawlMeta } from './new-crawl-meta.ts';
-import { cleanupLeftovers, findPreviousCrawl, fsyncDir, fsyncFile, newLoadId } from './store-files.ts';
+import { cleanupLeftovers, findPreviousCrawl, newLoadId } from './store-files.ts';
+import { fsyncDir, fsyncFile } from '../store/fsync.ts';
 import type { ExportPlan } from './validate-export.ts';
 
 /** What a new load is built from: a validated export, or a live load whose data is copied as it is. */

@@ -11,7 +11,7 @@ import type { DateRange } from '../../catalog/api.ts';
 import { parquetFileOf } from '../../catalog/export-contract.ts';
 import { quoteIdent, quoteLiteral } from '../db/duckdb.ts';
 import { versionRowsOf } from '../sources/merge-version.ts';
-import { IMPORT_COLUMN, SOURCE_META_FILE, sourceDir, sourceMetaSchema } from '../sources/source-store.ts';
+import { IMPORT_COLUMN, SOURCE_META_FILE, sourceDir, sourceMetaSchema } from '../source-data/source-store.ts';
 
 /** Where a crawl's search console rows came from: the store's version id, or 'export' / absent for none. */
 export interface JoinedVersion {

@@ -12,7 +12,7 @@ import type { CrawlRegistry } from '../store/registry.ts';
 import type { AccessCheck } from '../auth/access.ts';
 import { CRAWL_NOT_FOUND, WEBSITE_NOT_FOUND } from './technical-health-check.ts';
 import { readBody } from './read-body.ts';
-import { missingSources } from '../sources/connected.ts';
+import { missingSources } from '../source-data/connected.ts';
 
 /** The sources the query report's parts come from. */
 const QUERY_REPORT_SOURCES = ['search-console', 'google-ads', 'microsoft-ads', 'trends', 'keyword-planner'] as const;

@@ -35,7 +35,7 @@ import {
   sourceDir,
   startPartialVersion,
   type SourceMeta,
-} from './source-store.ts';
+} from '../source-data/source-store.ts';
 
 export const IMPORT_LOCK_FILE = '.import.lock';
 /** DuckDB's share of an import's memory: with Node's the peak stays under 1.5 GB. */

@@ -9,7 +9,7 @@ import type { DataSourceId } from '../../catalog/data-sources.ts';
 import { exportTable, type ExportTableId } from '../../catalog/export-contract.ts';
 import { quoteIdent, quoteLiteral } from '../db/duckdb.ts';
 import { decodeText } from './csv-text.ts';
-import type { RawTableId } from './raw-rows.ts';
+import type { RawTableId } from '../source-data/raw-rows.ts';
 
 export type StagedTableId = ExportTableId | RawTableId;
 

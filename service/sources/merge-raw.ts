@@ -8,8 +8,8 @@ import { dataSource, type DataSourceId } from '../../catalog/data-sources.ts';
 import { quoteIdent, quoteLiteral, textOf } from '../db/duckdb.ts';
 import { ImportError } from './import-error.ts';
 import type { StagedTableId } from './importer.ts';
-import { columnsOf, isRawTableId, rawTablesOf } from './raw-rows.ts';
-import type { SourceVersion } from './source-store.ts';
+import { columnsOf, isRawTableId, rawTablesOf } from '../source-data/raw-rows.ts';
+import type { SourceVersion } from '../source-data/source-store.ts';
 
 const rowsOf = async (conn: DuckDBConnection, sql: string): Promise<Record<string, unknown>[]> =>
   (await conn.runAndReadAll(sql)).getRowObjectsJS();

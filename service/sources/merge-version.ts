@@ -14,8 +14,8 @@ import { quoteIdent, quoteLiteral, textOf } from '../db/duckdb.ts';
 import { ImportError } from './import-error.ts';
 import type { Coverage, StagedTableId } from './importer.ts';
 import { changedRowsOf, rawRowsAdded, refuseMixedDays } from './merge-raw.ts';
-import { columnsOf, isRawTableId, RAW_PARQUET, rawFeedsOf, rawTableOf, rawTablesOf } from './raw-rows.ts';
-import { IMPORT_COLUMN, type SourceVersion } from './source-store.ts';
+import { columnsOf, isRawTableId, RAW_PARQUET, rawFeedsOf, rawTableOf, rawTablesOf } from '../source-data/raw-rows.ts';
+import { IMPORT_COLUMN, type SourceVersion } from '../source-data/source-store.ts';
 
 const rowsOf = async (conn: DuckDBConnection, sql: string): Promise<Record<string, unknown>[]> =>
   (await conn.runAndReadAll(sql)).getRowObjectsJS();

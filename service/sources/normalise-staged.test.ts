@@ -6,7 +6,7 @@ import { openDatabase, quoteIdent } from '../db/duckdb.ts';
 import { openSourceFile } from './detect-format.ts';
 import { searchConsoleBulk } from './importers/search-console-bulk.ts';
 import { normaliseStaged } from './normalise-staged.ts';
-import { fedRowsOf } from './raw-rows.ts';
+import { fedRowsOf } from '../source-data/raw-rows.ts';
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'thc-normalise-'));
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));

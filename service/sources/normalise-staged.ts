@@ -11,7 +11,7 @@ import { exportTable } from '../../catalog/export-contract.ts';
 import { normalizeUrl } from '../crawl/normalize-url.ts';
 import { quoteIdent, quoteLiteral, textOf } from '../db/duckdb.ts';
 import type { Staged, StagedTableId } from './importer.ts';
-import { columnsOf, isRawTableId, summedColumnsOf } from './raw-rows.ts';
+import { columnsOf, isRawTableId, summedColumnsOf } from '../source-data/raw-rows.ts';
 
 export interface Normalised {
   tables: Map<StagedTableId, string>;

@@ -14,7 +14,7 @@ import { newLoadId } from '../load/store-files.ts';
 import { ImportError } from './import-error.ts';
 import { publishUnderLoadLock, refreshJoins, underImportLock } from './import-data.ts';
 import { versionRowsOf } from './merge-version.ts';
-import { columnsOf, isRawTableId, RAW_PARQUET } from './raw-rows.ts';
+import { columnsOf, isRawTableId, RAW_PARQUET } from '../source-data/raw-rows.ts';
 import {
   IMPORT_COLUMN,
   cleanupSourceLeftovers,
@@ -22,7 +22,7 @@ import {
   sourceDir,
   startPartialVersion,
   type SourceMeta,
-} from './source-store.ts';
+} from '../source-data/source-store.ts';
 
 export interface RemoveImportOptions {
   dataDir: string;

@@ -8,8 +8,13 @@ import type { DataSourceStatus, SourceImport, SourceMatch } from '../../catalog/
 import { dataSources, type DataSource, type DataSourceId } from '../../catalog/data-sources.ts';
 import { quoteIdent, quoteLiteral, textOf } from '../db/duckdb.ts';
 import { versionRowsOf } from './merge-version.ts';
-import { columnsOf, rawTablesOf } from './raw-rows.ts';
-import { IMPORT_COLUMN, isConnectedVersion, readSourceVersion, type SourceVersion } from './source-store.ts';
+import { columnsOf, rawTablesOf } from '../source-data/raw-rows.ts';
+import {
+  IMPORT_COLUMN,
+  isConnectedVersion,
+  readSourceVersion,
+  type SourceVersion,
+} from '../source-data/source-store.ts';
 
 const EXAMPLES = 5;
 

@@ -6,7 +6,7 @@
  *   store/<websiteId>/<crawlId>/CURRENT            the live load id, replaced atomically (write + rename)
  *   store/<websiteId>/<crawlId>/<loadId>/          one complete load: crawl.duckdb + crawl.json
  *   store/<websiteId>/<crawlId>/<loadId>.partial/  a load in progress; never read, removed by the next load
- *   store/<websiteId>/sources/<source>/            imported marketing data (service/sources/source-store.ts)
+ *   store/<websiteId>/sources/<source>/            imported marketing data (service/source-data/source-store.ts)
  *
  * A crawl is visible only when CURRENT names a complete load directory, so a crash at any point leaves
  * either the previous state or the new one.

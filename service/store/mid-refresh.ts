@@ -5,8 +5,8 @@
  * keeps serving the loads it served before until every crawl of the website has caught up.
  */
 import { dataSourceIds } from '../../catalog/data-sources.ts';
-import { FROM_EXPORT } from '../sources/join-sources.ts';
-import { isConnectedVersion, readSourceVersion } from '../sources/source-store.ts';
+import { FROM_EXPORT } from '../source-data/join-sources.ts';
+import { isConnectedVersion, readSourceVersion } from '../source-data/source-store.ts';
 import type { LiveCrawl } from './layout.ts';
 
 /** True when, for some source, one of the website's crawls joined its live version and another has yet to. */

@@ -11,7 +11,7 @@ import { AppDb, appDbLocation } from '../app-db/db.ts';
 import { listWebsites } from '../app-db/websites.ts';
 import { dataSourceIds } from '../../catalog/data-sources.ts';
 import { DEMO_IMPORTER, seedDemo, type DemoProgress } from '../demo.ts';
-import { readConnectedSources } from '../sources/source-store.ts';
+import { readConnectedSources } from '../source-data/source-store.ts';
 import { listLiveCrawls } from '../store/layout.ts';
 import { TestClock, openStack, tempDir, type Stack } from './auth-fixture.ts';
 

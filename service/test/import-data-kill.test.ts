@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CURRENT_FILE, readCrawlMeta, readCurrentLoad } from '../store/layout.ts';
-import { readSourceVersion, sourceDir } from '../sources/source-store.ts';
+import { readSourceVersion, sourceDir } from '../source-data/source-store.ts';
 import { loadTestCrawl, tempDir } from './auth-fixture.ts';
 
 const REPO = path.resolve(import.meta.dirname, '../..');

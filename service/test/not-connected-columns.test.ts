@@ -12,7 +12,7 @@ import { openDatabase, textOf } from '../db/duckdb.ts';
 import type { CrawlTarget } from '../engine/compile.ts';
 import { ReportEngine } from '../engine/engine.ts';
 import { tableOf } from '../engine/result.ts';
-import { FROM_EXPORT } from '../sources/join-sources.ts';
+import { FROM_EXPORT } from '../source-data/join-sources.ts';
 import { CRAWL_META_FILE } from '../store/layout.ts';
 import { CrawlRegistry } from '../store/registry.ts';
 import { makeTempDataDir, writeCrawlToStore, type FixtureRow } from './helpers/make-store.ts';

@@ -19,7 +19,7 @@ import { loadCrawl } from '../load/load-crawl.ts';
 import { LoadError } from '../load/load-error.ts';
 import { importData } from '../sources/import-data.ts';
 import { ImportError } from '../sources/import-error.ts';
-import { readSourceVersion } from '../sources/source-store.ts';
+import { readSourceVersion } from '../source-data/source-store.ts';
 import { makeExport } from './helpers/make-export.ts';
 import { databaseFor, startPostgres, type PostgresServer } from '../../scripts/support/postgres-server.ts';
 import { killServices, startService, type ServiceProcess } from './helpers/service-process.ts';

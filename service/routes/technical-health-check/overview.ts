@@ -10,7 +10,7 @@ import { severities, type ReportDefinition } from '../../../catalog/schema.ts';
 import { stakeOf, type Stake } from '../../../catalog/stakes.ts';
 import { comparabilityField } from './comparability.ts';
 import type { CrawlTarget } from '../../engine/rows-request.ts';
-import { connectedSourcesOf, missingSources, notConnectedFor } from '../../sources/connected.ts';
+import { connectedSourcesOf, missingSources, notConnectedFor } from '../../source-data/connected.ts';
 import { readBody } from '../read-body.ts';
 import { MODULE_ID, overviewSchema, type OverviewEntry } from './payloads.ts';
 import { moduleIdOf, type CallResolver } from './report-call.ts';

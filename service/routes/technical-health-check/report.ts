@@ -31,7 +31,7 @@ import {
   rowsSchema,
   summarySchema,
 } from './payloads.ts';
-import { notConnectedFor } from '../../sources/connected.ts';
+import { notConnectedFor } from '../../source-data/connected.ts';
 import { comparabilityField } from './comparability.ts';
 import { sendRequestError, type CallResolver, type ReportCall } from './report-call.ts';
 

@@ -15,8 +15,8 @@ import { quoteIdent, quoteLiteral, textOf } from '../../db/duckdb.ts';
 import { firstLine } from '../../error-text.ts';
 import { ImportError, cellError } from '../import-error.ts';
 import type { Importer, SourceFile, Staged, StageContext } from '../importer.ts';
-import { RAW_PARQUET, type RawTableId } from '../raw-rows.ts';
-import { IMPORT_COLUMN } from '../source-store.ts';
+import { RAW_PARQUET, type RawTableId } from '../../source-data/raw-rows.ts';
+import { IMPORT_COLUMN } from '../../source-data/source-store.ts';
 
 const RAW_ID: RawTableId = 'searchdata_url_impression';
 

@@ -20,7 +20,7 @@ import {
   websiteDir,
   writeFileAtomic,
 } from '../store/layout.ts';
-import { fsyncDir, fsyncFile } from '../load/store-files.ts';
+import { fsyncDir, fsyncFile } from '../store/fsync.ts';
 
 export const SOURCE_META_FILE = 'source.json';
 /** A column of each version's tables beyond the contract's: the id of the import that brought the row. */
