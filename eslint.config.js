@@ -21,5 +21,14 @@ export default tseslint.config(
     },
   },
   { files: ['web/**/*.{ts,tsx}'], plugins: { 'react-hooks': reactHooks }, rules: reactHooks.configs.recommended.rules },
+  // The house's size rules for runtime code (docs/development.md): data tables and tests aside.
+  {
+    files: ['service/**/*.ts', 'web/src/**/*.{ts,tsx}', 'scripts/**/*.ts', 'bench/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}', 'service/test/**', 'scripts/fixtures/profiles.ts'],
+    rules: {
+      'max-lines-per-function': ['error', { max: 120 }],
+      'max-lines': ['error', { max: 450 }],
+    },
+  },
   { files: ['*.js', '*.cjs', 'web/*.cjs'], ...tseslint.configs.disableTypeChecked },
 );
