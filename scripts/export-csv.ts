@@ -16,7 +16,7 @@ import { openDatabase } from '../service/db/duckdb.ts';
 import { differenceTypes, RequestError, type DifferenceType } from '../service/engine/compile.ts';
 import { ReportEngine, tabRequest } from '../service/engine/engine.ts';
 import { exportCsv } from '../service/export/csv.ts';
-import { CrawlRegistry } from '../service/store/registry.ts';
+import { openCrawlRegistry } from '../service/source-data/mid-refresh.ts';
 
 const USAGE =
   'usage: npm run export-csv -- --website ID --crawl N --report category/report [--out FILE] [--difference all|added|removed] [--filter TEXT] [--data-dir DIR]';
@@ -81,7 +81,7 @@ async function main(): Promise<void> {
   if (!fs.existsSync(options.dataDir)) fail(`data directory ${options.dataDir} does not exist`, 1);
   const db = await openDatabase();
   try {
-    const registry = await CrawlRegistry.open(options.dataDir, db);
+    const registry = await openCrawlRegistry(options.dataDir, db);
     if (!registry.website(options.websiteId)) fail(`website ${options.websiteId} could not be found.`, 1);
     const record = registry.crawl(options.websiteId, options.crawlId);
     if (!record) fail(`crawl ${options.crawlId} of ${options.websiteId} could not be found.`, 1);

@@ -3,7 +3,6 @@ import { checkEgressPolicy, egressPolicyFromEnv } from './crawl/egress.ts';
 import { makeDataDirPrivate } from './data-dir.ts';
 import { openDatabase } from './db/duckdb.ts';
 import { lowerWorkerThreads } from './db/thread-priority.ts';
-import { CrawlRegistry } from './store/registry.ts';
 import { listLiveCrawls } from './store/layout.ts';
 import { buildApp } from './app.ts';
 import { seedDemo } from './demo.ts';
@@ -13,6 +12,7 @@ import { loadCatalog } from './catalog/index.ts';
 import { explainCatalog } from './engine/explain-catalog.ts';
 import { findStaleCrawls } from './load/refresh.ts';
 import { ensureWebBuild } from './web-build.ts';
+import { openCrawlRegistry } from './source-data/mid-refresh.ts';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -42,7 +42,7 @@ async function main(): Promise<void> {
       `crawl ${crawl.crawlId} of website "${crawl.websiteId}" is served by live queries (slower) until \`npm run load-crawl -- --refresh\`: ${crawl.reason}`,
     );
   const db = await openDatabase();
-  const registry = await CrawlRegistry.open(config.dataDir, db);
+  const registry = await openCrawlRegistry(config.dataDir, db);
   for (const website of registry.websites()) {
     const newest = registry.crawls(website.id)[0];
     if (newest) await explainCatalog(db, newest.alias);

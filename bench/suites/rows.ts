@@ -121,11 +121,11 @@ interface RawPageQuery {
  * alone from a statement prepared once.
  */
 async function rawPageQueries(report: ReportDefinition): Promise<RawPageQuery[]> {
-  const { CrawlRegistry } = await import('../../service/store/registry.ts');
+  const { openCrawlRegistry } = await import('../../service/source-data/mid-refresh.ts');
   const { ReportEngine, tabRequest } = await import('../../service/engine/engine.ts');
   const { compileRows } = await import('../../service/engine/compile.ts');
   const db = await openDatabase();
-  const registry = await CrawlRegistry.open(dataDir, db);
+  const registry = await openCrawlRegistry(dataDir, db);
   const engine = new ReportEngine(db, registry);
   try {
     const [current, previous] = registry.crawls(SITE);

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalog } from '../../catalog/index.ts';
 import { openDatabase, withConnection } from '../db/duckdb.ts';
-import { CrawlRegistry } from '../store/registry.ts';
 import { makeTempDataDir, writeCrawlToStore, type FixtureRow } from '../test/helpers/make-store.ts';
 import { openSampleStore, report, rowsRequest, type SampleStore } from '../test/helpers/sample-store.ts';
 import {
@@ -18,6 +17,7 @@ import { explainCatalog } from './explain-catalog.ts';
 import { query } from './execute.ts';
 import { rowsOf, tableOf, type RowsResult } from './result.ts';
 import { raw } from './sql.ts';
+import { openCrawlRegistry } from '../source-data/mid-refresh.ts';
 
 const u = (p: string): string => `https://shop.example${p}`;
 const urlsOf = (result: RowsResult): unknown[] => rowsOf(result).map((r) => r.url);
@@ -221,7 +221,7 @@ describe('paging', () => {
     }));
     await writeCrawlToStore(dataDir, { websiteId: 'many', crawlId: 1, tables: { urls } });
     const db = await openDatabase();
-    const registry = await CrawlRegistry.open(dataDir, db);
+    const registry = await openCrawlRegistry(dataDir, db);
     engine = new ReportEngine(db, registry);
     target = await engine.target(registry.crawls('many')[0]!);
     close = () => {

@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/duckdb.ts';
-import { CrawlRegistry } from '../store/registry.ts';
 import { makeTempDataDir, writeCrawlToStore } from '../test/helpers/make-store.ts';
 import { report } from '../test/helpers/sample-store.ts';
 import type { CrawlTarget, RowsRequest } from './compile.ts';
 import { ReportEngine } from './engine.ts';
 import { rowsOf } from './result.ts';
+import { openCrawlRegistry } from '../source-data/mid-refresh.ts';
 
 const u = (p: string): string => `https://tq.example${p}`;
 const page = (path: string, status = 200) => ({
@@ -56,7 +56,7 @@ describe('joined search console top query and the status AI columns need', () =>
         },
       });
       const db = await openDatabase();
-      const registry = await CrawlRegistry.open(dir, db);
+      const registry = await openCrawlRegistry(dir, db);
       const engine = new ReportEngine(db, registry);
       const target = await engine.target(registry.crawls('tq')[0]!);
       stores.push({ engine, target, dir, close: () => (engine.dispose(), db.closeSync()) });

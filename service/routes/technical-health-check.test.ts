@@ -16,6 +16,7 @@ import {
   TOTAL_COUNT_HEADER,
   type CheckedKeysProvider,
 } from './technical-health-check.ts';
+import { openCrawlRegistry } from '../source-data/mid-refresh.ts';
 
 const API = '/api/technical-health-check';
 const u = (p: string): string => `https://shop.example${p}`;
@@ -37,7 +38,7 @@ beforeAll(async () => {
   for (const crawl of sampleCrawls()) await writeCrawlToStore(dataDir, crawl);
   await writeCrawlToStore(dataDir, { websiteId: 'hidden', crawlId: 1, tables: {} });
   db = await openDatabase();
-  registry = await CrawlRegistry.open(dataDir, db);
+  registry = await openCrawlRegistry(dataDir, db);
   const checkedKeys: CheckedKeysProvider = (websiteId, reportId, crawlId) => {
     checkedCalls.push(`${websiteId} ${reportId} ${crawlId}`);
     return Promise.resolve(reportId === 'content/thin' ? [{ url: u('/c'), subKeys: [] }] : []);

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, textOf, withConnection } from '../db/duckdb.ts';
 import { makeTempDataDir, writeCrawlToStore } from '../test/helpers/make-store.ts';
 import { CURRENT_FILE, crawlDir, writeFileAtomic } from './layout.ts';
-import { CrawlRegistry } from './registry.ts';
+import { openCrawlRegistry } from '../source-data/mid-refresh.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -35,7 +35,7 @@ describe('CrawlRegistry.refresh', () => {
     await writeCrawlToStore(dataDir, crawl(1));
     const db = await openDatabase();
     try {
-      const registry = await CrawlRegistry.open(dataDir, db);
+      const registry = await openCrawlRegistry(dataDir, db);
       let changes = 0;
       registry.onChange(() => changes++);
       expect(await registry.refresh()).toBe(false);
@@ -75,7 +75,7 @@ describe('CrawlRegistry.refresh', () => {
     fs.rmSync(current);
     const db = await openDatabase();
     try {
-      const registry = await CrawlRegistry.open(dataDir, db);
+      const registry = await openCrawlRegistry(dataDir, db);
       const during = registry.refresh();
       // Published after that pass read the store, before it ended (its reading is synchronous).
       writeFileAtomic(current, 'load-2');

@@ -12,7 +12,6 @@ import { openDatabase, quoteIdent, quoteLiteral, textOf, withConnection } from '
 import { firstLine } from '../error-text.ts';
 import type { CrawlMeta } from './crawl-meta.ts';
 import { scanStore, type LiveCrawl, type MetaCache, type StoredWebsite, type UnreadableFolder } from './layout.ts';
-import { isMidRefresh } from './mid-refresh.ts';
 
 export interface CrawlRecord {
   websiteId: string;
@@ -25,7 +24,15 @@ export interface CrawlRecord {
 
 type ChangeListener = () => void;
 
+/** Whether a website's scanned loads are part way through a refresh, to be served from the loads served before. */
+export type MidRefreshTest = (dataDir: string, websiteId: string, crawls: readonly LiveCrawl[]) => boolean;
+
 export interface RegistryOptions {
+  /**
+   * Required, so that no registry serves a mix of old and new loads by leaving it out. It reads the sources' versions,
+   * a floor above the store (service/source-data/mid-refresh.ts isMidRefresh).
+   */
+  isMidRefresh: MidRefreshTest;
   /** Told once about each folder this build cannot read (default: console.warn). */
   warn?: (line: string) => void;
 }
@@ -45,16 +52,18 @@ export class CrawlRegistry {
   #refreshing: Promise<boolean> | undefined;
   #refreshingAgain: Promise<boolean> | undefined;
   readonly #warn: (line: string) => void;
+  readonly #isMidRefresh: MidRefreshTest;
 
   constructor(
     readonly dataDir: string,
     readonly db: DuckDBInstance,
-    options: RegistryOptions = {},
+    options: RegistryOptions,
   ) {
     this.#warn = options.warn ?? ((line) => console.warn(line));
+    this.#isMidRefresh = options.isMidRefresh;
   }
 
-  static async open(dataDir: string, db: DuckDBInstance, options: RegistryOptions = {}): Promise<CrawlRegistry> {
+  static async open(dataDir: string, db: DuckDBInstance, options: RegistryOptions): Promise<CrawlRegistry> {
     const registry = new CrawlRegistry(dataDir, db, options);
     await registry.refresh();
     return registry;
@@ -161,7 +170,7 @@ export class CrawlRegistry {
     return [...byWebsite].flatMap(([websiteId, crawls]) => {
       const before = [...this.#served.values()].filter((c) => c.websiteId === websiteId);
       const isSame = before.length === crawls.length && crawls.every((c) => before.some((b) => b.dir === c.dir));
-      return before.length > 0 && !isSame && isMidRefresh(this.dataDir, websiteId, crawls) ? before : crawls;
+      return before.length > 0 && !isSame && this.#isMidRefresh(this.dataDir, websiteId, crawls) ? before : crawls;
     });
   }
 
@@ -197,7 +206,8 @@ export async function checkStore(
 ): Promise<{ crawls: number; unreadable: readonly UnreadableFolder[] }> {
   const db = await openDatabase();
   try {
-    const registry = await CrawlRegistry.open(dataDir, db, { warn: () => undefined });
+    // One scan has served nothing before it, so there is nothing to hold.
+    const registry = await CrawlRegistry.open(dataDir, db, { warn: () => undefined, isMidRefresh: () => false });
     const crawls = registry.websites().reduce((n, w) => n + registry.crawls(w.id).length, 0);
     return { crawls, unreadable: registry.unreadable() };
   } finally {

@@ -29,6 +29,7 @@ import { makeExport } from './helpers/make-export.ts';
 import { createCrawlTables } from './helpers/make-store.ts';
 import { databaseFor } from '../../scripts/support/postgres-server.ts';
 import { appDbDir } from '../app-db/db.ts';
+import { openCrawlRegistry } from '../source-data/mid-refresh.ts';
 
 const tempDirs: string[] = [];
 afterAll(() => {
@@ -145,7 +146,7 @@ export async function openStack(
   options: Partial<AppStateOptions> & { clock: () => Date },
 ): Promise<Stack> {
   const db = await openDatabase();
-  const registry = await CrawlRegistry.open(dataDir, db);
+  const registry = await openCrawlRegistry(dataDir, db);
   const serverUrl = inject('postgresUrl');
   const state = await AppState.open({
     dataDir,

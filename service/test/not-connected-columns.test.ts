@@ -14,8 +14,8 @@ import { ReportEngine } from '../engine/engine.ts';
 import { tableOf } from '../engine/result.ts';
 import { FROM_EXPORT } from '../source-data/join-sources.ts';
 import { CRAWL_META_FILE } from '../store/layout.ts';
-import { CrawlRegistry } from '../store/registry.ts';
 import { makeTempDataDir, writeCrawlToStore, type FixtureRow } from './helpers/make-store.ts';
+import { openCrawlRegistry } from '../source-data/mid-refresh.ts';
 
 const page = (site: string, p: string): FixtureRow => ({
   url: `https://${site}.example${p}`,
@@ -71,7 +71,7 @@ beforeAll(async () => {
     JSON.stringify({ ...quiet.meta, sources: { analytics: 'v1', 'search-console': FROM_EXPORT } }),
   );
   const db = await openDatabase();
-  const registry = await CrawlRegistry.open(dataDir, db);
+  const registry = await openCrawlRegistry(dataDir, db);
   engine = new ReportEngine(db, registry);
   for (const site of ['bare', 'tracked', 'quiet']) targets.set(site, await engine.target(registry.crawls(site)[0]!));
   close = () => {

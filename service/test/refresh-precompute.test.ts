@@ -17,7 +17,7 @@ import { loadCrawl, refreshCrawl } from '../load/load-crawl.ts';
 import { findStaleCrawls } from '../load/refresh.ts';
 import { dataIdOf } from '../store/crawl-meta.ts';
 import { readCrawlMeta, readCurrentLoad } from '../store/layout.ts';
-import { CrawlRegistry } from '../store/registry.ts';
+import { openCrawlRegistry } from '../source-data/mid-refresh.ts';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
 const SITE = 'alpine-travel';
@@ -119,7 +119,7 @@ describe('a data dir precomputed by an older engine build', () => {
   it('serves it with live queries that give the precomputed figures', async () => {
     const expected = new Map((await reportCounts(inOrder, 2)).map((r) => [r[0], r]));
     const db = await openDatabase();
-    const registry = await CrawlRegistry.open(dataDir, db);
+    const registry = await openCrawlRegistry(dataDir, db);
     const engine = new ReportEngine(db, registry);
     try {
       const current = await engine.target(registry.crawl(SITE, 2)!);
@@ -191,7 +191,7 @@ describe('a crawl precomputed under the previous PRECOMPUTE_VERSION', () => {
       },
     ]);
     const engineDb = await openDatabase();
-    const registry = await CrawlRegistry.open(dataDir, engineDb);
+    const registry = await openCrawlRegistry(dataDir, engineDb);
     const engine = new ReportEngine(engineDb, registry);
     try {
       expect((await engine.target(registry.crawl(SITE, 3)!)).precomputed.size).toBe(0);

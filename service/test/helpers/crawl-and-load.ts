@@ -14,7 +14,7 @@ import type { CrawlTarget, RowsRequest } from '../../engine/compile.ts';
 import { ReportEngine } from '../../engine/engine.ts';
 import { rowsOf } from '../../engine/result.ts';
 import { loadCrawl } from '../../load/load-crawl.ts';
-import { CrawlRegistry } from '../../store/registry.ts';
+import { openCrawlRegistry } from '../../source-data/mid-refresh.ts';
 
 const PAGE_SIZE = 1000;
 
@@ -38,7 +38,7 @@ export async function crawlAndLoad(options: Omit<CrawlOptions, 'outDir'>): Promi
   const crawl = await crawlWebsite({ ...options, outDir: exportDir });
   await loadCrawl({ dataDir, exportDir });
   const db = await openDatabase();
-  const registry = await CrawlRegistry.open(dataDir, db);
+  const registry = await openCrawlRegistry(dataDir, db);
   const engine = new ReportEngine(db, registry);
   const target = await engine.target(registry.crawls(options.websiteId)[0]!);
 

@@ -12,9 +12,9 @@ import { openDatabase } from '../../db/duckdb.ts';
 import type { CrawlTarget } from '../../engine/compile.ts';
 import { ReportEngine } from '../../engine/engine.ts';
 import { shapeOf } from '../../engine/report-shape.ts';
-import { CrawlRegistry } from '../../store/registry.ts';
 import { reportRowUrls } from './report-rows.ts';
 import { makeTempDataDir, writeCrawlToStore, type FixtureRow, type FixtureTables } from './make-store.ts';
+import { openCrawlRegistry } from '../../source-data/mid-refresh.ts';
 
 export const SITE = 'fires';
 export const HOME = `https://${SITE}.example`;
@@ -146,7 +146,7 @@ export function describeFiresAndNearMisses(
       const crawl = { websiteId: SITE, crawlId: 1, dataStart: DATA_START, dataEnd: DATA_END, tables };
       await writeCrawlToStore(dataDir, crawl, { reports: reportsToCheck });
       db = await openDatabase();
-      const registry = await CrawlRegistry.open(dataDir, db);
+      const registry = await openCrawlRegistry(dataDir, db);
       engine = new ReportEngine(db, registry);
       precomputed = await engine.target(registry.crawls(SITE)[0]!);
       // The same crawl without its precomputed state: rows come from the live relation.

@@ -8,8 +8,8 @@ import { openDatabase } from '../../db/duckdb.ts';
 import type { CrawlTarget } from '../../engine/compile.ts';
 import { ReportEngine } from '../../engine/engine.ts';
 import { loadCrawl } from '../../load/load-crawl.ts';
-import { CrawlRegistry } from '../../store/registry.ts';
 import { startPlantedSite, type PlantedSite } from './planted-site.ts';
+import { openCrawlRegistry } from '../../source-data/mid-refresh.ts';
 
 export const PLANTED_WEBSITE = 'planted';
 
@@ -74,7 +74,7 @@ export async function openPlantedReports(options: {
     await loadCrawl({ dataDir, exportDir });
     await options.afterLoad?.({ site, workDir, exportDir, dataDir });
     db = await openDatabase();
-    const registry = await CrawlRegistry.open(dataDir, db);
+    const registry = await openCrawlRegistry(dataDir, db);
     engine = new ReportEngine(db, registry);
     const target = await engine.target(registry.crawls(PLANTED_WEBSITE)[0]!);
     return { site, workDir, exportDir, dataDir, crawl, engine, target, close };

@@ -9,6 +9,7 @@ import { ReportEngine } from '../../engine/engine.ts';
 import { CrawlRegistry } from '../../store/registry.ts';
 import { makeTempDataDir, writeCrawlToStore } from './make-store.ts';
 import { SITE, sampleCrawls } from './sample-crawls.ts';
+import { openCrawlRegistry } from '../../source-data/mid-refresh.ts';
 
 export interface SampleStore {
   dataDir: string;
@@ -25,7 +26,7 @@ export async function openSampleStore(options: { isPrecomputed?: boolean } = {})
   for (const crawl of sampleCrawls())
     await writeCrawlToStore(dataDir, { ...crawl, isPrecomputed: options.isPrecomputed ?? true });
   const db = await openDatabase();
-  const registry = await CrawlRegistry.open(dataDir, db);
+  const registry = await openCrawlRegistry(dataDir, db);
   const engine = new ReportEngine(db, registry);
   const crawls = new Map<number, CrawlTarget>();
   for (const record of registry.crawls(SITE)) crawls.set(record.crawlId, await engine.target(record));

@@ -5,9 +5,11 @@
  * keeps serving the loads it served before until every crawl of the website has caught up.
  */
 import { dataSourceIds } from '../../catalog/data-sources.ts';
-import { FROM_EXPORT } from '../source-data/join-sources.ts';
-import { isConnectedVersion, readSourceVersion } from '../source-data/source-store.ts';
-import type { LiveCrawl } from './layout.ts';
+import { FROM_EXPORT } from './join-sources.ts';
+import { isConnectedVersion, readSourceVersion } from './source-store.ts';
+import type { DuckDBInstance } from '@duckdb/node-api';
+import type { LiveCrawl } from '../store/layout.ts';
+import { CrawlRegistry, type RegistryOptions } from '../store/registry.ts';
 
 /** True when, for some source, one of the website's crawls joined its live version and another has yet to. */
 export function isMidRefresh(dataDir: string, websiteId: string, crawls: readonly LiveCrawl[]): boolean {
@@ -25,3 +27,10 @@ export function isMidRefresh(dataDir: string, websiteId: string, crawls: readonl
     return behind > 0 && behind < crawls.length;
   });
 }
+
+/** The crawl store as the service serves it: a website part way through a refresh is held at its loads before it. */
+export const openCrawlRegistry = (
+  dataDir: string,
+  db: DuckDBInstance,
+  options: Omit<RegistryOptions, 'isMidRefresh'> = {},
+): Promise<CrawlRegistry> => CrawlRegistry.open(dataDir, db, { ...options, isMidRefresh });
