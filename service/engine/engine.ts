@@ -145,6 +145,8 @@ export class ReportEngine {
     req: RowsRequest,
     options: RunOptions = {},
   ): Promise<{ linking: number; target: number } | undefined> {
+    // Only a filtered request has any: the others skip compiling their tab a second time (the page compiles it).
+    if (!req.userFilter?.trim()) return undefined;
     const matches = compileTab(req).filterMatches;
     if (!matches) return undefined;
     const [linking, target] = await Promise.all([
