@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { catalog } from '../../catalog/index.ts';
 import type { ReportDefinition } from '../../catalog/schema.ts';
 import { openDatabase, withConnection } from '../db/duckdb.ts';
 import { makeTempDataDir, writeCrawlToStore } from '../test/helpers/make-store.ts';
@@ -7,6 +8,8 @@ import { sampleCrawls } from '../test/helpers/sample-crawls.ts';
 import { openSampleStore, report, type SampleStore } from '../test/helpers/sample-store.ts';
 import { query } from './execute.ts';
 import { emsRank } from './precompute.ts';
+import { shapeOf } from './report-shape.ts';
+import { KEY_ORDINAL_COLUMN } from './stakes.ts';
 import { REPORT_COUNTS_TABLE } from './stored-precompute.ts';
 
 const u = (p: string): string => `https://shop.example${p}`;
@@ -101,6 +104,32 @@ describe('precomputeCrawl', () => {
       ),
     );
     expect(removed.values).toEqual([[u('/old')], [410]]);
+  });
+
+  it('numbers the rows of tables stored in the at-stake order in key order', async () => {
+    const alias = store.registry.crawl('shop', 2)!.alias;
+    const ko = KEY_ORDINAL_COLUMN;
+    let rows = 0;
+    let outOfKeyOrder = 0;
+    for (const shape of catalog.reports.map(shapeOf))
+      for (const table of [shape.rowTable, shape.removedTable]) {
+        const keys = shape.keyColumns.map((k) => `"${k}"`).join(', ');
+        // Each row's key ordinal against its place in key order, and whether it sits elsewhere in the stored order.
+        const result = await withConnection(store.db, (conn) =>
+          query(
+            conn,
+            raw(`SELECT count(*), count(*) FILTER (WHERE "${ko}" IS DISTINCT FROM "k"), count(*) FILTER (WHERE rowid <> "k")
+              FROM (SELECT rowid, "${ko}", row_number() OVER (ORDER BY ${keys}) - 1 AS "k" FROM "${alias}"."${table}")`),
+          ),
+        );
+        const [n, wrong, moved] = result.values.map((v) => Number(v[0]));
+        expect([table, wrong]).toEqual([table, 0]);
+        rows += n!;
+        outOfKeyOrder += moved!;
+      }
+    // The near miss: rows the stakes moved out of key order, whose rowid is not their key ordinal.
+    expect(rows).toBeGreaterThan(50);
+    expect(outOfKeyOrder).toBeGreaterThan(0);
   });
 
   it('diffs against the previous crawl live when its rows were computed from another definition', async () => {
