@@ -5,6 +5,7 @@
  * rendering costs. Beside GNU time's peak RSS (the crawler process), the peak of the crawler and Chromium's processes
  * together is sampled from /proc.
  */
+import { debianPackages, ensureDebianPackages } from '../../scripts/support/debian-packages.ts';
 import { startNginx } from '../../scripts/support/real-site.ts';
 import { writeRenderedSite } from '../support/rendered-site.ts';
 import { samplePeakTreeMemory } from '../support/process-tree.ts';
@@ -21,6 +22,7 @@ async function measured(site: string, url: string, mode: 'none' | 'all') {
 }
 
 export async function benchRenderedCrawl(add: (row: CrawlBenchRow) => void): Promise<void> {
+  ensureDebianPackages([debianPackages.chromium, debianPackages.chromiumHeadlessShell]);
   const files = await writeRenderedSite(RENDERED_PAGES);
   const site = await startNginx({ root: files.root });
   const name = `rendered ${RENDERED_PAGES.toLocaleString('en-GB')}`;

@@ -14,6 +14,8 @@ export interface DebianPackage {
 
 export const debianPackages = {
   chromium: { name: 'chromium', provides: '/usr/bin/chromium' },
+  /** The rendered crawl's browser (service/crawl/render/render-pool.ts), Chromium otherwise. */
+  chromiumHeadlessShell: { name: 'chromium-headless-shell', provides: '/usr/lib/chromium/chromium-headless-shell' },
   nginx: { name: 'nginx-light', provides: '/usr/sbin/nginx' },
   apacheManual: { name: 'apache2-doc', provides: '/usr/share/doc/apache2-doc/manual/en/index.html' },
   rustDoc: { name: 'rust-doc', provides: '/usr/share/doc/rust-doc/html/index.html' },

@@ -1,7 +1,8 @@
 /**
  * The rendered crawl's tabs in Debian's Chromium, against pages served on 127.0.0.1: the rule for "rendered" (a fetch
  * a page starts after load is waited for; a page that never goes quiet ends at the cap), tabs kept from page to page
- * with nothing of the last page's state left, and the requests a tab refuses (the browser's own icon fetches too).
+ * with nothing of the last page's state left, and the requests a tab refuses (the browser's own icon fetches too),
+ * a cross-site iframe's (another process's) and a worker's among them.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -37,6 +38,10 @@ const ROUTES: Record<string, string> = {
   ),
   '/reads-state': page('Reads state', READ_STATE),
   '/assets': page('Assets', "fetch('/private/data.json');", '<img src="/photo.png" alt=""><p>Assets</p>'),
+  // Its iframe is on localhost, another site than 127.0.0.1: Chromium runs it in a process of its own.
+  '/frames': page('Frames', "new Worker('/worker.js');", '<iframe src="FRAME_ORIGIN/frame"></iframe>'),
+  '/frame': page('Frame', "fetch('/private/frame.json');", '<img src="/frame-photo.png" alt="">'),
+  '/worker.js': "fetch('/private/worker.json');",
 };
 
 let server: http.Server;
@@ -53,8 +58,9 @@ beforeAll(async () => {
       setTimeout(() => response.writeHead(200, { 'content-type': 'text/plain' }).end('late data'), LATE_ANSWER_MS);
       return;
     }
-    const body = ROUTES[url];
-    const headers: http.OutgoingHttpHeaders = { 'content-type': body ? 'text/html' : 'text/plain' };
+    const body = ROUTES[url]?.replace('FRAME_ORIGIN', origin.replace('127.0.0.1', 'localhost'));
+    const type = url.endsWith('.js') ? 'text/javascript' : 'text/html';
+    const headers: http.OutgoingHttpHeaders = { 'content-type': body ? type : 'text/plain' };
     if (url === '/writes-state') headers['set-cookie'] = 'server=1; Path=/';
     response.writeHead(body ? 200 : 404, headers).end(body ?? 'not found');
   });
@@ -130,6 +136,26 @@ describe('the render pool', () => {
       } finally {
         await pool.close();
       }
+    }
+  }, 60_000);
+
+  it('holds the requests of a cross-site iframe and of a worker to the same rules as the page’s', async () => {
+    requested.length = 0;
+    const pool = poolOf(1);
+    try {
+      const result = await pool.render(`${origin}/frames`);
+      expect(result.status).toBe('rendered');
+      const frameOrigin = origin.replace('127.0.0.1', 'localhost');
+      expect([...result.robotsBlocked].sort()).toEqual([
+        `${origin}/private/worker.json`,
+        `${frameOrigin}/private/frame.json`,
+      ]);
+      expect(requested).toEqual(expect.arrayContaining(['/frames', '/frame', '/worker.js']));
+      for (const refused of ['/frame-photo.png', '/private/frame.json', '/private/worker.json']) {
+        expect(requested).not.toContain(refused);
+      }
+    } finally {
+      await pool.close();
     }
   }, 60_000);
 });

@@ -7,8 +7,9 @@
  * deadline, so a page busy in an endless loop costs its cap and no more. Only a tab whose page rendered is kept for
  * the next page, its cookies and storage cleared first; any other is closed, and the page after gets a new one.
  */
-import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { HASH_ROUTES_MAX, IDLE_SETTLE_MS, type RenderSettings } from '../render-settings.ts';
+import type { CdpBrowser } from './cdp-browser.ts';
+import { exceptionMessage, Watch, type ExceptionDetails } from './render-watch.ts';
 
 export type RenderStatus = 'rendered' | 'timeout' | 'crashed' | 'navigated' | 'failed';
 
@@ -42,18 +43,11 @@ export const STEP_MS = 2000;
 const OPEN_MS = 30_000;
 /** Closing a tab whose renderer is busy (its process is then killed): longer means the browser is stuck. */
 const CLOSE_MS = 5000;
-const MAX_MESSAGES = 20;
-const MAX_MESSAGE_CHARS = 300;
-/** CDP's resource types of images, media and fonts: not downloaded unless the settings ask. */
-const ASSET_TYPES = new Set(['Image', 'Media', 'Font']);
-/** How Chromium fails a request the tab refused (an asset, a resource robots.txt disallows): not the page's failure. */
-const REFUSED_ERROR = 'net::ERR_BLOCKED_BY_CLIENT.Inspector';
-const FAILED_RESOURCE = 'Failed to load resource:';
 
 export class Deadline extends Error {}
 
-/** Playwright's words for a browser (or its page's renderer) that went away mid-call. */
-const BROWSER_GONE = /browser closed|browser has been closed|target crashed|browser has disconnected/i;
+/** The words for a browser (or its page's renderer) that went away mid-call (cdp-browser.ts). */
+const BROWSER_GONE = /browser has disconnected|target crashed/i;
 
 /** The promise, or a Deadline error after `ms`. */
 export function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
@@ -64,111 +58,7 @@ export function within<T>(promise: Promise<T>, ms: number, what: string): Promis
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
-const note = (list: string[], text: string): void => {
-  if (list.length < MAX_MESSAGES) list.push(text.replace(/\s+/g, ' ').trim().slice(0, MAX_MESSAGE_CHARS));
-};
-
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** CDP's Fetch.requestPaused, the fields read here. */
-interface PausedRequest {
-  requestId: string;
-  request: { url: string; headers: Record<string, string> };
-  resourceType: string;
-  frameId: string;
-}
-
-/** What the tab watches while a page loads; `reset` starts the next page's watch. */
-class Watch {
-  inFlight = 0;
-  lastActivity = Date.now();
-  isLoaded = false;
-  crash: string | null = null;
-  navigatedTo: string | null = null;
-  isFirstNavigation = true;
-  result = Watch.lists();
-
-  private static lists(): Pick<RenderedPage, 'consoleErrors' | 'pageErrors' | 'failedRequests' | 'robotsBlocked'> {
-    return { consoleErrors: [], pageErrors: [], failedRequests: [], robotsBlocked: [] };
-  }
-
-  reset(): void {
-    Object.assign(this, { inFlight: 0, lastActivity: Date.now(), isLoaded: false, navigatedTo: null });
-    this.isFirstNavigation = true;
-    this.result = Watch.lists();
-  }
-
-  listen(page: Page): void {
-    page.on('console', (message) => {
-      // Chromium logs each failed resource as a console error: those are failed requests, not the scripts' errors.
-      if (message.type() === 'error' && !message.text().startsWith(FAILED_RESOURCE)) {
-        note(this.result.consoleErrors, message.text());
-      }
-    });
-    page.on('pageerror', (error) => note(this.result.pageErrors, error.message));
-    // A page's "leave this page?" is answered yes: the next page this tab goes to is not held up by the last one.
-    page.on('dialog', (dialog) => {
-      void (dialog.type() === 'beforeunload' ? dialog.accept() : dialog.dismiss()).catch(() => undefined);
-    });
-    page.on('crash', () => (this.crash = 'the page crashed (renderer out of memory or killed)'));
-    page.on('load', () => (this.isLoaded = true));
-    page.on('request', (request) => {
-      if (request.isNavigationRequest() && request.frame() === page.mainFrame()) {
-        if (!this.isFirstNavigation && this.navigatedTo === null) this.navigatedTo = request.url();
-        this.isFirstNavigation = false;
-      }
-      this.inFlight++;
-      this.lastActivity = Date.now();
-    });
-    const done = (): void => {
-      this.inFlight = Math.max(0, this.inFlight - 1);
-      this.lastActivity = Date.now();
-    };
-    page.on('requestfinished', done);
-    page.on('response', (response) => {
-      const request = response.request();
-      const isDocument = request.isNavigationRequest() && request.frame() === page.mainFrame();
-      if (response.status() >= 400 && !isDocument)
-        note(this.result.failedRequests, `${request.url()} ${response.status()}`);
-    });
-    page.on('requestfailed', (request) => {
-      done();
-      const error = request.failure()?.errorText;
-      if (error !== REFUSED_ERROR) note(this.result.failedRequests, `${request.url()} ${error}`);
-    });
-  }
-}
-
-/** The browser's own fetch of a page's icon (not the page's request): never made, whatever the settings. */
-const isBrowserIcon = (resourceType: string, headers: Record<string, string>): boolean =>
-  resourceType === 'Other' && /^image\//.test(headers.Accept ?? headers.accept ?? '');
-
-/**
- * Which requests the page may make, decided in the browser's network stack through CDP's Fetch domain (Playwright's
- * own routing turns the HTTP cache off, so every page fetched and compiled the site's scripts again): images, media
- * and fonts are refused unless the settings ask, and a subresource robots.txt disallows is noted (and refused when
- * robots.txt is respected). The page's own document is never held.
- */
-async function interceptRequests(session: CDPSession, watch: Watch, limits: TabLimits): Promise<void> {
-  const { frameTree } = await session.send('Page.getFrameTree');
-  const mainFrame = frameTree.frame.id;
-  const decide = async ({ requestId, request, resourceType, frameId }: PausedRequest): Promise<void> => {
-    const refuse = (): Promise<unknown> =>
-      session.send('Fetch.failRequest', { requestId, errorReason: 'BlockedByClient' });
-    if (!limits.loadAssets && ASSET_TYPES.has(resourceType)) return void (await refuse());
-    if (isBrowserIcon(resourceType, request.headers)) return void (await refuse());
-    const isDocument = resourceType === 'Document' && frameId === mainFrame;
-    const { url } = request;
-    if (!isDocument && url.startsWith('http') && !(await limits.isAllowed(url))) {
-      note(watch.result.robotsBlocked, url);
-      if (limits.blocksDisallowed) return void (await refuse());
-    }
-    await session.send('Fetch.continueRequest', { requestId });
-  };
-  // A request the page no longer waits for (its tab closed, its document gone) cannot be continued: nothing to do.
-  session.on('Fetch.requestPaused', (paused) => void decide(paused as PausedRequest).catch(() => undefined));
-  await session.send('Fetch.enable', { patterns: [{ urlPattern: '*', requestStage: 'Request' }] });
-}
 
 interface Snapshot {
   html: string;
@@ -191,14 +81,26 @@ const pageSnapshot = async (whenIdle: boolean): Promise<Snapshot> => {
   return { html: doctype + document.documentElement.outerHTML, hashRoutes: [...routes] };
 };
 
-/** Empties the page's session storage, which the tab keeps across documents. */
-const forgetSession = (): void => {
+/** Empties the page's session storage, which the tab keeps across documents; gives the page's origin. */
+const forgetSession = (): string => {
   try {
     sessionStorage.clear();
   } catch {
     // An opaque origin has no storage.
   }
+  return location.origin;
 };
+
+/** A function's call as an expression for the page (tsx's keepNames wraps functions in a helper the page lacks). */
+const call = (fn: (arg: never) => unknown, arg: unknown): string =>
+  `(() => { const __name = (target) => target; return (${fn.toString()})(${JSON.stringify(arg)}); })()`;
+
+const SNAPSHOT_WHEN_IDLE = call(pageSnapshot, true);
+const SNAPSHOT_NOW = call(pageSnapshot, false);
+const FORGET_SESSION = call(forgetSession, null);
+
+/** Evaluates an expression in the page's main world, within `ms`: its value, or an error. */
+type Evaluate = (expression: string, ms: number, what: string) => Promise<unknown>;
 
 /**
  * Waits for "rendered" or the cap; gives the reason and the DOM snapshot, or null at the cap. Network quiet counts
@@ -206,7 +108,7 @@ const forgetSession = (): void => {
  * framework's effects (which start the page's fetches) can run later than the quiet time after load.
  */
 async function settle(
-  page: Page,
+  evaluate: Evaluate,
   watch: Watch,
   limits: TabLimits,
   startedAt: number,
@@ -219,7 +121,9 @@ async function settle(
     const quietFor = now - watch.lastActivity;
     if (watch.isLoaded && watch.inFlight === 0 && quietFor >= limits.quietMs) {
       const mark = watch.lastActivity;
-      const snapshot = await within(page.evaluate(pageSnapshot, true), left, 'an idle period').catch(() => null);
+      const snapshot = (await evaluate(SNAPSHOT_WHEN_IDLE, left, 'an idle period').catch(
+        () => null,
+      )) as Snapshot | null;
       // A request the idle tasks started may reach us just after the evaluation's answer.
       await sleep(IDLE_SETTLE_MS);
       if (snapshot !== null && watch.inFlight === 0 && watch.lastActivity === mark) {
@@ -232,22 +136,18 @@ async function settle(
 }
 
 /** Visits the hash routes found (breadth first, within `budgetMs`) for the routes their views link to. */
-async function exploreHashRoutes(page: Page, first: string[], watch: Watch, limits: TabLimits): Promise<string[]> {
+async function exploreHashRoutes(evaluate: Evaluate, first: string[], watch: Watch, limits: TabLimits) {
   const seen = new Set(first);
   const queue = [...first];
   const endAt = Date.now() + limits.capMs;
   while (queue.length > 0 && seen.size < HASH_ROUTES_MAX && Date.now() < endAt) {
     const route = queue.shift() as string;
     const left = endAt - Date.now();
-    await within(
-      page.evaluate((hash) => void (location.hash = hash), route),
-      Math.min(STEP_MS, left),
-      'a hash route',
-    );
+    await evaluate(`void (location.hash = ${JSON.stringify(route)})`, Math.min(STEP_MS, left), 'a hash route');
     watch.lastActivity = Date.now();
-    const quiet = await settle(page, watch, { ...limits, capMs: Math.min(left, limits.capMs) }, Date.now());
+    const quiet = await settle(evaluate, watch, { ...limits, capMs: Math.min(left, limits.capMs) }, Date.now());
     if (watch.crash !== null || watch.navigatedTo !== null) break;
-    const { hashRoutes } = quiet?.snapshot ?? (await within(page.evaluate(pageSnapshot, false), STEP_MS, 'a snapshot'));
+    const { hashRoutes } = quiet?.snapshot ?? ((await evaluate(SNAPSHOT_NOW, STEP_MS, 'a snapshot')) as Snapshot);
     for (const found of hashRoutes) {
       if (seen.has(found) || seen.size >= HASH_ROUTES_MAX) continue;
       seen.add(found);
@@ -262,9 +162,9 @@ export class RenderTab {
   isReusable = true;
 
   private constructor(
-    private readonly context: BrowserContext,
-    private readonly page: Page,
-    private readonly session: CDPSession,
+    private readonly browser: CdpBrowser,
+    private readonly contextId: string,
+    private readonly sessionId: string,
     private readonly watch: Watch,
     private readonly limits: TabLimits,
   ) {}
@@ -273,29 +173,49 @@ export class RenderTab {
    * A tab in a context of its own: contexts share no renderer process, so a page that loops or hoards memory stalls
    * no other tab.
    */
-  static async open(browser: Browser, limits: TabLimits): Promise<RenderTab> {
-    const context = await within(
-      browser.newContext({ userAgent: limits.userAgent, serviceWorkers: 'block' }),
-      OPEN_MS,
-      'opening a context',
-    );
+  static async open(browser: CdpBrowser, limits: TabLimits): Promise<RenderTab> {
+    const context = browser.send<{ browserContextId: string }>('Target.createBrowserContext');
+    const contextId = (await within(context, OPEN_MS, 'opening a context')).browserContextId;
     try {
-      const page = await within(context.newPage(), OPEN_MS, 'opening a tab');
-      const session = await within(context.newCDPSession(page), OPEN_MS, 'opening a tab');
-      const watch = new Watch();
-      watch.listen(page);
-      await within(interceptRequests(session, watch, limits), OPEN_MS, 'opening a tab');
-      return new RenderTab(context, page, session, watch, limits);
+      const target = browser.send<{ targetId: string }>('Target.createTarget', {
+        url: 'about:blank',
+        browserContextId: contextId,
+      });
+      const { targetId } = await within(target, OPEN_MS, 'opening a tab');
+      const attached = browser.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
+      const { sessionId } = await within(attached, OPEN_MS, 'opening a tab');
+      // A page's main frame has its target's id.
+      const watch = new Watch(browser, sessionId, targetId, limits);
+      await within(watch.start(), OPEN_MS, 'opening a tab');
+      return new RenderTab(browser, contextId, sessionId, watch, limits);
     } catch (error) {
-      await within(context.close(), CLOSE_MS, 'closing a context').catch(() => undefined);
+      await within(
+        browser.send('Target.disposeBrowserContext', { browserContextId: contextId }),
+        CLOSE_MS,
+        'closing',
+      ).catch(() => undefined);
       throw error;
     }
   }
 
+  private readonly evaluate: Evaluate = async (expression, ms, what) => {
+    const params = { expression, awaitPromise: true, returnByValue: true };
+    const evaluation = this.browser.send<{ result: { value?: unknown }; exceptionDetails?: ExceptionDetails }>(
+      'Runtime.evaluate',
+      params,
+      this.sessionId,
+    );
+    const answer = await within(evaluation, ms, what);
+    if (answer.exceptionDetails) throw new Error(exceptionMessage(answer.exceptionDetails));
+    return answer.result.value;
+  };
+
   /** Closes the tab's context; false when it would not close in time (its renderer, and the browser, are stuck). */
   async close(): Promise<boolean> {
     this.isReusable = false;
-    return within(this.context.close(), CLOSE_MS, 'closing the tab').then(
+    this.watch.stop();
+    const disposed = this.browser.send('Target.disposeBrowserContext', { browserContextId: this.contextId });
+    return within(disposed, CLOSE_MS, 'closing the tab').then(
       () => true,
       () => false,
     );
@@ -303,7 +223,7 @@ export class RenderTab {
 
   /** Renders `url`; afterwards `isReusable` says whether the tab can take the next page. */
   async render(url: string): Promise<RenderedPage> {
-    const { page, watch, limits } = this;
+    const { watch, limits, evaluate } = this;
     // The cap and the render time count from navigation start: clearing the last page's state is not this page's.
     let startedAt = Date.now();
     const result = failedRender('');
@@ -312,14 +232,16 @@ export class RenderTab {
       watch.reset();
       Object.assign(result, watch.result);
       startedAt = Date.now();
-      const navigation = page.goto(url, { waitUntil: 'commit', timeout: limits.capMs }).catch((error: Error) => error);
-      const committed = await within(navigation, limits.capMs + STEP_MS, 'navigation');
+      const navigation = this.browser
+        .send<{ errorText?: string }>('Page.navigate', { url }, this.sessionId)
+        .then((answer) => (answer.errorText ? new Error(`${answer.errorText} at ${url}`) : null));
+      const committed = await within(navigation, limits.capMs, 'navigation').catch((error: Error) => error);
       if (committed instanceof Error && watch.navigatedTo === null && watch.crash === null) {
-        if (committed.name !== 'TimeoutError') throw committed;
+        if (!(committed instanceof Deadline)) throw committed;
         const reason = `the cap of ${limits.capMs} ms was reached before the page's response arrived`;
         return Object.assign(result, { status: 'timeout', reason });
       }
-      const quiet = await settle(page, watch, limits, startedAt);
+      const quiet = await settle(evaluate, watch, limits, startedAt);
       if (watch.crash !== null) return Object.assign(result, { status: 'crashed', reason: watch.crash });
       if (watch.navigatedTo !== null) {
         const reason = `navigated away to ${watch.navigatedTo}`;
@@ -330,12 +252,11 @@ export class RenderTab {
         quiet?.reason ??
         `the cap of ${limits.capMs} ms was reached (${watch.isLoaded ? 'loaded' : 'load event not fired'}, ` +
           `${watch.inFlight} requests in flight)`;
-      const snapshot =
-        quiet?.snapshot ?? (await within(page.evaluate(pageSnapshot, false), STEP_MS, 'the DOM snapshot'));
+      const snapshot = quiet?.snapshot ?? ((await evaluate(SNAPSHOT_NOW, STEP_MS, 'the DOM snapshot')) as Snapshot);
       result.html = snapshot.html;
       result.hashRoutes = snapshot.hashRoutes.sort();
       if (snapshot.hashRoutes.length > 0) {
-        result.hashRoutes = await exploreHashRoutes(page, snapshot.hashRoutes, watch, limits).catch(
+        result.hashRoutes = await exploreHashRoutes(evaluate, snapshot.hashRoutes, watch, limits).catch(
           () => result.hashRoutes,
         );
       }
@@ -355,12 +276,11 @@ export class RenderTab {
    */
   async clear(): Promise<boolean> {
     try {
-      const { origin } = new URL(this.page.url());
+      const origin = (await this.evaluate(FORGET_SESSION, STEP_MS, 'clearing the last page')) as string;
       const cleared = Promise.all([
-        this.page.evaluate(forgetSession),
-        this.context.clearCookies(),
+        this.browser.send('Storage.clearCookies', { browserContextId: this.contextId }),
         origin.startsWith('http')
-          ? this.session.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' })
+          ? this.browser.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' }, this.sessionId)
           : null,
       ]);
       await within(cleared, STEP_MS, 'clearing the last page');
