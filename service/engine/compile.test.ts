@@ -7,6 +7,7 @@ import { openSampleStore, report, rowsRequest, type SampleStore } from '../test/
 import {
   checkedKeysRelation,
   compileRows,
+  compileTab,
   differenceTypes,
   RequestError,
   type CrawlTarget,
@@ -101,6 +102,20 @@ describe('query compilation on the sample crawls', () => {
     ]);
     const organic = await rows(store, 'analytics/all', { channel: 'organic' });
     expect(urlsOf(organic)).toEqual([u('/')]);
+  });
+
+  it('compiles a count without the page plan, to the same count as the whole tab', () => {
+    for (const extra of [{}, { differenceType: 'removed' as const }, { userFilter: 'shirt' }]) {
+      for (const s of [store, live]) {
+        const req = rowsRequest(s, 'internal/all', extra);
+        const { plan, filterMatches, ...whole } = compileTab(req);
+        expect(plan).toBeDefined();
+        expect(filterMatches).toBeUndefined();
+        const countOnly = compileTab(req, { isCountOnly: true });
+        expect(countOnly.plan).toBeUndefined();
+        expect(countOnly).toEqual(whole);
+      }
+    }
   });
 
   it('filters URLs containing a text, case-insensitively', async () => {

@@ -93,6 +93,8 @@ export interface CompileOptions {
   isWholeTab?: boolean;
   /** Row columns of the report to also return joined by NUL as PACKED_COLUMN, NULL as ''. */
   packedColumns?: readonly string[];
+  /** Only the count (or known total): no page plan, which a count never reads and costs most of the compile. */
+  isCountOnly?: boolean;
 }
 
 /**
@@ -144,7 +146,10 @@ function stakeOrdered(
   return { source: ordered, order: [...stakes, ...orderTerms([], ordered, shape)] };
 }
 
-export function compileTab(req: RowsRequest, { packedColumns = [] }: CompileOptions = {}): CompiledTab {
+export function compileTab(
+  req: RowsRequest,
+  { packedColumns = [], isCountOnly = false }: CompileOptions = {},
+): CompiledTab {
   validateTab(req);
   const shape = shapeOf(req.report);
   const terms = resolveOrder(req, shape);
@@ -191,6 +196,16 @@ export function compileTab(req: RowsRequest, { packedColumns = [] }: CompileOpti
   const countWhere = (extra: SqlFragment[] = []) =>
     sql`SELECT count(*) AS n FROM (${source.relation}) "r" WHERE ${and([...filters, ...extra])}`;
   const count = filters.length > 0 || source.knownTotal === undefined ? countWhere() : undefined;
+  const countKey = count ? fragmentKey(count) : `total:${source.knownTotal}`;
+  if (isCountOnly)
+    return {
+      shape,
+      columns,
+      ...(count ? { count } : { knownTotal: source.knownTotal }),
+      isDefaultOrder,
+      isStakeOrder,
+      countKey,
+    };
   const paged = isStakeOrder
     ? stakeOrdered(req, shape, source)
     : {
@@ -220,7 +235,7 @@ export function compileTab(req: RowsRequest, { packedColumns = [] }: CompileOpti
         }),
       }),
     },
-    countKey: count ? fragmentKey(count) : `total:${source.knownTotal}`,
+    countKey,
   };
 }
 
@@ -282,6 +297,6 @@ export function compileExport(
 
 /** The number of rows of a tab (with the user filter and checklist), as a query or a precomputed value. */
 export function compileCount(req: RowsRequest): { count?: SqlFragment; knownTotal?: number } {
-  const tab = compileTab({ ...req, orderBy: [] });
+  const tab = compileTab({ ...req, orderBy: [] }, { isCountOnly: true });
   return tab.count ? { count: tab.count } : { knownTotal: tab.knownTotal ?? 0 };
 }
