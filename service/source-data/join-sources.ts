@@ -71,13 +71,10 @@ function sliceOf(source: DataSource, manifest: Manifest): string {
  * (raw-rows.ts), summed per key with them.
  */
 function sliceSql(table: ExportTable, version: SourceVersion | undefined, inWindow: string): string {
-  const fileOf = (id: string): string | undefined => {
-    const file = version?.fileOf(id);
-    return file && `read_parquet(${quoteLiteral(file)})`;
-  };
-  const raw = new Map(rawFeedsOf(table.id).flatMap(({ raw: r }) => (fileOf(r.id) ? [[r.id, fileOf(r.id)!]] : [])));
+  const rowsOf = (id: string): string | undefined => version?.rowsOf(id);
+  const raw = new Map(rawFeedsOf(table.id).flatMap(({ raw: r }) => (rowsOf(r.id) ? [[r.id, rowsOf(r.id)!]] : [])));
   return (
-    fedRowsOf(table.id, fileOf(table.id), raw, inWindow) ??
+    fedRowsOf(table.id, rowsOf(table.id), raw, inWindow) ??
     `SELECT ${table.columns.map((c) => `NULL::${c.type} AS ${quoteIdent(c.name)}`).join(', ')} WHERE FALSE`
   );
 }

@@ -20,6 +20,17 @@ export interface RawTable {
   columns: readonly { name: string; type: string }[];
   /** The contract tables its rows feed, each with the rows it takes and the columns that differ from its own. */
   feeds: readonly { table: ExportTableId; where: string; columns?: Readonly<Record<string, string>> }[];
+  /**
+   * Its columns read from the vendor's own Parquet file, kept as it is (VendorFile): Google's names mapped, the
+   * file's column types checked at import (search-console-bulk.ts) so the casts only widen.
+   */
+  vendorColumns: Readonly<Record<string, string>>;
+}
+
+/** A version's raw file that is the vendor's own: the import that brought it, and whether it has a query column. */
+export interface VendorFile {
+  import: string;
+  hasQuery: boolean;
 }
 
 /** Google's sum_position is zero-based and summed over impressions. */
@@ -42,12 +53,32 @@ export const rawTables: readonly RawTable[] = [
       // An anonymized query has no text: it counts for its page, not as a query.
       { table: 'search_console_queries', where: 'query IS NOT NULL', columns: POSITION },
     ],
+    vendorColumns: {
+      date: 'data_date',
+      url: 'url',
+      query: `NULLIF(trim(query), '')`,
+      clicks: 'CAST(clicks AS BIGINT)',
+      impressions: 'CAST(impressions AS BIGINT)',
+      sum_position: 'CAST(sum_position AS DOUBLE)',
+    },
   },
 ];
 
 export const rawTablesOf = (source: DataSourceId): RawTable[] => rawTables.filter((t) => t.source === source);
 export const rawTableOf = (id: string): RawTable | undefined => rawTables.find((t) => t.id === id);
 export const isRawTableId = (id: string): id is RawTableId => rawTableOf(id) !== undefined;
+
+/** The raw table's columns over a vendor file's (without a query column, every query is anonymized). */
+export function vendorSelectOf(id: RawTableId, hasQuery: boolean): string {
+  const raw = rawTableOf(id)!;
+  return raw.columns
+    .map((c) =>
+      c.name === 'query' && !hasQuery
+        ? `NULL::VARCHAR AS ${quoteIdent(c.name)}`
+        : `${raw.vendorColumns[c.name]} AS ${quoteIdent(c.name)}`,
+    )
+    .join(', ');
+}
 
 /** The columns of a version's table, contract or raw. */
 export const columnsOf = (tableId: string): readonly { name: string; type: string }[] =>

@@ -21,6 +21,8 @@ import {
   writeFileAtomic,
 } from '../store/layout.ts';
 import { fsyncDir, fsyncFile } from '../store/fsync.ts';
+import { quoteIdent, quoteLiteral } from '../db/duckdb.ts';
+import { isRawTableId, vendorSelectOf, type RawTableId, type VendorFile } from './raw-rows.ts';
 
 export const SOURCE_META_FILE = 'source.json';
 /** A column of each version's tables beyond the contract's: the id of the import that brought the row. */
@@ -54,6 +56,8 @@ export const sourceMetaSchema = z.object({
   tables: z.record(z.string(), z.number().int().nonnegative()),
   /** Every import that made this version, oldest first. */
   imports: z.array(importRecordSchema),
+  /** Raw tables whose file is the vendor's own Parquet file, read through a projection (raw-rows.ts VendorFile). */
+  vendorFiles: z.record(z.string(), z.object({ import: z.string().min(1), hasQuery: z.boolean() })).optional(),
 });
 export type SourceMeta = z.infer<typeof sourceMetaSchema>;
 export type ImportRecord = z.infer<typeof importRecordSchema>;
@@ -64,6 +68,8 @@ export interface SourceVersion {
   meta: SourceMeta;
   /** The Parquet file of a contract table in this version, if it holds that table. */
   fileOf(table: string): string | undefined;
+  /** A table's rows as a relation, if the version holds it: its file, or a vendor's own file through its projection. */
+  rowsOf(table: string): string | undefined;
 }
 
 export const sourcesDir = (dataDir: string, websiteId: string): string =>
@@ -78,13 +84,25 @@ export function readSourceVersion(dataDir: string, websiteId: string, source: Da
   if (versionId === undefined) return undefined;
   const versionDir = path.join(dir, versionId);
   const meta = sourceMetaSchema.parse(JSON.parse(fs.readFileSync(path.join(versionDir, SOURCE_META_FILE), 'utf8')));
+  const fileOf = (table: string): string | undefined =>
+    table in meta.tables ? path.join(versionDir, parquetFileOf(table)) : undefined;
   return {
     source,
     dir: versionDir,
     meta,
-    fileOf: (table) => (table in meta.tables ? path.join(versionDir, parquetFileOf(table)) : undefined),
+    fileOf,
+    rowsOf: (table) => {
+      const file = fileOf(table);
+      const vendor = meta.vendorFiles?.[table];
+      if (!file || !vendor || !isRawTableId(table)) return file && `read_parquet(${quoteLiteral(file)})`;
+      return vendorRowsOf(table, file, vendor);
+    },
   };
 }
+
+/** A vendor's own file as the raw table's rows, each with the id of the import that brought the file. */
+export const vendorRowsOf = (table: RawTableId, file: string, vendor: VendorFile): string =>
+  `(SELECT ${vendorSelectOf(table, vendor.hasQuery)}, ${quoteLiteral(vendor.import)} AS ${quoteIdent(IMPORT_COLUMN)} FROM read_parquet(${quoteLiteral(file)}))`;
 
 /** A version without imports (the last one was removed) leaves the source not connected. */
 export const isConnectedVersion = (version: SourceVersion | undefined): version is SourceVersion =>

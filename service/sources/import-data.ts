@@ -4,7 +4,6 @@
  * checked before the store is touched; one import per website at a time (`.import.lock`); the new version is
  * published under the website's load lock, so no crawl load reads a source while its version changes.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,6 +22,7 @@ import { acquireSharedLock } from '../shared-lock.ts';
 import { WEBSITE_FILE, listLiveCrawls, websiteDir, type LiveCrawl } from '../store/layout.ts';
 import { importerOf, openSourceFile } from './detect-format.ts';
 import { expandZips } from './zip-files.ts';
+import { sha256Of } from './file-hash.ts';
 import { ImportError } from './import-error.ts';
 import type { Coverage, Importer, SourceFile } from './importer.ts';
 import { matchCrawledUrls, type UrlMatch } from './match-urls.ts';
@@ -157,13 +157,6 @@ function oneImporter(files: SourceFile[], source: DataSourceId): Importer {
   return found[0]!;
 }
 
-/** Read in chunks: a bulk export of a gigabyte read whole would add its size to the import's peak memory. */
-async function sha256Of(file: string): Promise<string> {
-  const hash = crypto.createHash('sha256');
-  for await (const chunk of fs.createReadStream(file, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
-  return hash.digest('hex');
-}
-
 /** The origin paths are resolved on: the newest crawl's start URL. */
 const originOf = (crawls: LiveCrawl[]): string => new URL(crawls[0]!.meta.manifest.startUrl).origin;
 
@@ -203,6 +196,7 @@ async function importLocked(
         fileNames,
         importId: versionId,
         files: normal.files,
+        vendorFiles: normal.vendorFiles,
       });
     } catch (error) {
       fs.rmSync(partialDir, { recursive: true, force: true });
@@ -228,13 +222,15 @@ async function importLocked(
       return { ...base, isUnchanged: true, versionId: live?.meta.versionId ?? null, tables: live?.meta.tables ?? {} };
     }
     const hashed = [];
-    for (const f of files) hashed.push({ name: path.basename(f.name), sha256: await sha256Of(f.path) });
+    for (const f of files)
+      hashed.push({ name: path.basename(f.name), sha256: staged.hashes?.get(f.path) ?? (await sha256Of(f.path)) });
     const meta: SourceMeta = {
       layout: 1,
       source: options.source,
       versionId,
       importedAt: new Date().toISOString(),
       tables: merged.tables,
+      ...(Object.keys(merged.vendorFiles).length > 0 && { vendorFiles: merged.vendorFiles }),
       imports: [
         ...(live?.meta.imports ?? []),
         {

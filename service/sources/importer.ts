@@ -49,6 +49,10 @@ export interface Staged {
   notes: string[];
   /** Raw tables already written as a version's file (with the import's id), taken as they are if nothing changes. */
   files?: ReadonlyMap<RawTableId, string>;
+  /** Those of `files` that are the vendor's own file, read through a projection (raw-rows.ts VendorFile). */
+  vendorFiles?: ReadonlyMap<RawTableId, { hasQuery: boolean }>;
+  /** The sha256 of input files (by path) hashed while they were read. */
+  hashes?: ReadonlyMap<string, string>;
 }
 
 export interface Importer {

@@ -39,12 +39,9 @@ export async function refuseMixedDays(
       ? raw.feeds.map((f) => ({ neu: rawNew, held: f.table })).filter((p) => !fresh.has(p.held))
       : raw.feeds.flatMap((f) => (fresh.has(f.table) ? [{ neu: fresh.get(f.table)!, held: raw.id }] : []));
     for (const { neu, held } of pairs) {
-      const file = live.fileOf(held);
-      if (!file) continue;
-      const days = await rowsOf(
-        conn,
-        `SELECT DISTINCT ${date}::VARCHAR AS day FROM read_parquet(${quoteLiteral(file)}) WHERE ${inRange}`,
-      );
+      const rows = live.rowsOf(held);
+      if (!rows) continue;
+      const days = await rowsOf(conn, `SELECT DISTINCT ${date}::VARCHAR AS day FROM ${rows} WHERE ${inRange}`);
       if (days.length === 0) continue;
       const list = days.map((d) => `${quoteLiteral(textOf(d.day))}::DATE`).join(', ');
       const [first] = await rowsOf(conn, `SELECT min(${date})::VARCHAR AS day FROM ${neu} WHERE ${date} IN (${list})`);

@@ -14,7 +14,15 @@ import { quoteIdent, quoteLiteral, textOf } from '../db/duckdb.ts';
 import { ImportError } from './import-error.ts';
 import type { Coverage, StagedTableId } from './importer.ts';
 import { changedRowsOf, rawRowsAdded, refuseMixedDays } from './merge-raw.ts';
-import { columnsOf, isRawTableId, RAW_PARQUET, rawFeedsOf, rawTableOf, rawTablesOf } from '../source-data/raw-rows.ts';
+import {
+  columnsOf,
+  isRawTableId,
+  RAW_PARQUET,
+  rawFeedsOf,
+  rawTableOf,
+  rawTablesOf,
+  type VendorFile,
+} from '../source-data/raw-rows.ts';
 import { IMPORT_COLUMN, type SourceVersion } from '../source-data/source-store.ts';
 
 const rowsOf = async (conn: DuckDBConnection, sql: string): Promise<Record<string, unknown>[]> =>
@@ -27,6 +35,20 @@ export interface Merged {
   tables: Record<string, number>;
   /** Rows the new version adds, drops or changes. */
   changedRows: number;
+  /** Raw tables of the new version whose file is the vendor's own (source.json's vendorFiles). */
+  vendorFiles: Record<string, VendorFile>;
+}
+
+/** The rows of a version's table, raw or keyed, with the import each came from (versionRowsOf). */
+export async function versionTableRowsOf(
+  conn: DuckDBConnection,
+  version: SourceVersion,
+  tableId: string,
+  columns: string,
+): Promise<string> {
+  const vendor = version.meta.vendorFiles?.[tableId];
+  if (vendor) return `(SELECT ${columns}, ${quoteIdent(IMPORT_COLUMN)} FROM ${version.rowsOf(tableId)!})`;
+  return versionRowsOf(conn, version.fileOf(tableId)!, columns);
 }
 
 /** The rows of a version's table file with the import each came from (NULL in files written before imports had ids). */
@@ -44,6 +66,8 @@ export interface MergeOptions {
   importId: string;
   /** Raw tables staged as a version's file already (with the import's id): moved in when taken whole. */
   files?: ReadonlyMap<StagedTableId, string>;
+  /** Those of `files` that are the vendor's own file (without the import's id), and whether they have a query. */
+  vendorFiles?: ReadonlyMap<StagedTableId, { hasQuery: boolean }>;
 }
 
 /**
@@ -59,6 +83,7 @@ export async function mergeVersion(
   options: MergeOptions,
 ): Promise<Merged> {
   const tables: Record<string, number> = {};
+  const vendorFiles: Record<string, VendorFile> = {};
   let changedRows = 0;
   const { dateColumn } = dataSource(source);
   const inRange = `${quoteIdent(dateColumn)} BETWEEN ${quoteLiteral(coverage.start)}::DATE AND ${quoteLiteral(coverage.end)}::DATE`;
@@ -68,8 +93,7 @@ export async function mergeVersion(
     const columns = columnsOf(tableId)
       .map((c) => quoteIdent(c.name))
       .join(', ');
-    const oldFile = live?.fileOf(tableId);
-    const old = oldFile ? await versionRowsOf(conn, oldFile, columns) : undefined;
+    const old = live?.fileOf(tableId) ? await versionTableRowsOf(conn, live, tableId, columns) : undefined;
     const neu = fresh.get(tableId);
     const tagged =
       neu && `(SELECT ${columns}, ${quoteLiteral(options.importId)} AS ${quoteIdent(IMPORT_COLUMN)} FROM ${neu})`;
@@ -81,14 +105,20 @@ export async function mergeVersion(
       merged = parts.length > 0 ? `(${parts.join(' UNION ALL ')})` : undefined;
       const dropped = old ? `(SELECT ${columns} FROM ${old} WHERE ${inRange})` : undefined;
       changedRows += await changedRowsOf(conn, tableId, dropped, neu, columns, dateColumn);
-      if (!kept && tagged && (await moveStaged(options.files?.get(tableId), file))) merged = undefined;
+      if (!kept && tagged && (await moveStaged(options.files?.get(tableId), file))) {
+        merged = undefined;
+        vendorFileOf(tableId, options, vendorFiles);
+      }
     } else if (tagged && isRawTableId(tableId)) {
       const added = old
         ? await rawRowsAdded(conn, tableId, old, tagged, inRange, dateColumn, options.fileNames)
         : tagged;
       changedRows += await countOf(conn, `SELECT count(*) FROM ${added}`);
       merged = old ? `(SELECT * FROM ${old} UNION ALL SELECT * FROM ${added})` : added;
-      if (!old && (await moveStaged(options.files?.get(tableId), file))) merged = undefined;
+      if (!old && (await moveStaged(options.files?.get(tableId), file))) {
+        merged = undefined;
+        vendorFileOf(tableId, options, vendorFiles);
+      }
     } else if (tagged && neu) {
       const table = exportTable(tableId as ExportTableId);
       if (old) await refuseContradictions(conn, table.id as ExportTableId, old, neu, options.fileNames);
@@ -96,7 +126,12 @@ export async function mergeVersion(
       changedRows += await countOf(conn, `SELECT count(*) FROM ${added}`);
       merged = old ? `(SELECT * FROM ${old} UNION ALL SELECT * FROM ${added})` : added;
     }
-    if (merged !== undefined) {
+    if (merged !== undefined && merged === old && isRawTableId(tableId)) {
+      // A version's files never change: the raw rows no import touched are the live file itself, linked.
+      await linkOrCopy(live!.fileOf(tableId)!, file);
+      const vendor = live!.meta.vendorFiles?.[tableId];
+      if (vendor) vendorFiles[tableId] = vendor;
+    } else if (merged !== undefined) {
       if (isRawTableId(tableId))
         await conn.run(`COPY (SELECT * FROM ${merged}) TO ${quoteLiteral(file)} (${RAW_PARQUET})`);
       // By day, so a crawl's join reads only the row groups of its window; sorting by the whole key cost half as
@@ -109,7 +144,20 @@ export async function mergeVersion(
     if (fs.existsSync(file))
       tables[tableId] = await countOf(conn, `SELECT count(*) FROM read_parquet(${quoteLiteral(file)})`);
   }
-  return { tables, changedRows };
+  return { tables, changedRows, vendorFiles };
+}
+
+function vendorFileOf(tableId: StagedTableId, options: MergeOptions, into: Record<string, VendorFile>): void {
+  const vendor = options.vendorFiles?.get(tableId);
+  if (vendor) into[tableId] = { import: options.importId, hasQuery: vendor.hasQuery };
+}
+
+async function linkOrCopy(from: string, to: string): Promise<void> {
+  try {
+    fs.linkSync(from, to);
+  } catch {
+    await fs.promises.copyFile(from, to);
+  }
 }
 
 /** With --replace, a table loses its rows on the new files' dates when they fill it or (raw or keyed) its days. */

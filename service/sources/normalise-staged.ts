@@ -17,6 +17,8 @@ export interface Normalised {
   tables: Map<StagedTableId, string>;
   /** Raw tables still as staged, whose file a version can take as it is. */
   files: ReadonlyMap<StagedTableId, string>;
+  /** Those of `files` that are the vendor's own file. */
+  vendorFiles: ReadonlyMap<StagedTableId, { hasQuery: boolean }>;
   rows: number;
   /** Rows whose URL is no http(s) URL even on the website's origin, with a few examples. */
   skippedRows: number;
@@ -75,6 +77,7 @@ export async function normaliseStaged(
   const isIdentity = (await countOf(conn, `SELECT count(*) FROM url_map WHERE url IS DISTINCT FROM raw`)) === 0;
   const tables = new Map<StagedTableId, string>();
   const files = new Map<StagedTableId, string>();
+  const vendorFiles = new Map<StagedTableId, { hasQuery: boolean }>();
   let rows = 0;
   let skippedRows = 0;
   const mapped = `CASE WHEN m.raw IS NULL THEN s.url ELSE m.url END`;
@@ -86,6 +89,8 @@ export async function normaliseStaged(
       tables.set(tableId, name);
       const file = staged.files?.get(tableId);
       if (file) files.set(tableId, file);
+      const vendor = isRawTableId(tableId) && staged.vendorFiles?.get(tableId);
+      if (file && vendor) vendorFiles.set(tableId, vendor);
       rows += await countOf(conn, `SELECT count(*) FROM ${quoteIdent(name)}`);
       continue;
     }
@@ -117,5 +122,5 @@ export async function normaliseStaged(
   const urls = isIdentity
     ? 'staged_urls'
     : `(SELECT DISTINCT url FROM (SELECT ${mapped} AS url FROM staged_urls s LEFT JOIN url_map m ON m.raw = s.url) WHERE url IS NOT NULL)`;
-  return { tables, files, rows, skippedRows, skippedExamples, urls };
+  return { tables, files, vendorFiles, rows, skippedRows, skippedExamples, urls };
 }

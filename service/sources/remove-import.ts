@@ -13,7 +13,7 @@ import { openDatabase, quoteIdent, quoteLiteral } from '../db/duckdb.ts';
 import { newLoadId } from '../load/store-files.ts';
 import { ImportError } from './import-error.ts';
 import { publishUnderLoadLock, refreshJoins, underImportLock } from './import-data.ts';
-import { versionRowsOf } from './merge-version.ts';
+import { versionTableRowsOf } from './merge-version.ts';
 import { columnsOf, isRawTableId, RAW_PARQUET } from '../source-data/raw-rows.ts';
 import {
   IMPORT_COLUMN,
@@ -77,7 +77,7 @@ async function removeLocked(
       const columns = columnsOf(tableId)
         .map((c) => quoteIdent(c.name))
         .join(', ');
-      const rows = await versionRowsOf(conn, live.fileOf(tableId)!, columns);
+      const rows = await versionTableRowsOf(conn, live, tableId, columns);
       const file = path.join(partialDir, parquetFileOf(tableId));
       const order = isRawTableId(tableId)
         ? ''
@@ -100,8 +100,9 @@ async function removeLocked(
     db.closeSync();
     fs.rmSync(workDir, { recursive: true, force: true });
   }
+  const { vendorFiles: _written, ...kept } = live.meta;
   const meta: SourceMeta = {
-    ...live.meta,
+    ...kept,
     versionId,
     importedAt: new Date().toISOString(),
     tables,

@@ -6,8 +6,8 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { DataSourceStatus, SourceImport, SourceMatch } from '../../catalog/data-source-calls.ts';
 import { dataSources, type DataSource, type DataSourceId } from '../../catalog/data-sources.ts';
-import { quoteIdent, quoteLiteral, textOf } from '../db/duckdb.ts';
-import { versionRowsOf } from './merge-version.ts';
+import { quoteIdent, textOf } from '../db/duckdb.ts';
+import { versionTableRowsOf } from './merge-version.ts';
 import { columnsOf, rawTablesOf } from '../source-data/raw-rows.ts';
 import {
   IMPORT_COLUMN,
@@ -116,7 +116,7 @@ async function coverageOf(
     const columns = columnsOf(tableId)
       .map((c) => quoteIdent(c.name))
       .join(', ');
-    const rows = await versionRowsOf(conn, version.fileOf(tableId)!, columns);
+    const rows = await versionTableRowsOf(conn, version, tableId, columns);
     parts.push(`SELECT ${quoteIdent(date)} AS day, ${quoteIdent(IMPORT_COLUMN)} AS import FROM ${rows}`);
   }
   if (parts.length === 0) return { days: [], periods: [] };
@@ -151,11 +151,11 @@ async function matchOf(
   source: DataSource,
   crawl: NewestCrawl,
 ): Promise<SourceMatch | null> {
-  const files = [...source.tables, ...rawIdsOf(source, version)]
+  const relations = [...source.tables, ...rawIdsOf(source, version)]
     .filter((t) => columnsOf(t).some((c) => c.name === 'url'))
-    .flatMap((t) => version.fileOf(t) ?? []);
-  if (files.length === 0) return null;
-  const sourceUrls = files.map((f) => `SELECT url FROM read_parquet(${quoteLiteral(f)})`).join(' UNION ');
+    .flatMap((t) => version.rowsOf(t) ?? []);
+  if (relations.length === 0) return null;
+  const sourceUrls = relations.map((r) => `SELECT url FROM ${r}`).join(' UNION ');
   const crawled = `SELECT url FROM ${quoteIdent(crawl.alias)}.main.urls WHERE COALESCE(found_in_web_crawl, FALSE)`;
   const [counts] = await rowsOf(
     conn,

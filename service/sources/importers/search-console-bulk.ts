@@ -15,7 +15,9 @@ import { quoteIdent, quoteLiteral, textOf } from '../../db/duckdb.ts';
 import { firstLine } from '../../error-text.ts';
 import { ImportError, cellError } from '../import-error.ts';
 import type { Importer, SourceFile, Staged, StageContext } from '../importer.ts';
-import { RAW_PARQUET, type RawTableId } from '../../source-data/raw-rows.ts';
+import { RAW_PARQUET, vendorSelectOf, type RawTableId } from '../../source-data/raw-rows.ts';
+import { hashMeanwhile } from '../file-hash.ts';
+import { hasVendorTypes, keepVendorFile } from './bulk-vendor-file.ts';
 import { IMPORT_COLUMN } from '../../source-data/source-store.ts';
 
 const RAW_ID: RawTableId = 'searchdata_url_impression';
@@ -28,18 +30,27 @@ const CHECKS: [column: string, type: string, what: string][] = [
   ['clicks', 'BIGINT', 'is not a whole number'],
   ['sum_position', 'DOUBLE', 'is not a number'],
 ];
+/** Counts and positions: a negative one is refused, as no search has one. */
+const COUNTS = ['impressions', 'clicks', 'sum_position'];
 
 export type Shape = 'parquet' | 'ndjson' | 'csv';
 
 /** The import's setting (import-data.ts), which the other importers' line numbers rely on. */
 const IN_ORDER = 'SET preserve_insertion_order = true';
 
+/** The bulk export's site table (searchdata_site_impression), told apart so that its refusal names it. */
+const SITE_TABLE = ['data_date', 'site_url', 'sum_top_position'];
+const siteTableRefused = (file: SourceFile): ImportError =>
+  new ImportError(
+    `${file.name}: the bulk export's site table (searchdata_site_impression) is not imported, as its rows name no page; import the URL table, searchdata_url_impression`,
+  );
+
 export function shapeOf(file: SourceFile): Shape | undefined {
   if (file.head.subarray(0, 4).toString('latin1') === 'PAR1') return 'parquet';
   const text = file.head.toString('utf8').replace(/^\uFEFF/, '');
   const first = text.split(/\r?\n/)[0] ?? '';
   const has = (name: string): boolean => first.includes(name);
-  if (!REQUIRED.every((c) => has(c))) return undefined;
+  if (!REQUIRED.every((c) => has(c)) && !SITE_TABLE.every((c) => has(c))) return undefined;
   return first.trimStart().startsWith('{') ? 'ndjson' : 'csv';
 }
 
@@ -72,16 +83,18 @@ async function readRaw(conn: DuckDBConnection, file: SourceFile, shape: Shape, n
 async function checkCells(ctx: StageContext, file: SourceFile, name: string, columns: string[], shape: Shape) {
   for (const [column, type, what] of CHECKS) {
     const col = quoteIdent(column);
+    const value = `TRY_CAST(CAST(${col} AS VARCHAR) AS ${type})`;
+    const isNegative = COUNTS.includes(column) ? `${value} < 0` : 'FALSE';
     const reader = await ctx.conn.runAndReadAll(
-      `SELECT _line, CAST(${col} AS VARCHAR) AS v FROM ${quoteIdent(name)}
-       WHERE ${col} IS NULL OR TRY_CAST(CAST(${col} AS VARCHAR) AS ${type}) IS NULL ORDER BY _line LIMIT 1`,
+      `SELECT _line, CAST(${col} AS VARCHAR) AS v, ${isNegative} AS is_negative FROM ${quoteIdent(name)}
+       WHERE ${col} IS NULL OR ${value} IS NULL OR ${isNegative} ORDER BY _line LIMIT 1`,
     );
     const bad = reader.getRowObjectsJS()[0];
     if (!bad) continue;
     const text = bad.v === null ? 'empty' : `"${textOf(bad.v)}"`;
-    if (shape === 'csv')
-      throw cellError(file.name, Number(bad._line), columns.indexOf(column) + 1, `${column} ${text} ${what}`);
-    throw new ImportError(`${file.name}: row ${Number(bad._line)}, column ${column}: ${text} ${what}`);
+    const problem = `${column} ${text} ${bad.is_negative === true ? 'is negative' : what}`;
+    if (shape === 'csv') throw cellError(file.name, Number(bad._line), columns.indexOf(column) + 1, problem);
+    throw new ImportError(`${file.name}: row ${Number(bad._line)}, column ${problem}`);
   }
   const url = await ctx.conn.runAndReadAll(
     `SELECT _line FROM ${quoteIdent(name)} WHERE url IS NULL OR trim(CAST(url AS VARCHAR)) = '' ORDER BY _line LIMIT 1`,
@@ -104,6 +117,7 @@ async function describe(conn: DuckDBConnection, file: SourceFile, shape: Shape):
     });
   }
   const types = new Map(described.map((r) => [textOf(r.column_name), textOf(r.column_type)]));
+  if (!types.has('url') && types.has('sum_top_position')) throw siteTableRefused(file);
   const missing = REQUIRED.filter((c) => !types.has(c));
   if (missing.length > 0)
     throw new ImportError(`${file.name}: missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
@@ -149,8 +163,9 @@ async function stageFile(ctx: StageContext, file: SourceFile, out: string): Prom
     });
   }
   const bad = await ctx.conn.runAndReadAll(
-    `SELECT COALESCE(sum(stats_null_count), 0) FROM parquet_metadata(${quoteLiteral(out)})
-     WHERE path_in_schema IN (${KEPT.map(quoteLiteral).join(', ')})`,
+    `SELECT COALESCE(sum(stats_null_count), 0)
+       + count(*) FILTER (WHERE path_in_schema IN (${COUNTS.map(quoteLiteral).join(', ')}) AND TRY_CAST(stats_min_value AS DOUBLE) < 0)
+     FROM parquet_metadata(${quoteLiteral(out)}) WHERE path_in_schema IN (${KEPT.map(quoteLiteral).join(', ')})`,
   );
   if (Number(bad.getRowsJS()[0]![0]) === 0) return;
   // The lines are numbered in the file's order.
@@ -181,22 +196,57 @@ export const searchConsoleBulk: Importer = {
  * the Parquet file into a table, and 23 s instead of 1.6 s of time at a load average of 18.
  */
 async function stageAll(files: SourceFile[], ctx: StageContext): Promise<Staged> {
+  const kept = files.length === 1 ? await stageVendorFile(ctx, files[0]!) : undefined;
+  if (kept) return kept;
   const parts: string[] = [];
-  for (const [i, file] of files.entries()) {
-    const out = path.join(ctx.workDir, `${RAW_ID}-${i}.parquet`);
-    await stageFile(ctx, file, out);
-    parts.push(out);
+  const hashing = hashMeanwhile(files.map((f) => f.path));
+  try {
+    for (const [i, file] of files.entries()) {
+      const out = path.join(ctx.workDir, `${RAW_ID}-${i}.parquet`);
+      await stageFile(ctx, file, out);
+      parts.push(out);
+    }
+    await ctx.conn.run(
+      `CREATE TEMP VIEW bulk_raw AS SELECT * FROM read_parquet([${parts.map(quoteLiteral).join(', ')}])`,
+    );
+    return {
+      tables: new Map([[RAW_ID, 'bulk_raw']]),
+      coverage: await coverageOf(ctx, files),
+      notes: [],
+      ...(parts.length === 1 && { files: new Map([[RAW_ID, parts[0]!]]) }),
+      hashes: await hashing.done(),
+    };
+  } finally {
+    hashing.stop();
   }
-  const all = `read_parquet([${parts.map(quoteLiteral).join(', ')}])`;
-  await ctx.conn.run(`CREATE TEMP VIEW bulk_raw AS SELECT * FROM ${all}`);
+}
+
+/** The file itself as the raw rows, when it is a Parquet file that can be kept (bulk-vendor-file.ts). */
+async function stageVendorFile(ctx: StageContext, file: SourceFile): Promise<Staged | undefined> {
+  if (shapeOf(file) !== 'parquet') return undefined;
+  const types = await describe(ctx.conn, file, 'parquet');
+  if (!hasVendorTypes(types)) return undefined;
+  const out = path.join(ctx.workDir, `${RAW_ID}-vendor.parquet`);
+  const sha256 = await keepVendorFile(ctx.conn, file, out);
+  if (sha256 === undefined) return undefined;
+  const hasQuery = types.has('query');
+  await ctx.conn.run(
+    `CREATE TEMP VIEW bulk_raw AS SELECT ${vendorSelectOf(RAW_ID, hasQuery)} FROM read_parquet(${quoteLiteral(out)})`,
+  );
+  return {
+    tables: new Map([[RAW_ID, 'bulk_raw']]),
+    coverage: await coverageOf(ctx, [file]),
+    notes: [],
+    files: new Map([[RAW_ID, out]]),
+    vendorFiles: new Map([[RAW_ID, { hasQuery }]]),
+    hashes: new Map([[file.path, sha256]]),
+  };
+}
+
+async function coverageOf(ctx: StageContext, files: SourceFile[]): Promise<Staged['coverage']> {
   const span = (
     await ctx.conn.runAndReadAll(`SELECT min(date)::VARCHAR, max(date)::VARCHAR FROM bulk_raw`)
   ).getRowsJS()[0];
   if (!span?.[0]) throw new ImportError(`${files.map((f) => f.name).join(', ')}: no rows`);
-  return {
-    tables: new Map([[RAW_ID, 'bulk_raw']]),
-    coverage: { start: textOf(span[0]), end: textOf(span[1]), granularity: 'day' },
-    notes: [],
-    ...(parts.length === 1 && { files: new Map([[RAW_ID, parts[0]!]]) }),
-  };
+  return { start: textOf(span[0]), end: textOf(span[1]), granularity: 'day' };
 }
