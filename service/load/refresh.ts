@@ -11,8 +11,8 @@ import { dataIdOf } from '../store/crawl-meta.ts';
 import { listLiveCrawls, readCrawlMeta } from '../store/layout.ts';
 import type { CrawlMeta } from '../store/crawl-meta.ts';
 import { dataSourceIds } from '../../catalog/data-sources.ts';
-import { FROM_EXPORT } from '../source-data/join-sources.ts';
-import { isConnectedVersion, readSourceVersion } from '../source-data/source-store.ts';
+import { hasNewsFor, markRefreshing } from '../source-data/mid-refresh.ts';
+import { readSourceVersion } from '../source-data/source-store.ts';
 import { refreshCrawl, type LoadResult, type RefreshOptions } from './load-crawl.ts';
 
 /** Each crawl database is attached under this name while it is checked. */
@@ -52,9 +52,7 @@ function unjoinedSources(dataDir: string, meta: CrawlMeta): string | undefined {
   const joined = meta.sources ?? {};
   const newer = dataSourceIds.filter((id) => {
     const version = readSourceVersion(dataDir, meta.manifest.websiteId, id);
-    if (!version || joined[id] === version.meta.versionId) return false;
-    // A source whose imports were all removed is news only to a crawl that had joined it from the store.
-    return isConnectedVersion(version) || (id in joined && joined[id] !== FROM_EXPORT);
+    return version !== undefined && hasNewsFor(joined, id, version);
   });
   return newer.length > 0 ? `data imported since it was joined (${newer.join(', ')})` : undefined;
 }
@@ -95,9 +93,18 @@ export async function refreshStaleCrawls(
 ): Promise<LoadResult[]> {
   const results: LoadResult[] = [];
   const stale = await findStaleCrawls(options.dataDir, options.websiteId);
-  for (const [index, crawl] of stale.entries()) {
-    options.onCrawl?.(crawl, index, stale.length);
-    results.push(await refreshCrawl({ ...options, websiteId: crawl.websiteId, crawlId: crawl.crawlId }));
+  let marked: { websiteId: string; stop: () => void } | undefined;
+  try {
+    for (const [index, crawl] of stale.entries()) {
+      if (marked?.websiteId !== crawl.websiteId) {
+        marked?.stop();
+        marked = { websiteId: crawl.websiteId, ...markRefreshing(options.dataDir, crawl.websiteId) };
+      }
+      options.onCrawl?.(crawl, index, stale.length);
+      results.push(await refreshCrawl({ ...options, websiteId: crawl.websiteId, crawlId: crawl.crawlId }));
+    }
+  } finally {
+    marked?.stop();
   }
   return results;
 }

@@ -2,29 +2,84 @@
  * A website whose crawls are part way through the refresh that follows an import (issue 26 §1): some of its live
  * loads joined a source's live version and others not yet. Serving those loads together would answer from a mix of
  * the old state and the new (Added/Removed diffing a refreshed crawl against one not yet refreshed), so the registry
- * keeps serving the loads it served before until every crawl of the website has caught up.
+ * keeps serving the loads it served before until every crawl of the website has caught up, while the refresh runs.
  */
-import { dataSourceIds } from '../../catalog/data-sources.ts';
-import { FROM_EXPORT } from './join-sources.ts';
-import { isConnectedVersion, readSourceVersion } from './source-store.ts';
+import fs from 'node:fs';
+import path from 'node:path';
 import type { DuckDBInstance } from '@duckdb/node-api';
+import { dataSourceIds, type DataSourceId } from '../../catalog/data-sources.ts';
+import { FROM_EXPORT } from './join-sources.ts';
+import { isConnectedVersion, readSourceVersion, sourcesDir, type SourceVersion } from './source-store.ts';
 import type { LiveCrawl } from '../store/layout.ts';
 import { CrawlRegistry, type RegistryOptions } from '../store/registry.ts';
 
-/** True when, for some source, one of the website's crawls joined its live version and another has yet to. */
+/** How fresh the refresh marker must be to count as a refresh still running (it is touched every REFRESH_BEAT_MS). */
+const REFRESH_BEAT_MS = 10_000;
+const REFRESH_STALE_MS = 6 * REFRESH_BEAT_MS;
+const refreshMarker = (dataDir: string, websiteId: string): string =>
+  path.join(sourcesDir(dataDir, websiteId), '.refreshing');
+
+/**
+ * Marks the website's crawls as being refreshed until `stop`, touching the marker so that a refresh killed part way
+ * stops holding the website within a minute (on any host that shares the store), rather than for ever.
+ */
+export function markRefreshing(dataDir: string, websiteId: string): { stop: () => void } {
+  const marker = refreshMarker(dataDir, websiteId);
+  fs.mkdirSync(path.dirname(marker), { recursive: true });
+  const touch = (): void => fs.writeFileSync(marker, `${process.pid}\n`);
+  touch();
+  const beat = setInterval(() => {
+    try {
+      touch();
+    } catch {
+      // The website was removed under the refresh: nothing is left to hold.
+    }
+  }, REFRESH_BEAT_MS);
+  beat.unref();
+  return {
+    stop: () => {
+      clearInterval(beat);
+      fs.rmSync(marker, { force: true });
+    },
+  };
+}
+
+function isRefreshing(dataDir: string, websiteId: string, now = Date.now()): boolean {
+  try {
+    return now - fs.statSync(refreshMarker(dataDir, websiteId)).mtimeMs < REFRESH_STALE_MS;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether a crawl that joined `joined` has yet to join the source's version: it joined another, or none while the
+ * version is connected. A source whose imports were all removed is news only to a crawl that had joined it from the
+ * store (not from its own export).
+ */
+export function hasNewsFor(
+  joined: Readonly<Record<string, string>>,
+  id: DataSourceId,
+  version: SourceVersion,
+): boolean {
+  if (joined[id] === version.meta.versionId) return false;
+  return isConnectedVersion(version) || (id in joined && joined[id] !== FROM_EXPORT);
+}
+
+/**
+ * True while a refresh of the website runs and its crawls stand at different points of it for some source: one
+ * joined the live version and another has yet to, or two joined different older versions (an import published
+ * again while the refresh of the one before was part way). Crawls at different points with no refresh running are
+ * a refresh that failed: they are served as they are, and `load-crawl -- --refresh` finishes it.
+ */
 export function isMidRefresh(dataDir: string, websiteId: string, crawls: readonly LiveCrawl[]): boolean {
-  if (crawls.length < 2) return false;
+  if (crawls.length < 2 || !isRefreshing(dataDir, websiteId)) return false;
   return dataSourceIds.some((id) => {
     const version = readSourceVersion(dataDir, websiteId, id);
     if (!version) return false;
-    const isBehind = (crawl: LiveCrawl): boolean => {
-      const joined = crawl.meta.sources ?? {};
-      if (joined[id] === version.meta.versionId) return false;
-      // As the refresh decides (load/refresh.ts): a removal is news only to crawls that joined the store's rows.
-      return isConnectedVersion(version) || (id in joined && joined[id] !== FROM_EXPORT);
-    };
-    const behind = crawls.filter(isBehind).length;
-    return behind > 0 && behind < crawls.length;
+    const pointOf = (crawl: LiveCrawl): string =>
+      hasNewsFor(crawl.meta.sources ?? {}, id, version) ? `joined ${crawl.meta.sources?.[id] ?? 'nothing'}` : 'live';
+    return new Set(crawls.map(pointOf)).size > 1;
   });
 }
 
