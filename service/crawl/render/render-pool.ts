@@ -1,7 +1,7 @@
 /**
  * The rendered crawl's browser: one Debian Chromium, its headless shell when installed (launched on the first page,
- * driven over CDP's pipe, cdp-browser.ts; every request through the egress proxy) serving a pool of tabs, each kept for page after page while its pages render (render-tab.ts). A browser that
- * dies or gets stuck is replaced for the next page; the pages it held come back as `crashed` rows, and what was
+ * driven over CDP's pipe, cdp-browser.ts; every request through the egress proxy) serving a pool of tabs, each kept
+ * for page after page while its pages render (render-tab.ts). A browser that dies or gets stuck is replaced for the next page; the pages it held come back as `crashed` rows, and what was
  * crawled before is untouched (rows are on disk, not in the browser).
  */
 import fs from 'node:fs';
