@@ -65,8 +65,8 @@ describe('the render mode setting', () => {
       error: 'Render tabs must be a whole number from 1 to 32',
       field: 'renderTabs',
     });
-    expect(checkCrawlSettings({ ...base, renderQuietMs: 60_001 })).toEqual({
-      error: 'Network quiet must be a whole number from 0 to 60,000',
+    expect(checkCrawlSettings({ ...base, renderQuietMs: 2_501 })).toEqual({
+      error: 'Network quiet must be a whole number from 0 to 2,500',
       field: 'renderQuietMs',
     });
   });

@@ -2,7 +2,7 @@
  * The rendered crawl's settings: which pages Chromium loads (`none`; `sample`, the `--render N` timing sample; `all`,
  * every in-scope HTML page, whose rendered DOM is then what the crawl reads) and when a page counts as rendered.
  */
-import { CRAWL_LIMITS, DEFAULT_RENDER_QUIET_MS, DEFAULT_RENDER_TABS } from '../../catalog/crawl-runs.ts';
+import { CRAWL_LIMITS, DEFAULT_RENDER_QUIET_MS, DEFAULT_RENDER_TABS, RENDER_CAP_MS } from '../../catalog/crawl-runs.ts';
 import { RENDER_MODES, type RenderMode } from '../../catalog/render-contract.ts';
 
 export { RENDER_MODES, type RenderMode };
@@ -18,7 +18,7 @@ export const isRenderMode = (value: string): value is RenderMode => (RENDER_MODE
  * the browser's own network events (every request of the page's frames, subresources refused by the tab included).
  */
 export const QUIET_MS = DEFAULT_RENDER_QUIET_MS;
-export const RENDER_CAP_MS = 5000;
+export { RENDER_CAP_MS };
 /** After the page's idle period, how long a request it started has to be reported. */
 export const IDLE_SETTLE_MS = 50;
 /**
