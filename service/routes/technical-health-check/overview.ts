@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { catalog, categoryById } from '../../../catalog/index.ts';
 import { dataSourceIds, type DataSourceId } from '../../../catalog/data-sources.ts';
 import { severities, type ReportDefinition } from '../../../catalog/schema.ts';
-import { stakeOf, type Stake } from '../../../catalog/stakes.ts';
+import { STAKE_FIGURES, stakeOf, type Stake, type StakeSums } from '../../../catalog/stakes.ts';
 import { comparabilityField } from './comparability.ts';
 import type { CrawlTarget } from '../../engine/rows-request.ts';
 import { connectedSourcesOf, missingSources, notConnectedFor } from '../../source-data/connected.ts';
@@ -38,11 +38,22 @@ const entryOf = (
   stake: figures.stake,
 });
 
-/** What is at stake on the report's URLs, of the sources connected; null without one, or without precomputed stakes. */
-function stakeSumsOf(target: CrawlTarget, reportId: string, connected: ReadonlySet<DataSourceId>): Stake | null {
-  const sums = target.stakes?.get(reportId);
-  return (sums && stakeOf(sums, connected)) ?? null;
+/**
+ * What is at stake on a report's URLs, of the sources connected; null without one, or without precomputed stakes. Which
+ * figures are present depends only on the sources, so stakeOf works that out once for the overview, not per report.
+ */
+function stakesOf(target: CrawlTarget, connected: ReadonlySet<DataSourceId>): (reportId: string) => Stake | null {
+  const present = stakeOf(NO_STAKE, connected);
+  return (reportId) => {
+    const sums = target.stakes?.get(reportId);
+    if (!sums || !present) return null;
+    const stake = { ...present };
+    for (const figure of STAKE_FIGURES) if (present[figure] !== null) stake[figure] = sums[figure];
+    return stake;
+  };
 }
+
+const NO_STAKE = Object.fromEntries(STAKE_FIGURES.map((figure) => [figure, 0])) as StakeSums;
 
 const NOT_CONNECTED_FIGURES = {
   ems_rank: 0,
@@ -72,7 +83,7 @@ export function registerOverviewCalls(app: FastifyInstance, calls: CallResolver)
         ? await verifiedFixesByReport(engine, { checkedReports, checkedKeys }, current, comparison)
         : undefined;
     const entries: OverviewEntry[] = [];
-    const connected = connectedSourcesOf(current.meta);
+    const stakeOfReport = stakesOf(currentTarget, connectedSourcesOf(current.meta));
     for (const report of shown) {
       const notConnected = notConnectedFor(current.meta, report.category);
       if (notConnected) {
@@ -90,7 +101,7 @@ export function registerOverviewCalls(app: FastifyInstance, calls: CallResolver)
           removed: stats.removed,
           removedByReason: stats.removedByReason,
           verified: verified ? (verified.get(report.id) ?? 0) : null,
-          stake: stakeSumsOf(currentTarget, report.id, connected),
+          stake: stakeOfReport(report.id),
         }),
       );
     }
