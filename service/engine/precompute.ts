@@ -219,12 +219,11 @@ async function createRowTable(
   const rankColumns = shape.rankedColumns.map((id, i) => `, "rk${i}"."r" AS ${quoteIdent(rankColumnOf(id))}`);
   const rankJoins = shape.rankedColumns.map((id, i) => ` LEFT JOIN "rk${i}" ON "rk${i}"."v" = "s".${quoteIdent(id)}`);
   const keys = raw(shape.keyColumns.map((k) => `"s".${quoteIdent(k)}`).join(', '));
-  const keyOrdinal = ident(KEY_ORDINAL_COLUMN);
   // Key ordinals from a sort of the keys and ROW_ID alone (a window sorts whole rows); the stake sort ends in them.
   const stake = stakeVisits
     ? {
         cte: sql`, "ko" AS (SELECT "s".${ident(ROW_ID)} AS "i", CAST(row_number() OVER (ORDER BY ${keys}) - 1 AS BIGINT) AS "o" FROM "src" "s")`,
-        column: sql`, "ko"."o" AS ${keyOrdinal}`,
+        column: sql`, "ko"."o" AS ${ident(KEY_ORDINAL_COLUMN)}`,
         join: sql` JOIN "ko" ON "ko"."i" = "s".${ident(ROW_ID)} LEFT JOIN ${ident(URL_STAKES_TABLE)} "st" ON "st"."url" = "s".${ident(shape.urlColumn)}`,
         order: sql`${stakeOrderSql(raw('"st"'), stakeVisits)}, "ko"."o"`,
       }
@@ -372,9 +371,11 @@ export async function precomputeCrawl(
   // CREATE TABLE ... ORDER BY stores rows in that order (so rowid is the default order's ordinal) only while
   // insertion order is preserved; the loader sets it too.
   await conn.run('SET preserve_insertion_order = true');
+  // Committed before the transaction: joined with a table written in it, DuckDB hashed every URL's sums (0.12 s a
+  // table at 1M URLs). The same sources write the same sums again, so a failed precompute leaves the rest unchanged.
+  await precomputeUrlStakes(conn, database, current.tables, range);
   const previous = ctx.previous ? await openPrevious(conn, ctx.previous, range) : undefined;
-  // One transaction: a statement's commit costs as much as the statement on a small crawl, and a precompute that
-  // fails leaves the database as it was.
+  // One transaction: a statement's commit costs as much as the statement on a small crawl.
   await conn.run('BEGIN TRANSACTION');
   let isCommitted = false;
   try {
@@ -397,7 +398,6 @@ export async function precomputeCrawl(
       severity VARCHAR NOT NULL, row_count BIGINT NOT NULL, base BIGINT NOT NULL, ems_rank INTEGER NOT NULL,
       added_count BIGINT, removed_count BIGINT, previous_crawl_id INTEGER, previous_data_id VARCHAR,
       data_start DATE NOT NULL, data_end DATE NOT NULL, ${REASON_COUNT_COLUMNS.map((c) => `${c} BIGINT`).join(', ')})`);
-    await precomputeUrlStakes(conn, database, current.tables, range);
     const bases = new Map<string, number>();
     for (const report of reports) {
       if (kept.has(report.id)) continue;
