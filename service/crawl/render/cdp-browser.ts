@@ -149,7 +149,8 @@ export class CdpBrowser {
     // What the browser started (its zygote, renderers) goes with it.
     this.kill();
     for (const handler of this.exitHandlers) handler();
-    fs.rm(this.userDataDir, { recursive: true, force: true }, () => undefined);
+    // At once: a crawl that ends just after closing its browser would leave the profile behind.
+    fs.rmSync(this.userDataDir, { recursive: true, force: true, maxRetries: 2 });
   }
 
   /** Sends a command to the browser, or to the target of `sessionId`. */
