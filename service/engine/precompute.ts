@@ -194,16 +194,15 @@ async function sourceRowsOf(conn: DuckDBConnection, tables: ReadonlySet<string>)
 }
 
 const CURRENT_ROWS = '__thc_current_rows';
-const ROW_ID = '_i';
 const PREVIOUS_ROWS = '__thc_previous_rows';
 const PREVIOUS_NEW_KEYS = '__thc_previous_new_keys';
 
 /**
- * Creates a row table from `source` (a relation with ROW_ID, the row's rowid in CURRENT_ROWS or PREVIOUS_ROWS, the
- * stored columns, `_sub` and `_added`) with the lower-case URL and the text columns' ranks, stored in key order so
- * that rowid is the key ordinal; or, given the at-stake order's visits figure, stored in that order (stakes, then
- * key) with the key ordinal in KEY_ORDINAL_COLUMN, so that a page in the at-stake order is a rowid range. Ranks come
- * from the distinct values joined back, which measured 4x cheaper than a dense_rank window over the wide rows.
+ * Creates a row table from `source` (a relation with the stored columns, `_sub` and `_added`) with the lower-case URL
+ * and the text columns' ranks, stored in key order so that rowid is the key ordinal; or, given the at-stake order's
+ * visits figure, stored in that order (stakes, then key) with the key ordinal in KEY_ORDINAL_COLUMN, so that a page
+ * in the at-stake order is a rowid range. Ranks come from the distinct values joined back, which measured 4x cheaper
+ * than a dense_rank window over the wide rows.
  */
 async function createRowTable(
   conn: DuckDBConnection,
@@ -219,17 +218,17 @@ async function createRowTable(
   const rankColumns = shape.rankedColumns.map((id, i) => `, "rk${i}"."r" AS ${quoteIdent(rankColumnOf(id))}`);
   const rankJoins = shape.rankedColumns.map((id, i) => ` LEFT JOIN "rk${i}" ON "rk${i}"."v" = "s".${quoteIdent(id)}`);
   const keys = raw(shape.keyColumns.map((k) => `"s".${quoteIdent(k)}`).join(', '));
-  // Key ordinals from a sort of the keys and ROW_ID alone (a window sorts whole rows); the stake sort ends in them.
+  const keyOrdinal = ident(KEY_ORDINAL_COLUMN);
+  // The stake sort ends with the key ordinal, an integer, rather than the key columns' text.
   const stake = stakeVisits
     ? {
-        cte: sql`, "ko" AS (SELECT "s".${ident(ROW_ID)} AS "i", CAST(row_number() OVER (ORDER BY ${keys}) - 1 AS BIGINT) AS "o" FROM "src" "s")`,
-        column: sql`, "ko"."o" AS ${ident(KEY_ORDINAL_COLUMN)}`,
-        join: sql` JOIN "ko" ON "ko"."i" = "s".${ident(ROW_ID)} LEFT JOIN ${ident(URL_STAKES_TABLE)} "st" ON "st"."url" = "s".${ident(shape.urlColumn)}`,
-        order: sql`${stakeOrderSql(raw('"st"'), stakeVisits)}, "ko"."o"`,
+        column: sql`, CAST(row_number() OVER (ORDER BY ${keys}) - 1 AS BIGINT) AS ${keyOrdinal}`,
+        join: sql` LEFT JOIN ${ident(URL_STAKES_TABLE)} "st" ON "st"."url" = "s".${ident(shape.urlColumn)}`,
+        order: sql`${stakeOrderSql(raw('"st"'), stakeVisits)}, ${keyOrdinal}`,
       }
     : undefined;
   const create = sql`CREATE OR REPLACE TABLE ${ident(name)} AS
-    WITH "src" AS MATERIALIZED (${source})${rankCtes.reduce((acc, cte) => sql`${acc}${cte}`, raw(''))}${stake?.cte ?? raw('')}
+    WITH "src" AS MATERIALIZED (${source})${rankCtes.reduce((acc, cte) => sql`${acc}${cte}`, raw(''))}
     SELECT "s"."_added", ${columnList(shape.storedColumns, 's')}, "s"."_sub"${raw(extra.map((c) => `, "s".${quoteIdent(c)}`).join(''))},
            lower("s".${ident(shape.urlColumn)}) AS ${ident(LOWER_URL_COLUMN)}${raw(rankColumns.join(''))}${stake?.column ?? raw('')}
     FROM "src" "s"${raw(rankJoins.join(''))}${stake?.join ?? raw('')}
@@ -286,20 +285,20 @@ async function precomputeReport(
   const isChanged = previous ? await previousRows(conn, shape, previous) : false;
   const match = (a: string, b: string): SqlFragment => raw(keysEqual(shape, a, b));
   const currentRows = previous
-    ? sql`SELECT "c".rowid AS ${ident(ROW_ID)}, "c".*, NOT EXISTS (SELECT 1 FROM ${raw(temp(PREVIOUS_ROWS))} "p" WHERE ${match('p', 'c')}) AS "_added" FROM ${raw(temp(CURRENT_ROWS))} "c"`
-    : sql`SELECT rowid AS ${ident(ROW_ID)}, *, FALSE AS "_added" FROM ${raw(temp(CURRENT_ROWS))}`;
+    ? sql`SELECT "c".*, NOT EXISTS (SELECT 1 FROM ${raw(temp(PREVIOUS_ROWS))} "p" WHERE ${match('p', 'c')}) AS "_added" FROM ${raw(temp(CURRENT_ROWS))} "c"`
+    : sql`SELECT *, FALSE AS "_added" FROM ${raw(temp(CURRENT_ROWS))}`;
   const isReportChanged = isChanged
     ? sql`NOT EXISTS (SELECT 1 FROM ${raw(temp(PREVIOUS_NEW_KEYS))} "k" WHERE ${match('k', 'p')})`
     : undefined;
   const removedRows = previous
     ? withRemovalReasons(
-        sql`SELECT "p".rowid AS ${ident(ROW_ID)}, "p".*, FALSE AS "_added" FROM ${raw(temp(PREVIOUS_ROWS))} "p" WHERE NOT EXISTS (SELECT 1 FROM ${raw(temp(CURRENT_ROWS))} "c" WHERE ${match('p', 'c')})`,
+        sql`SELECT "p".*, FALSE AS "_added" FROM ${raw(temp(PREVIOUS_ROWS))} "p" WHERE NOT EXISTS (SELECT 1 FROM ${raw(temp(CURRENT_ROWS))} "c" WHERE ${match('p', 'c')})`,
         shape,
         current.alias,
         current.tables,
         isReportChanged,
       )
-    : sql`SELECT rowid AS ${ident(ROW_ID)}, *, FALSE AS "_added", NULL::VARCHAR AS ${ident(REASON_COLUMN)} FROM ${raw(temp(CURRENT_ROWS))} WHERE FALSE`;
+    : sql`SELECT *, FALSE AS "_added", NULL::VARCHAR AS ${ident(REASON_COLUMN)} FROM ${raw(temp(CURRENT_ROWS))} WHERE FALSE`;
   await createRowTable(conn, shape, shape.rowTable, currentRows, { stakeVisits: current.stakeVisits });
   await createRowTable(conn, shape, shape.removedTable, removedRows, {
     extra: [REASON_COLUMN],
