@@ -48,6 +48,8 @@ export interface ScaleSize {
   eightAnalysts: { name: string; p95: number }[];
   streamingCsv: { rows: number; rowsPerSecond: number[] };
   serviceRssMb: { rss: number; hwm: number };
+  /** CPU seconds (user + system): of preparing the store (generation, loads, refresh), and of the service. */
+  cpuSeconds?: { store: number; service: number };
 }
 
 interface ScaleCrawl {
@@ -68,11 +70,20 @@ export function folderMb(dir: string): number {
   return Math.round(Number(/^(\d+)/.exec(du.stdout)?.[1] ?? 0) / 1024);
 }
 
+/** User + system CPU seconds of a process (`self` for this one) and, with `children`, of its waited-for children. */
+function cpuSecondsOf(pid: number | 'self', children: boolean): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  const ticks = (i: number): number => Number(fields[i - 3]);
+  // Fields 14-17 of stat(5): utime, stime, cutime, cstime, in clock ticks (100 a second on Linux).
+  return round((children ? ticks(16) + ticks(17) : ticks(14) + ticks(15)) / 100);
+}
+
 /** The child's part (`--only scale-size`, BENCH_URLS and BENCH_CRAWLS=2 set by the parent): one size's figures. */
 export async function scaleSizeOnly(): Promise<void> {
   fs.mkdirSync(BENCH_DIR, { recursive: true });
   const figures: Record<string, unknown> = {};
   const loads = prepareStore(figures) as ScaleSize['loads'];
+  const storeCpu = cpuSecondsOf('self', true);
   const port = await freePort();
   const service = await startService(port);
   try {
@@ -97,6 +108,7 @@ export async function scaleSizeOnly(): Promise<void> {
       eightAnalysts: concurrency.perCase.map((c) => ({ name: c.name, p95: c.eightAnalysts.client.p95 })),
       streamingCsv: { rows: csv.rows, rowsPerSecond: csv.rowsPerSecond },
       serviceRssMb: rssMb(service.pid ?? 0),
+      cpuSeconds: { store: storeCpu, service: cpuSecondsOf(service.pid ?? 0, false) },
     };
     fs.writeFileSync(sizeFile(URLS), JSON.stringify(result, null, 2));
   } finally {
@@ -269,6 +281,9 @@ export function scaleTable(sizes: readonly ScaleSize[], crawl: ScaleCrawl | unde
     }),
     line('store on disk, 2 crawls', (s) => mb(s.storeMb)),
     line('service RSS after the calls (peak)', (s) => `${mb(s.serviceRssMb.rss)} (${mb(s.serviceRssMb.hwm)})`),
+    line('CPU s: store prepared (generation, loads) / service', (s) =>
+      s.cpuSeconds ? `${s.cpuSeconds.store} / ${s.cpuSeconds.service}` : '–',
+    ),
     line('load average at the end', (s) => s.loadAverage.join(' ')),
     '',
     ...head(`p95 ms, one analyst (≤ ${CALL_P95_MS})`),
@@ -320,7 +335,9 @@ export async function scaleOnly(): Promise<void> {
     .loadavg()
     .map((l) => round(l))
     .join(' ')} at the start`;
-  const sizes: ScaleSize[] = [];
+  // Sizes measured before and not run now keep their column, so the growth stays in one table.
+  const earlier = (readResults().scale as { sizes?: ScaleSize[] } | undefined)?.sizes ?? [];
+  const sizes: ScaleSize[] = earlier.filter((s) => !SIZES.includes(s.urls));
   for (const urls of SIZES) {
     console.log(`scale: ${urls.toLocaleString('en-GB')} URLs × 2 crawls …`);
     fs.rmSync(sizeFile(urls), { force: true });
@@ -333,6 +350,7 @@ export async function scaleOnly(): Promise<void> {
       throw new Error(`the scale run at ${urls} URLs failed (exit ${child.status}); see its output above`);
     sizes.push(JSON.parse(fs.readFileSync(sizeFile(urls), 'utf8')) as ScaleSize);
   }
+  sizes.sort((a, b) => a.urls - b.urls);
   const crawl = CRAWL_PAGES > 0 ? await scaleCrawl() : undefined;
   const results = readResults();
   results.scale = { startedAt: new Date().toISOString(), loadAtStart, sizes, crawl };
