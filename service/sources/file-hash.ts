@@ -1,4 +1,7 @@
-/** The sha256 of an imported file (source.json), read in chunks: a bulk export of gigabytes read whole would add its size to the import's peak memory. */
+/**
+ * The sha256 of an imported file (source.json), read in chunks: a bulk export of gigabytes read whole would add its
+ * size to the import's peak memory.
+ */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 
@@ -8,30 +11,6 @@ const CHUNK = 1 << 20;
 export async function sha256Of(file: string, signal?: AbortSignal): Promise<string> {
   const hash = crypto.createHash('sha256');
   for await (const chunk of fs.createReadStream(file, { highWaterMark: CHUNK, signal })) hash.update(chunk as Buffer);
-  return hash.digest('hex');
-}
-
-/** Copies a file and hashes it in the same read; the copy is not yet fsynced (publishing does that). */
-export async function copyHashed(from: string, to: string): Promise<string> {
-  const hash = crypto.createHash('sha256');
-  const source = await fs.promises.open(from, 'r');
-  try {
-    const target = await fs.promises.open(to, 'wx');
-    try {
-      const buffer = Buffer.alloc(4 * CHUNK);
-      for (;;) {
-        const { bytesRead } = await source.read(buffer, 0, buffer.length, null);
-        if (bytesRead === 0) break;
-        const chunk = buffer.subarray(0, bytesRead);
-        hash.update(chunk);
-        await target.write(chunk);
-      }
-    } finally {
-      await target.close();
-    }
-  } finally {
-    await source.close();
-  }
   return hash.digest('hex');
 }
 

@@ -221,9 +221,10 @@ async function importLocked(
       fs.rmSync(partialDir, { recursive: true, force: true });
       return { ...base, isUnchanged: true, versionId: live?.meta.versionId ?? null, tables: live?.meta.tables ?? {} };
     }
+    const hashes = await staged.hashes;
     const hashed = [];
     for (const f of files)
-      hashed.push({ name: path.basename(f.name), sha256: staged.hashes?.get(f.path) ?? (await sha256Of(f.path)) });
+      hashed.push({ name: path.basename(f.name), sha256: hashes?.get(f.path) ?? (await sha256Of(f.path)) });
     const meta: SourceMeta = {
       layout: 1,
       source: options.source,

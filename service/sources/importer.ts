@@ -51,8 +51,8 @@ export interface Staged {
   files?: ReadonlyMap<RawTableId, string>;
   /** Those of `files` that are the vendor's own file, read through a projection (raw-rows.ts VendorFile). */
   vendorFiles?: ReadonlyMap<RawTableId, { hasQuery: boolean }>;
-  /** The sha256 of input files (by path) hashed while they were read. */
-  hashes?: ReadonlyMap<string, string>;
+  /** The sha256 of input files (by path), hashed while they were read or still being hashed. */
+  hashes?: Promise<ReadonlyMap<string, string>>;
 }
 
 export interface Importer {

@@ -23,6 +23,8 @@ export async function stageFiles(
   try {
     const sources = files.map((f) => openSourceFile(f, f));
     const staged = await importer.stage(sources, { conn, workDir, range });
+    // Before the scratch folder goes: a file kept as it is is hashed from there.
+    await staged.hashes;
     const tables: StagedRows['tables'] = {};
     for (const [id, name] of staged.tables)
       tables[id] = (await conn.runAndReadAll(`SELECT * FROM ${quoteIdent(name)}`))

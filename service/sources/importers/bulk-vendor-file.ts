@@ -7,7 +7,6 @@
 import fs from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { quoteLiteral, textOf } from '../../db/duckdb.ts';
-import { copyHashed } from '../file-hash.ts';
 import type { SourceFile } from '../importer.ts';
 
 const INTEGER = /^(U?BIGINT|U?INTEGER|U?SMALLINT|U?TINYINT|HUGEINT)$/;
@@ -49,16 +48,12 @@ async function hasFittingCells(conn: DuckDBConnection, file: string): Promise<bo
 }
 
 /**
- * Copies the vendor's Parquet file to `out` (hashed on the way, so its sha256 costs no second read) and checks the
- * copy: its sha256 when it can be kept as it is, else undefined (the copy removed).
+ * Copies the vendor's Parquet file to `out` (by the kernel, or a reflink) and checks the copy: true when it can be
+ * kept as it is, else false (the copy removed).
  */
-export async function keepVendorFile(
-  conn: DuckDBConnection,
-  file: SourceFile,
-  out: string,
-): Promise<string | undefined> {
-  const sha256 = await copyHashed(file.path, out);
-  if (await hasFittingCells(conn, out)) return sha256;
+export async function keepVendorFile(conn: DuckDBConnection, file: SourceFile, out: string): Promise<boolean> {
+  await fs.promises.copyFile(file.path, out, fs.constants.COPYFILE_EXCL | fs.constants.COPYFILE_FICLONE);
+  if (await hasFittingCells(conn, out)) return true;
   fs.rmSync(out, { force: true });
-  return undefined;
+  return false;
 }

@@ -47,11 +47,11 @@ describe('the Search Console bulk export', () => {
     const staged = await stageFiles(searchConsoleBulk, [parquet]);
     expect(staged.vendorFiles?.get('searchdata_url_impression')).toEqual({ hasQuery: true });
     const sha256 = crypto.createHash('sha256').update(fs.readFileSync(parquet)).digest('hex');
-    expect(staged.hashes?.get(parquet)).toBe(sha256);
+    expect((await staged.hashes)?.get(parquet)).toBe(sha256);
     // The CSV is rewritten, its hash taken while DuckDB reads it.
     const fromCsv = await stageFiles(searchConsoleBulk, [BULK_CSV]);
     expect(fromCsv.vendorFiles).toBeUndefined();
-    expect(fromCsv.hashes?.get(BULK_CSV)).toBe(
+    expect((await fromCsv.hashes)?.get(BULK_CSV)).toBe(
       crypto.createHash('sha256').update(fs.readFileSync(BULK_CSV)).digest('hex'),
     );
   });
