@@ -23,6 +23,10 @@ describe('the render options of the command line', () => {
         '6',
       ),
     ).toMatchObject({ renderMode: 'all', renderSettings: { loadAssets: true, quietMs: 250, capMs: 8000, tabs: 6 } });
+    expect(parse('--render-mode', 'all', '--render-quiet', '2499')).toMatchObject({
+      renderSettings: { quietMs: 2499 },
+    });
+    expect(parse('--render-mode', 'all', '--render-cap', '1001')).toMatchObject({ renderSettings: { capMs: 1001 } });
   });
 
   it.each([

@@ -22,7 +22,7 @@ export const RENDER_HELP = `Rendering:
                         raw HTML's values kept beside it; a page whose raw HTML says noindex is not rendered
   --render-assets       let rendered pages download images, media and fonts (blocked by default)
   --render-quiet MS     a page is rendered once loaded with no request in flight for MS and its main thread then
-                        idle (default ${QUIET_MS})
+                        idle (default ${QUIET_MS}; below half the cap)
   --render-cap MS       ... or at the latest MS after navigation start, recorded as a timeout (default ${RENDER_CAP_MS})
   --render-tabs N       pages rendered at once, each in a tab of its own (default ${RENDER_TABS}, at most ${RENDER_TABS_MAX})`;
 
@@ -65,6 +65,17 @@ export function renderOptionsOf(
   };
   const quietMs = ms('render-quiet', 0);
   const capMs = ms('render-cap', 100);
+  const quiet = quietMs ?? QUIET_MS;
+  const cap = capMs ?? RENDER_CAP_MS;
+  // A page waits the quiet time after its last request; at half the cap or more, most pages would end at the cap.
+  if ((quietMs !== undefined || capMs !== undefined) && quiet * 2 >= cap) {
+    const of = (name: string, value: number, given: number | undefined): string =>
+      `--${name} ${value}${given === undefined ? ' (the default)' : ''}`;
+    fail(
+      `${of('render-quiet', quiet, quietMs)} must be below half of ${of('render-cap', cap, capMs)}: ` +
+        `at most ${Math.ceil(cap / 2) - 1} ms`,
+    );
+  }
   const tabsText = args['render-tabs'];
   const tabs = tabsText === undefined ? undefined : Number(tabsText);
   if (tabsText !== undefined && (!/^\d+$/.test(tabsText) || tabs! < 1 || tabs! > RENDER_TABS_MAX)) {
