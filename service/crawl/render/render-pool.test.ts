@@ -37,6 +37,16 @@ const ROUTES: Record<string, string> = {
     "document.cookie = 'seen=1; path=/'; localStorage.setItem('seen', '1'); sessionStorage.setItem('seen', '1');",
   ),
   '/reads-state': page('Reads state', READ_STATE),
+  // Writes state, logs, and fetches only as it goes, after its render, in a cross-site frame too; and keeps logging.
+  '/leaves-state': page(
+    'Leaves state',
+    "setInterval(() => console.error('still running'), 50);" +
+      "for (const event of ['beforeunload', 'pagehide', 'unload']) addEventListener(event, () => {" +
+      "document.cookie = 'left=1; path=/'; localStorage.setItem(event, '1'); sessionStorage.setItem(event, '1');" +
+      "console.error('leaving on ' + event); fetch('/slow-data?' + event); });",
+    '<iframe src="FRAME_ORIGIN/frame-writes"></iframe>',
+  ),
+  '/frame-writes': page('Frame writes', "localStorage.setItem('frame', '1'); sessionStorage.setItem('frame', '1');"),
   '/assets': page('Assets', "fetch('/private/data.json');", '<img src="/photo.png" alt=""><p>Assets</p>'),
   // Its iframe is on localhost, another site than 127.0.0.1: Chromium runs it in a process of its own.
   '/frames': page('Frames', "new Worker('/worker.js');", '<iframe src="FRAME_ORIGIN/frame"></iframe>'),
@@ -54,7 +64,7 @@ beforeAll(async () => {
   server = http.createServer((request, response) => {
     const url = request.url ?? '/';
     requested.push(url);
-    if (url === '/slow-data') {
+    if (url.startsWith('/slow-data')) {
       setTimeout(() => response.writeHead(200, { 'content-type': 'text/plain' }).end('late data'), LATE_ANSWER_MS);
       return;
     }
@@ -117,6 +127,28 @@ describe('the render pool', () => {
       expect(pool.tabsOpened).toBe(2);
       // The browser's own fetch of each page's icon, which a tab kept open gets round to, is not the page's.
       expect(requested).not.toContain('/favicon.ico');
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+
+  it('gives the next page none of what the last page did as it went: storage (a cross-site frame’s too), requests, messages', async () => {
+    const pool = poolOf(1);
+    try {
+      const last = await pool.render(`${origin}/leaves-state`);
+      expect(last.status).toBe('rendered');
+      const logged = last.consoleErrors.length;
+      expect(last.consoleErrors).toEqual(Array.from({ length: logged }, () => 'still running'));
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      // The result is the page's as it was rendered: the page logging on is not added to it.
+      expect(last.consoleErrors).toHaveLength(logged);
+      const frameOrigin = origin.replace('127.0.0.1', 'localhost');
+      for (const next of [`${origin}/reads-state`, `${frameOrigin}/reads-state`]) {
+        const result = await pool.render(next);
+        expect(result).toMatchObject({ status: 'rendered', consoleErrors: [], pageErrors: [], failedRequests: [] });
+        expect(result.html).toContain(`<p id="state">${JSON.stringify({ cookie: '', local: 0, session: 0 })}</p>`);
+      }
+      expect(pool.tabsOpened).toBe(1);
     } finally {
       await pool.close();
     }

@@ -9,7 +9,7 @@
  */
 import { HASH_ROUTES_MAX, IDLE_SETTLE_MS, type RenderSettings } from '../render-settings.ts';
 import type { CdpBrowser } from './cdp-browser.ts';
-import { exceptionMessage, Watch, type ExceptionDetails } from './render-watch.ts';
+import { exceptionMessage, FORGET_PATH, MAX_ORIGINS, Watch, type ExceptionDetails } from './render-watch.ts';
 
 export type RenderStatus = 'rendered' | 'timeout' | 'crashed' | 'navigated' | 'failed';
 
@@ -81,23 +81,26 @@ const pageSnapshot = async (whenIdle: boolean): Promise<Snapshot> => {
   return { html: doctype + document.documentElement.outerHTML, hashRoutes: [...routes] };
 };
 
-/** Empties the page's session storage, which the tab keeps across documents; gives the page's origin. */
-const forgetSession = (): string => {
-  try {
-    sessionStorage.clear();
-  } catch {
-    // An opaque origin has no storage.
-  }
-  return location.origin;
-};
-
 /** A function's call as an expression for the page (tsx's keepNames wraps functions in a helper the page lacks). */
 const call = (fn: (arg: never) => unknown, arg: unknown): string =>
   `(() => { const __name = (target) => target; return (${fn.toString()})(${JSON.stringify(arg)}); })()`;
 
+/** Loads each of `urls` (watch.ts answers them) in a frame, and waits for all of them. */
+const forgetSessions = (urls: string[]): Promise<unknown> =>
+  Promise.all(
+    urls.map(
+      (url) =>
+        new Promise((resolve) => {
+          const frame = document.createElement('iframe');
+          frame.onload = resolve;
+          frame.src = url;
+          document.body.append(frame);
+        }),
+    ),
+  );
+
 const SNAPSHOT_WHEN_IDLE = call(pageSnapshot, true);
 const SNAPSHOT_NOW = call(pageSnapshot, false);
-const FORGET_SESSION = call(forgetSession, null);
 
 /** Evaluates an expression in the page's main world, within `ms`: its value, or an error. */
 type Evaluate = (expression: string, ms: number, what: string) => Promise<unknown>;
@@ -230,7 +233,6 @@ export class RenderTab {
     this.isReusable = false;
     try {
       watch.reset();
-      Object.assign(result, watch.result);
       startedAt = Date.now();
       const navigation = this.browser
         .send<{ errorText?: string }>('Page.navigate', { url }, this.sessionId)
@@ -266,24 +268,41 @@ export class RenderTab {
       describeFailure(result, error, watch);
     } finally {
       result.elapsedMs = Date.now() - startedAt;
+      Object.assign(result, watch.lists());
     }
     return result;
   }
 
   /**
    * Clears the last page's cookies and storage, so the next page renders as a first visit, as a search engine's does;
-   * false when that failed (the tab is then not to be used again).
+   * false when that failed (the tab is then not to be used again). The last page's document lives until another
+   * replaces it (its pagehide and unload handlers, its timers and requests run till then), so the tab goes to
+   * about:blank first; then every origin its documents had (cross-site frames' too) loses its storage, and the watch
+   * starts afresh, none of the last page's events left to count against the next.
    */
   async clear(): Promise<boolean> {
+    const { browser, sessionId, watch } = this;
     try {
-      const origin = (await this.evaluate(FORGET_SESSION, STEP_MS, 'clearing the last page')) as string;
+      if (watch.origins.size >= MAX_ORIGINS) throw new Error('too many origins to clear');
+      await within(browser.send('Page.navigate', { url: 'about:blank' }, sessionId), STEP_MS, 'leaving the last page');
+      const leftBy = Date.now() + STEP_MS;
+      while ((await this.evaluate('location.href', STEP_MS, 'leaving the last page')) !== 'about:blank') {
+        if (Date.now() > leftBy) throw new Deadline(`leaving the last page took over ${STEP_MS} ms`);
+        await sleep(10);
+      }
+      const origins = [...watch.origins];
+      watch.isClearing = true;
+      const frames = origins.map((origin) => origin + FORGET_PATH);
+      await this.evaluate(call(forgetSessions, frames), STEP_MS, 'clearing the last page');
       const cleared = Promise.all([
-        this.browser.send('Storage.clearCookies', { browserContextId: this.contextId }),
-        origin.startsWith('http')
-          ? this.browser.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' }, this.sessionId)
-          : null,
+        browser.send('Storage.clearCookies', { browserContextId: this.contextId }),
+        ...origins.map((origin) =>
+          browser.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' }, sessionId),
+        ),
       ]);
       await within(cleared, STEP_MS, 'clearing the last page');
+      watch.origins.clear();
+      watch.reset();
       return true;
     } catch {
       this.isReusable = false;

@@ -11,6 +11,14 @@ import type { CdpBrowser } from './cdp-browser.ts';
 import type { RenderedPage, TabLimits } from './render-tab.ts';
 
 const MAX_MESSAGES = 20;
+/**
+ * The page a kept tab loads in a frame of each origin it saw, answered here and never sent, to empty that origin's
+ * session storage (the tab keeps it across documents, and CDP clears it only through a document of the origin).
+ */
+export const FORGET_PATH = '/.thc-forget-session-storage';
+const FORGET_PAGE = '<!doctype html><script>sessionStorage.clear()</script>';
+/** Origins whose storage a kept tab clears: a tab whose pages had this many is closed instead (render-tab.ts). */
+export const MAX_ORIGINS = 50;
 const MAX_MESSAGE_CHARS = 300;
 /** CDP's resource types of images, media and fonts: not downloaded unless the settings ask. */
 const ASSET_TYPES = new Set(['Image', 'Media', 'Font']);
@@ -95,6 +103,13 @@ export class Watch {
   navigatedTo: string | null = null;
   isFirstNavigation = true;
   result = Watch.lists();
+  /**
+   * Origins of the documents the tab loaded (its frames' too) since its storage was last cleared: each may have
+   * written storage the next page of that origin would see.
+   */
+  readonly origins = new Set<string>();
+  /** While the tab clears the last page's storage: its FORGET_PATH frames are answered. */
+  isClearing = false;
   /** URLs of requests in flight, by request id (a failed one is noted with its URL). */
   private readonly urls = new Map<string, string>();
   /** Sessions of the frames and workers attached. */
@@ -112,8 +127,25 @@ export class Watch {
     return { consoleErrors: [], pageErrors: [], failedRequests: [], robotsBlocked: [] };
   }
 
+  /** The lists as they are now: the watch goes on adding to its own. */
+  lists(): ReturnType<typeof Watch.lists> {
+    const { consoleErrors, pageErrors, failedRequests, robotsBlocked } = this.result;
+    return {
+      consoleErrors: [...consoleErrors],
+      pageErrors: [...pageErrors],
+      failedRequests: [...failedRequests],
+      robotsBlocked: [...robotsBlocked],
+    };
+  }
+
   reset(): void {
-    Object.assign(this, { inFlight: 0, lastActivity: Date.now(), isLoaded: false, navigatedTo: null });
+    Object.assign(this, {
+      inFlight: 0,
+      lastActivity: Date.now(),
+      isLoaded: false,
+      navigatedTo: null,
+      isClearing: false,
+    });
     this.isFirstNavigation = true;
     this.result = Watch.lists();
     this.urls.clear();
@@ -192,6 +224,9 @@ export class Watch {
           if (!this.isFirstNavigation && this.navigatedTo === null) this.navigatedTo = params.request.url;
           this.isFirstNavigation = false;
         }
+        if (params.type === 'Document' && params.request.url.startsWith('http') && this.origins.size < MAX_ORIGINS) {
+          this.origins.add(new URL(params.request.url).origin);
+        }
         // A redirect is the same request going on.
         if (!params.redirectResponse) this.inFlight++;
         this.urls.set(params.requestId, params.request.url);
@@ -240,15 +275,25 @@ export class Watch {
   /** Lets a paused request go on, or refuses it. The page's own document is never held. */
   private async decide(paused: PausedEvent, sessionId: string): Promise<void> {
     const { requestId, request, resourceType, frameId } = paused;
-    const { limits } = this;
+    // The page's lists when it asked: a request the last page made as it went is not the next page's.
+    const { limits, result } = this;
     const refuse = (): Promise<unknown> =>
       this.send('Fetch.failRequest', { requestId, errorReason: 'BlockedByClient' }, sessionId);
     if (!limits.loadAssets && ASSET_TYPES.has(resourceType)) return void (await refuse());
     if (isBrowserIcon(resourceType, request.headers)) return void (await refuse());
     const isDocument = resourceType === 'Document' && frameId === this.mainFrame;
     const { url } = request;
+    if (this.isClearing && resourceType === 'Document' && url.endsWith(FORGET_PATH)) {
+      const body = Buffer.from(FORGET_PAGE).toString('base64');
+      const headers = [{ name: 'content-type', value: 'text/html' }];
+      return void (await this.send(
+        'Fetch.fulfillRequest',
+        { requestId, responseCode: 200, responseHeaders: headers, body },
+        sessionId,
+      ));
+    }
     if (!isDocument && url.startsWith('http') && !(await limits.isAllowed(url).catch(() => true))) {
-      note(this.result.robotsBlocked, url);
+      note(result.robotsBlocked, url);
       if (limits.blocksDisallowed) return void (await refuse());
     }
     await this.send('Fetch.continueRequest', { requestId }, sessionId);
