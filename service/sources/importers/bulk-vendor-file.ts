@@ -9,7 +9,8 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { quoteLiteral, textOf } from '../../db/duckdb.ts';
 import type { SourceFile } from '../importer.ts';
 
-const INTEGER = /^(U?BIGINT|U?INTEGER|U?SMALLINT|U?TINYINT|HUGEINT)$/;
+/** Those BIGINT holds whole (a UBIGINT or HUGEINT could overflow where a crawl reads it: rewritten instead). */
+const INTEGER = /^(BIGINT|U?INTEGER|U?SMALLINT|U?TINYINT)$/;
 const NUMBER = /^(U?BIGINT|U?INTEGER|U?SMALLINT|U?TINYINT|HUGEINT|DOUBLE|FLOAT|DECIMAL\(\d+,\d+\))$/;
 
 /** The types the projection (raw-rows.ts vendorColumns) reads without a cast that could fail. */
