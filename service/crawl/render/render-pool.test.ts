@@ -4,6 +4,7 @@
  * with nothing of the last page's state left, and the requests a tab refuses (the browser's own icon fetches too),
  * a cross-site iframe's (another process's) and a worker's among them.
  */
+import { execFileSync } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -151,6 +152,32 @@ describe('the render pool', () => {
       expect(pool.tabsOpened).toBe(1);
     } finally {
       await pool.close();
+    }
+  }, 60_000);
+
+  it('renders the page after a tab that could be neither cleared nor closed in a new browser, not as crashed', async () => {
+    const pool = poolOf(1);
+    let stopped: number[] = [];
+    try {
+      expect((await pool.render(`${origin}/reads-state`)).status).toBe('rendered');
+      // The pool's browser (this process's child) stopped: its tab answers nothing, and will not close.
+      stopped = execFileSync('pgrep', ['-P', String(process.pid)], { encoding: 'utf8' })
+        .split('\n')
+        .filter((pid) => pid !== '')
+        .map(Number);
+      for (const pid of stopped) process.kill(pid, 'SIGSTOP');
+      const next = await pool.render(`${origin}/reads-state`);
+      expect(next).toMatchObject({ status: 'rendered' });
+      expect(pool.launches).toBe(2);
+    } finally {
+      await pool.close();
+      for (const pid of stopped) {
+        try {
+          process.kill(pid, 'SIGCONT');
+        } catch {
+          // Killed with its browser.
+        }
+      }
     }
   }, 60_000);
 

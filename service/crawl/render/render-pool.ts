@@ -36,6 +36,8 @@ export interface RenderPoolOptions extends Omit<RenderSettings, 'mode'> {
 
 interface Session {
   browser: CdpBrowser;
+  /** The launch's promise, which the pool holds while this is its browser. */
+  launched: Promise<Session> | null;
   isDead: boolean;
   /** Tabs that rendered their last page, waiting for the next. */
   idle: RenderTab[];
@@ -60,12 +62,19 @@ export class RenderPool {
     try {
       if (this.isClosed) return failedRender('the crawl stopped');
       let session: Session;
+      let tab: RenderTab | undefined;
       try {
         session = await this.open();
+        tab = await this.idleTab(session);
+        // A tab that could be neither cleared nor closed took its browser with it: the page gets a new one.
+        if (session.isDead) {
+          session = await this.open();
+          tab = undefined;
+        }
       } catch (error) {
         return failedRender(`Chromium could not start (${error instanceof Error ? error.message : String(error)})`);
       }
-      const result = await this.renderIn(session, url);
+      const result = await this.renderIn(session, tab, url);
       const isGone = session.isDead || !session.browser.isConnected;
       if (isGone && result.status !== 'rendered' && result.status !== 'navigated') {
         return { ...result, status: 'crashed', reason: `Chromium exited during the render (${result.reason})` };
@@ -77,12 +86,16 @@ export class RenderPool {
     }
   }
 
-  private async renderIn(session: Session, url: string): Promise<RenderedPage> {
-    let tab = session.idle.pop();
-    if (tab && !(await tab.clear())) {
-      if (!(await tab.close())) void this.discard(session);
-      tab = undefined;
-    }
+  /** A tab of `session` that rendered its last page, cleared for the next; none when there is none, or it failed. */
+  private async idleTab(session: Session): Promise<RenderTab | undefined> {
+    const tab = session.idle.pop();
+    if (!tab || (await tab.clear())) return tab;
+    if (!(await tab.close())) void this.discard(session);
+    return undefined;
+  }
+
+  private async renderIn(session: Session, idle: RenderTab | undefined, url: string): Promise<RenderedPage> {
+    let tab = idle;
     if (!tab) {
       try {
         tab = await RenderTab.open(session.browser, this.limits());
@@ -144,11 +157,10 @@ export class RenderPool {
     const args = chromiumArgs(proxy.url, [`--js-flags=--max-old-space-size=${PAGE_HEAP_MB}`]);
     const browser = await CdpBrowser.launch(rendererPath(), args, LAUNCH_MS);
     this.launches++;
-    const session: Session = { browser, isDead: false, idle: [] };
-    const current = this.session;
+    const session: Session = { browser, launched: this.session, isDead: false, idle: [] };
     browser.onExit(() => {
       session.isDead = true;
-      if (this.session === current) this.session = null;
+      if (this.session === session.launched) this.session = null;
     });
     return session;
   }
@@ -156,8 +168,8 @@ export class RenderPool {
   /** Closes a browser, killing it when it will not close; the next page starts another. */
   private async discard(session: Session): Promise<void> {
     session.isDead = true;
-    const current = await this.session?.catch(() => null);
-    if (current === session) this.session = null;
+    // At once: a page after this one asking for a browser gets a new one, not this one while it closes.
+    if (this.session === session.launched) this.session = null;
     await session.browser.close(STEP_MS * 2);
   }
 }
