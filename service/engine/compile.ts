@@ -193,9 +193,19 @@ export function compileTab(
   if (req.isOnlyChecked) filters.push(isChecked);
   const checklistState = req.checklistState && { ...req.checklistState, checked: req.checked };
 
+  // 'URLs containing' alone on a whole row table with a key-ordered copy of `_lc` scans the copy (stakes.ts).
+  const lowerUrls = source.stored?.lowerUrls;
+  const urlMatch =
+    userFilter && lowerUrls && filters.length === 1 && !linking
+      ? { table: lowerUrls, where: sql`contains("l".${ident(LOWER_URL_COLUMN)}, lower(${userFilter}))` }
+      : undefined;
   const countWhere = (extra: SqlFragment[] = []) =>
     sql`SELECT count(*) AS n FROM (${source.relation}) "r" WHERE ${and([...filters, ...extra])}`;
-  const count = filters.length > 0 || source.knownTotal === undefined ? countWhere() : undefined;
+  const count = urlMatch
+    ? sql`SELECT count(*) AS n FROM ${urlMatch.table} "l" WHERE ${urlMatch.where}`
+    : filters.length > 0 || source.knownTotal === undefined
+      ? countWhere()
+      : undefined;
   const countKey = count ? fragmentKey(count) : `total:${source.knownTotal}`;
   if (isCountOnly)
     return {
@@ -227,6 +237,7 @@ export function compileTab(
       order: paged.order,
       isStoredOrder: paged.isStoredOrder ?? false,
       output: selectList(shape, paged.source, isChecked, packedColumns, { isRemoved, checklistState }),
+      ...(urlMatch && paged.source.stored && { urlMatch }),
       ...(paged.source.stored && {
         rowTableOutput: selectList(shape, paged.source, isChecked, packedColumns, {
           isRemoved,

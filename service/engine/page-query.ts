@@ -37,6 +37,11 @@ export interface PagePlan {
   output: SqlFragment;
   /** The same select list over the row table itself, its key ordinal standing for `_ord` (precomputed rows). */
   rowTableOutput?: SqlFragment;
+  /**
+   * When the filters are 'URLs containing' alone on a whole row table with a key-ordered copy of `_lc`: that copy
+   * (rowid the key ordinal, `_pos` the row table's rowid) and the match on it as "l".
+   */
+  urlMatch?: { table: SqlFragment; where: SqlFragment };
 }
 
 /** A row table's key ordinal as withOrdinal names it; in the table itself, keyOrdinalOf. */
@@ -144,12 +149,14 @@ export function pageQuery(plan: PagePlan, total: number, cursorOrdinal?: number)
  * elsewhere.
  */
 export function combinedQuery(plan: PagePlan): SqlFragment | undefined {
-  const { req, source, filters, isDefaultOrder, isStoredOrder, output } = plan;
+  const { req, source, filters, isDefaultOrder, isStoredOrder, output, urlMatch } = plan;
   const stored = source.stored;
   if (!stored || !(isDefaultOrder || isStoredOrder) || filters.length === 0 || req.after) return undefined;
   const table = withOrdinal(stored.table, stored.isStakeOrdered);
   const by = isStoredOrder ? POSITION : ORDINAL;
-  const matches = sql`SELECT ${POSITION} AS "_rid", ${by} AS "_o" FROM ${table} "r" WHERE ${stored.where} AND ${and(filters)}`;
+  const matches = urlMatch
+    ? sql`SELECT "l"."_pos" AS "_rid", ${raw(isStoredOrder ? '"l"."_pos"' : '"l".rowid')} AS "_o" FROM ${urlMatch.table} "l" WHERE ${urlMatch.where}`
+    : sql`SELECT ${POSITION} AS "_rid", ${by} AS "_o" FROM ${table} "r" WHERE ${stored.where} AND ${and(filters)}`;
   return sql`WITH "m" AS MATERIALIZED (${matches}),
       "p" AS (SELECT "_rid" FROM "m" ORDER BY "_o" LIMIT ${int(req.limit)} OFFSET ${int(req.offset)})
       SELECT ${output}, (SELECT count(*) FROM "m") AS ${ident(TOTAL_COLUMN)}

@@ -9,7 +9,7 @@
  * - `rm_<category>__<report>`: the same for the rows of the previous crawl that this one lacks (Removed), with
  *   the previous crawl's values.
  * - `report_counts`: one row per report with row_count, base, ems_rank, added/removed counts against the previous
- *   crawl, and the fingerprint of the definition the rows were computed from; `report_stakes` (stakes.ts).
+ *   crawl, and the fingerprint of the definition the rows were computed from; `report_stakes`, `*_lc` (stakes.ts).
  *
  * Copies rather than row-id membership lists: reading a page by row id from an unsorted 20M-row links table costs
  * one decompressed vector per row (~0.3-1 s for 1000 rows), and sorting the base tables at load is too slow
@@ -44,11 +44,13 @@ import { ident, raw, sql, type SqlFragment } from './sql.ts';
 import {
   hasStakeSource,
   KEY_ORDINAL_COLUMN,
+  rowTablesOf,
   precomputeStakes,
   precomputeUrlStakes,
   stakeOrderSql,
   URL_STAKES_TABLE,
   visitsOf,
+  writeLowerUrlCopies,
   type StakeOrder,
 } from './stakes.ts';
 import { dataSources, type DataSourceId } from '../../catalog/data-sources.ts';
@@ -308,6 +310,7 @@ async function precomputeReport(
     `SELECT (SELECT count(*) FROM ${quoteIdent(shape.rowTable)}), (SELECT count(*) FILTER (WHERE "_added") FROM ${quoteIdent(shape.rowTable)}), (SELECT count(*) FROM ${quoteIdent(shape.removedTable)})`,
   );
   const [rows, added, removed] = (counts.getRowsJS()[0] ?? []).map(Number);
+  if (current.stakeVisits) await writeLowerUrlCopies(conn, { [shape.rowTable]: rows, [shape.removedTable]: removed });
   const reasons =
     previous && removed
       ? reasonCountsOf((await conn.runAndReadAll(reasonCountsSql(ident(shape.removedTable)).sql)).getRowsJS())
@@ -379,9 +382,7 @@ export async function precomputeCrawl(
   let isCommitted = false;
   try {
     const kept = reusableReports(stored, reports, previous);
-    const keptTables = new Set(
-      [...kept.values()].flatMap((r) => [r.rowTable, r.removedTable]).concat(REPORT_COUNTS_TABLE),
-    );
+    const keptTables = new Set([REPORT_COUNTS_TABLE, ...[...kept.values()].flatMap(rowTablesOf)]);
     for (const table of current.tables)
       if ((/^r[rm]_/.test(table) || table === REPORT_COUNTS_TABLE) && !keptTables.has(table))
         await conn.run(`DROP TABLE ${quoteIdent(table)}`);

@@ -9,7 +9,7 @@ import { reportRowsLive, usesMetrics, type DateRange, type MetricScope, type Rep
 import type { CrawlTarget, PrecomputedReport, RowsRequest } from './rows-request.ts';
 import { REASON_COLUMN, withRemovalReasons } from './removal-reasons.ts';
 import { ident, raw, sql, tableRef, type SqlFragment } from './sql.ts';
-import { isStoredInStakeOrder, KEY_ORDINAL_COLUMN } from './stakes.ts';
+import { isStoredInStakeOrder, KEY_ORDINAL_COLUMN, lowerUrlTableOf } from './stakes.ts';
 
 const sameRange = (a: DateRange, b: DateRange): boolean => a.start === b.start && a.end === b.end;
 
@@ -37,7 +37,14 @@ export interface RowSource {
    * key order, or the at-stake order (`isStakeOrdered`). When every row matches (`isContiguous`), a page in the
    * stored order is a range read.
    */
-  stored?: { table: SqlFragment; where: SqlFragment; isContiguous: boolean; isStakeOrdered: boolean };
+  stored?: {
+    table: SqlFragment;
+    where: SqlFragment;
+    isContiguous: boolean;
+    isStakeOrdered: boolean;
+    /** The table's key-ordered copy of `_lc` and `_pos` (stakes.ts lowerUrlTableOf), when it has one. */
+    lowerUrls?: SqlFragment;
+  };
   knownTotal?: number;
 }
 
@@ -49,8 +56,14 @@ export const keyOrdinalOf = (stored: { isStakeOrdered: boolean }, r = '"r"'): Sq
 export const withOrdinal = (table: SqlFragment, isStakeOrdered = false): SqlFragment =>
   sql`(SELECT ${keyOrdinalOf({ isStakeOrdered }, '"t"')} AS "_ord", "t".rowid AS "_pos", "t".* FROM ${table} "t")`;
 
+/** A row table of the crawl `alias`, with its copy of `_lc` when the crawl has one. */
+function rowTableOf(alias: string, name: string, tables: ReadonlySet<string>) {
+  const copy = lowerUrlTableOf(name);
+  return { table: tableRef(alias, name), lowerUrls: tables.has(copy) ? tableRef(alias, copy) : undefined };
+}
+
 function storedSource(
-  table: SqlFragment,
+  { table, lowerUrls }: { table: SqlFragment; lowerUrls: SqlFragment | undefined },
   where: SqlFragment | undefined,
   alias: string,
   knownTotal: number,
@@ -61,7 +74,13 @@ function storedSource(
     alias,
     isPrecomputed: true,
     tiebreak: ['_ord'],
-    stored: { table, where: where ?? raw('TRUE'), isContiguous: where === undefined, isStakeOrdered },
+    stored: {
+      table,
+      where: where ?? raw('TRUE'),
+      isContiguous: where === undefined,
+      isStakeOrdered,
+      ...(where === undefined && lowerUrls && { lowerUrls }),
+    },
     knownTotal,
   };
 }
@@ -70,7 +89,7 @@ function crawlRows(target: CrawlTarget, shape: ReportShape, scope: MetricScope):
   const copy = usableCopy(target, shape, scope);
   if (copy)
     return storedSource(
-      tableRef(target.alias, copy.rowTable),
+      rowTableOf(target.alias, copy.rowTable, target.tables),
       undefined,
       target.alias,
       copy.rowCount,
@@ -107,13 +126,13 @@ export function tabRows(req: RowsRequest, shape: ReportShape): RowSource | typeo
   if (copy && copy.previousCrawlId === comparison.crawlId && copy.previousDataId === comparison.dataId) {
     if (req.differenceType === 'added')
       return storedSource(
-        tableRef(req.current.alias, copy.rowTable),
+        rowTableOf(req.current.alias, copy.rowTable, req.current.tables),
         raw('"r"."_added"'),
         req.current.alias,
         copy.added ?? 0,
         isStoredInStakeOrder(req.current.tables),
       );
-    const removed = tableRef(req.current.alias, copy.removedTable);
+    const removed = rowTableOf(req.current.alias, copy.removedTable, req.current.tables);
     const isStakeOrdered = isStoredInStakeOrder(req.current.tables);
     return reason === undefined
       ? storedSource(removed, undefined, comparison.alias, copy.removed ?? 0, isStakeOrdered)

@@ -7,7 +7,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { DataSourceId } from '../../catalog/data-sources.ts';
 import { STAKE_FIGURES, STAKE_SOURCES, type StakeSums } from '../../catalog/stakes.ts';
 import { quoteIdent, textOf } from '../db/duckdb.ts';
-import type { DateRange, ReportShape } from './report-shape.ts';
+import { LOWER_URL_COLUMN, type DateRange, type ReportShape } from './report-shape.ts';
 import { ident, joinSql, raw, sql, tableRef, type SqlFragment } from './sql.ts';
 
 export const REPORT_STAKES_TABLE = 'report_stakes';
@@ -59,6 +59,29 @@ export function reportStakeSql(shape: ReportShape, rows: SqlFragment, stakeUrls:
 export const STAKE_ORDINAL_COLUMN = '_pos';
 /** The key ordinal of a row table stored in the at-stake order (where the rowid is the place in that order). */
 export const KEY_ORDINAL_COLUMN = '_ko';
+/**
+ * Beside a stake-ordered row table of at least LOWER_URL_COPY_MIN_ROWS rows: its lower-case URLs and rowids (`_lc`,
+ * `_pos`) in key order, so its rowid is the key ordinal. 'URLs containing' scans this copy: in the at-stake order
+ * neighbouring URLs share less, compress less and scanned ×1.17 slower at 1M rows.
+ */
+export const lowerUrlTableOf = (table: string): string => `${table}_lc`;
+/** Below this, a scan of `_lc` takes a few milliseconds in either order and the copy is not written. */
+export const LOWER_URL_COPY_MIN_ROWS = 100_000;
+/** A report's row tables with their copies of `_lc`. */
+export const rowTablesOf = (r: { rowTable: string; removedTable: string }): string[] =>
+  [r.rowTable, r.removedTable].flatMap((t) => [t, lowerUrlTableOf(t)]);
+/** Writes the copy of `_lc` (lowerUrlTableOf) beside each of these stake-ordered row tables, by row count. */
+export async function writeLowerUrlCopies(
+  conn: DuckDBConnection,
+  rows: Record<string, number | undefined>,
+  minRows = LOWER_URL_COPY_MIN_ROWS,
+) {
+  for (const [table, n] of Object.entries(rows))
+    if ((n ?? 0) >= minRows)
+      await conn.run(
+        `CREATE OR REPLACE TABLE ${quoteIdent(lowerUrlTableOf(table))} AS SELECT ${quoteIdent(LOWER_URL_COLUMN)}, rowid AS "_pos" FROM ${quoteIdent(table)} ORDER BY ${quoteIdent(KEY_ORDINAL_COLUMN)}`,
+      );
+}
 /** The table whose presence says which visits figure the row tables are stored in the at-stake order of. */
 export const stakeOrderMarker = (visits: StakeOrder['visits']): string => `stake_order_${visits}`;
 

@@ -16,7 +16,7 @@ export const PRECOMPUTE_INFO_TABLE = 'precompute_info';
  * joined metrics and sub-rows); bump it with any change to either. A crawl precomputed under another version is served
  * live until `npm run load-crawl -- --refresh`. A report's definition and its metrics' SQL are in its fingerprint.
  */
-export const PRECOMPUTE_VERSION = 9;
+export const PRECOMPUTE_VERSION = 10;
 /** report_counts' removed rows per reason, in REMOVAL_REASONS order. */
 export const REASON_COUNT_COLUMNS = REMOVAL_REASONS.map((reason) => `removed_${reason.replace(' ', '_')}`);
 
