@@ -99,6 +99,8 @@ const forgetSessions = (urls: string[]): Promise<unknown> =>
     ),
   );
 
+/** The page's URL once loaded: the tab has left the last page for a blank one when that is the blank one's. */
+const IS_LEFT = "document.readyState === 'complete' ? location.href : ''";
 const SNAPSHOT_WHEN_IDLE = call(pageSnapshot, true);
 const SNAPSHOT_NOW = call(pageSnapshot, false);
 
@@ -276,23 +278,27 @@ export class RenderTab {
   /**
    * Clears the last page's cookies and storage, so the next page renders as a first visit, as a search engine's does;
    * false when that failed (the tab is then not to be used again). The last page's document lives until another
-   * replaces it (its pagehide and unload handlers, its timers and requests run till then), so the tab goes to
-   * about:blank first; then every origin its documents had (cross-site frames' too) loses its storage, and the watch
-   * starts afresh, none of the last page's events left to count against the next.
+   * replaces it (its pagehide and unload handlers, its timers and requests run till then), so the tab first goes to a
+   * blank page of the same origin (answered by the watch; not about:blank, after which Chromium's main thread of the
+   * next page often had no idle period for seconds); then every origin its documents had (cross-site frames' too)
+   * loses its storage, and the watch starts afresh, none of the last page's events left to count against the next.
    */
   async clear(): Promise<boolean> {
     const { browser, sessionId, watch } = this;
     try {
       if (watch.origins.size >= MAX_ORIGINS) throw new Error('too many origins to clear');
-      await within(browser.send('Page.navigate', { url: 'about:blank' }, sessionId), STEP_MS, 'leaving the last page');
+      const last = (await this.evaluate('location.origin', STEP_MS, 'leaving the last page')) as string;
+      if (!last.startsWith('http')) throw new Error(`the last page's origin is ${last}`);
+      const blank = last + FORGET_PATH;
+      watch.isClearing = true;
+      await within(browser.send('Page.navigate', { url: blank }, sessionId), STEP_MS, 'leaving the last page');
       const leftBy = Date.now() + STEP_MS;
-      while ((await this.evaluate('location.href', STEP_MS, 'leaving the last page')) !== 'about:blank') {
+      while ((await this.evaluate(IS_LEFT, STEP_MS, 'leaving the last page')) !== blank) {
         if (Date.now() > leftBy) throw new Deadline(`leaving the last page took over ${STEP_MS} ms`);
         await sleep(10);
       }
       const origins = [...watch.origins];
-      watch.isClearing = true;
-      const frames = origins.map((origin) => origin + FORGET_PATH);
+      const frames = origins.filter((origin) => origin !== last).map((origin) => origin + FORGET_PATH);
       await this.evaluate(call(forgetSessions, frames), STEP_MS, 'clearing the last page');
       const cleared = Promise.all([
         browser.send('Storage.clearCookies', { browserContextId: this.contextId }),

@@ -12,8 +12,9 @@ import type { RenderedPage, TabLimits } from './render-tab.ts';
 
 const MAX_MESSAGES = 20;
 /**
- * The page a kept tab loads in a frame of each origin it saw, answered here and never sent, to empty that origin's
- * session storage (the tab keeps it across documents, and CDP clears it only through a document of the origin).
+ * The page a kept tab loads, as its page and in a frame of each other origin it saw, answered here and never sent, to
+ * empty that origin's session storage (the tab keeps it across documents; CDP clears it only through a document of the
+ * origin).
  */
 export const FORGET_PATH = '/.thc-forget-session-storage';
 const FORGET_PAGE = '<!doctype html><script>sessionStorage.clear()</script>';
@@ -283,7 +284,7 @@ export class Watch {
     if (isBrowserIcon(resourceType, request.headers)) return void (await refuse());
     const isDocument = resourceType === 'Document' && frameId === this.mainFrame;
     const { url } = request;
-    if (this.isClearing && resourceType === 'Document' && url.endsWith(FORGET_PATH)) {
+    if (this.isClearing && resourceType === 'Document' && new URL(url).pathname === FORGET_PATH) {
       const body = Buffer.from(FORGET_PAGE).toString('base64');
       const headers = [{ name: 'content-type', value: 'text/html' }];
       return void (await this.send(
