@@ -146,8 +146,10 @@ describe('importing Search Console files', () => {
     // A page the connected source does not know has 0 clicks, not empty, in every report row table that shows them.
     const tables = await query<{ name: string }>(
       2,
-      `SELECT table_name AS name FROM information_schema.columns WHERE column_name = 'gsc_clicks' AND table_name LIKE 'rm_%'`,
+      `SELECT table_name AS name FROM information_schema.columns WHERE column_name = 'gsc_clicks' AND (table_name LIKE 'rr\\_%' ESCAPE '\\' OR table_name LIKE 'rm\\_%' ESCAPE '\\')`,
     );
+    expect(tables.some((t) => t.name.startsWith('rr_'))).toBe(true);
+    expect(tables.some((t) => t.name.startsWith('rm_'))).toBe(true);
     let absent = 0;
     for (const { name } of tables) {
       const [counts] = await query<{ zero: bigint; empty: bigint }>(
