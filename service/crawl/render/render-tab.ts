@@ -7,7 +7,7 @@
  * deadline, so a page busy in an endless loop costs its cap and no more. Only a tab whose page rendered is kept for
  * the next page, its cookies and storage cleared first; any other is closed, and the page after gets a new one.
  */
-import { HASH_ROUTES_MAX, IDLE_SETTLE_MS, type RenderSettings } from '../render-settings.ts';
+import { HASH_ROUTES_MAX, IDLE_SETTLE_MS, IDLE_WAIT_MS, type RenderSettings } from '../render-settings.ts';
 import type { CdpBrowser } from './cdp-browser.ts';
 import { exceptionMessage, FORGET_PATH, MAX_ORIGINS, Watch, type ExceptionDetails } from './render-watch.ts';
 
@@ -66,11 +66,12 @@ interface Snapshot {
 }
 
 /**
- * The rendered DOM and the hash routes it links to; with `whenIdle`, taken once the page's main thread has an idle
- * period (the tasks it had queued, a framework's effects, ran): the wait and the snapshot in one round trip.
+ * The rendered DOM and the hash routes it links to; with `idleWithinMs` above 0, taken once the page's main thread has
+ * an idle period (the tasks it had queued, a framework's effects, ran), or after that long without one: the wait and
+ * the snapshot in one round trip.
  */
-const pageSnapshot = async (whenIdle: boolean): Promise<Snapshot> => {
-  if (whenIdle) await new Promise((resolve) => requestIdleCallback(resolve));
+const pageSnapshot = async (idleWithinMs: number): Promise<Snapshot> => {
+  if (idleWithinMs > 0) await new Promise((resolve) => requestIdleCallback(resolve, { timeout: idleWithinMs }));
   const here = location.origin + location.pathname + location.search;
   const routes = new Set<string>();
   for (const a of Array.from(document.querySelectorAll('a[href]'))) {
@@ -101,8 +102,8 @@ const forgetSessions = (urls: string[]): Promise<unknown> =>
 
 /** The page's URL once loaded: the tab has left the last page for a blank one when that is the blank one's. */
 const IS_LEFT = "document.readyState === 'complete' ? location.href : ''";
-const SNAPSHOT_WHEN_IDLE = call(pageSnapshot, true);
-const SNAPSHOT_NOW = call(pageSnapshot, false);
+const SNAPSHOT_WHEN_IDLE = call(pageSnapshot, IDLE_WAIT_MS);
+const SNAPSHOT_NOW = call(pageSnapshot, 0);
 
 /** Evaluates an expression in the page's main world, within `ms`: its value, or an error. */
 type Evaluate = (expression: string, ms: number, what: string) => Promise<unknown>;
