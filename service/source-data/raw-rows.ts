@@ -2,8 +2,9 @@
  * Rows kept as a vendor file holds them: Search Console's bulk export (`searchdata_url_impression`), projected to the
  * columns the contract keeps, not summed per key when imported (at 3M rows the two sums were a third of an import's
  * work, and they grow with the file, while a crawl reads only its window). A version holds them in a table of their
- * own; a crawl's join sums its window's rows per key together with the source's keyed rows (join-sources.ts). A day
- * holds raw rows or keyed rows of a source, never both (merge-version.ts), so nothing is counted twice.
+ * own; a crawl's join sums its window's rows per key together with the source's keyed rows (join-sources.ts). Without
+ * --replace a day holds raw rows or keyed rows of a source, never both, and no raw row lies in the span of a period
+ * import's totals (merge-raw.ts), so nothing is counted twice; --replace takes the staff's word for it.
  */
 import type { DataSourceId } from '../../catalog/data-sources.ts';
 import { exportTable, type ExportTableId } from '../../catalog/export-contract.ts';

@@ -7,9 +7,9 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { dataSource, type DataSourceId } from '../../catalog/data-sources.ts';
 import { quoteIdent, quoteLiteral, textOf } from '../db/duckdb.ts';
 import { ImportError } from './import-error.ts';
-import type { StagedTableId } from './importer.ts';
+import type { Coverage, StagedTableId } from './importer.ts';
 import { columnsOf, isRawTableId, rawTablesOf } from '../source-data/raw-rows.ts';
-import type { SourceVersion } from '../source-data/source-store.ts';
+import { IMPORT_COLUMN, type SourceVersion } from '../source-data/source-store.ts';
 
 const rowsOf = async (conn: DuckDBConnection, sql: string): Promise<Record<string, unknown>[]> =>
   (await conn.runAndReadAll(sql)).getRowObjectsJS();
@@ -20,38 +20,123 @@ const REPLACE_HINT = 'nothing imported; use --replace to replace the dates these
 
 /**
  * Without --replace, raw rows may not come onto days where the source holds keyed rows of the tables they feed, nor
- * keyed rows onto days where it holds raw rows that feed their table: the join would count both. The new files' days
- * are compared, not their range (a Performance report's period has its rows on its last day only).
+ * keyed rows onto days where it holds raw rows that feed their table: the join would count both. Daily rows are
+ * compared by their days; a period import's totals (placed on its last day) stand for every day of its period, so a
+ * period on either side is compared by its whole span.
  */
 export async function refuseMixedDays(
   conn: DuckDBConnection,
   source: DataSourceId,
   live: SourceVersion | undefined,
   fresh: ReadonlyMap<StagedTableId, string>,
-  inRange: string,
+  coverage: Coverage,
   fileNames: string,
 ): Promise<void> {
   if (!live) return;
   const date = quoteIdent(dataSource(source).dateColumn);
+  const inRange = `${date} BETWEEN ${quoteLiteral(coverage.start)}::DATE AND ${quoteLiteral(coverage.end)}::DATE`;
   for (const raw of rawTablesOf(source)) {
     const rawNew = fresh.get(raw.id);
     const pairs = rawNew
       ? raw.feeds.map((f) => ({ neu: rawNew, held: f.table })).filter((p) => !fresh.has(p.held))
-      : raw.feeds.flatMap((f) => (fresh.has(f.table) ? [{ neu: fresh.get(f.table)!, held: raw.id }] : []));
-    for (const { neu, held } of pairs) {
+      : raw.feeds.flatMap((f) =>
+          fresh.has(f.table) ? [{ neu: fresh.get(f.table)!, held: raw.id, keyed: f.table }] : [],
+        );
+    for (const pair of pairs) {
+      const { neu, held } = pair;
       const rows = live.rowsOf(held);
       if (!rows) continue;
+      const what = rawNew ? `rows of another format (${held})` : `the bulk export's rows (${raw.id})`;
+      const text = { what, fileNames };
+      if (rawNew) await refuseHeldPeriods(conn, live, { held, rows, raw: live.rowsOf(raw.id), neu, date }, text);
+      else if (coverage.granularity === 'period' && 'keyed' in pair)
+        await refuseNewPeriod(
+          conn,
+          { rows, neu, held: live.rowsOf(pair.keyed), keyed: pair.keyed, date },
+          coverage,
+          text,
+        );
       const days = await rowsOf(conn, `SELECT DISTINCT ${date}::VARCHAR AS day FROM ${rows} WHERE ${inRange}`);
       if (days.length === 0) continue;
       const list = days.map((d) => `${quoteLiteral(textOf(d.day))}::DATE`).join(', ');
       const [first] = await rowsOf(conn, `SELECT min(${date})::VARCHAR AS day FROM ${neu} WHERE ${date} IN (${list})`);
       if (first?.day === null || first?.day === undefined) continue;
-      const what = rawNew ? `rows of another format (${held})` : `the bulk export's rows (${raw.id})`;
       throw new ImportError(
         `${fileNames}: ${textOf(first.day)} holds ${what} imported before; ${REPLACE_HINT}`,
         'conflict',
       );
     }
+  }
+}
+
+const spanOf = async (conn: DuckDBConnection, rows: string, date: string, where: string) => {
+  const [span] = await rowsOf(
+    conn,
+    `SELECT min(${date})::VARCHAR AS s, max(${date})::VARCHAR AS e FROM ${rows} WHERE ${where}`,
+  );
+  return span?.s === null || span?.s === undefined ? undefined : { start: textOf(span.s), end: textOf(span.e) };
+};
+
+/**
+ * A new period import's totals may not cover days that hold raw rows, unless it brings no row the version lacks (the
+ * same file again changes nothing).
+ */
+async function refuseNewPeriod(
+  conn: DuckDBConnection,
+  tables: { rows: string; neu: string; held: string | undefined; keyed: string; date: string },
+  coverage: Coverage,
+  text: { what: string; fileNames: string },
+): Promise<void> {
+  const { date } = tables;
+  const inSpan = `${date} BETWEEN ${quoteLiteral(coverage.start)}::DATE AND ${quoteLiteral(coverage.end)}::DATE`;
+  const span = await spanOf(conn, tables.rows, date, inSpan);
+  if (!span) return;
+  if (tables.held) {
+    const columns = columnsOf(tables.keyed)
+      .map((c) => quoteIdent(c.name))
+      .join(', ');
+    const added = await rowsOf(
+      conn,
+      `SELECT 1 FROM (SELECT ${columns} FROM ${tables.neu} EXCEPT SELECT ${columns} FROM ${tables.held}) LIMIT 1`,
+    );
+    if (added.length === 0) return;
+  }
+  throw new ImportError(
+    `${text.fileNames}: its totals for ${coverage.start} to ${coverage.end} (one period) overlap ${text.what} imported before on ${span.start} to ${span.end}; ${REPLACE_HINT}`,
+    'conflict',
+  );
+}
+
+/**
+ * New raw rows may not come onto a day in the span of a period import whose totals the version holds; days that
+ * already hold raw rows are left to rawRowsAdded (the same rows change nothing, other rows are refused).
+ */
+async function refuseHeldPeriods(
+  conn: DuckDBConnection,
+  live: SourceVersion,
+  tables: { held: string; rows: string; raw: string | undefined; neu: string; date: string },
+  text: { what: string; fileNames: string },
+): Promise<void> {
+  const { rows, date } = tables;
+  const periods = live.meta.imports.filter((i) => i.id !== undefined && i.coverage.granularity === 'period');
+  if (periods.length === 0) return;
+  const described = await rowsOf(conn, `DESCRIBE SELECT * FROM ${rows}`);
+  if (!described.some((r) => r.column_name === IMPORT_COLUMN)) return;
+  const ids = periods.map((p) => quoteLiteral(p.id!)).join(', ');
+  const holding = await rowsOf(
+    conn,
+    `SELECT DISTINCT ${quoteIdent(IMPORT_COLUMN)} AS id FROM ${rows} WHERE ${quoteIdent(IMPORT_COLUMN)} IN (${ids}) ORDER BY id`,
+  );
+  const heldRaw = tables.raw ? ` AND ${date} NOT IN (SELECT DISTINCT ${date} FROM ${tables.raw})` : '';
+  for (const { id } of holding) {
+    const { start, end } = periods.find((p) => p.id === textOf(id))!.coverage;
+    const inSpan = `${date} BETWEEN ${quoteLiteral(start)}::DATE AND ${quoteLiteral(end)}::DATE`;
+    const span = await spanOf(conn, tables.neu, date, inSpan + heldRaw);
+    if (!span) continue;
+    throw new ImportError(
+      `${text.fileNames}: its rows on ${span.start} to ${span.end} overlap the totals for ${start} to ${end} (one period, ${tables.held}) imported before; ${REPLACE_HINT}`,
+      'conflict',
+    );
   }
 }
 

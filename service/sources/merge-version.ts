@@ -88,7 +88,7 @@ export async function mergeVersion(
   const { dateColumn } = dataSource(source);
   const inRange = `${quoteIdent(dateColumn)} BETWEEN ${quoteLiteral(coverage.start)}::DATE AND ${quoteLiteral(coverage.end)}::DATE`;
   const ids: StagedTableId[] = [...dataSource(source).tables, ...rawTablesOf(source).map((r) => r.id)];
-  if (!options.isReplace) await refuseMixedDays(conn, source, live, fresh, inRange, options.fileNames);
+  if (!options.isReplace) await refuseMixedDays(conn, source, live, fresh, coverage, options.fileNames);
   for (const tableId of ids) {
     const columns = columnsOf(tableId)
       .map((c) => quoteIdent(c.name))

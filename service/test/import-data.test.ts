@@ -177,7 +177,15 @@ describe('importing Search Console files', () => {
   }, 240_000);
 
   it('adds the bulk export by day, URL and query, which feeds the query report', async () => {
-    const run = importData('--source', 'search-console', bulkCsv);
+    // Its days lie in the Performance report's period, whose totals the join would add to theirs: --replace only.
+    const before = snapshotTree(storeDir(dataDir));
+    const refused = importData('--source', 'search-console', bulkCsv);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain(
+      'searchdata_url_impression.csv: its rows on 2026-11-02 to 2026-11-03 overlap the totals for 2026-11-01 to 2026-11-14 (one period, search_console) imported before; nothing imported; use --replace',
+    );
+    expect(snapshotTree(storeDir(dataDir))).toEqual(before);
+    const run = importData('--source', 'search-console', '--replace', bulkCsv);
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('days 2026-11-02 to 2026-11-03');
@@ -280,6 +288,15 @@ describe('importing Search Console files', () => {
     expect(refused.status).toBe(1);
     expect(refused.stderr).toMatch(
       /2026-11-02 holds the bulk export's rows \(searchdata_url_impression\) imported before; nothing imported; use --replace/,
+    );
+    expect(snapshotTree(storeDir(dataDir))).toEqual(before);
+
+    // A period's totals stand for all its days: Pages.csv for 1-13 Nov (placed on the 13th) covers the bulk export's.
+    const pages = performance.find((f) => f.endsWith('Pages.csv'))!;
+    const period = importData('--source', 'search-console', '--start', '2026-11-01', '--end', '2026-11-13', pages);
+    expect(period.status).toBe(1);
+    expect(period.stderr).toContain(
+      "Pages.csv: its totals for 2026-11-01 to 2026-11-13 (one period) overlap the bulk export's rows (searchdata_url_impression) imported before on 2026-11-02 to 2026-11-03; nothing imported; use --replace",
     );
     expect(snapshotTree(storeDir(dataDir))).toEqual(before);
   }, 120_000);

@@ -1,9 +1,10 @@
 /**
  * Issue 26 §1: while an import's background refresh replaces the crawls' loads, the dashboard keeps answering, each
  * answer wholly from the old state or wholly from the new, never a mix. A generated site's two crawls hold a
- * Performance report import (the old state); the bulk export is uploaded over real HTTP and its job refreshes both
- * crawls in a child process, while the overview (with its comparison), a Search Console report's summary and its
- * rows are asked again and again, with the store re-read between them as the service's poll does.
+ * Performance report import (the old state); the bulk export is uploaded over real HTTP (with replace: its days lie
+ * in the report's period) and its job refreshes both crawls in a child process, while the overview (with its
+ * comparison), a Search Console report's summary and its rows are asked again and again, with the store re-read
+ * between them as the service's poll does.
  */
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -60,7 +61,7 @@ async function upload(file: string): Promise<ImportJob> {
   const form = new FormData();
   form.append('files', new Blob([fs.readFileSync(file)]), path.basename(file));
   const { cookie, csrfToken } = signedIn.sessions.admin;
-  const response = await fetch(`${base}/api/data-sources/upload?websiteId=${SITE}&source=search-console`, {
+  const response = await fetch(`${base}/api/data-sources/upload?websiteId=${SITE}&source=search-console&replace=true`, {
     method: 'POST',
     headers: { cookie, 'x-csrf-token': csrfToken },
     body: form,
