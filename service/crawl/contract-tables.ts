@@ -3,6 +3,7 @@
  * the contract named with the expression that computes it.
  */
 import type { CrawledTableId } from '../../catalog/export-contract.ts';
+import { PAGE_ALIGNED } from './crawl-tables.ts';
 import { derivedUrlColumns } from './derived-url-columns.ts';
 import { openGraphFields, schemaTypes } from './parsed-page.ts';
 import { projectContract } from './project-contract.ts';
@@ -22,16 +23,11 @@ const pageFlag = (column: string): string => `CASE WHEN g.html THEN coalesce(g.$
 
 export function contractTableQueries(): Record<CrawledTableId, string> {
   return {
+    // The tables beside g are in g's row order (crawl-tables.ts alignToPages): a join by position holds no hash table.
     urls: `SELECT ${projectContract('urls', urlsColumns())}
-      FROM g
-      LEFT JOIN reach r ON r.id = g.id
-      LEFT JOIN nm ON nm.id = g.id
-      LEFT JOIN cin ON cin.id = g.id
-      LEFT JOIN dup ON dup.id = g.id
-      LEFT JOIN lc ON lc.id = g.id
-      LEFT JOIN rch ON rch.id = g.id
-      LEFT JOIN dr ON dr.id = g.id
-      LEFT JOIN vit ON vit.url = g.url`,
+      FROM g ${Object.keys(PAGE_ALIGNED)
+        .map((alias) => `POSITIONAL JOIN pa_${alias} ${alias}`)
+        .join(' ')}`,
     // The link tables are the big ones: written unsorted, as sorting them would take memory by the link count.
     links: `SELECT ${projectContract('links', linksColumns)} FROM le`,
     // The primary link row joined back by its page, rather than carried through the aggregate, which then spills.

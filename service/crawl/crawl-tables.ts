@@ -28,6 +28,21 @@ export type SqlRunner = Pick<DuckDBConnection, 'run' | 'runAndReadAll'>;
 const PR_ITERATIONS = 6;
 const MAX_LEVELS = 10_000;
 
+/**
+ * The tables the urls table reads beside g, by the alias it reads them under and the column that finds a page's row.
+ * Each is copied in g's row order, one row per page (pa_<alias>), so the urls table reads them by position.
+ */
+export const PAGE_ALIGNED = {
+  r: ['reach', 'id'],
+  nm: ['nm', 'id'],
+  cin: ['cin', 'id'],
+  dup: ['dup', 'id'],
+  lc: ['lc', 'id'],
+  rch: ['rch', 'id'],
+  dr: ['dr', 'id'],
+  vit: ['vit', 'url'],
+} as const;
+
 /** The aliases of the pages a urls row names, columns of nm. */
 const NAMED = ['par', 'cu', 'chd', 'cht', 'pt', 'pd', 'pp', 'pb', 'fin'] as const;
 
@@ -113,6 +128,24 @@ export async function buildCrawlTables(conn: SqlRunner, rows: CrawlRows): Promis
     FROM e JOIN g gf ON gf.id = e.f JOIN n nt ON nt.id = e.t LEFT JOIN g gt ON gt.id = e.t
       LEFT JOIN dr df ON df.id = e.f LEFT JOIN dr dt ON dt.id = e.t
     WHERE e.k <> ${LinkKind.resource}`);
+  await alignToPages(conn);
+}
+
+/**
+ * The urls table joined g to eight tables in one statement: their hash tables all had to be held at once, and with
+ * g's wide rows on the probe side they could not spill (out of memory at 256 MB for a 1M-page crawl). Here each is
+ * joined alone to g's narrow keys and sorted into g's row order, both of which spill; the urls table then reads
+ * them by position.
+ */
+async function alignToPages(conn: SqlRunner): Promise<void> {
+  for (const [alias, [table, key]] of Object.entries(PAGE_ALIGNED)) {
+    await conn.run(`CREATE TABLE pa_${alias} AS
+      SELECT t.*, k.rid AS pg_rowid FROM (SELECT rowid AS rid, ${key} FROM g) k LEFT JOIN ${table} t ON t.${key} = k.${key}
+      ORDER BY k.rid`);
+    const misplaced = await conn.runAndReadAll(`SELECT count(*)::INTEGER FROM g POSITIONAL JOIN pa_${alias} a
+      WHERE a.pg_rowid IS DISTINCT FROM g.rowid`);
+    if (Number(misplaced.getRows()[0]?.[0]) !== 0) throw new Error(`pa_${alias} is not in the pages' order`);
+  }
 }
 
 async function readRecords(conn: SqlRunner, rows: CrawlRows): Promise<void> {

@@ -22,8 +22,12 @@ import { buildCrawlTables, type CrawlRows } from './crawl-tables.ts';
 export type { CrawlRows } from './crawl-tables.ts';
 
 export const CRAWLER_NAME = 'technical-health-check';
-/** DuckDB's share of the crawler's memory at the end of a crawl; sorts and joins beyond it spill to the work directory. */
-const EXPORT_MEMORY_LIMIT = '256MB';
+/**
+ * DuckDB's share of the crawler's memory at the end of a crawl; sorts and joins beyond it spill to the work directory.
+ * CRAWL_EXPORT_MEMORY_LIMIT overrides it (tests export small crawls under a tiny limit to prove that nothing holds
+ * memory by the crawl's size).
+ */
+const exportMemoryLimit = (): string => process.env.CRAWL_EXPORT_MEMORY_LIMIT ?? '256MB';
 /** Smaller row groups than DuckDB's default keep the Parquet writer's buffers small. */
 const ROW_GROUP_SIZE = 16_384;
 
@@ -72,7 +76,7 @@ export async function exportCrawl(
   // A database file rather than memory: the crawl's tables then stay on disk beyond the memory limit.
   const db = await openDatabase(path.join(rows.workDir, 'export.duckdb'), {
     threads: 1,
-    memoryLimit: EXPORT_MEMORY_LIMIT,
+    memoryLimit: exportMemoryLimit(),
   });
   const conn = await db.connect();
   const tables: Record<string, number> = {};
