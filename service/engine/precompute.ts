@@ -310,7 +310,6 @@ async function precomputeReport(
     `SELECT (SELECT count(*) FROM ${quoteIdent(shape.rowTable)}), (SELECT count(*) FILTER (WHERE "_added") FROM ${quoteIdent(shape.rowTable)}), (SELECT count(*) FROM ${quoteIdent(shape.removedTable)})`,
   );
   const [rows, added, removed] = (counts.getRowsJS()[0] ?? []).map(Number);
-  if (current.stakeVisits) await writeLowerUrlCopies(conn, { [shape.rowTable]: rows, [shape.removedTable]: removed });
   const reasons =
     previous && removed
       ? reasonCountsOf((await conn.runAndReadAll(reasonCountsSql(ident(shape.removedTable)).sql)).getRowsJS())
@@ -439,6 +438,7 @@ export async function precomputeCrawl(
       await conn.run(`DROP TABLE IF EXISTS temp.main.${quoteIdent(name)}`);
     await conn.run('COMMIT');
     isCommitted = true;
+    if (current.stakeVisits) await writeLowerUrlCopies(conn);
   } finally {
     // The error that stopped the precompute is the one to report, not a failed rollback's.
     if (!isCommitted) await conn.run('ROLLBACK').catch(() => undefined);

@@ -70,17 +70,26 @@ export const LOWER_URL_COPY_MIN_ROWS = 100_000;
 /** A report's row tables with their copies of `_lc`. */
 export const rowTablesOf = (r: { rowTable: string; removedTable: string }): string[] =>
   [r.rowTable, r.removedTable].flatMap((t) => [t, lowerUrlTableOf(t)]);
-/** Writes the copy of `_lc` (lowerUrlTableOf) beside each of these stake-ordered row tables, by row count. */
-export async function writeLowerUrlCopies(
-  conn: DuckDBConnection,
-  rows: Record<string, number | undefined>,
-  minRows = LOWER_URL_COPY_MIN_ROWS,
-) {
-  for (const [table, n] of Object.entries(rows))
-    if ((n ?? 0) >= minRows)
-      await conn.run(
-        `CREATE OR REPLACE TABLE ${quoteIdent(lowerUrlTableOf(table))} AS SELECT ${quoteIdent(LOWER_URL_COLUMN)}, rowid AS "_pos" FROM ${quoteIdent(table)} ORDER BY ${quoteIdent(KEY_ORDINAL_COLUMN)}`,
-      );
+/**
+ * Writes the copy of `_lc` (lowerUrlTableOf) beside each stake-ordered row table of report_counts with `minRows` rows
+ * or more that has none. After the precompute's commit: inside its transaction, a new table's rowids are not yet
+ * its positions.
+ */
+export async function writeLowerUrlCopies(conn: DuckDBConnection, minRows = LOWER_URL_COPY_MIN_ROWS) {
+  const names = async (query: string, params: number[] = []) =>
+    (await conn.runAndReadAll(query, params)).getRowsJS().map((r) => textOf(r[0]));
+  const existing = new Set(
+    await names('SELECT table_name FROM duckdb_tables() WHERE database_name = current_database()'),
+  );
+  const tables = await names(
+    `SELECT t FROM (SELECT unnest([row_table, removed_table]) AS t, unnest([row_count, coalesce(removed_count, 0)]) AS n
+     FROM report_counts) WHERE n >= ? ORDER BY t`,
+    [minRows],
+  );
+  for (const table of tables.filter((t) => !existing.has(lowerUrlTableOf(t))))
+    await conn.run(
+      `CREATE OR REPLACE TABLE ${quoteIdent(lowerUrlTableOf(table))} AS SELECT ${quoteIdent(LOWER_URL_COLUMN)}, rowid AS "_pos" FROM ${quoteIdent(table)} ORDER BY ${quoteIdent(KEY_ORDINAL_COLUMN)}`,
+    );
 }
 /** The table whose presence says which visits figure the row tables are stored in the at-stake order of. */
 export const stakeOrderMarker = (visits: StakeOrder['visits']): string => `stake_order_${visits}`;

@@ -26,23 +26,18 @@ interface Store {
   crawls: Map<number, CrawlTarget>;
 }
 
-/** Copies of `_lc` beside every row table with rows, in each crawl database; the names of those tables. */
+/** Copies of `_lc` beside every row table with rows, in each crawl database; the names of those copies. */
 async function writeCopies(dataDir: string): Promise<string[]> {
   const written: string[] = [];
   for (const crawl of listLiveCrawls(dataDir)) {
     const db = await openDatabase(crawl.dbFile);
     const conn = await db.connect();
     try {
+      await writeLowerUrlCopies(conn, 1);
       const reader = await conn.runAndReadAll(
-        `SELECT table_name FROM duckdb_tables() WHERE regexp_matches(table_name, '^r[rm]_') ORDER BY table_name`,
+        `SELECT table_name FROM duckdb_tables() WHERE ends_with(table_name, '_lc')`,
       );
-      const rows: Record<string, number> = {};
-      for (const table of reader.getRowsJS().map((r) => textOf(r[0]))) {
-        const count = await conn.runAndReadAll(`SELECT count(*) FROM "${table}"`);
-        rows[table] = Number(count.getRowsJS()[0]![0]);
-      }
-      await writeLowerUrlCopies(conn, rows, 1);
-      written.push(...Object.keys(rows).filter((t) => rows[t]! > 0));
+      written.push(...reader.getRowsJS().map((r) => textOf(r[0])));
     } finally {
       conn.closeSync();
       db.closeSync();
