@@ -36,7 +36,6 @@ describe('crawl export under a small memory limit', () => {
       concurrency: 16,
     });
     crawled = await crawlAndLoad(options);
-    // The pages, and the missing page every 500th page links to.
     expect(crawled.crawl.tables.urls).toBe(PAGES);
     expect(crawled.target.tables.has('urls')).toBe(true);
     const db = await crawled.db.connect();
