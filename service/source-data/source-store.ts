@@ -14,6 +14,7 @@ import { dataSourceIds, type DataSourceId } from '../../catalog/data-sources.ts'
 import { parquetFileOf } from '../../catalog/export-contract.ts';
 import {
   CURRENT_FILE,
+  listLiveCrawls,
   PARTIAL_SUFFIX,
   readCurrent,
   SOURCES_DIR,
@@ -112,13 +113,21 @@ export function readConnectedSources(dataDir: string, websiteId: string): Source
   return dataSourceIds.flatMap((id) => readSourceVersion(dataDir, websiteId, id) ?? []).filter(isConnectedVersion);
 }
 
-/** Removes partial versions and versions CURRENT does not name; only under the website's import lock. */
-export function cleanupSourceLeftovers(dir: string): void {
+/**
+ * Removes partial versions and versions neither CURRENT names nor a live crawl of the website joined (a crawl not yet
+ * refreshed still reads its version's source.json: period-days.ts); only under the website's import lock.
+ */
+export function cleanupSourceLeftovers(dataDir: string, websiteId: string, source: DataSourceId): void {
+  const dir = sourceDir(dataDir, websiteId, source);
   if (!fs.existsSync(dir)) return;
   const current = readCurrent(dir);
+  const joined = new Set(
+    listLiveCrawls(dataDir).flatMap((c) => (c.websiteId === websiteId ? (c.meta.sources?.[source] ?? []) : [])),
+  );
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const target = path.join(dir, entry.name);
-    if (entry.isDirectory() && entry.name !== current) fs.rmSync(target, { recursive: true, force: true });
+    if (entry.isDirectory() && entry.name !== current && !joined.has(entry.name))
+      fs.rmSync(target, { recursive: true, force: true });
     else if (entry.isFile() && entry.name.endsWith('.tmp')) fs.rmSync(target, { force: true });
   }
 }

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ImportStep } from '../../catalog/data-source-calls.ts';
-import type { DataSourceId } from '../../catalog/data-sources.ts';
+import { dataSourceIds, type DataSourceId } from '../../catalog/data-sources.ts';
 import { websiteIdSchema } from '../../catalog/export-contract.ts';
 import { openDatabase, quoteLiteral } from '../db/duckdb.ts';
 import { firstLine } from '../error-text.ts';
@@ -167,7 +167,7 @@ async function importLocked(
   files: SourceFile[],
 ): Promise<ImportResult> {
   const dir = sourceDir(dataDir, options.websiteId, options.source);
-  cleanupSourceLeftovers(dir);
+  cleanupSourceLeftovers(dataDir, options.websiteId, options.source);
   const crawls = listLiveCrawls(dataDir).filter((c) => c.websiteId === options.websiteId);
   if (crawls.length === 0)
     throw new ImportError(`website "${options.websiteId}" has no crawl loaded; load one first`, 'unknown-website');
@@ -281,7 +281,7 @@ export async function publishUnderLoadLock(
   }
   try {
     publishVersion(dir, partial, meta);
-    afterCommit(() => cleanupSourceLeftovers(dir));
+    afterCommit(() => cleanupSourceLeftovers(dataDir, websiteId, meta.source));
   } finally {
     await shared?.release();
     lock.release();
@@ -308,9 +308,30 @@ export async function refreshJoins(
         options.onProgress?.({ phase: 'refreshing', crawlId: crawl.crawlId, done, total });
       },
     });
-    return { refreshedCrawlIds, refreshFailure: null };
   } catch (error) {
     refreshedCrawlIds.pop();
     return { refreshedCrawlIds, refreshFailure: firstLine(error) };
+  }
+  await cleanupJoinedBefore(dataDir, options);
+  return { refreshedCrawlIds, refreshFailure: null };
+}
+
+/** The versions the refreshed crawls no longer join go; an import running meanwhile cleans up when it is done. */
+async function cleanupJoinedBefore(
+  dataDir: string,
+  options: Pick<ImportOptions, 'websiteId' | 'databaseUrl'>,
+): Promise<void> {
+  try {
+    await underImportLock(
+      dataDir,
+      options.websiteId,
+      () => {
+        for (const source of dataSourceIds) cleanupSourceLeftovers(dataDir, options.websiteId, source);
+        return Promise.resolve();
+      },
+      options.databaseUrl,
+    );
+  } catch (error) {
+    if (!(error instanceof ImportError && error.kind === 'locked')) throw error;
   }
 }

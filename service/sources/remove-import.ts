@@ -58,7 +58,7 @@ async function removeLocked(
   options: RemoveImportOptions,
 ): Promise<{ versionId: string; removedRows: number }> {
   const dir = sourceDir(dataDir, options.websiteId, options.source);
-  cleanupSourceLeftovers(dir);
+  cleanupSourceLeftovers(dataDir, options.websiteId, options.source);
   const live = readSourceVersion(dataDir, options.websiteId, options.source);
   const record = live?.meta.imports.find((i) => i.id === options.importId);
   if (!live || !record)
