@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import {
   MANIFEST_FILE,
   manifestSchema,
@@ -17,7 +18,7 @@ import { columnSources } from '../../catalog/column-sources.ts';
 import { dataWindowBefore } from '../../catalog/data-sources.ts';
 import { openDatabase, quoteLiteral } from '../db/duckdb.ts';
 import { contractTableQueries } from './contract-tables.ts';
-import { buildCrawlTables, type CrawlRows } from './crawl-tables.ts';
+import { buildCrawlTables, type CrawlRows, type SqlRunner } from './crawl-tables.ts';
 
 export type { CrawlRows } from './crawl-tables.ts';
 
@@ -49,6 +50,28 @@ export interface ExportTarget {
   onStep?: () => void;
 }
 
+/** A connection whose failures say which statement failed (a DuckDB out of memory error names none). */
+function namingFailures(connection: DuckDBConnection): SqlRunner & { connection: DuckDBConnection } {
+  const named = async <T>(sql: string, run: () => Promise<T>): Promise<T> => {
+    try {
+      return await run();
+    } catch (error) {
+      const statement = sql.trim().replace(/\s+/g, ' ').slice(0, 100);
+      throw new Error(
+        `${error instanceof Error ? error.message : String(error)}\nin the export statement: ${statement}`,
+        {
+          cause: error,
+        },
+      );
+    }
+  };
+  return {
+    connection,
+    run: (sql, ...rest) => named(sql, () => connection.run(sql, ...rest)),
+    runAndReadAll: (sql, ...rest) => named(sql, () => connection.runAndReadAll(sql, ...rest)),
+  };
+}
+
 export function crawlerVersion(): string {
   const file = path.resolve(import.meta.dirname, '../../package.json');
   return (JSON.parse(fs.readFileSync(file, 'utf8')) as { version: string }).version;
@@ -78,7 +101,7 @@ export async function exportCrawl(
     threads: 1,
     memoryLimit: exportMemoryLimit(),
   });
-  const conn = await db.connect();
+  const conn = namingFailures(await db.connect());
   const tables: Record<string, number> = {};
   try {
     await conn.run(`SET temp_directory = ${quoteLiteral(path.join(rows.workDir, 'duckdb.tmp'))}`);
@@ -95,7 +118,7 @@ export async function exportCrawl(
       target.onStep?.();
     }
   } finally {
-    conn.closeSync();
+    conn.connection.closeSync();
     db.closeSync();
   }
 

@@ -4,8 +4,12 @@
  * DuckDB memory limit below what its joins take, completes and loads. Before the urls table read its side tables by
  * position, its eight hash joins could not spill and this export ran out of memory at 96MB.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveGenerated } from '../../bench/support/generated-site.ts';
+import { crawlWebsite } from '../crawl/crawl.ts';
 import { crawlAndLoad, type CrawledSite } from './helpers/crawl-and-load.ts';
 import { testCrawlOptions } from './helpers/crawl-site.ts';
 
@@ -46,4 +50,16 @@ describe('crawl export under a small memory limit', () => {
       db.closeSync();
     }
   }, 180_000);
+
+  it('names the export statement that ran out of memory', async () => {
+    process.env.CRAWL_EXPORT_MEMORY_LIMIT = '8MB';
+    const outDir = path.join(os.tmpdir(), `thc-export-memory-${process.pid}`);
+    try {
+      await expect(
+        crawlWebsite(testCrawlOptions(site.url, outDir, { websiteId: 'export-memory', maxUrls: 50 })),
+      ).rejects.toThrow(/Out of Memory Error[\s\S]*in the export statement: CREATE TABLE n AS SELECT/);
+    } finally {
+      fs.rmSync(outDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
