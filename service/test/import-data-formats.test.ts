@@ -216,7 +216,13 @@ describe('Search Console ZIP and API responses, and the GA4 Data API', () => {
 
   it('unpacks the Performance report ZIP, and refuses a truncated one naming it', async () => {
     const zip = path.join(FIXTURES, 'search-console/performance-export.zip');
-    const out = importOnce('search-console', [zip]);
+    // Its period (1-14 Nov) holds the bulk export's days imported above: refused, then taken with --replace.
+    const refused = importData('--source', 'search-console', zip);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain(
+      "Filters.csv: its totals for 2026-11-01 to 2026-11-14 (one period) overlap the bulk export's rows (searchdata_url_impression) imported before on 2026-11-02 to 2026-11-03",
+    );
+    const out = importOnce('search-console', ['--replace', zip]);
     expect(out).toContain('5 rows of Search Console Performance report CSV');
     expect(out).toContain('totals for 2026-11-01 to 2026-11-14 (one period, placed on 2026-11-14)');
     expect(out).toContain('queries, countries, devices, search appearance left out (no page URL)');
@@ -235,6 +241,9 @@ describe('Search Console ZIP and API responses, and the GA4 Data API', () => {
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
     expect(run.stderr).toContain(`${cut}: a truncated or damaged ZIP`);
     expect(snapshotTree(storeDir(dataDir))).toEqual(before);
+    // The bulk export's days back, as the tests below expect them.
+    const bulk = path.join(FIXTURES, 'search-console/bulk/searchdata_url_impression.csv');
+    expect(importData('--source', 'search-console', '--replace', bulk).status).toBe(0);
   }, 600_000);
 
   it('reads Search Analytics API responses: pages by day, and queries by day for the query report', async () => {
