@@ -8,7 +8,7 @@ import type { PageRecord } from './crawl-records.ts';
 import { normalizeResolvedUrl, normalizeUrl } from './normalize-url.ts';
 import type { ParsedPage } from './parsed-page.ts';
 import { RENDER_NAVIGATIONS_MAX } from './render-settings.ts';
-import type { RenderedPage } from './render/render-tab.ts';
+import type { RenderedPage } from './render/render-result.ts';
 
 export interface PageRenderer {
   render(url: string): Promise<RenderedPage>;

@@ -97,6 +97,8 @@ test.describe('as staff', () => {
     expect(refused.status()).toBe(409);
     expect(((await refused.json()) as { error: string }).error).toMatch(/Pages\.csv.*2026-11-02/s);
     await expect(card.getByTestId('source-error')).toContainText('Pages.csv');
+    await card.scrollIntoViewIfNeeded();
+    await reviewShots(page, 'data-sources-overlap-refused');
     await expect(card.getByTestId('source-status')).toHaveText('Connected');
     await expect(card.getByTestId('last-import')).toContainText(`by ${logins.staff.email}`);
     await expect(card.getByTestId('source-import')).toHaveCount(1);

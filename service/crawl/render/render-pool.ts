@@ -11,7 +11,8 @@ import { chromiumArgs } from '../render.ts';
 import { CHROMIUM_PATH } from '../render-browser.ts';
 import type { RenderSettings } from '../render-settings.ts';
 import { CdpBrowser } from './cdp-browser.ts';
-import { Deadline, failedRender, RenderTab, STEP_MS, type RenderedPage, type TabLimits } from './render-tab.ts';
+import type { RenderedPage, TabLimits } from './render-result.ts';
+import { Deadline, failedRender, RenderTab, STEP_MS } from './render-tab.ts';
 
 /**
  * Debian's headless shell (package chromium-headless-shell: Chromium's old headless mode, without the browser UI

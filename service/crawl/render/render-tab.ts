@@ -7,35 +7,10 @@
  * deadline, so a page busy in an endless loop costs its cap and no more. Only a tab whose page rendered is kept for
  * the next page, its cookies and storage cleared first; any other is closed, and the page after gets a new one.
  */
-import { HASH_ROUTES_MAX, IDLE_SETTLE_MS, IDLE_WAIT_MS, type RenderSettings } from '../render-settings.ts';
+import { HASH_ROUTES_MAX, IDLE_SETTLE_MS, IDLE_WAIT_MS } from '../render-settings.ts';
 import type { CdpBrowser } from './cdp-browser.ts';
+import type { RenderedPage, TabLimits } from './render-result.ts';
 import { exceptionMessage, FORGET_PATH, MAX_ORIGINS, Watch, type ExceptionDetails } from './render-watch.ts';
-
-export type RenderStatus = 'rendered' | 'timeout' | 'crashed' | 'navigated' | 'failed';
-
-export interface RenderedPage {
-  status: RenderStatus;
-  /** Why the render ended: network quiet, the cap (with requests still in flight), the crash, the navigation. */
-  reason: string;
-  elapsedMs: number;
-  /** The rendered DOM serialised; null when there was none to take. */
-  html: string | null;
-  /** Where the page navigated to (status `navigated`). */
-  navigatedTo: string | null;
-  consoleErrors: string[];
-  pageErrors: string[];
-  failedRequests: string[];
-  robotsBlocked: string[];
-  /** Distinct `#/…` and `#!/…` routes the page links to, its own views' links included. */
-  hashRoutes: string[];
-}
-
-export interface TabLimits extends Pick<RenderSettings, 'quietMs' | 'capMs' | 'loadAssets'> {
-  userAgent: string;
-  /** Whether robots.txt lets the crawler's user agent fetch a subresource (`blocks` decides if it is then fetched). */
-  isAllowed: (url: string) => Promise<boolean>;
-  blocksDisallowed: boolean;
-}
 
 /** Steps after the cap (snapshot, hash routes, closing) get this long each. */
 export const STEP_MS = 2000;

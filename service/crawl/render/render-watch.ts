@@ -8,7 +8,7 @@
  * too, so the same rules hold for them.
  */
 import type { CdpBrowser } from './cdp-browser.ts';
-import type { RenderedPage, TabLimits } from './render-tab.ts';
+import type { RenderedPage, TabLimits } from './render-result.ts';
 
 const MAX_MESSAGES = 20;
 /**
