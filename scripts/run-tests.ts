@@ -63,7 +63,7 @@ await Promise.all([
 ]);
 
 // CI keeps only the end of the log, where the browser tests' lines would hide vitest's: its failures and each shard's
-// last lines come again there.
+// last lines come again there, as do the browser tests' failures.
 const VITEST_TAIL_LINES = 30;
 const vitestFailures: string[] = [];
 const vitestTails = new Map<number, string[]>();
@@ -98,7 +98,25 @@ const vitestJobs: Job[] = Array.from({ length: VITEST_SHARDS }, (_, i) => ({
       onLine: keepTail(i + 1),
     })) === 0,
 }));
-const jobs = [...vitestJobs, ...e2eJobs(e2eGroups([]), async () => ((await prepared) ? template : undefined))];
+// Playwright's account of each failed test (the numbered heading and its error's first lines), kept for the end, just
+// above the summary: CI shows only the last lines.
+const E2E_FAILURE_LINES = 6;
+const MAX_E2E_FAILURE_LINES = 60;
+const e2eFailures: string[] = [];
+const failureLinesLeft = new Map<string, number>();
+const keepE2eFailure = (group: string, line: string): void => {
+  // eslint-disable-next-line no-control-regex -- Playwright colours its lines
+  const plain = line.replace(/\x1b\[[0-9;]*m/g, '');
+  if (/^\s+\d+\) \[chromium\] ›/.test(plain)) failureLinesLeft.set(group, E2E_FAILURE_LINES);
+  const left = failureLinesLeft.get(group) ?? 0;
+  if (left === 0 || e2eFailures.length >= MAX_E2E_FAILURE_LINES) return;
+  failureLinesLeft.set(group, left - 1);
+  if (plain.trim() !== '') e2eFailures.push(`[${group}] ${plain}`);
+};
+const jobs = [
+  ...vitestJobs,
+  ...e2eJobs(e2eGroups([]), async () => ((await prepared) ? template : undefined), keepE2eFailure),
+];
 const queue = new LaneQueue(jobs, (job, isPassed, seconds) => results.push({ name: job.name, isPassed, seconds }));
 await Promise.all([queue.lane(), prepared.then(() => queue.lane())]);
 if (template) fs.rmSync(template, { recursive: true, force: true });
@@ -106,6 +124,7 @@ if (template) fs.rmSync(template, { recursive: true, force: true });
 if (vitestFailures.length > 0) console.log(`\n== vitest's failed tests:\n${vitestFailures.join('\n')}`);
 for (const [shard, tail] of [...vitestTails].sort(([a], [b]) => a - b))
   console.log(`\n== vitest shard ${shard}'s last ${tail.length} lines, again:\n${tail.join('\n')}`);
+if (e2eFailures.length > 0) console.log(`\n== the browser tests' failures, again:\n${e2eFailures.join('\n')}`);
 const minutes = (seconds: number): string => `${(seconds / 60).toFixed(1)} min`;
 console.log(
   `\nnpm test:\n${results.map((r) => `  ${r.isPassed ? 'passed' : 'FAILED'}  ${r.name.padEnd(24)} ${minutes(r.seconds)}`).join('\n')}`,

@@ -115,7 +115,12 @@ export async function prepareE2eTemplate(log: (line: string) => void): Promise<s
 }
 
 /** Runs Playwright for one group with its own port, data directory and output directory; resolves to its exit code. */
-export async function runE2eGroup(group: E2eGroup, template: string, prefixed: boolean): Promise<number> {
+export async function runE2eGroup(
+  group: E2eGroup,
+  template: string,
+  prefixed: boolean,
+  onLine?: (line: string) => void,
+): Promise<number> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'thc-e2e-'));
   fs.cpSync(template, dataDir, { recursive: true });
   const port = process.env.E2E_PORT && !prefixed ? process.env.E2E_PORT : String(await freePort());
@@ -127,6 +132,7 @@ export async function runE2eGroup(group: E2eGroup, template: string, prefixed: b
     {
       tag: prefixed ? `[${group.name}] ` : undefined,
       env: { ...process.env, E2E_PORT: port, E2E_DATA_DIR: dataDir, E2E_OUTPUT_DIR: outputDir },
+      onLine,
     },
   );
   if (process.env.E2E_KEEP_DATA !== '1') fs.rmSync(dataDir, { recursive: true, force: true });
@@ -165,12 +171,17 @@ export class LaneQueue {
   }
 }
 
-/** The groups as jobs, each on its own copy of `template`. */
-export const e2eJobs = (groups: readonly E2eGroup[], template: () => Promise<string | undefined>): Job[] =>
+/** The groups as jobs, each on its own copy of `template`; `onLine(group, line)` sees each line of their output. */
+export const e2eJobs = (
+  groups: readonly E2eGroup[],
+  template: () => Promise<string | undefined>,
+  onLine?: (group: string, line: string) => void,
+): Job[] =>
   groups.map((group) => ({
     name: `e2e: ${group.name}`,
     run: async () => {
       const prepared = await template();
-      return prepared !== undefined && (await runE2eGroup(group, prepared, groups.length > 1)) === 0;
+      const each = onLine && ((line: string) => onLine(group.name, line));
+      return prepared !== undefined && (await runE2eGroup(group, prepared, groups.length > 1, each)) === 0;
     },
   }));
