@@ -85,11 +85,51 @@ describe('isMidRefresh', () => {
     publish('v2');
     const crawls = [crawl(2, { 'search-console': 'v2' }), crawl(1, { 'search-console': 'v1' })];
     const killed = markRefreshing(dataDir, WEBSITE);
-    const marker = path.join(sourcesDir(dataDir, WEBSITE), '.refreshing');
+    const [marker] = markers();
     expect(isMidRefresh(dataDir, WEBSITE, crawls)).toBe(true);
-    const minuteAgo = new Date(Date.now() - 61_000);
-    fs.utimesSync(marker, minuteAgo, minuteAgo);
+    age(marker!, 61_000);
     expect(isMidRefresh(dataDir, WEBSITE, crawls)).toBe(false);
     killed.stop();
   });
+
+  it('keeps holding while another refresh of the website still runs', () => {
+    publish('v2');
+    const crawls = [crawl(2, { 'search-console': 'v2' }), crawl(1, { 'search-console': 'v1' })];
+    const first = markRefreshing(dataDir, WEBSITE);
+    const second = markRefreshing(dataDir, WEBSITE);
+    second.stop();
+    expect(isMidRefresh(dataDir, WEBSITE, crawls)).toBe(true);
+    first.stop();
+    expect(isMidRefresh(dataDir, WEBSITE, crawls)).toBe(false);
+    expect(markers()).toEqual([]);
+  });
+
+  it("removes a killed refresh's marker once it is an hour old, and only that one", () => {
+    const killed = markRefreshing(dataDir, WEBSITE);
+    const [old] = markers();
+    age(old!, 3_601_000);
+    const running = markRefreshing(dataDir, WEBSITE);
+    try {
+      expect(markers()).toHaveLength(1);
+      expect(markers()).not.toContain(old);
+    } finally {
+      running.stop();
+      killed.stop();
+    }
+  });
 });
+
+/** The website's refresh markers, by path. */
+function markers(): string[] {
+  const dir = sourcesDir(dataDir, WEBSITE);
+  return fs
+    .readdirSync(dir)
+    .filter((name) => name.startsWith('.refreshing-'))
+    .map((name) => path.join(dir, name));
+}
+
+/** Sets a file's times `ms` into the past. */
+function age(file: string, ms: number): void {
+  const then = new Date(Date.now() - ms);
+  fs.utimesSync(file, then, then);
+}

@@ -4,6 +4,7 @@
  * the old state and the new (Added/Removed diffing a refreshed crawl against one not yet refreshed), so the registry
  * keeps serving the loads it served before until every crawl of the website has caught up, while the refresh runs.
  */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { DuckDBInstance } from '@duckdb/node-api';
@@ -13,19 +14,43 @@ import { isConnectedVersion, readSourceVersion, sourcesDir, type SourceVersion }
 import type { LiveCrawl } from '../store/layout.ts';
 import { CrawlRegistry, type RegistryOptions } from '../store/registry.ts';
 
-/** How fresh the refresh marker must be to count as a refresh still running (it is touched every REFRESH_BEAT_MS). */
+/** How fresh a refresh's marker must be to count as a refresh still running (it is touched every REFRESH_BEAT_MS). */
 const REFRESH_BEAT_MS = 10_000;
 const REFRESH_STALE_MS = 6 * REFRESH_BEAT_MS;
-const refreshMarker = (dataDir: string, websiteId: string): string =>
-  path.join(sourcesDir(dataDir, websiteId), '.refreshing');
+/** A killed refresh's marker no longer holds anything after REFRESH_STALE_MS; it is removed once this old. */
+const MARKER_LEFTOVER_MS = 3_600_000;
+const MARKER_PREFIX = '.refreshing-';
+
+/** Each refresh's own marker file in the website's sources folder, with how long ago each was touched. */
+function markerAges(dataDir: string, websiteId: string, now: number): { file: string; ageMs: number }[] {
+  const dir = sourcesDir(dataDir, websiteId);
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir).filter((name) => name.startsWith(MARKER_PREFIX));
+  } catch {
+    return [];
+  }
+  return names.flatMap((name) => {
+    const file = path.join(dir, name);
+    try {
+      return [{ file, ageMs: now - fs.statSync(file).mtimeMs }];
+    } catch {
+      return []; // its refresh ended while the folder was read
+    }
+  });
+}
 
 /**
  * Marks the website's crawls as being refreshed until `stop`, touching the marker so that a refresh killed part way
- * stops holding the website within a minute (on any host that shares the store), rather than for ever.
+ * stops holding the website within a minute (on any host that shares the store), rather than for ever. Each refresh
+ * has a marker of its own: one that ends (or fails at once on another's load lock) never ends another's hold.
  */
 export function markRefreshing(dataDir: string, websiteId: string): { stop: () => void } {
-  const marker = refreshMarker(dataDir, websiteId);
-  fs.mkdirSync(path.dirname(marker), { recursive: true });
+  const dir = sourcesDir(dataDir, websiteId);
+  fs.mkdirSync(dir, { recursive: true });
+  for (const { file, ageMs } of markerAges(dataDir, websiteId, Date.now()))
+    if (ageMs > MARKER_LEFTOVER_MS) fs.rmSync(file, { force: true });
+  const marker = path.join(dir, `${MARKER_PREFIX}${process.pid}-${randomBytes(6).toString('hex')}`);
   const touch = (): void => fs.writeFileSync(marker, `${process.pid}\n`);
   touch();
   const beat = setInterval(() => {
@@ -44,13 +69,8 @@ export function markRefreshing(dataDir: string, websiteId: string): { stop: () =
   };
 }
 
-function isRefreshing(dataDir: string, websiteId: string, now = Date.now()): boolean {
-  try {
-    return now - fs.statSync(refreshMarker(dataDir, websiteId)).mtimeMs < REFRESH_STALE_MS;
-  } catch {
-    return false;
-  }
-}
+const isRefreshing = (dataDir: string, websiteId: string, now = Date.now()): boolean =>
+  markerAges(dataDir, websiteId, now).some(({ ageMs }) => ageMs < REFRESH_STALE_MS);
 
 /**
  * Whether a crawl that joined `joined` has yet to join the source's version: it joined another, or none while the
