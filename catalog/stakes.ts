@@ -40,10 +40,25 @@ export type Stake = Record<StakeFigure, number | null>;
 export type StakeSums = Record<StakeFigure, number>;
 
 /** The figures the connected sources give; undefined when none of them is connected. */
+export function presentStakeFigures(connected: ReadonlySet<DataSourceId>): ReadonlySet<StakeFigure> | undefined {
+  const present = STAKE_FIGURES.filter((figure) => STAKE_SOURCES[figure].some((id) => connected.has(id)));
+  return present.length > 0 ? new Set(present) : undefined;
+}
+
+/** The present figures' sums, the others null; one literal, so every stake has one object shape. */
+export const stakeFrom = (sums: StakeSums, present: ReadonlySet<StakeFigure>): Stake => ({
+  clicks: present.has('clicks') ? sums.clicks : null,
+  impressions: present.has('impressions') ? sums.impressions : null,
+  sessions: present.has('sessions') ? sums.sessions : null,
+  conversions: present.has('conversions') ? sums.conversions : null,
+  revenue: present.has('revenue') ? sums.revenue : null,
+  ad_spend: present.has('ad_spend') ? sums.ad_spend : null,
+});
+
+/** The figures the connected sources give; undefined when none of them is connected. */
 export function stakeOf(sums: StakeSums, connected: ReadonlySet<DataSourceId>): Stake | undefined {
-  const isPresent = (figure: StakeFigure) => STAKE_SOURCES[figure].some((id) => connected.has(id));
-  if (!STAKE_FIGURES.some(isPresent)) return undefined;
-  return Object.fromEntries(STAKE_FIGURES.map((f) => [f, isPresent(f) ? sums[f] : null])) as Stake;
+  const present = presentStakeFigures(connected);
+  return present && stakeFrom(sums, present);
 }
 
 /** Visits at stake: sessions when analytics is connected, else search clicks; null with neither. */
