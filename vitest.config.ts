@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import DurationSequencer from './service/test/helpers/duration-sequencer.ts';
 
 /** The route suite: run once more with the app state on a real PostgreSQL server (the `postgres` project). */
 const routeSuite = [
@@ -32,6 +33,8 @@ export default defineConfig({
     hookTimeout: 300_000,
     pool: 'forks',
     reporters: ['default', './service/test/helpers/slowest-files-reporter.ts'],
+    // --shard splits the files by their measured time (helpers/test-durations.json), not by a hash of their path.
+    sequence: { sequencer: DurationSequencer },
     // Every test site is on 127.0.0.1, which the egress policy refuses unless allowed; no test asks a real DNS server
     // (a closed loopback port answers at once). Tests of the policy itself pass their own.
     env: { CRAWL_ALLOW: '127.0.0.1/32', CRAWL_DNS_SERVERS: '127.0.0.1:1' },
