@@ -4,7 +4,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'data', 'web/dist', 'bench/out', 'test-results', 'playwright-report'] },
+  { ignores: ['node_modules', 'data', 'web/dist', 'web/dist.*', 'bench/out', 'test-results', 'playwright-report'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

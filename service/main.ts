@@ -25,7 +25,7 @@ async function main(): Promise<void> {
   if (clockStart)
     console.log(`CLOCK_START: the service's clock started at ${clockStart.toISOString()} and runs at normal speed`);
   loadCatalog();
-  ensureWebBuild();
+  await ensureWebBuild();
   // After the build: the umask it sets is for DATA_DIR, not for web/dist.
   makeDataDirPrivate(config.dataDir);
   if (config.isDemo && listLiveCrawls(config.dataDir).length === 0) {

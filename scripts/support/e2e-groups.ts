@@ -10,6 +10,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { prepareE2eData } from '../../web/e2e/demo-data.ts';
 import { freePort } from './free-port.ts';
+import { buildWebDist, dashboardBuild } from '../../service/web-build.ts';
 
 const repoDir = path.resolve(import.meta.dirname, '../..');
 
@@ -92,14 +93,15 @@ export function runChild(
   });
 }
 
-/** vite build of web/dist, which the service serves; its exit code. */
-export function buildWeb(): Promise<number> {
-  return runChild(process.execPath, [
-    path.join(repoDir, 'node_modules/vite/bin/vite.js'),
-    'build',
-    '--config',
-    'web/vite.config.ts',
-  ]);
+/** The dashboard's build into web/dist, which the service serves (service/web-build.ts); its exit code. */
+export async function buildWeb(): Promise<number> {
+  let code = 1;
+  await buildWebDist(async (outDir) => {
+    const { command, args, env } = dashboardBuild(outDir);
+    code = await runChild(command, args, { env });
+    return code === 0;
+  });
+  return code;
 }
 
 /** A temp directory holding the browser tests' data, made once and copied to each group. */

@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { CHUNK_LIMIT_KB, oversizeChunks } from '../../web/chunk-size-limit.ts';
 import { tempDir } from './auth-fixture.ts';
+import { buildWebDist, dashboardBuild } from '../web-build.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
@@ -17,12 +18,8 @@ const run = promisify(execFile);
 describe('the dashboard build', () => {
   it('prints no warning, and no chunk is over the limit', async () => {
     const outDir = tempDir('thc-web-build-');
-    const vite = path.join(ROOT, 'node_modules/vite/bin/vite.js');
-    const built = await run(
-      process.execPath,
-      [vite, 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn', '--outDir', outDir, '--emptyOutDir'],
-      { cwd: ROOT },
-    );
+    const { command, args, env } = dashboardBuild(outDir, { logLevel: 'warn' });
+    const built = await run(command, args, { cwd: ROOT, env });
     expect({ stdout: built.stdout, stderr: built.stderr }).toEqual({ stdout: '', stderr: '' });
     const assets = fs.readdirSync(path.join(outDir, 'assets')).filter((f) => f.endsWith('.js'));
     expect(assets.length).toBeGreaterThan(3);
@@ -30,6 +27,26 @@ describe('the dashboard build', () => {
       assets.map((f) => [f, { type: 'chunk', code: fs.readFileSync(path.join(outDir, 'assets', f), 'utf8') }]),
     );
     expect(oversizeChunks(bundle, CHUNK_LIMIT_KB)).toEqual([]);
+    // React's production build, though vitest runs this under NODE_ENV=test: only its development build says this.
+    const devOnly = Object.keys(bundle).filter((f) => bundle[f]!.code.includes('Download the React DevTools'));
+    expect(devOnly).toEqual([]);
+  });
+
+  it('replaces web/dist only once the new build is whole, and keeps the old one when the build fails', async () => {
+    const dist = path.join(tempDir('thc-web-dist-'), 'dist');
+    fs.mkdirSync(dist);
+    fs.writeFileSync(path.join(dist, 'index.html'), 'old');
+    const isBuilt = await buildWebDist((outDir) => {
+      fs.mkdirSync(outDir);
+      fs.writeFileSync(path.join(outDir, 'index.html'), 'new');
+      expect(fs.readFileSync(path.join(dist, 'index.html'), 'utf8')).toBe('old');
+      return true;
+    }, dist);
+    expect(isBuilt).toBe(true);
+    expect(fs.readFileSync(path.join(dist, 'index.html'), 'utf8')).toBe('new');
+    expect(await buildWebDist((outDir) => (fs.mkdirSync(outDir), false), dist)).toBe(false);
+    expect(fs.readFileSync(path.join(dist, 'index.html'), 'utf8')).toBe('new');
+    expect(fs.readdirSync(path.dirname(dist))).toEqual(['dist']);
   });
 
   it('names each chunk over the limit with its size', () => {
