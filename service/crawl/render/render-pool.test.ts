@@ -38,10 +38,14 @@ const ROUTES: Record<string, string> = {
     "document.cookie = 'seen=1; path=/'; localStorage.setItem('seen', '1'); sessionStorage.setItem('seen', '1');",
   ),
   '/reads-state': page('Reads state', READ_STATE),
-  // Writes state, logs, and fetches only as it goes, after its render, in a cross-site frame too; and keeps logging.
+  // Writes state, logs, and fetches only as it goes, after its render, in a cross-site frame too; and keeps logging,
+  // and writing state whenever its worker posts to it (through a port: no timer of the page's own).
   '/leaves-state': page(
     'Leaves state',
     "setInterval(() => console.error('still running'), 50);" +
+      'const channel = new MessageChannel(); channel.port1.onmessage = () => {' +
+      "document.cookie = 'posted=1; path=/'; localStorage.setItem('posted', '1'); sessionStorage.setItem('posted', '1'); };" +
+      "new Worker('/posts.js').postMessage(0, [channel.port2]);" +
       "for (const event of ['beforeunload', 'pagehide', 'unload']) addEventListener(event, () => {" +
       "document.cookie = 'left=1; path=/'; localStorage.setItem(event, '1'); sessionStorage.setItem(event, '1');" +
       "console.error('leaving on ' + event); fetch('/slow-data?' + event); });",
@@ -53,6 +57,7 @@ const ROUTES: Record<string, string> = {
   '/frames': page('Frames', "new Worker('/worker.js');", '<iframe src="FRAME_ORIGIN/frame"></iframe>'),
   '/frame': page('Frame', "fetch('/private/frame.json');", '<img src="/frame-photo.png" alt="">'),
   '/worker.js': "fetch('/private/worker.json');",
+  '/posts.js': 'onmessage = (event) => setInterval(() => event.ports[0].postMessage(1), 20);',
 };
 
 let server: http.Server;
@@ -133,7 +138,7 @@ describe('the render pool', () => {
     }
   }, 60_000);
 
-  it('gives the next page none of what the last page did as it went: storage (a cross-site frame’s too), requests, messages', async () => {
+  it('gives the next page none of what the last page did as it went: storage (a cross-site frame’s and a worker’s prompting too), requests, messages', async () => {
     const pool = poolOf(1);
     try {
       const last = await pool.render(`${origin}/leaves-state`);
