@@ -65,8 +65,11 @@ describe('the render mode setting', () => {
       error: 'Render tabs must be a whole number from 1 to 32',
       field: 'renderTabs',
     });
-    expect(checkCrawlSettings({ ...base, renderQuietMs: 2_501 })).toEqual({
-      error: 'Network quiet must be a whole number from 0 to 2,500',
+    expect(checkCrawlSettings({ ...base, renderQuietMs: 2_499 })).toEqual({
+      settings: { ...base, renderQuietMs: 2_499 },
+    });
+    expect(checkCrawlSettings({ ...base, renderQuietMs: 2_500 })).toEqual({
+      error: 'Network quiet must be a whole number from 0 to 2,499',
       field: 'renderQuietMs',
     });
   });

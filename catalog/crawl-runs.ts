@@ -75,6 +75,14 @@ export interface CrawlSettings {
   dataWindowDays: number;
 }
 
+/** How long a page may take to count as rendered before it is recorded as timed out (render-settings.ts). */
+export const RENDER_CAP_MS = 5000;
+/**
+ * The longest network quiet a render cap allows, below half of it: a quiet window the cap leaves no time to reach
+ * would end most pages at the cap. The Crawls page and the command line both hold it.
+ */
+export const maxRenderQuietMs = (capMs: number): number => Math.ceil(capMs / 2) - 1;
+
 export const CRAWL_LIMITS = {
   maxUrls: { min: 1, max: 1_000_000 },
   maxDepth: { min: 0, max: 1000 },
@@ -82,8 +90,7 @@ export const CRAWL_LIMITS = {
   delayMs: { min: 0, max: 60_000 },
   render: { min: 0, max: 1000 },
   renderTabs: { min: 1, max: 32 },
-  // Half the render cap: a quiet window the cap leaves no time to reach would time out every page.
-  renderQuietMs: { min: 0, max: 2_500 },
+  renderQuietMs: { min: 0, max: maxRenderQuietMs(RENDER_CAP_MS) },
   timeLimitHours: { min: 1, max: 48 },
   // Search Console keeps 16 months.
   dataWindowDays: { min: 1, max: 480 },
@@ -98,8 +105,6 @@ export const DEFAULT_TIME_LIMIT_HOURS = 6;
 /** The rendered crawl's tabs and quiet window by default (service/crawl/render-settings.ts: what they mean). */
 export const DEFAULT_RENDER_TABS = 8;
 export const DEFAULT_RENDER_QUIET_MS = 500;
-/** How long a page may take to count as rendered before it is recorded as timed out (render-settings.ts). */
-export const RENDER_CAP_MS = 5000;
 
 /** Settings of a website nobody has configured yet: its domain's home page, weekly before the Tuesday approval. */
 export function defaultCrawlSettings(domain: string): CrawlSettings {

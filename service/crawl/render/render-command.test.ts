@@ -35,6 +35,14 @@ describe('the render options of the command line', () => {
     [['--render-mode', 'none', '--render', '3'], 'it cannot go with --render-mode none'],
     [['--render-mode', 'all', '--render-cap', '50'], '--render-cap must be a whole number of milliseconds from 100'],
     [['--render-mode', 'all', '--render-quiet', '1.5'], '--render-quiet must be a whole number'],
+    [
+      ['--render-mode', 'all', '--render-quiet', '2500'],
+      '--render-quiet 2500 must be below half of --render-cap 5000 (the default): at most 2499 ms',
+    ],
+    [
+      ['--render-mode', 'all', '--render-cap', '1000'],
+      '--render-quiet 500 (the default) must be below half of --render-cap 1000: at most 499 ms',
+    ],
     [['--render-mode', 'all', '--render-tabs', '0'], '--render-tabs must be a whole number from 1 to 32, not "0"'],
     [
       ['--render-mode', 'all', '--render-tabs', 'many'],

@@ -2,6 +2,7 @@
  * The rendered crawl's command-line options (`--render-mode`, `--render-assets`, `--render-quiet`, `--render-cap`,
  * `--render-tabs`).
  */
+import { maxRenderQuietMs } from '../../../catalog/crawl-runs.ts';
 import type { CrawlOptions } from '../crawl-options.ts';
 import {
   isRenderMode,
@@ -67,13 +68,12 @@ export function renderOptionsOf(
   const capMs = ms('render-cap', 100);
   const quiet = quietMs ?? QUIET_MS;
   const cap = capMs ?? RENDER_CAP_MS;
-  // A page waits the quiet time after its last request; at half the cap or more, most pages would end at the cap.
-  if ((quietMs !== undefined || capMs !== undefined) && quiet * 2 >= cap) {
+  if ((quietMs !== undefined || capMs !== undefined) && quiet > maxRenderQuietMs(cap)) {
     const of = (name: string, value: number, given: number | undefined): string =>
       `--${name} ${value}${given === undefined ? ' (the default)' : ''}`;
     fail(
       `${of('render-quiet', quiet, quietMs)} must be below half of ${of('render-cap', cap, capMs)}: ` +
-        `at most ${Math.ceil(cap / 2) - 1} ms`,
+        `at most ${maxRenderQuietMs(cap)} ms`,
     );
   }
   const tabsText = args['render-tabs'];
