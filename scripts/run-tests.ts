@@ -56,12 +56,6 @@ try {
   console.error(`${error instanceof Error ? error.message : String(error)}; the tests that need it will say so`);
 }
 
-await Promise.all([
-  check('prettier', [bin('prettier/bin/prettier.cjs'), '--check', '.']),
-  check('eslint', [bin('eslint/bin/eslint.js'), '.']),
-  check('typecheck', [bin('typescript7/bin/tsc'), '--noEmit']),
-]);
-
 // CI keeps only the end of the log, where the browser tests' lines would hide vitest's: its failures and each shard's
 // last lines come again there, as do the browser tests' failures.
 const VITEST_TAIL_LINES = 30;
@@ -80,17 +74,24 @@ const keepTail =
   };
 
 /**
- * vitest in shards (its files split by a hash of their path), then the browser tests' groups, each a job for the
- * first lane free: one lane starts at once, the other once the browser tests' build and data are made, and both
- * take jobs to the end. A shard keeps about one core busy, as a browser group does, so the two cores stay busy.
+ * vitest in shards (its files split by their measured time, service/test/helpers/duration-sequencer.ts), then the
+ * browser tests' groups, each a job for the first lane free: one lane starts once the checks end, the other once the
+ * browser tests' build and data are made, and both take jobs to the end. A shard keeps about one core busy, as a
+ * browser group does, so the two cores stay busy.
  */
 const VITEST_SHARDS = 3;
 let template: string | undefined;
+// The browser tests' build and data start beside the checks, whose last minute is ESLint's alone on one core.
 const prepared = step('e2e build and data', async () => {
   if ((await buildWeb()) !== 0) return false;
   template = await prepareE2eTemplate((line) => console.log(line));
   return true;
 });
+await Promise.all([
+  check('prettier', [bin('prettier/bin/prettier.cjs'), '--check', '.']),
+  check('eslint', [bin('eslint/bin/eslint.js'), '.']),
+  check('typecheck', [bin('typescript7/bin/tsc'), '--noEmit']),
+]);
 const vitestJobs: Job[] = Array.from({ length: VITEST_SHARDS }, (_, i) => ({
   name: `vitest ${i + 1}/${VITEST_SHARDS}`,
   run: async () =>
