@@ -12,6 +12,7 @@ import { loadCatalog } from './catalog/index.ts';
 import { explainCatalog } from './engine/explain-catalog.ts';
 import { findStaleCrawls } from './load/refresh.ts';
 import { ensureWebBuild } from './web-build.ts';
+import { readCrawlExportMemoryLimit } from './crawl/export-memory.ts';
 import { openCrawlRegistry } from './source-data/mid-refresh.ts';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -20,6 +21,7 @@ async function main(): Promise<void> {
   const config = readConfig();
   const storePollMs = readStorePollMs();
   readCrawlWorkers();
+  readCrawlExportMemoryLimit();
   checkEgressPolicy(egressPolicyFromEnv(process.env));
   const { clock, start: clockStart } = readClock();
   if (clockStart)

@@ -145,6 +145,15 @@ describe('parseCrawlCommand', () => {
     expect(HELP).toContain('CRAWL_DNS_SERVERS');
   });
 
+  it('refuses a CRAWL_EXPORT_MEMORY_LIMIT DuckDB would refuse, before anything is fetched', () => {
+    expect(() => parseCrawlCommand(['http://a.example/', '--out', 'x'], { CRAWL_EXPORT_MEMORY_LIMIT: '768' })).toThrow(
+      new UsageError('CRAWL_EXPORT_MEMORY_LIMIT must be a size such as 768MB or 1.5GiB, got "768"'),
+    );
+    expect(
+      parseCrawlCommand(['http://a.example/', '--out', 'x'], { CRAWL_EXPORT_MEMORY_LIMIT: '1GB' }).options.startUrl,
+    ).toBe('http://a.example/');
+  });
+
   it('says what bounds a run in --help', () => {
     expect(HELP).toContain('--time-limit HOURS    wall-clock limit, 1 to 48 (default 6)');
     expect(HELP).toContain(

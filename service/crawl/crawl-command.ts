@@ -8,6 +8,7 @@ import { CURRENT_FILE, crawlDir, websiteDir } from '../store/layout.ts';
 import type { CrawlOptions } from './crawl-options.ts';
 import { checkEgressPolicy, egressPolicyFromEnv, type EgressPolicy } from './egress.ts';
 import { crawlerVersion, CRAWLER_NAME } from './export-crawl.ts';
+import { readCrawlExportMemoryLimit } from './export-memory.ts';
 import { normalizeUrl } from './normalize-url.ts';
 import { RENDER_ARGS, RENDER_HELP, RENDER_USAGE, renderOptionsOf } from './render/render-command.ts';
 
@@ -158,6 +159,11 @@ export function parseCrawlCommand(argv: string[], env: NodeJS.ProcessEnv = {}): 
   );
   const v = parsed.values;
   const { dataDir } = parsed;
+  try {
+    readCrawlExportMemoryLimit(env);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
   if (parsed.isHelp) return { isHelp: true, isLoad: false, dataDir, options: undefined as never };
   const [start, ...rest] = parsed.positionals;
   if (start === undefined) throw new UsageError('missing START_URL');
