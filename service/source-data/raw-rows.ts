@@ -4,7 +4,8 @@
  * work, and they grow with the file, while a crawl reads only its window). A version holds them in a table of their
  * own; a crawl's join sums its window's rows per key together with the source's keyed rows (join-sources.ts). Without
  * --replace a day holds raw rows or keyed rows of a source, never both, and no raw row lies in the span of a period
- * import's totals (merge-raw.ts), so nothing is counted twice; --replace takes the staff's word for it.
+ * import's totals (merge-raw.ts), so nothing is counted twice; --replace drops the live rows on the new file's dates
+ * and, whole, every period import whose span meets them (merge-version.ts), so it cannot count a day twice either.
  */
 import type { DataSourceId } from '../../catalog/data-sources.ts';
 import { exportTable, type ExportTableId } from '../../catalog/export-contract.ts';

@@ -26,7 +26,7 @@ import { sha256Of } from './file-hash.ts';
 import { ImportError } from './import-error.ts';
 import type { Coverage, Importer, SourceFile } from './importer.ts';
 import { matchCrawledUrls, type UrlMatch } from './match-urls.ts';
-import { mergeVersion } from './merge-version.ts';
+import { mergeVersion, type ReplacedPeriod } from './merge-version.ts';
 import { normaliseStaged } from './normalise-staged.ts';
 import {
   cleanupSourceLeftovers,
@@ -213,7 +213,7 @@ async function importLocked(
       urls,
       skippedRows: normal.skippedRows,
       skippedExamples: normal.skippedExamples,
-      notes: staged.notes,
+      notes: [...staged.notes, ...merged.replacedPeriods.map(replacedNote)],
       refreshedCrawlIds: [],
       refreshFailure: null,
     };
@@ -254,6 +254,9 @@ async function importLocked(
     fs.rmSync(workDir, { recursive: true, force: true });
   }
 }
+
+const replacedNote = (p: ReplacedPeriod): string =>
+  `replaced the totals for ${p.start} to ${p.end} whole (one period: they stand for each of its days and cannot be split)`;
 
 /**
  * Crawl loads read a source's live version under the load lock: publishing (and dropping the old) takes it too, and

@@ -23,3 +23,9 @@ export class ImportError extends Error {
 /** A bad cell: `file:line:column: problem`, as compilers locate errors. */
 export const cellError = (file: string, line: number, column: number, problem: string): ImportError =>
   new ImportError(`${file}:${line}:${column}: ${problem}`);
+
+/** How a refusal for rows imported before says what to do: the command's words, and the Data sources page's. */
+export const REPLACE_HINT = {
+  cli: 'nothing imported; use --replace to replace the dates these files cover',
+  page: 'nothing imported; tick "Replace the dates these files cover" beside the drop zone to replace them',
+} as const;

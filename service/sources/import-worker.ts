@@ -7,7 +7,7 @@ import type { ImportStep } from '../../catalog/data-source-calls.ts';
 import { dataSource } from '../../catalog/data-sources.ts';
 import { useDataDirUmask } from '../data-dir.ts';
 import { firstLine } from '../error-text.ts';
-import { ImportError, type ImportErrorKind } from './import-error.ts';
+import { ImportError, REPLACE_HINT, type ImportErrorKind } from './import-error.ts';
 import { importData, type ImportOptions } from './import-data.ts';
 import { importSummary } from './import-summary.ts';
 import { removeImport, type RemoveImportOptions } from './remove-import.ts';
@@ -51,7 +51,7 @@ process.once('message', (message: ToImportWorker) => {
   void run(message)
     .catch((error: unknown): FromImportWorker =>
       error instanceof ImportError
-        ? { type: 'failed', error: error.message, kind: error.kind }
+        ? { type: 'failed', error: error.message.replace(REPLACE_HINT.cli, REPLACE_HINT.page), kind: error.kind }
         : { type: 'failed', error: firstLine(error), kind: 'error' },
     )
     .then(send)

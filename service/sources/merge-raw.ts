@@ -6,7 +6,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { dataSource, type DataSourceId } from '../../catalog/data-sources.ts';
 import { quoteIdent, quoteLiteral, textOf } from '../db/duckdb.ts';
-import { ImportError } from './import-error.ts';
+import { ImportError, REPLACE_HINT } from './import-error.ts';
 import type { Coverage, StagedTableId } from './importer.ts';
 import { columnsOf, isRawTableId, rawTablesOf } from '../source-data/raw-rows.ts';
 import { IMPORT_COLUMN, type SourceVersion } from '../source-data/source-store.ts';
@@ -15,8 +15,6 @@ const rowsOf = async (conn: DuckDBConnection, sql: string): Promise<Record<strin
   (await conn.runAndReadAll(sql)).getRowObjectsJS();
 const countOf = async (conn: DuckDBConnection, sql: string): Promise<number> =>
   Number((await conn.runAndReadAll(sql)).getRowsJS()[0]?.[0] ?? 0);
-
-const REPLACE_HINT = 'nothing imported; use --replace to replace the dates these files cover';
 
 /**
  * Without --replace, raw rows may not come onto days where the source holds keyed rows of the tables they feed, nor
@@ -62,7 +60,7 @@ export async function refuseMixedDays(
       const [first] = await rowsOf(conn, `SELECT min(${date})::VARCHAR AS day FROM ${neu} WHERE ${date} IN (${list})`);
       if (first?.day === null || first?.day === undefined) continue;
       throw new ImportError(
-        `${fileNames}: ${textOf(first.day)} holds ${what} imported before; ${REPLACE_HINT}`,
+        `${fileNames}: ${textOf(first.day)} holds ${what} imported before; ${REPLACE_HINT.cli}`,
         'conflict',
       );
     }
@@ -102,7 +100,7 @@ async function refuseNewPeriod(
     if (added.length === 0) return;
   }
   throw new ImportError(
-    `${text.fileNames}: its totals for ${coverage.start} to ${coverage.end} (one period) overlap ${text.what} imported before on ${span.start} to ${span.end}; ${REPLACE_HINT}`,
+    `${text.fileNames}: its totals for ${coverage.start} to ${coverage.end} (one period) overlap ${text.what} imported before on ${span.start} to ${span.end}; ${REPLACE_HINT.cli}`,
     'conflict',
   );
 }
@@ -134,7 +132,7 @@ async function refuseHeldPeriods(
     const span = await spanOf(conn, tables.neu, date, inSpan + heldRaw);
     if (!span) continue;
     throw new ImportError(
-      `${text.fileNames}: its rows on ${span.start} to ${span.end} overlap the totals for ${start} to ${end} (one period, ${tables.held}) imported before; ${REPLACE_HINT}`,
+      `${text.fileNames}: its rows on ${span.start} to ${span.end} overlap the totals for ${start} to ${end} (one period, ${tables.held}) imported before; ${REPLACE_HINT.cli}`,
       'conflict',
     );
   }
@@ -172,7 +170,7 @@ export async function rawRowsAdded(
   );
   if (differing)
     throw new ImportError(
-      `${fileNames}: other ${tableId} rows than imported before on ${Number(differing.days)} of its days (first: ${textOf(differing.day)}); ${REPLACE_HINT}`,
+      `${fileNames}: other ${tableId} rows than imported before on ${Number(differing.days)} of its days (first: ${textOf(differing.day)}); ${REPLACE_HINT.cli}`,
       'conflict',
     );
   return `(SELECT t.* FROM ${tagged} t ANTI JOIN raw_old_days o ON t.${quoteIdent(dateColumn)} = o.day)`;

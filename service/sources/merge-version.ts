@@ -2,7 +2,8 @@
  * From normalised staged rows (normalise-staged.ts) to a new version of a source, merged with the live version's
  * rows: keyed rows added where new, refused where they contradict imported rows; raw rows (raw-rows.ts) day by day,
  * added on days without them, refused on days that hold other raw rows; unless --replace, which first drops the live
- * rows on the dates the new files cover. A day holds raw rows or keyed rows, never both. A key column may be NULL (a
+ * rows on the dates the new files cover (a period file's whole period) and every row of a period import whose period
+ * meets those dates. A day holds raw rows or keyed rows, never both. A key column may be NULL (a
  * Google Ads search term has no landing URL, a Keyword Planner export no customer id): keys are compared NULL-safely.
  */
 import fs from 'node:fs';
@@ -11,7 +12,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { dataSource, type DataSourceId } from '../../catalog/data-sources.ts';
 import { exportTable, parquetFileOf, type ExportTableId } from '../../catalog/export-contract.ts';
 import { quoteIdent, quoteLiteral, textOf } from '../db/duckdb.ts';
-import { ImportError } from './import-error.ts';
+import { ImportError, REPLACE_HINT } from './import-error.ts';
 import type { Coverage, StagedTableId } from './importer.ts';
 import { changedRowsOf, rawRowsAdded, refuseMixedDays } from './merge-raw.ts';
 import {
@@ -37,6 +38,14 @@ export interface Merged {
   changedRows: number;
   /** Raw tables of the new version whose file is the vendor's own (source.json's vendorFiles). */
   vendorFiles: Record<string, VendorFile>;
+  /** With --replace, the period imports taken out whole because their span meets the new files' dates. */
+  replacedPeriods: ReplacedPeriod[];
+}
+
+export interface ReplacedPeriod {
+  importId: string;
+  start: string;
+  end: string;
 }
 
 /** The rows of a version's table, raw or keyed, with the import each came from (versionRowsOf). */
@@ -87,6 +96,9 @@ export async function mergeVersion(
   let changedRows = 0;
   const { dateColumn } = dataSource(source);
   const inRange = `${quoteIdent(dateColumn)} BETWEEN ${quoteLiteral(coverage.start)}::DATE AND ${quoteLiteral(coverage.end)}::DATE`;
+  const replacedPeriods = options.isReplace ? periodsMeeting(live, coverage) : [];
+  const replaced = replacedOn(inRange, replacedPeriods);
+  const periodsTaken = new Set<string>();
   const ids: StagedTableId[] = [...dataSource(source).tables, ...rawTablesOf(source).map((r) => r.id)];
   if (!options.isReplace) await refuseMixedDays(conn, source, live, fresh, coverage, options.fileNames);
   for (const tableId of ids) {
@@ -100,10 +112,11 @@ export async function mergeVersion(
     const file = path.join(options.partialDir, parquetFileOf(tableId));
     let merged: string | undefined = old;
     if (options.isReplace && isReplacedBy(tableId, fresh)) {
-      const kept = old ? `SELECT * FROM ${old} WHERE NOT (${inRange})` : undefined;
+      const kept = old ? `SELECT * FROM ${old} WHERE NOT (${replaced})` : undefined;
       const parts = [kept, tagged && `SELECT * FROM ${tagged}`].filter(Boolean);
       merged = parts.length > 0 ? `(${parts.join(' UNION ALL ')})` : undefined;
-      const dropped = old ? `(SELECT ${columns} FROM ${old} WHERE ${inRange})` : undefined;
+      const dropped = old ? `(SELECT ${columns} FROM ${old} WHERE ${replaced})` : undefined;
+      if (old && replacedPeriods.length > 0) await periodsHeld(conn, old, replacedPeriods, periodsTaken);
       changedRows += await changedRowsOf(conn, tableId, dropped, neu, columns, dateColumn);
       if (!kept && tagged && (await moveStaged(options.files?.get(tableId), file))) {
         merged = undefined;
@@ -144,7 +157,49 @@ export async function mergeVersion(
     if (fs.existsSync(file))
       tables[tableId] = await countOf(conn, `SELECT count(*) FROM read_parquet(${quoteLiteral(file)})`);
   }
-  return { tables, changedRows, vendorFiles };
+  return {
+    tables,
+    changedRows,
+    vendorFiles,
+    replacedPeriods: replacedPeriods.filter((p) => periodsTaken.has(p.importId)),
+  };
+}
+
+/**
+ * The period imports of the live version whose span meets the new files' dates: their totals stand for every day of
+ * their period and cannot be split by day, so --replace takes each of them out whole.
+ */
+function periodsMeeting(live: SourceVersion | undefined, coverage: Coverage): ReplacedPeriod[] {
+  return (live?.meta.imports ?? []).flatMap((i) =>
+    i.id !== undefined &&
+    i.coverage.granularity === 'period' &&
+    i.coverage.start <= coverage.end &&
+    i.coverage.end >= coverage.start
+      ? [{ importId: i.id, start: i.coverage.start, end: i.coverage.end }]
+      : [],
+  );
+}
+
+/** Adds to `into` the ids of those periods whose rows `old` holds. */
+async function periodsHeld(
+  conn: DuckDBConnection,
+  old: string,
+  periods: readonly ReplacedPeriod[],
+  into: Set<string>,
+): Promise<void> {
+  const ids = periods.map((p) => quoteLiteral(p.importId)).join(', ');
+  const held = await rowsOf(
+    conn,
+    `SELECT DISTINCT ${quoteIdent(IMPORT_COLUMN)} AS id FROM ${old} WHERE ${quoteIdent(IMPORT_COLUMN)} IN (${ids}) ORDER BY id`,
+  );
+  for (const { id } of held) into.add(textOf(id));
+}
+
+/** The live rows --replace drops: those on the new files' dates, and every row of a period import meeting them. */
+function replacedOn(inRange: string, periods: readonly ReplacedPeriod[]): string {
+  if (periods.length === 0) return inRange;
+  const ids = periods.map((p) => quoteLiteral(p.importId)).join(', ');
+  return `(${inRange} OR COALESCE(${quoteIdent(IMPORT_COLUMN)} IN (${ids}), FALSE))`;
 }
 
 function vendorFileOf(tableId: StagedTableId, options: MergeOptions, into: Record<string, VendorFile>): void {
@@ -203,7 +258,7 @@ async function refuseContradictions(
   if (!row) return;
   const first = table.key.map((k) => `${k} ${textOf(row[k])}`).join(', ');
   throw new ImportError(
-    `${fileNames}: ${Number(row.n_rows)} rows differ from ${tableId} rows imported before (first: ${first}); nothing imported; use --replace to replace the dates these files cover`,
+    `${fileNames}: ${Number(row.n_rows)} rows differ from ${tableId} rows imported before (first: ${first}); ${REPLACE_HINT.cli}`,
     'conflict',
   );
 }

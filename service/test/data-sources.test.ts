@@ -226,6 +226,8 @@ describe('the Data sources calls', () => {
     expect(withBulk.imports.map((i) => i.by)).toEqual(['admin@agency.example', users.staff.email]);
     expect(withBulk.days.map((d) => d.date)).toEqual(['2026-11-02', '2026-11-03']);
     expect(withBulk.days.every((d) => d.rows > 0)).toBe(true);
+    // The period's totals (1-14 Nov) stand for the bulk export's days too: replaced whole, no longer drawn.
+    expect(withBulk.periods).toEqual([]);
 
     const remove = async (importId: string) => {
       const started = await post(signedIn.app, '/api/data-sources/remove-import', sessions.staff, {
@@ -241,7 +243,8 @@ describe('the Data sources calls', () => {
     await remove(withBulk.imports[0]!.id!);
     const withoutBulk = searchConsole(await list());
     expect(withoutBulk.days).toEqual([]);
-    expect(withoutBulk.rows).toBe(withBulk.imports[1]!.rows);
+    // The rows the bulk export replaced do not come back.
+    expect(withoutBulk.rows).toBe(0);
     expect(withoutBulk.imports.map((i) => i.id)).toEqual([withBulk.imports[1]!.id]);
 
     const unknown = await post(signedIn.app, '/api/data-sources/remove-import', sessions.staff, {

@@ -189,6 +189,19 @@ describe('importing Search Console files', () => {
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('days 2026-11-02 to 2026-11-03');
+    // The period's totals include 2 and 3 November and cannot be split by day: --replace takes them out whole, so
+    // the bulk rows are the only clicks left (14 + 9 + 1 + 2 on the 2nd, 12 + 0 + 1 + 0 on the 3rd), not 546 more.
+    expect(run.stdout).toContain(
+      'replaced the totals for 2026-11-01 to 2026-11-14 whole (one period: they stand for each of its days and cannot be split)',
+    );
+    const perDate = await query<{ date: string; clicks: bigint }>(
+      2,
+      `SELECT date::VARCHAR AS date, sum(clicks) AS clicks FROM search_console GROUP BY date ORDER BY date`,
+    );
+    expect(perDate.map((d) => [d.date, Number(d.clicks)])).toEqual([
+      ['2026-11-02', 26],
+      ['2026-11-03', 13],
+    ]);
     const queries = await query<{ query: string; clicks: bigint; impressions: bigint; position: number }>(
       1,
       `SELECT query, sum(clicks) AS clicks, sum(impressions) AS impressions, max(position) AS position
@@ -260,7 +273,7 @@ describe('importing Search Console files', () => {
     );
     expect(snapshotTree(storeDir(dataDir))).toEqual(before);
 
-    // With --replace the file's dates (2026-11-02 and 03) take its rows; the Performance period on 11-14 stays.
+    // With --replace the file's dates (2026-11-02 and 03) take its rows.
     const replaced = importData('--source', 'search-console', '--replace', changed);
     expect(replaced.stderr).toBe('');
     expect(replaced.status).toBe(0);
@@ -271,7 +284,6 @@ describe('importing Search Console files', () => {
     expect(rows.map((r) => [r.date, Number(r.impressions)])).toEqual([
       ['2026-11-02', 121 + 80 + 15],
       ['2026-11-03', 110],
-      ['2026-11-14', 9310],
     ]);
   }, 300_000);
 
