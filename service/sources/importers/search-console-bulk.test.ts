@@ -86,10 +86,14 @@ describe('the Search Console bulk export', () => {
         '2026-11-02,sc-domain:alpine-travel.eu,alpine travel,false,deu,WEB,DESKTOP,120,14,96\n',
     );
     expect(searchConsoleBulk.detect(openSourceFile(csv, csv))).toBe(true);
-    const message = "the bulk export's site table (searchdata_site_impression) is not imported";
+    const message =
+      "the bulk export's site table (searchdata_site_impression) is not imported: its rows are the whole property's totals";
     await expect(stageFiles(searchConsoleBulk, [csv])).rejects.toThrow(`${csv}: ${message}`);
     const parquet = await asParquet(csv, 'site.parquet');
     await expect(stageFiles(searchConsoleBulk, [parquet])).rejects.toThrow(`${parquet}: ${message}`);
+    await expect(stageFiles(searchConsoleBulk, [csv])).rejects.toThrow(
+      "Import the same export's URL table, searchdata_url_impression, instead: it feeds the pages and the query report",
+    );
   });
 
   // Counted from the statistics of the staged Parquet file; only then is the file read again to name the cell.

@@ -38,12 +38,20 @@ export type Shape = 'parquet' | 'ndjson' | 'csv';
 /** The import's setting (import-data.ts), which the other importers' line numbers rely on. */
 const IN_ORDER = 'SET preserve_insertion_order = true';
 
-/** The bulk export's site table (searchdata_site_impression), told apart so that its refusal names it. */
+/**
+ * The bulk export's site table (searchdata_site_impression), told apart so that its refusal names it. The contract
+ * keeps Search Console by page (search_console, search_console_queries); the site table's totals are the property's,
+ * which Google counts once per search where the URL table counts each page shown, so they are not the pages' sum and
+ * cannot stand beside them in the query report or any column.
+ */
 const SITE_TABLE = ['data_date', 'site_url', 'sum_top_position'];
-const siteTableRefused = (file: SourceFile): ImportError =>
-  new ImportError(
-    `${file.name}: the bulk export's site table (searchdata_site_impression) is not imported, as its rows name no page; import the URL table, searchdata_url_impression`,
-  );
+const SITE_TABLE_REFUSAL =
+  "the bulk export's site table (searchdata_site_impression) is not imported: its rows are the whole property's " +
+  'totals per day, query, country, device and search type, with no page, and Search Console data is kept per page ' +
+  "here; a property's totals are not the sum of its pages' (a search counts once for the property, once for each " +
+  "of its pages shown), so they cannot stand beside them. Import the same export's URL table, " +
+  'searchdata_url_impression, instead: it feeds the pages and the query report';
+const siteTableRefused = (file: SourceFile): ImportError => new ImportError(`${file.name}: ${SITE_TABLE_REFUSAL}`);
 
 export function shapeOf(file: SourceFile): Shape | undefined {
   if (file.head.subarray(0, 4).toString('latin1') === 'PAR1') return 'parquet';
