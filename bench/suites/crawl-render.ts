@@ -4,6 +4,7 @@
  * `--render-mode all`. Both fetch the same URLs (the shells carry the links), so the ratio of their pages/s is what
  * rendering costs. Beside GNU time's peak RSS (the crawler process), the peak of the crawler and Chromium's processes
  * together is sampled from /proc, and so is the CPU per page of each side (the crawler's node process, Chromium's).
+ * BENCH_CRAWL_RENDER_TABS, when set, is the rendered crawl's `--render-tabs` (the crawl's default otherwise).
  */
 import { debianPackages, ensureDebianPackages } from '../../scripts/support/debian-packages.ts';
 import { startNginx } from '../../scripts/support/real-site.ts';
@@ -14,12 +15,14 @@ import { round } from '../support/stats.ts';
 import { crawlerRun, type CrawlBenchRow } from '../support/crawler-run.ts';
 
 export const RENDERED_PAGES = Number(process.env.BENCH_CRAWL_RENDERED_PAGES ?? 2000);
+const RENDER_TABS = process.env.BENCH_CRAWL_RENDER_TABS;
 
 /** One crawl of the site, with the peak memory of its whole process tree and the CPU of its two sides. */
 async function measured(site: string, url: string, mode: 'none' | 'all') {
   const memory = samplePeakTreeMemory();
   const cpu = sampleCrawlerCpu();
-  const run = await crawlerRun(site, url, ['--render-mode', mode]);
+  const tabs = mode === 'all' && RENDER_TABS !== undefined ? ['--render-tabs', RENDER_TABS] : [];
+  const run = await crawlerRun(site, url, ['--render-mode', mode, ...tabs]);
   return { run, treeMb: memory.stop(), cpu: cpu.stop() };
 }
 

@@ -10,7 +10,7 @@
 import { HASH_ROUTES_MAX, IDLE_SETTLE_MS, IDLE_WAIT_MS } from '../render-settings.ts';
 import type { CdpBrowser } from './cdp-browser.ts';
 import type { RenderedPage, TabLimits } from './render-result.ts';
-import { exceptionMessage, FORGET_PATH, MAX_ORIGINS, Watch, type ExceptionDetails } from './render-watch.ts';
+import { exceptionMessage, MAX_ORIGINS, Watch, type ExceptionDetails } from './render-watch.ts';
 
 /** Steps after the cap (snapshot, hash routes, closing) get this long each. */
 export const STEP_MS = 2000;
@@ -61,22 +61,8 @@ const pageSnapshot = async (idleWithinMs: number): Promise<Snapshot> => {
 const call = (fn: (arg: never) => unknown, arg: unknown): string =>
   `(() => { const __name = (target) => target; return (${fn.toString()})(${JSON.stringify(arg)}); })()`;
 
-/** Loads each of `urls` (watch.ts answers them) in a frame, and waits for all of them. */
-const forgetSessions = (urls: string[]): Promise<unknown> =>
-  Promise.all(
-    urls.map(
-      (url) =>
-        new Promise((resolve) => {
-          const frame = document.createElement('iframe');
-          frame.onload = resolve;
-          frame.src = url;
-          document.body.append(frame);
-        }),
-    ),
-  );
-
-/** The page's URL once loaded: the tab has left the last page for a blank one when that is the blank one's. */
-const IS_LEFT = "document.readyState === 'complete' ? location.href : ''";
+/** The last page's session storage and local storage, as its renderer holds them. */
+const FORGET_STORAGE = '(() => { try { sessionStorage.clear(); localStorage.clear(); } catch {} })()';
 const SNAPSHOT_WHEN_IDLE = call(pageSnapshot, IDLE_WAIT_MS);
 const SNAPSHOT_NOW = call(pageSnapshot, 0);
 
@@ -252,44 +238,41 @@ export class RenderTab {
   }
 
   /**
-   * Clears the last page's cookies and storage, so the next page renders as a first visit, as a search engine's does;
-   * false when that failed (the tab is then not to be used again). The last page's document lives until another
-   * replaces it (its pagehide and unload handlers, its timers and requests run till then), so the tab first goes to a
-   * blank page of the same origin (answered by the watch; not about:blank, after which Chromium's main thread of the
-   * next page often had no idle period for seconds); then every origin its documents had (cross-site frames' too)
-   * loses its storage, and the watch starts afresh, none of the last page's events left to count against the next.
+   * Readies the tab for the next page, which is to render as a first visit, as a search engine's does; false when the
+   * tab cannot be kept (its renderer answers nothing in time, or its pages had too many origins). The last page's
+   * document lives until the next page's replaces it (its pagehide and unload handlers, timers, workers and requests
+   * run till then), so the cookies and storage of every origin its documents had (cross-site frames' too) are cleared
+   * at the next page's gate (render-watch.ts), once that document is gone and before any script of the next page
+   * runs; what the last document logged or requested is dropped there too. A blank page between the two pages did the
+   * same with a whole navigation more per page, a third of Chromium's CPU per page.
    */
   async clear(): Promise<boolean> {
-    const { browser, sessionId, watch } = this;
-    try {
-      if (watch.origins.size >= MAX_ORIGINS) throw new Error('too many origins to clear');
-      const last = (await this.evaluate('location.origin', STEP_MS, 'leaving the last page')) as string;
-      if (!last.startsWith('http')) throw new Error(`the last page's origin is ${last}`);
-      const blank = last + FORGET_PATH;
-      watch.isClearing = true;
-      await within(browser.send('Page.navigate', { url: blank }, sessionId), STEP_MS, 'leaving the last page');
-      const leftBy = Date.now() + STEP_MS;
-      while ((await this.evaluate(IS_LEFT, STEP_MS, 'leaving the last page')) !== blank) {
-        if (Date.now() > leftBy) throw new Deadline(`leaving the last page took over ${STEP_MS} ms`);
-        await sleep(10);
-      }
-      const origins = [...watch.origins];
-      const frames = origins.filter((origin) => origin !== last).map((origin) => origin + FORGET_PATH);
-      await this.evaluate(call(forgetSessions, frames), STEP_MS, 'clearing the last page');
-      const cleared = Promise.all([
-        browser.send('Storage.clearCookies', { browserContextId: this.contextId }),
-        ...origins.map((origin) =>
-          browser.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' }, sessionId),
-        ),
-      ]);
-      await within(cleared, STEP_MS, 'clearing the last page');
-      watch.origins.clear();
-      watch.reset();
-      return true;
-    } catch {
+    const { watch } = this;
+    // Now too, so a page whose gate never runs (its Content-Security-Policy refuses the request) gets no more of the
+    // last page's state than the last document wrote as it went.
+    const isCleared = await this.evaluate(FORGET_STORAGE, STEP_MS, 'clearing the last page')
+      .then(() => this.clearOrigins([...watch.origins]))
+      .then(
+        () => true,
+        () => false,
+      );
+    if (!isCleared || watch.origins.size >= MAX_ORIGINS || watch.clearFailed) {
       this.isReusable = false;
       return false;
     }
+    watch.clearLast = (origins) => this.clearOrigins(origins);
+    return true;
+  }
+
+  private async clearOrigins(origins: string[]): Promise<void> {
+    const { browser, sessionId } = this;
+    const cleared = Promise.all([
+      browser.send('Storage.clearCookies', { browserContextId: this.contextId }),
+      ...origins.map((origin) =>
+        browser.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' }, sessionId),
+      ),
+    ]);
+    await within(cleared, STEP_MS, 'clearing the last page');
   }
 }
 

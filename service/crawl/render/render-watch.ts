@@ -11,15 +11,20 @@ import type { CdpBrowser } from './cdp-browser.ts';
 import type { RenderedPage, TabLimits } from './render-result.ts';
 
 const MAX_MESSAGES = 20;
-/**
- * The page a kept tab loads, as its page and in a frame of each other origin it saw, answered here and never sent, to
- * empty that origin's session storage (the tab keeps it across documents; CDP clears it only through a document of the
- * origin).
- */
-export const FORGET_PATH = '/.thc-forget-session-storage';
-const FORGET_PAGE = '<!doctype html><script>sessionStorage.clear()</script>';
 /** Origins whose storage a kept tab clears: a tab whose pages had this many is closed instead (render-tab.ts). */
 export const MAX_ORIGINS = 50;
+/**
+ * A kept tab's gate (render-tab.ts): every new document of the tab's frames first asks for this path of its own origin,
+ * synchronously, before any script of the page runs; the watch answers it (it is never sent), for the page's main
+ * document only once the last page's cookies and storage are cleared (its document is gone by then), and tells each
+ * origin's first document in a page to empty its session storage and local storage (Chromium's renderer keeps its own
+ * copy of them, which the last document may have written to as it went).
+ */
+export const GATE_PATH = '/.thc-gate';
+export const GATE_SCRIPT =
+  "if (location.protocol.startsWith('http')) { try { const gate = new XMLHttpRequest(); gate.open('GET', " +
+  `location.origin + '${GATE_PATH}', false); gate.send(); ` +
+  "if (gate.responseText === 'clear') { sessionStorage.clear(); localStorage.clear(); } } catch {} }";
 const MAX_MESSAGE_CHARS = 300;
 /** CDP's resource types of images, media and fonts: not downloaded unless the settings ask. */
 const ASSET_TYPES = new Set(['Image', 'Media', 'Font']);
@@ -109,8 +114,18 @@ export class Watch {
    * written storage the next page of that origin would see.
    */
   readonly origins = new Set<string>();
-  /** While the tab clears the last page's storage: its FORGET_PATH frames are answered. */
-  isClearing = false;
+  /**
+   * Clears the cookies and storage of the origins given (the last page's), set by the tab between two pages: the next
+   * page's main document calls it at its gate, and it is then null again.
+   */
+  clearLast: ((origins: string[]) => Promise<void>) | null = null;
+  /** Whether the last clearing failed: the tab is not to be kept. */
+  clearFailed = false;
+  private clearing: Promise<void> | null = null;
+  /** Origins whose documents passed the gate in this page: their storage is the page's own from then on. */
+  private readonly gated = new Set<string>();
+  /** The request of the page's own document, the one request of the last page's time that is the page's. */
+  private documentRequest = '';
   /** URLs of requests in flight, by request id (a failed one is noted with its URL). */
   private readonly urls = new Map<string, string>();
   /** Sessions of the frames and workers attached. */
@@ -145,11 +160,38 @@ export class Watch {
       lastActivity: Date.now(),
       isLoaded: false,
       navigatedTo: null,
-      isClearing: false,
     });
     this.isFirstNavigation = true;
     this.result = Watch.lists();
     this.urls.clear();
+    this.gated.clear();
+  }
+
+  /**
+   * A document's answer at its gate: the page's main document (the last page's is gone by then) first clears the last
+   * page's state, and drops what the last document logged and requested meanwhile; a frame the last document starts
+   * while it goes clears nothing (its origin is cleared with the next page's).
+   */
+  private async passGate(origin: string, isMain: boolean): Promise<'clear' | 'keep'> {
+    const clearLast = this.clearLast;
+    if (clearLast !== null && !isMain) return 'keep';
+    if (clearLast !== null) {
+      this.clearLast = null;
+      this.result = Watch.lists();
+      for (const id of this.urls.keys()) if (id !== this.documentRequest) this.urls.delete(id);
+      this.inFlight = this.urls.size;
+      const origins = [...this.origins, origin];
+      // The page's own origin (its document's) is the first of the origins the next clearing is for.
+      this.origins.clear();
+      this.origins.add(origin);
+      this.clearing = clearLast(origins).catch(() => {
+        this.clearFailed = true;
+      });
+    }
+    await this.clearing;
+    if (this.gated.has(origin)) return 'keep';
+    this.gated.add(origin);
+    return 'clear';
   }
 
   /** Listens to the page's session, and enables what is listened to. */
@@ -159,6 +201,7 @@ export class Watch {
     const send = (method: string, params: object = {}): Promise<unknown> => browser.send(method, params, sessionId);
     await Promise.all([
       send('Page.enable'),
+      send('Page.addScriptToEvaluateOnNewDocument', { source: GATE_SCRIPT }),
       send('Network.enable'),
       send('Runtime.enable'),
       send('Log.enable'),
@@ -221,7 +264,9 @@ export class Watch {
         return void this.decide(event as PausedEvent, sessionId);
       case 'Network.requestWillBeSent': {
         const params = event as RequestEvent;
+        if (params.request.url.endsWith(GATE_PATH)) return;
         if (params.type === 'Document' && params.frameId === this.mainFrame && sessionId === this.sessionId) {
+          this.documentRequest = params.requestId;
           if (!this.isFirstNavigation && this.navigatedTo === null) this.navigatedTo = params.request.url;
           this.isFirstNavigation = false;
         }
@@ -284,9 +329,10 @@ export class Watch {
     if (isBrowserIcon(resourceType, request.headers)) return void (await refuse());
     const isDocument = resourceType === 'Document' && frameId === this.mainFrame;
     const { url } = request;
-    if (this.isClearing && resourceType === 'Document' && new URL(url).pathname === FORGET_PATH) {
-      const body = Buffer.from(FORGET_PAGE).toString('base64');
-      const headers = [{ name: 'content-type', value: 'text/html' }];
+    if (url.startsWith('http') && new URL(url).pathname === GATE_PATH) {
+      const isMain = frameId === this.mainFrame && sessionId === this.sessionId;
+      const body = Buffer.from(await this.passGate(new URL(url).origin, isMain)).toString('base64');
+      const headers = [{ name: 'content-type', value: 'text/plain' }];
       return void (await this.send(
         'Fetch.fulfillRequest',
         { requestId, responseCode: 200, responseHeaders: headers, body },
@@ -311,6 +357,9 @@ export class Watch {
           : this.onNetwork(method, event, sessionId),
       );
       await Promise.all([
+        params.targetInfo.type === 'iframe'
+          ? this.send('Page.addScriptToEvaluateOnNewDocument', { source: GATE_SCRIPT, runImmediately: true }, sessionId)
+          : null,
         this.send('Network.enable', {}, sessionId),
         this.send('Fetch.enable', { patterns: [{ urlPattern: '*', requestStage: 'Request' }] }, sessionId),
         this.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true }, sessionId),
