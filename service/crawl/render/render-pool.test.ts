@@ -38,6 +38,8 @@ const ROUTES: Record<string, string> = {
     "document.cookie = 'seen=1; path=/'; localStorage.setItem('seen', '1'); sessionStorage.setItem('seen', '1');",
   ),
   '/reads-state': page('Reads state', READ_STATE),
+  // Its Content-Security-Policy refuses every request its scripts make, the tab's own at the document's start too.
+  '/reads-state-csp': page('Reads state', READ_STATE),
   // Writes state, logs, and fetches only as it goes, after its render, in a cross-site frame too; and keeps logging,
   // and writing state whenever its worker posts to it (through a port: no timer of the page's own).
   '/leaves-state': page(
@@ -78,6 +80,7 @@ beforeAll(async () => {
     const type = url.endsWith('.js') ? 'text/javascript' : 'text/html';
     const headers: http.OutgoingHttpHeaders = { 'content-type': body ? type : 'text/plain' };
     if (url === '/writes-state') headers['set-cookie'] = 'server=1; Path=/';
+    if (url === '/reads-state-csp') headers['content-security-policy'] = "connect-src 'none'";
     response.writeHead(body ? 200 : 404, headers).end(body ?? 'not found');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -123,10 +126,12 @@ describe('the render pool', () => {
     const pool = poolOf(1);
     requested.length = 0;
     try {
-      expect((await pool.render(`${origin}/writes-state`)).status).toBe('rendered');
-      const next = await pool.render(`${origin}/reads-state`);
-      expect(next.status).toBe('rendered');
-      expect(next.html).toContain(`<p id="state">${JSON.stringify({ cookie: '', local: 0, session: 0 })}</p>`);
+      for (const reads of ['/reads-state', '/reads-state-csp']) {
+        expect((await pool.render(`${origin}/writes-state`)).status).toBe('rendered');
+        const next = await pool.render(`${origin}${reads}`);
+        expect(next.status).toBe('rendered');
+        expect(next.html).toContain(`<p id="state">${JSON.stringify({ cookie: '', local: 0, session: 0 })}</p>`);
+      }
       expect(pool.tabsOpened).toBe(1);
       expect((await pool.render(`${origin}/never-quiet`)).status).toBe('timeout');
       expect((await pool.render(`${origin}/reads-state`)).status).toBe('rendered');
