@@ -232,6 +232,10 @@ describe('Search Console ZIP and API responses, and the GA4 Data API', () => {
         `SELECT clicks FROM search_console WHERE url = 'https://www.alpine-travel.eu/de/' AND date = '2026-11-14'`,
       ),
     ).toEqual([{ clicks: 412n }]);
+    // The period's dates are 1-14 Nov, not only the 14th: the bulk export's 24 + 12 clicks of 2 and 3 Nov went.
+    expect(
+      await query(2, `SELECT sum(clicks) AS clicks FROM search_console WHERE url = 'https://www.alpine-travel.eu/de/'`),
+    ).toEqual([{ clicks: 412n }]);
 
     const cut = path.join(tempDir('thc-formats-zip-'), 'performance-export.zip');
     fs.writeFileSync(cut, fs.readFileSync(zip).subarray(0, 900));
@@ -243,7 +247,13 @@ describe('Search Console ZIP and API responses, and the GA4 Data API', () => {
     expect(snapshotTree(storeDir(dataDir))).toEqual(before);
     // The bulk export's days back, as the tests below expect them.
     const bulk = path.join(FIXTURES, 'search-console/bulk/searchdata_url_impression.csv');
-    expect(importData('--source', 'search-console', '--replace', bulk).status).toBe(0);
+    const back = importData('--source', 'search-console', '--replace', bulk);
+    expect(back.status).toBe(0);
+    // The period's totals include 2 and 3 Nov: they go whole, or the join would count those days twice.
+    expect(back.stdout).toContain('replaced the totals for 2026-11-01 to 2026-11-14 whole');
+    expect(
+      await query(2, `SELECT sum(clicks) AS clicks FROM search_console WHERE url = 'https://www.alpine-travel.eu/de/'`),
+    ).toEqual([{ clicks: 24n + 12n }]);
   }, 600_000);
 
   it('reads Search Analytics API responses: pages by day, and queries by day for the query report', async () => {
