@@ -110,8 +110,8 @@ export class Watch {
   isFirstNavigation = true;
   result = Watch.lists();
   /**
-   * Origins of the documents the tab loaded (its frames' too) since its storage was last cleared: each may have
-   * written storage the next page of that origin would see.
+   * Origins of the documents the tab loaded (its frames' too) since it opened: each may have written storage the next
+   * page of that origin would see, and all are cleared before each page (a tab with MAX_ORIGINS is closed instead).
    */
   readonly origins = new Set<string>();
   /**
@@ -180,11 +180,10 @@ export class Watch {
       this.result = Watch.lists();
       for (const id of this.urls.keys()) if (id !== this.documentRequest) this.urls.delete(id);
       this.inFlight = this.urls.size;
-      const origins = [...this.origins, origin];
-      // The page's own origin (its document's) is the first of the origins the next clearing is for.
-      this.origins.clear();
+      // Every origin the tab's documents had stays in the set, cleared again before each page: a document left for
+      // another site's page runs its unload handlers in its own process, after that page's clearing at times.
       this.origins.add(origin);
-      this.clearing = clearLast(origins).catch(() => {
+      this.clearing = clearLast([...this.origins]).catch(() => {
         this.clearFailed = true;
       });
     }
