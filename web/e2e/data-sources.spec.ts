@@ -13,6 +13,7 @@ import { SECTION, adminCommands, api, authFile, crawlsOf, logins, watchProblems,
 import { BULK_CSV, PERFORMANCE_CSVS, addSiteWithoutSources, waitForImportJobs } from './source-site.ts';
 
 const site = { id: 'e2e-sources' } as const;
+const MICROSOFT_CSV = path.join(import.meta.dirname, '../../fixtures/sources/microsoft-ads/destination-url-report.csv');
 
 test.describe.configure({ mode: 'serial' });
 
@@ -97,6 +98,12 @@ test.describe('as staff', () => {
     expect(refused.status()).toBe(409);
     expect(((await refused.json()) as { error: string }).error).toMatch(/Pages\.csv.*2026-11-02/s);
     await expect(card.getByTestId('source-error')).toContainText('Pages.csv');
+    // The page has no command line: it names its own way to replace, the checkbox beside the drop zone.
+    await expect(card.getByTestId('source-error')).toContainText(
+      'tick "Replace the dates these files cover" beside the drop zone to replace them',
+    );
+    await expect(card.getByTestId('source-error')).not.toContainText('--replace');
+    await expect(card.getByTestId('drop-search-console-replace')).toBeVisible();
     await card.scrollIntoViewIfNeeded();
     await reviewShots(page, 'data-sources-overlap-refused');
     await expect(card.getByTestId('source-status')).toHaveText('Connected');
@@ -105,6 +112,12 @@ test.describe('as staff', () => {
     await expect(card.getByTestId('matched-pages')).toContainText('of ');
     await expect(card.getByTestId('unmatched')).toContainText('http://alpine-travel.eu/de/datenschutz');
     await expect(card.getByTestId('coverage-chart').locator('svg')).toBeVisible();
+    // The bulk export's two days tick by day, never by the hour: the data knows no finer grain than a day.
+    const ticks = await card
+      .getByTestId('coverage-chart')
+      .locator('svg g[aria-label="x-axis tick label"] text')
+      .allTextContents();
+    expect(ticks).toEqual(['2 Nov', '3 Nov']);
 
     await page.goto(report('search-console/all'));
     await expect(page.getByTestId('report-table')).toBeVisible({ timeout: 20_000 });
@@ -195,6 +208,70 @@ test.describe('as staff', () => {
     await expect(searchConsole.getByTestId('source-import')).toHaveCount(2);
     await expect(searchConsole.getByTestId('coverage-chart').locator('svg')).toBeVisible();
     expect(problems()).toEqual([]);
+  });
+
+  test('a corrected export replaces the dates it covers when "Replace" is ticked, and the chart ticks by day', async ({
+    page,
+  }) => {
+    test.setTimeout(240_000);
+    const problems = watchProblems(page, { allowStatus: (url, status) => url.includes('/upload') && status === 409 });
+    await page.goto(`/data-sources?website=${site.id}`);
+    const card = page.locator('[data-testid="source-card"][data-source="microsoft-ads"]');
+    await expect(card.getByTestId('source-status')).toHaveText('Not connected', { timeout: 20_000 });
+    const report = fs.readFileSync(MICROSOFT_CSV, 'utf8');
+    const upload = async (text: string, status: number) => {
+      const answered = page.waitForResponse((r) => r.url().includes('/api/data-sources/upload'));
+      await card.getByTestId('drop-microsoft-ads-input').setInputFiles({
+        name: 'destination-url-report.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from(text),
+      });
+      const response = await answered;
+      expect(response.status()).toBe(status);
+      if (status === 202) {
+        await waitForImportJobs(page, site.id);
+        await expect(card.getByTestId('job-progress')).toHaveCount(0, { timeout: 120_000 });
+      }
+      return response;
+    };
+    await upload(report, 202);
+    await expect(card.getByTestId('source-status')).toHaveText('Connected');
+    // Two rows a day at most: the row axis counts whole rows (not 0, 0.5, 1, 1.5, 2 rounded to 0, 1, 1, 2, 2).
+    await expect(card.getByTestId('coverage-chart').locator('svg g[aria-label="y-axis tick label"] text')).toHaveText([
+      '0',
+      '1',
+      '2',
+    ]);
+
+    // 58 clicks on 2 Nov corrected to 61: refused without the box ticked, taken with it; the upload unticks it.
+    const corrected = report.replace('"1,096","58",', '"1,096","61",');
+    await upload(corrected, 409);
+    await expect(card.getByTestId('source-error')).toContainText('rows differ from ads_two rows imported before');
+    await expect(card.getByTestId('source-error')).toContainText('tick "Replace the dates these files cover"');
+    const replace = card.getByTestId('drop-microsoft-ads-replace');
+    await replace.check();
+    const sent = page.waitForRequest((r) => r.url().includes('/api/data-sources/upload'));
+    await upload(corrected, 202);
+    expect(new URL((await sent).url()).searchParams.get('replace')).toBe('true');
+    await expect(replace).not.toBeChecked();
+    await expect(card.getByTestId('source-import').first()).toContainText('destination-url-report.csv');
+    const sources = await api<{ sources: { id: string; imports: { isReplace: boolean }[] }[] }>(
+      page,
+      '/api/data-sources/list',
+      { websiteId: site.id },
+    );
+    expect(sources.sources.find((s) => s.id === 'microsoft-ads')!.imports.map((i) => i.isReplace)).toEqual([
+      true,
+      false,
+    ]);
+    const chart = page
+      .locator('[data-testid="source-card"][data-source="search-console"]')
+      .getByTestId('coverage-chart');
+    await card.scrollIntoViewIfNeeded();
+    await reviewShots(page, 'data-sources-replace');
+    await chart.scrollIntoViewIfNeeded();
+    await reviewShots(page, 'data-sources-coverage');
+    expect(problems().filter((p) => !p.includes('status of 409'))).toEqual([]);
   });
 
   test('a bad file is refused with the service’s words and nothing is imported', async ({ page }) => {

@@ -15,10 +15,11 @@ export async function uploadSourceFiles(
   source: DataSourceId,
   files: readonly File[],
   onProgress?: (fraction: number) => void,
+  isReplace = false,
 ): Promise<ImportJob> {
   const form = new FormData();
   for (const file of files) form.append('files', file, file.name);
-  const query = new URLSearchParams({ websiteId, source });
+  const query = new URLSearchParams({ websiteId, source, ...(isReplace && { replace: 'true' }) });
   return (await postForm<{ job: ImportJob }>(`${BASE}/upload?${query.toString()}`, form, onProgress)).job;
 }
 

@@ -4,6 +4,8 @@ import * as Plot from '@observablehq/plot';
 import { formatDate, formatNumber } from '../../../../catalog/format.ts';
 import type { DataSourceStatus } from '../../../../catalog/data-source-calls.ts';
 import { useElementWidth } from '../../lib/use-element-width.ts';
+import { dateTicks } from './date-ticks.ts';
+import { rowTicks } from './row-ticks.ts';
 
 const BRAND = 'var(--mantine-color-brand-7)';
 const PERIOD = 'var(--mantine-color-brand-2)';
@@ -31,6 +33,9 @@ export function CoverageChart({ source }: { source: DataSourceStatus }) {
       rows: p.rows,
       label: `${formatDate(p.start)} – ${formatDate(p.end)}\n${formatNumber(p.rows)} rows (totals for the period)`,
     }));
+    const [start, end] = spanOf([...bars, ...bands]);
+    const axis = dateTicks(start, end, width - 48);
+    const rows = rowTicks(Math.max(...bars.map((b) => b.rows), ...bands.map((b) => b.rows)));
     const plot = Plot.plot({
       width,
       height: HEIGHT,
@@ -39,8 +44,8 @@ export function CoverageChart({ source }: { source: DataSourceStatus }) {
       marginTop: 6,
       marginBottom: 20,
       style: { fontSize: '10px', fontFamily: 'inherit', color: 'var(--mantine-color-dark-4)', overflow: 'visible' },
-      x: { type: 'utc', label: null, ticks: Math.max(2, Math.floor(width / 90)) },
-      y: { label: null, grid: true, ticks: 3, nice: true, zero: true, tickFormat: (n: number) => formatNumber(n) },
+      x: { type: 'utc', label: null, domain: [start, end], ticks: axis.ticks, tickFormat: axis.format },
+      y: { label: null, grid: true, domain: [0, rows.at(-1)], ticks: rows, tickFormat: (n: number) => formatNumber(n) },
       marks: [
         Plot.rectY(bands, { x1: 'start', x2: 'end', y: 'rows', fill: PERIOD, stroke: BRAND, strokeOpacity: 0.5 }),
         Plot.rectY(bars, { x1: 'start', x2: 'end', y: 'rows', fill: BRAND, fillOpacity: 0.85, insetLeft: 0.5 }),
@@ -74,4 +79,11 @@ export function CoverageChart({ source }: { source: DataSourceStatus }) {
       </div>
     </figure>
   );
+}
+
+/** From the first day's midnight to the midnight after the last day: whole days, as the data knows them. */
+function spanOf(spans: readonly { start: Date; end: Date }[]): [Date, Date] {
+  const start = Math.min(...spans.map((s) => s.start.getTime()));
+  const end = Math.max(...spans.map((s) => s.end.getTime()));
+  return [new Date(start), new Date(end)];
 }

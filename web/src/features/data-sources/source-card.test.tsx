@@ -113,5 +113,16 @@ describe('a data source card', () => {
       'Importing Pages.csv: refreshing crawl 2 (2 of 2)',
     );
     expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Choose files' }).disabled).toBe(true);
+    expect(
+      screen.getByRole<HTMLInputElement>('checkbox', { name: 'Replace the dates these files cover' }).disabled,
+    ).toBe(true);
+  });
+
+  it('offers to replace the dates the files cover, unticked until the user ticks it', () => {
+    card(connected);
+    const replace = screen.getByRole<HTMLInputElement>('checkbox', { name: 'Replace the dates these files cover' });
+    expect(replace.checked).toBe(false);
+    fireEvent.click(replace);
+    expect(replace.checked).toBe(true);
   });
 });

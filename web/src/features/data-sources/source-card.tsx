@@ -27,6 +27,8 @@ export function SourceCard({ websiteId, source, job, isBusy, onChanged }: Source
   const [error, setError] = useState<string | undefined>();
   const [toRemove, setToRemove] = useState<SourceImport | undefined>();
   const [isRemoving, setRemoving] = useState(false);
+  /** The next upload replaces the source's data on the dates its files cover (a corrected export). */
+  const [isReplace, setReplace] = useState(false);
   /** A failed job the user has read and closed. */
   const [dismissedJob, setDismissedJob] = useState<string | undefined>();
   const isUploading = uploaded !== undefined;
@@ -39,9 +41,10 @@ export function SourceCard({ websiteId, source, job, isBusy, onChanged }: Source
   const upload = (files: File[]) => {
     setError(undefined);
     setUploaded(0);
-    uploadSourceFiles(websiteId, source.id, files, setUploaded).then(
+    uploadSourceFiles(websiteId, source.id, files, setUploaded, isReplace).then(
       (started) => {
         setUploaded(undefined);
+        setReplace(false);
         afterStart(started);
       },
       (failure: unknown) => {
@@ -121,6 +124,8 @@ export function SourceCard({ websiteId, source, job, isBusy, onChanged }: Source
           isDisabled={isBusy || isUploading}
           uploaded={uploaded}
           onFiles={upload}
+          isReplace={isReplace}
+          onReplace={setReplace}
           testId={`drop-${source.id}`}
         />
       </Stack>

@@ -1,0 +1,42 @@
+/**
+ * The coverage chart's date axis: ticks on UTC midnights only, a day, two days, a week or two weeks apart, else on
+ * the first of every one, two, three, six or twelve months, as many as fit the width. A date axis never shows hours:
+ * the data has no finer grain than a day.
+ */
+const DAY_MS = 86_400_000;
+const DAY_STEPS = [1, 2, 7, 14] as const;
+const MONTH_STEPS = [1, 2, 3, 6, 12] as const;
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
+
+export interface DateTicks {
+  ticks: Date[];
+  format: (date: Date) => string;
+}
+
+const dayLabel = (d: Date): string => `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]}`;
+const monthLabel = (d: Date): string => `${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
+
+/**
+ * Ticks over the days from `start` (a UTC midnight) up to `end` (the UTC midnight after the last day), at least
+ * `gap` pixels apart on a chart `width` pixels wide.
+ */
+export function dateTicks(start: Date, end: Date, width: number, gap = 70): DateTicks {
+  const fit = Math.max(2, Math.floor(width / gap));
+  const days = Math.max(1, Math.round((end.getTime() - start.getTime()) / DAY_MS));
+  const step = DAY_STEPS.find((s) => Math.ceil(days / s) <= fit);
+  if (step !== undefined) {
+    const ticks: Date[] = [];
+    for (let t = start.getTime(); t < end.getTime(); t += step * DAY_MS) ticks.push(new Date(t));
+    return { ticks, format: dayLabel };
+  }
+  const firstMonth = start.getUTCFullYear() * 12 + start.getUTCMonth() + (start.getUTCDate() > 1 ? 1 : 0);
+  const lastMonth = end.getUTCFullYear() * 12 + end.getUTCMonth();
+  const months = lastMonth - firstMonth + 1;
+  const every = MONTH_STEPS.find((s) => Math.ceil(months / s) <= fit) ?? Math.ceil(months / fit / 12) * 12;
+  const ticks: Date[] = [];
+  for (let m = Math.ceil(firstMonth / every) * every; m <= lastMonth; m += every) {
+    const tick = new Date(Date.UTC(Math.floor(m / 12), m % 12, 1));
+    if (tick.getTime() <= end.getTime()) ticks.push(tick);
+  }
+  return { ticks, format: monthLabel };
+}
