@@ -99,13 +99,18 @@ export class CdpBrowser {
     );
     const browser = new CdpBrowser(child, userDataDir);
     browser.listen();
+    let timer: NodeJS.Timeout | undefined;
     const started = await Promise.race([
       browser.send('Browser.getVersion').then(() => null),
       new Promise<Error>((resolve) =>
         browser.onExit(() => resolve(new Error(`Chromium exited at start ${browser.stderrTail}`))),
       ),
-      new Promise<Error>((resolve) => setTimeout(() => resolve(new Error(`Chromium did not answer in ${ms} ms`)), ms)),
+      new Promise<Error>((resolve) => {
+        timer = setTimeout(() => resolve(new Error(`Chromium did not answer in ${ms} ms`)), ms);
+      }),
     ]);
+    // Left running, it would keep a finished crawl's process alive for the rest of `ms`.
+    clearTimeout(timer);
     if (started !== null) {
       browser.kill();
       throw started;
