@@ -20,6 +20,7 @@ import {
 import { readCommandLine } from '../service/command-line.ts';
 import { makeDataDirPrivate, useDataDirUmask } from '../service/data-dir.ts';
 import { refreshStaleCrawls } from '../service/load/refresh.ts';
+import { cleanupJoinedBefore } from '../service/sources/import-data.ts';
 import { checkStore } from '../service/store/registry.ts';
 
 const USAGE =
@@ -157,6 +158,8 @@ async function main(): Promise<void> {
       });
       for (const r of results)
         say(process.stdout, `refreshed crawl ${r.crawlId} of website "${r.websiteId}" as load ${r.loadId}`);
+      for (const websiteId of new Set(results.map((r) => r.websiteId)))
+        await cleanupJoinedBefore(command.dataDir, { websiteId, databaseUrl: process.env.DATABASE_URL || undefined });
       say(process.stdout, results.length === 0 ? 'every crawl is up to date' : `refreshed ${results.length} crawls`);
       return;
     }

@@ -319,8 +319,11 @@ export async function refreshJoins(
   return { refreshedCrawlIds, refreshFailure: null };
 }
 
-/** The versions the refreshed crawls no longer join go; an import running meanwhile cleans up when it is done. */
-async function cleanupJoinedBefore(
+/**
+ * The versions the refreshed crawls no longer join go; an import running meanwhile cleans up when it is done. After
+ * an import's refresh, and after `load-crawl -- --refresh` finished one that had failed.
+ */
+export async function cleanupJoinedBefore(
   dataDir: string,
   options: Pick<ImportOptions, 'websiteId' | 'databaseUrl'>,
 ): Promise<void> {

@@ -3,6 +3,7 @@
  * totals from the version the crawl joined (period-days.ts), so imports whose refresh has not run yet (or failed)
  * must not take it away. Once the refresh has moved every crawl to the live version, the older ones go.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -62,5 +63,19 @@ describe('source versions a crawl joined', () => {
     expect(refreshed.refreshFailure).toBeNull();
     expect([joinedBy(1), joinedBy(2)]).toEqual([third, third]);
     expect(versionsOnDisk()).toEqual([third]);
+  }, 300_000);
+
+  it('`load-crawl -- --refresh`, which finishes a refresh that failed, removes the versions no crawl joins any more', async () => {
+    const live = await importPeriod('2026-08-01', '2026-08-14');
+    expect(versionsOnDisk()).toHaveLength(2);
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/load-crawl.ts', '--refresh'], {
+      cwd: path.resolve(import.meta.dirname, '../..'),
+      env: { ...process.env, DATA_DIR: dataDir },
+      encoding: 'utf8',
+    });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect([joinedBy(1), joinedBy(2)]).toEqual([live, live]);
+    expect(versionsOnDisk()).toEqual([live]);
   }, 300_000);
 });
