@@ -18,6 +18,7 @@ import { columnSources } from '../../catalog/column-sources.ts';
 import { dataWindowBefore } from '../../catalog/data-sources.ts';
 import { openDatabase, quoteLiteral } from '../db/duckdb.ts';
 import { contractTableQueries } from './contract-tables.ts';
+import { readCrawlExportMemoryLimit } from './export-memory.ts';
 import { buildCrawlTables, type CrawlRows, type SqlRunner } from './crawl-tables.ts';
 
 export type { CrawlRows } from './crawl-tables.ts';
@@ -29,7 +30,7 @@ export const CRAWLER_NAME = 'technical-health-check';
  * failed at 256MB and exported at 768MB with a peak RSS of 1.6 GB (bench/history.md). CRAWL_EXPORT_MEMORY_LIMIT
  * overrides it (tests export small crawls under a tiny limit to prove what no longer holds memory by size).
  */
-const exportMemoryLimit = (): string => process.env.CRAWL_EXPORT_MEMORY_LIMIT ?? '768MB';
+const exportMemoryLimit = (): string => readCrawlExportMemoryLimit(process.env);
 /** Smaller row groups than DuckDB's default keep the Parquet writer's buffers small. */
 const ROW_GROUP_SIZE = 16_384;
 
