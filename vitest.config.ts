@@ -28,7 +28,7 @@ const routeSuite = [
 
 /**
  * The unit tests beside the code share one process per shard (isolate: false): a process and its imports for each of
- * these ~100 files took about a second apiece, 47 of them 68 s isolated against 23 s shared (27 Nov, load 8-11). The
+ * these ~100 files took half a second or more apiece; all of them ran in 137 s isolated, 84 s shared (27 Nov, load 5). The
  * integration tests (service/test/, scripts/, fixtures/) and the unit tests that start Chromium keep a process each.
  */
 const ownProcess = [
