@@ -80,6 +80,7 @@ export interface PrecomputeOptions {
   reports?: readonly ReportDefinition[];
   /** Called after each report with its id and the milliseconds it took. */
   onReport?: (reportId: string, ms: number) => void;
+  lowerUrlCopyMinRows?: number; // row tables this large get a key-ordered copy of `_lc` (stakes.ts); tests lower it
 }
 
 /** ems_rank (guide §3): 0 without rows or for NONE, else round(lo + (hi - lo) * sqrt(min(1, rows / base))). */
@@ -432,13 +433,12 @@ export async function precomputeCrawl(
       options.onReport?.(report.id, performance.now() - started);
     }
     await precomputeStakes(conn, reports.map(shapeOf), current.stakeVisits);
-    await conn.run(`DROP TABLE IF EXISTS ${PRECOMPUTE_INFO_TABLE}`);
-    await conn.run(`CREATE TABLE ${PRECOMPUTE_INFO_TABLE} AS SELECT ${PRECOMPUTE_VERSION} AS version`);
+    await conn.run(`CREATE OR REPLACE TABLE ${PRECOMPUTE_INFO_TABLE} AS SELECT ${PRECOMPUTE_VERSION} AS version`);
     for (const name of [CURRENT_ROWS, PREVIOUS_ROWS, PREVIOUS_NEW_KEYS])
       await conn.run(`DROP TABLE IF EXISTS temp.main.${quoteIdent(name)}`);
     await conn.run('COMMIT');
     isCommitted = true;
-    if (current.stakeVisits) await writeLowerUrlCopies(conn);
+    if (current.stakeVisits) await writeLowerUrlCopies(conn, options.lowerUrlCopyMinRows);
   } finally {
     // The error that stopped the precompute is the one to report, not a failed rollback's.
     if (!isCommitted) await conn.run('ROLLBACK').catch(() => undefined);

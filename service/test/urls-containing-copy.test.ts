@@ -13,7 +13,7 @@ import { compileRows, type CrawlTarget, type DifferenceType, type RowsRequest } 
 import { ReportEngine } from '../engine/engine.ts';
 import { shapeOf } from '../engine/report-shape.ts';
 import { rowsOf } from '../engine/result.ts';
-import { lowerUrlTableOf, writeLowerUrlCopies } from '../engine/stakes.ts';
+import { lowerUrlTableOf } from '../engine/stakes.ts';
 import { openCrawlRegistry } from '../source-data/mid-refresh.ts';
 import { listLiveCrawls } from '../store/layout.ts';
 import { makeTempDataDir, writeCrawlToStore } from './helpers/make-store.ts';
@@ -26,14 +26,13 @@ interface Store {
   crawls: Map<number, CrawlTarget>;
 }
 
-/** Copies of `_lc` beside every row table with rows, in each crawl database; the names of those copies. */
-async function writeCopies(dataDir: string): Promise<string[]> {
+/** The copies of `_lc` the precompute wrote in each crawl database. */
+async function copiesIn(dataDir: string): Promise<string[]> {
   const written: string[] = [];
   for (const crawl of listLiveCrawls(dataDir)) {
     const db = await openDatabase(crawl.dbFile);
     const conn = await db.connect();
     try {
-      await writeLowerUrlCopies(conn, 1);
       const reader = await conn.runAndReadAll(
         `SELECT table_name FROM duckdb_tables() WHERE ends_with(table_name, '_lc')`,
       );
@@ -48,8 +47,10 @@ async function writeCopies(dataDir: string): Promise<string[]> {
 
 async function openStore(withCopies: boolean): Promise<Store & { copies: string[] }> {
   const dataDir = makeTempDataDir();
-  for (const crawl of sampleCrawls()) await writeCrawlToStore(dataDir, crawl);
-  const copies = withCopies ? await writeCopies(dataDir) : [];
+  // Beside every row table with rows, as the load writes them beside large ones only.
+  for (const crawl of sampleCrawls())
+    await writeCrawlToStore(dataDir, crawl, withCopies ? { lowerUrlCopyMinRows: 1 } : {});
+  const copies = await copiesIn(dataDir);
   const db = await openDatabase();
   const registry = await openCrawlRegistry(dataDir, db);
   const engine = new ReportEngine(db, registry);

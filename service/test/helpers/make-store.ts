@@ -7,9 +7,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { exportTables, type ExportTableId, type Manifest } from '../../../catalog/export-contract.ts';
-import type { ReportDefinition } from '../../../catalog/schema.ts';
+
 import { openDatabase, quoteIdent, quoteLiteral } from '../../db/duckdb.ts';
-import { precomputeCrawl } from '../../engine/precompute.ts';
+import { precomputeCrawl, type PrecomputeOptions } from '../../engine/precompute.ts';
 import type { CrawlMeta, ModuleState } from '../../store/crawl-meta.ts';
 import {
   CRAWL_DB_FILE,
@@ -108,7 +108,7 @@ const friendly = (iso: string): string => {
 export async function writeCrawlToStore(
   dataDir: string,
   fixture: CrawlFixture,
-  options: { reports?: readonly ReportDefinition[] } = {},
+  options: Pick<PrecomputeOptions, 'reports' | 'lowerUrlCopyMinRows'> = {},
 ): Promise<LiveCrawl> {
   const { websiteId, crawlId } = fixture;
   const manifest = manifestOf(fixture);
@@ -134,7 +134,7 @@ export async function writeCrawlToStore(
       await precomputeCrawl(
         conn,
         { manifest, previous: previous ? { crawlId: previous.crawlId, dbFile: previous.dbFile } : undefined },
-        options.reports ? { reports: options.reports } : {},
+        options,
       );
     await conn.run('CHECKPOINT');
   } finally {
