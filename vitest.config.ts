@@ -28,8 +28,9 @@ const routeSuite = [
 
 /**
  * The unit tests beside the code share one process per shard (isolate: false): a process and its imports for each of
- * these ~100 files took half a second or more apiece; all of them ran in 137 s isolated, 84 s shared (27 Nov, load 5). The
- * integration tests (service/test/, scripts/, fixtures/) and the unit tests that start Chromium keep a process each.
+ * these ~100 files took half a second or more apiece: all of them ran in 137 s isolated, 84 s shared (27 Nov, load
+ * 5). The integration tests (service/test/, scripts/, fixtures/) and the unit tests that start Chromium keep a process
+ * each.
  */
 const ownProcess = [
   'service/test/**/*.test.ts',

@@ -1,7 +1,7 @@
 /**
- * Writes service/test/helpers/test-durations.json, each vitest file's seconds, from the output of whole runs (`npm test`
- * or `npx vitest run`, their lines `✓ default service/test/x.test.ts (4 tests) 5120ms`), for the sequencer that splits
- * vitest's shards by time (service/test/helpers/duration-sequencer.ts). A file in two logs keeps its longer time.
+ * Writes service/test/helpers/test-durations.json, each vitest file's seconds, from the output of whole runs (`npm
+ * test` or `npx vitest run`, their lines `✓ default service/test/x.test.ts (4 tests) 5120ms`), for the sequencer that
+ * splits vitest's shards by time (service/test/helpers/duration-sequencer.ts). A file in two logs keeps the longer.
  * Usage: node --import tsx scripts/support/test-durations.ts <log> [<log> ...]
  */
 import fs from 'node:fs';

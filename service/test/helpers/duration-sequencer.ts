@@ -11,7 +11,7 @@ export const DURATIONS_FILE = path.join(import.meta.dirname, 'test-durations.jso
 /** What a file missing from the table counts as: about the median measured file. */
 const UNMEASURED_SECONDS = 2;
 
-/** A file's key in the table: its project and its path from the repository's root, e.g. `postgres service/test/ai.test.ts`. */
+/** A file's key in the table: its project and its path from the root, e.g. `postgres service/test/ai.test.ts`. */
 export const durationKey = (project: string, file: string): string => `${project} ${file}`;
 
 export function readDurations(file = DURATIONS_FILE): Map<string, number> {
