@@ -59,6 +59,8 @@ const ROUTES: Record<string, string> = {
   '/frames': page('Frames', "new Worker('/worker.js');", '<iframe src="FRAME_ORIGIN/frame"></iframe>'),
   '/frame': page('Frame', "fetch('/private/frame.json');", '<img src="/frame-photo.png" alt="">'),
   '/worker.js': "fetch('/private/worker.json');",
+  '/shared-worker': page('Shared worker', "new SharedWorker('/shared.js');"),
+  '/shared.js': "fetch('/private/shared.json'); fetch('/shared-photo.png');",
   '/posts.js': 'onmessage = (event) => setInterval(() => event.ports[0].postMessage(1), 20);',
 };
 
@@ -223,6 +225,19 @@ describe('the render pool', () => {
       for (const refused of ['/frame-photo.png', '/private/frame.json', '/private/worker.json']) {
         expect(requested).not.toContain(refused);
       }
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+
+  it('starts no shared worker, whose requests could not be held to those rules: the page renders, saying why', async () => {
+    requested.length = 0;
+    const pool = poolOf(1);
+    try {
+      const result = await pool.render(`${origin}/shared-worker`);
+      expect(result.status).toBe('rendered');
+      expect(result.pageErrors).toEqual(['SharedWorker is not defined']);
+      expect(requested).toEqual(['/shared-worker']);
     } finally {
       await pool.close();
     }

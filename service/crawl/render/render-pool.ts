@@ -18,6 +18,12 @@ import { Deadline, failedRender, RenderTab, STEP_MS } from './render-tab.ts';
  * Debian's headless shell (package chromium-headless-shell: Chromium's old headless mode, without the browser UI
  * the new one carries), which used 38% less CPU per rendered page than Debian's chromium; that one when it is absent.
  */
+/**
+ * A shared worker belongs to the browser, not to the tab that starts it: its requests would escape the tab's hold
+ * (robots.txt, no assets) and keep the page from going quiet. Pages get none, and a page that starts one records
+ * "SharedWorker is not defined" among its JavaScript errors.
+ */
+const NO_SHARED_WORKERS = '--disable-blink-features=SharedWorker';
 export const HEADLESS_SHELL_PATH = '/usr/lib/chromium/chromium-headless-shell';
 export const rendererPath = (): string => (fs.existsSync(HEADLESS_SHELL_PATH) ? HEADLESS_SHELL_PATH : CHROMIUM_PATH);
 
@@ -155,7 +161,7 @@ export class RenderPool {
   private async launch(): Promise<Session> {
     this.proxy ??= startEgressProxy(this.options.egress);
     const proxy = await this.proxy;
-    const args = chromiumArgs(proxy.url, [`--js-flags=--max-old-space-size=${PAGE_HEAP_MB}`]);
+    const args = chromiumArgs(proxy.url, [`--js-flags=--max-old-space-size=${PAGE_HEAP_MB}`, NO_SHARED_WORKERS]);
     const browser = await CdpBrowser.launch(rendererPath(), args, LAUNCH_MS);
     this.launches++;
     const session: Session = { browser, launched: this.session, isDead: false, idle: [] };
