@@ -67,6 +67,59 @@ export async function refuseMixedDays(
   }
 }
 
+/**
+ * Without --replace, a keyed table may not hold both a period's totals and rows by date on the days of that period
+ * (e.g. the Search Analytics API's daily page rows beside a Performance export's totals): the join would count those
+ * days twice. New dated rows are compared with the spans of the periods the table holds; a new period with the days
+ * of the dated rows it holds. The same period file again brings only its own rows, which are no conflict.
+ */
+export async function refuseDatesInPeriods(
+  conn: DuckDBConnection,
+  source: DataSourceId,
+  live: SourceVersion | undefined,
+  fresh: ReadonlyMap<StagedTableId, string>,
+  coverage: Coverage,
+  fileNames: string,
+): Promise<void> {
+  if (!live) return;
+  const date = quoteIdent(dataSource(source).dateColumn);
+  const imports = live.meta.imports.filter((i) => i.id !== undefined);
+  const isPeriod = (i: (typeof imports)[number]): boolean => i.coverage.granularity === 'period';
+  const spanIn = (start: string, end: string): string =>
+    `${date} BETWEEN ${quoteLiteral(start)}::DATE AND ${quoteLiteral(end)}::DATE`;
+  const ofImports = (ids: string[]): string =>
+    `${quoteIdent(IMPORT_COLUMN)} IN (${ids.map((id) => quoteLiteral(id)).join(', ')})`;
+  for (const [tableId, neu] of fresh) {
+    const rows = live.rowsOf(tableId);
+    if (isRawTableId(tableId) || !rows || !(await hasImportColumn(conn, rows))) continue;
+    if (coverage.granularity === 'period') {
+      const dated = imports.filter((i) => !isPeriod(i)).map((i) => i.id!);
+      const span = dated.length
+        ? await spanOf(conn, rows, date, `${spanIn(coverage.start, coverage.end)} AND ${ofImports(dated)}`)
+        : undefined;
+      if (span)
+        throw new ImportError(
+          `${fileNames}: its totals for ${coverage.start} to ${coverage.end} (one period) overlap the ${tableId} rows by date imported before on ${span.start} to ${span.end}; ${REPLACE_HINT.cli}`,
+          'conflict',
+        );
+      continue;
+    }
+    for (const period of imports.filter(isPeriod)) {
+      const { start, end } = period.coverage;
+      if (!(await spanOf(conn, rows, date, ofImports([period.id!])))) continue;
+      const span = await spanOf(conn, neu, date, spanIn(start, end));
+      if (span)
+        throw new ImportError(
+          `${fileNames}: its rows on ${span.start} to ${span.end} overlap the totals for ${start} to ${end} (one period, ${tableId}) imported before; ${REPLACE_HINT.cli}`,
+          'conflict',
+        );
+    }
+  }
+}
+
+const hasImportColumn = async (conn: DuckDBConnection, rows: string): Promise<boolean> =>
+  (await rowsOf(conn, `DESCRIBE SELECT * FROM ${rows}`)).some((r) => r.column_name === IMPORT_COLUMN);
+
 const spanOf = async (conn: DuckDBConnection, rows: string, date: string, where: string) => {
   const [span] = await rowsOf(
     conn,
@@ -118,8 +171,7 @@ async function refuseHeldPeriods(
   const { rows, date } = tables;
   const periods = live.meta.imports.filter((i) => i.id !== undefined && i.coverage.granularity === 'period');
   if (periods.length === 0) return;
-  const described = await rowsOf(conn, `DESCRIBE SELECT * FROM ${rows}`);
-  if (!described.some((r) => r.column_name === IMPORT_COLUMN)) return;
+  if (!(await hasImportColumn(conn, rows))) return;
   const ids = periods.map((p) => quoteLiteral(p.id!)).join(', ');
   const holding = await rowsOf(
     conn,

@@ -37,13 +37,13 @@ async function queryReport(text: string, crawlId = 2): Promise<QueryReport> {
 }
 
 /** One import that must succeed with one summary line; a second import of the same files changes nothing. */
-function importOnce(source: string, files: string[]): string {
-  const run = importData('--source', source, ...files);
+function importOnce(source: string, files: string[], flags: string[] = []): string {
+  const run = importData('--source', source, ...flags, ...files);
   expect(run.stderr).toBe('');
   expect(run.status).toBe(0);
   expect(run.stdout.trim().split('\n')).toHaveLength(1);
   const before = snapshotTree(storeDir(dataDir));
-  const again = importData('--source', source, ...files);
+  const again = importData('--source', source, ...flags, ...files);
   expect(again.stdout).toContain('nothing changed (imported before)');
   expect(snapshotTree(storeDir(dataDir))).toEqual(before);
   return run.stdout;
@@ -366,7 +366,15 @@ describe('the Search Console bulk export as newline-delimited JSON, and GA4 repo
   }, 600_000);
 
   it('reads a GA4 report without a Date column as totals over its period, views standing in for sessions', async () => {
-    const out = importOnce('analytics', [pagesAndScreens]);
+    // The runReport response's days (9 and 10 Nov) lie in its period: its totals would count them again.
+    const before = snapshotTree(storeDir(dataDir));
+    const refused = importData('--source', 'analytics', pagesAndScreens);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain(
+      'ga4-pages-and-screens.csv: its totals for 2026-11-01 to 2026-11-14 (one period) overlap the analytics rows by date imported before on 2026-11-09 to 2026-11-10',
+    );
+    expect(snapshotTree(storeDir(dataDir))).toEqual(before);
+    const out = importOnce('analytics', [pagesAndScreens], ['--replace']);
     expect(out).toContain(
       '4 rows of Google Analytics 4 report CSV; totals for 2026-11-01 to 2026-11-14 (one period, placed on 2026-11-14)',
     );
