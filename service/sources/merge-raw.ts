@@ -18,9 +18,10 @@ const countOf = async (conn: DuckDBConnection, sql: string): Promise<number> =>
 
 /**
  * Without --replace, raw rows may not come onto days where the source holds keyed rows of the tables they feed, nor
- * keyed rows onto days where it holds raw rows that feed their table: the join would count both. Daily rows are
- * compared by their days; a period import's totals (placed on its last day) stand for every day of its period, so a
- * period on either side is compared by its whole span.
+ * keyed rows onto days where it holds raw rows that feed their table, nor rows by date onto a period's days in one
+ * table (refuseDatesInPeriods): the join would count both. Daily rows are compared by their days; a period import's
+ * totals (placed on its last day) stand for every day of its period, so a period on either side is compared by its
+ * whole span.
  */
 export async function refuseMixedDays(
   conn: DuckDBConnection,
@@ -65,6 +66,15 @@ export async function refuseMixedDays(
       );
     }
   }
+  await refuseDatesInPeriods(conn, { date, live, fresh, coverage, fileNames });
+}
+
+interface MixedDays {
+  date: string;
+  live: SourceVersion;
+  fresh: ReadonlyMap<StagedTableId, string>;
+  coverage: Coverage;
+  fileNames: string;
 }
 
 /**
@@ -73,16 +83,10 @@ export async function refuseMixedDays(
  * days twice. New dated rows are compared with the spans of the periods the table holds; a new period with the days
  * of the dated rows it holds. The same period file again brings only its own rows, which are no conflict.
  */
-export async function refuseDatesInPeriods(
+async function refuseDatesInPeriods(
   conn: DuckDBConnection,
-  source: DataSourceId,
-  live: SourceVersion | undefined,
-  fresh: ReadonlyMap<StagedTableId, string>,
-  coverage: Coverage,
-  fileNames: string,
+  { date, live, fresh, coverage, fileNames }: MixedDays,
 ): Promise<void> {
-  if (!live) return;
-  const date = quoteIdent(dataSource(source).dateColumn);
   const imports = live.meta.imports.filter((i) => i.id !== undefined);
   const isPeriod = (i: (typeof imports)[number]): boolean => i.coverage.granularity === 'period';
   const spanIn = (start: string, end: string): string =>

@@ -14,7 +14,7 @@ import { exportTable, parquetFileOf, type ExportTableId } from '../../catalog/ex
 import { quoteIdent, quoteLiteral, textOf } from '../db/duckdb.ts';
 import { ImportError, REPLACE_HINT } from './import-error.ts';
 import type { Coverage, StagedTableId } from './importer.ts';
-import { changedRowsOf, rawRowsAdded, refuseDatesInPeriods, refuseMixedDays } from './merge-raw.ts';
+import { changedRowsOf, rawRowsAdded, refuseMixedDays } from './merge-raw.ts';
 import {
   columnsOf,
   isRawTableId,
@@ -100,10 +100,7 @@ export async function mergeVersion(
   const replaced = replacedOn(inRange, replacedPeriods);
   const periodsTaken = new Set<string>();
   const ids: StagedTableId[] = [...dataSource(source).tables, ...rawTablesOf(source).map((r) => r.id)];
-  if (!options.isReplace) {
-    await refuseMixedDays(conn, source, live, fresh, coverage, options.fileNames);
-    await refuseDatesInPeriods(conn, source, live, fresh, coverage, options.fileNames);
-  }
+  if (!options.isReplace) await refuseMixedDays(conn, source, live, fresh, coverage, options.fileNames);
   for (const tableId of ids) {
     const columns = columnsOf(tableId)
       .map((c) => quoteIdent(c.name))
