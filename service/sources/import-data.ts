@@ -24,7 +24,7 @@ import { importerOf, openSourceFile } from './detect-format.ts';
 import { expandZips } from './zip-files.ts';
 import { sha256Of } from './file-hash.ts';
 import { ImportError } from './import-error.ts';
-import type { Coverage, Importer, SourceFile } from './importer.ts';
+import type { Coverage, Importer, SourceFile, Staged } from './importer.ts';
 import { matchCrawledUrls, type UrlMatch } from './match-urls.ts';
 import { mergeVersion, type ReplacedPeriod } from './merge-version.ts';
 import { normaliseStaged } from './normalise-staged.ts';
@@ -174,6 +174,7 @@ async function importLocked(
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'import-data-'));
   const db = await openDatabase(':memory:');
   const conn = await db.connect();
+  let staged: Staged | undefined;
   try {
     await conn.run(`SET temp_directory = ${quoteLiteral(workDir)}`);
     await conn.run('SET preserve_insertion_order = true');
@@ -181,7 +182,7 @@ async function importLocked(
     await conn.run(`SET memory_limit = '${IMPORT_MEMORY}'`);
     options.onProgress?.({ phase: 'reading' });
     const versionId = newLoadId();
-    const staged = await importer.stage(files, { conn, workDir, range: options.range, importId: versionId });
+    staged = await importer.stage(files, { conn, workDir, range: options.range, importId: versionId });
     const normal = await normaliseStaged(conn, staged, originOf(crawls), workDir);
     const urls = await matchCrawledUrls(conn, crawls[0]!, normal.urls);
     const live = readSourceVersion(dataDir, options.websiteId, options.source);
@@ -249,6 +250,7 @@ async function importLocked(
     await publishUnderLoadLock(dataDir, options.websiteId, dir, partialDir, meta, options.databaseUrl);
     return { ...base, isUnchanged: false, versionId, tables: merged.tables };
   } finally {
+    staged?.stopHashing?.();
     conn.closeSync();
     db.closeSync();
     fs.rmSync(workDir, { recursive: true, force: true });

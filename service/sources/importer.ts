@@ -53,6 +53,8 @@ export interface Staged {
   vendorFiles?: ReadonlyMap<RawTableId, { hasQuery: boolean }>;
   /** The sha256 of input files (by path), hashed while they were read or still being hashed. */
   hashes?: Promise<ReadonlyMap<string, string>>;
+  /** Stops hashing still under way: the import ended first (refused, or nothing changed). */
+  stopHashing?: () => void;
 }
 
 export interface Importer {

@@ -16,7 +16,7 @@ import { firstLine } from '../../error-text.ts';
 import { ImportError, cellError } from '../import-error.ts';
 import type { Importer, SourceFile, Staged, StageContext } from '../importer.ts';
 import { RAW_PARQUET, vendorSelectOf, type RawTableId } from '../../source-data/raw-rows.ts';
-import { hashMeanwhile, sha256Of } from '../file-hash.ts';
+import { hashMeanwhile } from '../file-hash.ts';
 import { hasVendorTypes, keepVendorFile } from './bulk-vendor-file.ts';
 import { IMPORT_COLUMN } from '../../source-data/source-store.ts';
 
@@ -246,7 +246,8 @@ async function stageVendorFile(ctx: StageContext, file: SourceFile): Promise<Sta
   const out = path.join(ctx.workDir, `${RAW_ID}-vendor.parquet`);
   if (!(await keepVendorFile(ctx.conn, file, out))) return undefined;
   // The copy's sha256 (the bytes kept) while DuckDB reads its URLs: copied then hashed, 8.3 s of 34.6 at 30M rows.
-  const hashes = sha256Of(out).then((sha256) => new Map([[file.path, sha256]]));
+  const hashing = hashMeanwhile([out]);
+  const hashes = hashing.done().then((byPath) => new Map([[file.path, byPath.get(out)!]]));
   hashes.catch(() => undefined);
   const hasQuery = types.has('query');
   await ctx.conn.run(
@@ -259,6 +260,7 @@ async function stageVendorFile(ctx: StageContext, file: SourceFile): Promise<Sta
     files: new Map([[RAW_ID, out]]),
     vendorFiles: new Map([[RAW_ID, { hasQuery }]]),
     hashes,
+    stopHashing: hashing.stop,
   };
 }
 
