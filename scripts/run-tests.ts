@@ -108,7 +108,8 @@ const failureLinesLeft = new Map<string, number>();
 const keepE2eFailure = (group: string, line: string): void => {
   // eslint-disable-next-line no-control-regex -- Playwright colours its lines
   const plain = line.replace(/\x1b\[[0-9;]*m/g, '');
-  if (/^\s+\d+\) \[chromium\] ›/.test(plain)) failureLinesLeft.set(group, E2E_FAILURE_LINES);
+  // Playwright's list reporter numbers each failure's heading: "  1) web/e2e/x.spec.ts:12:3 › title".
+  if (/^\s+\d+\) \S+\.spec\.ts:\d+:\d+ ›/.test(plain)) failureLinesLeft.set(group, E2E_FAILURE_LINES);
   const left = failureLinesLeft.get(group) ?? 0;
   if (left === 0 || e2eFailures.length >= MAX_E2E_FAILURE_LINES) return;
   failureLinesLeft.set(group, left - 1);
