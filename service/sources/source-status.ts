@@ -155,7 +155,8 @@ async function matchOf(
     .filter((t) => columnsOf(t).some((c) => c.name === 'url'))
     .flatMap((t) => version.rowsOf(t) ?? []);
   if (relations.length === 0) return null;
-  const sourceUrls = relations.map((r) => `SELECT url FROM ${r}`).join(' UNION ');
+  // DISTINCT: one relation alone is no UNION, and a table names a page on many rows (days, channels).
+  const sourceUrls = `SELECT DISTINCT url FROM (${relations.map((r) => `SELECT url FROM ${r}`).join(' UNION ALL ')})`;
   const crawled = `SELECT url FROM ${quoteIdent(crawl.alias)}.main.urls WHERE COALESCE(found_in_web_crawl, FALSE)`;
   const [counts] = await rowsOf(
     conn,

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Overview } from '../../catalog/api.ts';
 import type { DataSourcesAnswer, DataSourceStatus, ImportJob } from '../../catalog/data-source-calls.ts';
 import { NO_CRAWL_YET, UPLOADS_DIR } from '../routes/data-sources.ts';
+import { importData } from '../sources/import-data.ts';
 import { storeDir } from '../store/layout.ts';
 import {
   TestClock,
@@ -259,4 +260,13 @@ describe('the Data sources calls', () => {
     expect(searchConsole(await list()).isConnected).toBe(false);
     expect(await notConnectedOf('search-console/all')).toBe('search-console');
   }, 240_000);
+
+  it('count each URL of a source once, however many of its rows name it', async () => {
+    const runReport = path.resolve(import.meta.dirname, '../../fixtures/sources/analytics/ga4-run-report.json');
+    const imported = await importData({ dataDir, websiteId: SITE, source: 'analytics', files: [runReport] });
+    expect(imported.urls).toMatchObject({ matched: 2, unmatched: 0 });
+    // Its table names each page on several rows (days, channels); the status counts the pages.
+    const analytics = (await list()).sources.find((s) => s.id === 'analytics')!;
+    expect(analytics.match).toMatchObject({ matchedPages: 2, sourceUrls: 2, unmatchedUrls: 0 });
+  }, 120_000);
 });
