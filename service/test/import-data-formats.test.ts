@@ -12,7 +12,7 @@ import { generateSite } from '../../scripts/fixtures/generate.ts';
 import { loadCrawl } from '../load/load-crawl.ts';
 import { storeDir } from '../store/layout.ts';
 import { openSignedInApp, post, tempDir, type SignedInApp } from './auth-fixture.ts';
-import { queryCrawl, runImportData, type CliRun } from './helpers/import-cli.ts';
+import { expectRefusedImport, queryCrawl, runImportData, type CliRun } from './helpers/import-cli.ts';
 import { snapshotTree } from './helpers/tree-snapshot.ts';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../fixtures/sources');
@@ -367,13 +367,12 @@ describe('the Search Console bulk export as newline-delimited JSON, and GA4 repo
 
   it('reads a GA4 report without a Date column as totals over its period, views standing in for sessions', async () => {
     // The runReport response's days (9 and 10 Nov) lie in its period: its totals would count them again.
-    const before = snapshotTree(storeDir(dataDir));
-    const refused = importData('--source', 'analytics', pagesAndScreens);
-    expect(refused.status).toBe(1);
-    expect(refused.stderr).toContain(
+    expectRefusedImport(
+      dataDir,
+      SITE,
+      ['--source', 'analytics', pagesAndScreens],
       'ga4-pages-and-screens.csv: its totals for 2026-11-01 to 2026-11-14 (one period) overlap the analytics rows by date imported before on 2026-11-09 to 2026-11-10',
     );
-    expect(snapshotTree(storeDir(dataDir))).toEqual(before);
     const out = importOnce('analytics', [pagesAndScreens], ['--replace']);
     expect(out).toContain(
       '4 rows of Google Analytics 4 report CSV; totals for 2026-11-01 to 2026-11-14 (one period, placed on 2026-11-14)',

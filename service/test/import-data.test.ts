@@ -13,7 +13,13 @@ import type { OverviewReport, QueryReport, ReportSummary } from '../../catalog/a
 import { openDatabase, quoteLiteral, textOf } from '../db/duckdb.ts';
 import { readCurrentLoad, readCrawlMeta, storeDir } from '../store/layout.ts';
 import { openSignedInApp, post, tempDir, type SignedInApp } from './auth-fixture.ts';
-import { runImportData, runImportDataOnTerminal, queryCrawl, type CliRun } from './helpers/import-cli.ts';
+import {
+  expectRefusedImport,
+  runImportData,
+  runImportDataOnTerminal,
+  queryCrawl,
+  type CliRun,
+} from './helpers/import-cli.ts';
 import { snapshotTree } from './helpers/tree-snapshot.ts';
 import {
   BULK_CSV,
@@ -178,13 +184,12 @@ describe('importing Search Console files', () => {
 
   it('adds the bulk export by day, URL and query, which feeds the query report', async () => {
     // Its days lie in the Performance report's period, whose totals the join would add to theirs: --replace only.
-    const before = snapshotTree(storeDir(dataDir));
-    const refused = importData('--source', 'search-console', bulkCsv);
-    expect(refused.status).toBe(1);
-    expect(refused.stderr).toContain(
+    expectRefusedImport(
+      dataDir,
+      SITE,
+      ['--source', 'search-console', bulkCsv],
       'searchdata_url_impression.csv: its rows on 2026-11-02 to 2026-11-03 overlap the totals for 2026-11-01 to 2026-11-14 (one period, search_console) imported before; nothing imported; use --replace',
     );
-    expect(snapshotTree(storeDir(dataDir))).toEqual(before);
     const run = importData('--source', 'search-console', '--replace', bulkCsv);
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);

@@ -2,7 +2,9 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { openDatabase, quoteLiteral } from '../../db/duckdb.ts';
-import { readCurrentLoad } from '../../store/layout.ts';
+import { expect } from 'vitest';
+import { readCurrentLoad, storeDir } from '../../store/layout.ts';
+import { snapshotTree } from './tree-snapshot.ts';
 
 const REPO = path.resolve(import.meta.dirname, '../../..');
 
@@ -19,6 +21,15 @@ export function runImportData(dataDir: string, websiteId: string, args: string[]
     { cwd: REPO, encoding: 'utf8', timeout: 240_000 },
   );
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+/** Runs the command, which must refuse (exit 1) with `message` on stderr and leave the store as it was. */
+export function expectRefusedImport(dataDir: string, websiteId: string, args: string[], message: string): void {
+  const before = snapshotTree(storeDir(dataDir));
+  const refused = runImportData(dataDir, websiteId, args);
+  expect(refused.status).toBe(1);
+  expect(refused.stderr).toContain(message);
+  expect(snapshotTree(storeDir(dataDir))).toEqual(before);
 }
 
 const shellQuoted = (arg: string): string => `'${arg.replaceAll("'", `'\\''`)}'`;
