@@ -103,7 +103,7 @@ export const CRAWL_LIMITS = {
 
 export const DEFAULT_TIME_LIMIT_HOURS = 6;
 /** The rendered crawl's tabs and quiet window by default (service/crawl/render-settings.ts: what they mean). */
-export const DEFAULT_RENDER_TABS = 8;
+export const DEFAULT_RENDER_TABS = 16;
 export const DEFAULT_RENDER_QUIET_MS = 500;
 
 /** Settings of a website nobody has configured yet: its domain's home page, weekly before the Tuesday approval. */

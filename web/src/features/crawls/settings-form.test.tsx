@@ -120,7 +120,7 @@ describe('SettingsForm', () => {
   it("saves the rendered crawl's tabs and network quiet, and names either when out of range", async () => {
     const save = vi.fn((settings: CrawlSettings) => Promise.resolve({ ...saved, settings }));
     const { saveButton, onSaved } = renderForm(save);
-    expect(field('Render tabs').value).toBe('8');
+    expect(field('Render tabs').value).toBe('16');
     expect(field('Network quiet (ms)').value).toBe('500');
     fireEvent.change(field('Render tabs'), { target: { value: '40' } });
     expect(screen.getByText('Render tabs must be a whole number from 1 to 32')).toBeTruthy();
