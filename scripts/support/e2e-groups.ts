@@ -11,6 +11,7 @@ import readline from 'node:readline';
 import { prepareE2eData } from '../../web/e2e/demo-data.ts';
 import { freePort } from './free-port.ts';
 import { buildWebDist, dashboardBuild } from '../../service/web-build.ts';
+import { loadedDemo } from '../../service/test/helpers/demo-fixtures.ts';
 
 const repoDir = path.resolve(import.meta.dirname, '../..');
 
@@ -104,10 +105,17 @@ export async function buildWeb(): Promise<number> {
   return code;
 }
 
-/** A temp directory holding the browser tests' data, made once and copied to each group. */
+/**
+ * A temp directory holding the browser tests' data, made once and copied to each group. The demo websites come from
+ * the cache the vitest files that load the demo share (service/test/helpers/demo-fixtures.ts): the data seedDemo
+ * writes, made once for the whole run.
+ */
 export async function prepareE2eTemplate(log: (line: string) => void): Promise<string> {
   const template = fs.mkdtempSync(path.join(os.tmpdir(), 'thc-e2e-template-'));
   try {
+    const started = performance.now();
+    fs.cpSync((await loadedDemo()).dataDir, template, { recursive: true });
+    log(`e2e: demo websites from the fixture cache in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     await prepareE2eData(template, log);
     return template;
   } catch (error) {

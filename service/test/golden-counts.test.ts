@@ -5,26 +5,26 @@
  * crawl exports' and the imported sources' (helpers/report-oracle.ts) and the guide's own copy of its filters (scripts/fixtures/guide-reports.ts).
  * After a deliberate change, regenerate with `node --import tsx scripts/fixtures/write-golden.ts`.
  */
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalog } from '../../catalog/index.ts';
 import type { RemovalCounts } from '../../catalog/removal-reasons.ts';
 import {
-  generateAndLoadDemo,
   readGoldenFile,
   readReportCounts,
   type GoldenCount,
   type GoldenCounts,
-  type LoadedDemo,
 } from '../../scripts/fixtures/golden.ts';
 import { guideReports, reportHistories } from '../../scripts/fixtures/guide-reports.ts';
 import { expandFilter } from '../catalog/index.ts';
 import { openDatabase } from '../db/duckdb.ts';
-import { openSignedInApp, post, type SignedInApp } from './auth-fixture.ts';
+import { openSignedInApp, post, tempDir, type SignedInApp } from './auth-fixture.ts';
+import { loadedDemo, type LoadedDemoFixture } from './helpers/demo-fixtures.ts';
 import { oracleCounts, readOracleCrawls } from './helpers/report-oracle.ts';
 
 const SUMMARY = '/api/technical-health-check/report/get-summary';
 
-let demo: LoadedDemo | undefined;
+let demo: LoadedDemoFixture | undefined;
 let engine: GoldenCounts = {};
 const golden = readGoldenFile();
 
@@ -49,13 +49,15 @@ function differences(actual: GoldenCounts, expected: GoldenCounts, actualName: s
 }
 
 describe('golden report counts of the demo', () => {
-  // Writing and importing the demo's vendor files, and refreshing each website's oldest crawl, add about a third.
+  // The demo generated and loaded as scripts/fixtures/golden.ts's generateAndLoadDemo does, once per run for every
+  // test that needs it (helpers/demo-fixtures.ts); the app below signs in on a copy, since it writes its app state.
   beforeAll(async () => {
-    demo = await generateAndLoadDemo();
+    const cached = await loadedDemo();
+    const dataDir = tempDir('thc-golden-data-');
+    fs.cpSync(cached.dataDir, dataDir, { recursive: true });
+    demo = { ...cached, dataDir };
     engine = await readReportCounts(demo.dataDir);
   }, 450_000);
-
-  afterAll(() => demo?.cleanup());
 
   it('covers every report of every crawl of both demo websites', () => {
     expect(Object.keys(golden).sort()).toEqual(demo!.sites.map((s) => s.websiteId).sort());
