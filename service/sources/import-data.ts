@@ -38,7 +38,10 @@ import {
 } from '../source-data/source-store.ts';
 
 export const IMPORT_LOCK_FILE = '.import.lock';
-/** DuckDB's share of an import's memory: with Node's the peak stays under 1.5 GB. */
+/**
+ * DuckDB's share of an import's memory, and of the refresh of the crawls it feeds (a crawl load's own default is
+ * 2 GB): with Node's the peak stays under 1.5 GB; DuckDB spills the rest to disk.
+ */
 export const IMPORT_MEMORY = '1GB';
 
 export interface ImportOptions {
@@ -300,7 +303,7 @@ export async function publishUnderLoadLock(
  */
 export async function refreshJoins(
   dataDir: string,
-  options: Pick<ImportOptions, 'websiteId' | 'databaseUrl' | 'onProgress'>,
+  options: Pick<ImportOptions, 'websiteId' | 'databaseUrl' | 'onProgress'> & { memoryLimit?: string },
 ): Promise<Pick<ImportResult, 'refreshedCrawlIds' | 'refreshFailure'>> {
   const refreshedCrawlIds: number[] = [];
   try {
@@ -308,6 +311,7 @@ export async function refreshJoins(
       dataDir,
       websiteId: options.websiteId,
       databaseUrl: options.databaseUrl,
+      memoryLimit: options.memoryLimit ?? IMPORT_MEMORY,
       onCrawl: (crawl, done, total) => {
         refreshedCrawlIds.push(crawl.crawlId);
         options.onProgress?.({ phase: 'refreshing', crawlId: crawl.crawlId, done, total });
