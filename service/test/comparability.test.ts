@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Overview, ReportSummary } from '../../catalog/api.ts';
 import { MANIFEST_FILE, type RecordedSettings } from '../../catalog/export-contract.ts';
-import { generateSite } from '../../scripts/fixtures/generate.ts';
+import { copyOfGeneratedSite } from './helpers/demo-fixtures.ts';
 import { loadCrawl } from '../load/load-crawl.ts';
 import { openSignedInApp, post, tempDir, type SignedInApp } from './auth-fixture.ts';
 
@@ -44,7 +44,7 @@ let signedIn: SignedInApp<'admin'>;
 
 beforeAll(async () => {
   const dataDir = tempDir('thc-comparable-data-');
-  const { crawlDirs } = await generateSite({
+  const { crawlDirs } = await copyOfGeneratedSite({
     outDir: tempDir('thc-comparable-exports-'),
     site: SITE,
     urls: 200,

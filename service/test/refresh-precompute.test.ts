@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalog } from '../../catalog/index.ts';
-import { generateSite } from '../../scripts/fixtures/generate.ts';
+import { copyOfGeneratedSite } from './helpers/demo-fixtures.ts';
 import { openDatabase, quoteLiteral, textOf } from '../db/duckdb.ts';
 import { tabRequest, ReportEngine } from '../engine/engine.ts';
 import { precomputeCrawl } from '../engine/precompute.ts';
@@ -62,7 +62,7 @@ const copyOf = (dataDir: string): string => {
 
 beforeAll(async () => {
   const out = tempDir('thc-refresh-exports-');
-  exportDirs = (await generateSite({ outDir: out, site: SITE, urls: 300, crawls: 3 })).crawlDirs;
+  exportDirs = (await copyOfGeneratedSite({ outDir: out, site: SITE, urls: 300, crawls: 3 })).crawlDirs;
   inOrder = tempDir('thc-refresh-in-order-');
   for (const dir of exportDirs) await loadCrawl({ dataDir: inOrder, exportDir: dir });
 }, 180_000);

@@ -16,7 +16,7 @@ export const FIXTURE_CACHE_DIR = process.env.THC_FIXTURE_CACHE ?? path.join(os.t
 /** The code every cached fixture is made by: the generator, the contract and catalogue, the loader and importers. */
 const CODE_DIRS = ['catalog', 'scripts/fixtures', 'service'];
 const TEST_CODE = /(^service\/test\/|\.test\.tsx?$)/;
-/** Older entries of one name are removed when a new one is made; two, so that a run of the previous code can finish. */
+/** Entries of older code are removed when a new one is made, but one: a run of the previous code may still read it. */
 const KEPT_PER_NAME = 2;
 const POLL_MS = 500;
 
@@ -75,10 +75,11 @@ function tryLock(lock: string): boolean {
   return true;
 }
 
-function removeOlderEntries(name: string, kept: string): void {
+/** Removes the entries of `prefix` (one name and inputs) made by other code but the newest `KEPT_PER_NAME - 1`. */
+function removeOlderEntries(prefix: string, kept: string): void {
   const entries = fs
     .readdirSync(FIXTURE_CACHE_DIR)
-    .filter((e) => e.startsWith(`${name}-`) && !e.includes('.') && e !== kept)
+    .filter((e) => e.startsWith(prefix) && !e.includes('.') && e !== kept)
     .map((e) => ({ e, mtime: fs.statSync(path.join(FIXTURE_CACHE_DIR, e)).mtimeMs }))
     .sort((a, b) => b.mtime - a.mtime || (a.e < b.e ? -1 : 1));
   for (const { e } of entries.slice(KEPT_PER_NAME - 1))
@@ -94,12 +95,8 @@ export async function cachedFixture(
   inputs: unknown,
   make: (dir: string) => Promise<void>,
 ): Promise<string> {
-  const key = crypto
-    .createHash('sha256')
-    .update(`${fixtureCodeHash()}\0${JSON.stringify(inputs)}`)
-    .digest('hex')
-    .slice(0, 16);
-  const entry = path.join(FIXTURE_CACHE_DIR, `${name}-${key}`);
+  const prefix = `${name}-${crypto.createHash('sha256').update(JSON.stringify(inputs)).digest('hex').slice(0, 12)}-`;
+  const entry = path.join(FIXTURE_CACHE_DIR, `${prefix}${fixtureCodeHash()}`);
   const lock = `${entry}.lock`;
   fs.mkdirSync(FIXTURE_CACHE_DIR, { recursive: true });
   for (;;) {
@@ -118,7 +115,7 @@ export async function cachedFixture(
     } finally {
       fs.rmSync(scratch, { recursive: true, force: true });
     }
-    removeOlderEntries(name, path.basename(entry));
+    removeOlderEntries(prefix, path.basename(entry));
     return entry;
   } finally {
     fs.rmSync(lock, { recursive: true, force: true });

@@ -1,11 +1,12 @@
 /** The vendor files of fixtures/sources and a generated site's crawls loaded without their marketing tables. */
 import fs from 'node:fs';
 import path from 'node:path';
-import { generateSite } from '../../../scripts/fixtures/generate.ts';
 import { expect } from 'vitest';
 import type { Overview, OverviewReport } from '../../../catalog/api.ts';
 import { loadCrawl } from '../../load/load-crawl.ts';
 import { post, type SignedInApp } from '../auth-fixture.ts';
+import { copyOfGeneratedSite } from './demo-fixtures.ts';
+import { cachedFixture } from './fixture-cache.ts';
 
 export const REPO = path.resolve(import.meta.dirname, '../../..');
 export const FIXTURES = path.join(REPO, 'fixtures/sources');
@@ -25,13 +26,21 @@ export const PERFORMANCE_CSVS = ['Pages.csv', 'Dates.csv', 'Filters.csv', 'Devic
 );
 export const BULK_CSV = path.join(FIXTURES, 'search-console/bulk/searchdata_url_impression.csv');
 
-/** Two crawls of SITE (200 URLs) loaded into `dataDir` with no source table: every source starts not connected. */
+/**
+ * Two crawls of SITE (200 URLs) loaded into `dataDir` with no source table, their exports in `exportsDir`: every source
+ * starts not connected. Six test files start so; the crawls are generated and loaded once (fixture-cache.ts) and
+ * copied into each file's own directories.
+ */
 export async function loadSiteWithoutSources(exportsDir: string, dataDir: string): Promise<void> {
-  const { crawlDirs } = await generateSite({ outDir: exportsDir, site: SITE, urls: 200, crawls: 2 });
-  for (const dir of crawlDirs) {
-    for (const table of SOURCE_TABLES) fs.rmSync(path.join(dir, `${table}.parquet`), { force: true });
-    await loadCrawl({ dataDir, exportDir: dir });
-  }
+  const entry = await cachedFixture('site-without-sources', { site: SITE }, async (scratch) => {
+    const site = { outDir: path.join(scratch, 'exports'), site: SITE, urls: 200, crawls: 2 };
+    for (const dir of (await copyOfGeneratedSite(site)).crawlDirs) {
+      for (const table of SOURCE_TABLES) fs.rmSync(path.join(dir, `${table}.parquet`), { force: true });
+      await loadCrawl({ dataDir: path.join(scratch, 'data'), exportDir: dir });
+    }
+  });
+  fs.cpSync(path.join(entry, 'exports'), exportsDir, { recursive: true });
+  fs.cpSync(path.join(entry, 'data'), dataDir, { recursive: true });
 }
 
 /** Every report of SITE's overview of a crawl, asked for with refresh (the store changed under the app). */
