@@ -240,6 +240,9 @@ export interface SearchConsolePoint {
   period: DateRange | null;
 }
 
+/** Where the query report's search console totals come from (QueryReport.searchConsole). */
+export type SearchConsoleFigures = 'property' | 'pages';
+
 export interface SearchConsoleUrl {
   url: string;
   clicks: number;
@@ -292,7 +295,12 @@ export interface KeywordPlannerEntry {
 export interface QueryReport {
   query: string;
   dataDateRange: DateRange;
-  searchConsole: { overTime: SearchConsolePoint[]; byUrl: SearchConsoleUrl[] };
+  /**
+   * overTime: Search Console's figures for the whole property (search_console_site, each search counted once) when
+   * the crawl's data window holds any, else the sums of the pages' rows (search_console_queries, a search counted
+   * once per page it showed); `figures` says which. byUrl: always the pages' rows.
+   */
+  searchConsole: { figures: SearchConsoleFigures; overTime: SearchConsolePoint[]; byUrl: SearchConsoleUrl[] };
   /** totals is null when the source has no rows for the query in the range. */
   adsOne: { totals: AdsOneTotals | null; searchTerms: AdsOneSearchTerm[] };
   adsTwo: { totals: AdsTwoTotals | null };

@@ -21,6 +21,11 @@ export interface DataSource {
   title: string;
   /** The contract tables this source fills. */
   tables: readonly ExportTableId[];
+  /**
+   * Those of `tables` whose rows are not the first's by a finer key but rows of their own (Search Console's whole
+   * property beside its pages): the coverage counts their days too.
+   */
+  ownRowsTables?: readonly ExportTableId[];
   /** Report categories whose every report reads this source (or, where two sources list one, either of them). */
   categories: readonly CategoryId[];
   /** The column that places its rows in time: a day (or week start), or the day keyword volumes were requested. */
@@ -42,7 +47,8 @@ export const dataSources: readonly DataSource[] = [
   {
     id: 'search-console',
     title: 'Search Console',
-    tables: ['search_console', 'search_console_queries'],
+    tables: ['search_console', 'search_console_queries', 'search_console_site'],
+    ownRowsTables: ['search_console_site'],
     categories: ['search-console'],
     ...daily,
   },

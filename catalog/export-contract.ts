@@ -385,6 +385,18 @@ const sources = [
     ],
   ),
   source(
+    'search_console_site',
+    'Search console for the whole property by query and day',
+    ['date', 'query'],
+    [
+      ['date', 'DATE', 'Day'],
+      ['query', 'VARCHAR', 'Search query'],
+      ['clicks', 'BIGINT', 'Clicks'],
+      ['impressions', 'BIGINT', 'Impressions'],
+      ['position', 'DOUBLE', 'Average position of the topmost result'],
+    ],
+  ),
+  source(
     'analytics',
     'Web analytics by URL, channel and day',
     ['date', 'url', 'channel'],

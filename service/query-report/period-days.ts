@@ -1,7 +1,7 @@
 /**
  * Which days of a query's search console rows hold one period's totals rather than the day's own figures: an
- * import without per-date rows (the Search Analytics API's response without a date key) places its totals on the
- * period's last day, and only the store's version knows which import brought a row. The version read is the one
+ * import without per-date rows (the Search Analytics API's response without a date key, the Performance export's
+ * Queries.csv) places its totals on the period's last day, and only the store's version knows which import brought a row. The version read is the one
  * the crawl joined, so the answer matches the crawl's rows even while a newer version waits for its refresh.
  */
 import fs from 'node:fs';
@@ -20,14 +20,16 @@ export interface JoinedVersion {
   versionId: string | undefined;
 }
 
-const TABLE = 'search_console_queries';
-
-/** Day ('yyyy-MM-dd') → the period whose totals the query's rows on that day are. */
+/**
+ * Day ('yyyy-MM-dd') → the period whose totals the query's rows on that day are, in `table` (search_console_queries
+ * or search_console_site: the one the report's figures over time come from).
+ */
 export async function periodDaysOf(
   conn: DuckDBConnection,
   joined: JoinedVersion | undefined,
   query: string,
   range: DateRange,
+  table: 'search_console_queries' | 'search_console_site',
 ): Promise<Map<string, DateRange>> {
   const days = new Map<string, DateRange>();
   if (!joined?.versionId) return days;
@@ -38,9 +40,9 @@ export async function periodDaysOf(
   const periods = new Map(
     meta.imports.flatMap((i) => (i.id !== undefined && i.coverage.granularity === 'period' ? [[i.id, i]] : [])),
   );
-  if (periods.size === 0 || !(TABLE in meta.tables)) return days;
+  if (periods.size === 0 || !(table in meta.tables)) return days;
   const ids = [...periods.keys()].map(quoteLiteral).join(', ');
-  const rows = await versionRowsOf(conn, path.join(dir, parquetFileOf(TABLE)), 'date, query');
+  const rows = await versionRowsOf(conn, path.join(dir, parquetFileOf(table)), 'date, query');
   const reader = await conn.runAndReadAll(
     `SELECT DISTINCT strftime(date, '%Y-%m-%d') AS day, ${quoteIdent(IMPORT_COLUMN)}::VARCHAR AS import
      FROM ${rows}

@@ -3,9 +3,14 @@
  * Every value is bound; sums are cast to DOUBLE so BIGINT never reaches JSON. Ads platform two has no query
  * column, so its totals cover the query's landing URLs (search console and ads platform one) over the range.
  * Queries match case-insensitively.
+ *
+ * Search console's figures over time are the whole property's (search_console_site) when the range holds any of its
+ * rows: Search Console counts a search once for the property however many of its pages it showed, so the pages'
+ * sum over-counts impressions, and a professional compares the query's totals with the Queries tab. Without them,
+ * the pages' sums; the response says which, never a mix.
  */
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import type { AdsOneTotals, DateRange, MonthlyRecord, QueryReport } from '../../catalog/api.ts';
+import type { AdsOneTotals, DateRange, MonthlyRecord, QueryReport, SearchConsoleFigures } from '../../catalog/api.ts';
 import { quoteIdent, withConnection } from '../db/duckdb.ts';
 import { periodDaysOf, type JoinedVersion } from './period-days.ts';
 
@@ -38,6 +43,16 @@ const adsOneMeasures = (row: Row): AdsOneTotals => ({
   all_revenue: num(row.all_revenue),
 });
 
+/** The property's figures when the range holds any of its rows, else the pages' sums. */
+async function figuresOf(conn: DuckDBConnection, siteTable: string, range: DateRange): Promise<SearchConsoleFigures> {
+  const [site] = await rowsOf(
+    conn,
+    `SELECT count(*) > 0 AS has_rows FROM ${siteTable} WHERE date BETWEEN $1::DATE AND $2::DATE`,
+    [range.start, range.end],
+  );
+  return site?.has_rows === true ? 'property' : 'pages';
+}
+
 export async function queryReport(
   db: DuckDBInstance,
   alias: string,
@@ -48,13 +63,15 @@ export async function queryReport(
   const t = (table: string): string => `${quoteIdent(alias)}.${quoteIdent(table)}`;
   const params = [query, range.start, range.end];
   return withConnection(db, async (conn) => {
+    const figures = await figuresOf(conn, t('search_console_site'), range);
+    const overTimeTable = figures === 'property' ? 'search_console_site' : 'search_console_queries';
     const overTime = await rowsOf(
       conn,
       `SELECT strftime(date, '%Y-%m-%d') AS date, ${SC_MEASURES}
-       FROM ${t('search_console_queries')} WHERE ${IN_RANGE} GROUP BY date ORDER BY date`,
+       FROM ${t(overTimeTable)} WHERE ${IN_RANGE} GROUP BY date ORDER BY date`,
       params,
     );
-    const periodDays = await periodDaysOf(conn, joined, query, range);
+    const periodDays = await periodDaysOf(conn, joined, query, range, overTimeTable);
     const byUrl = await rowsOf(
       conn,
       `SELECT url, ${SC_MEASURES}
@@ -103,6 +120,7 @@ export async function queryReport(
       query,
       dataDateRange: range,
       searchConsole: {
+        figures,
         overTime: overTime.map((r) => ({
           date: String(r.date),
           clicks: num(r.clicks),

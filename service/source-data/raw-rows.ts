@@ -23,10 +23,11 @@ export interface RawTable {
   /** The contract tables its rows feed, each with the rows it takes and the columns that differ from its own. */
   feeds: readonly { table: ExportTableId; where: string; columns?: Readonly<Record<string, string>> }[];
   /**
-   * Its columns read from the vendor's own Parquet file, kept as it is (VendorFile): Google's names mapped, the
-   * file's column types checked at import (search-console-bulk.ts) so the casts only widen.
+   * Google's name of each of its columns: the importer reads a vendor file's cells by them (search-console-bulk.ts),
+   * and a version reads the vendor's own Parquet file, kept as it is (VendorFile), through them, the file's column
+   * types checked at import so the casts only widen.
    */
-  vendorColumns: Readonly<Record<string, string>>;
+  vendorNames: Readonly<Record<string, string>>;
 }
 
 /** A version's raw file that is the vendor's own: the import that brought it, and whether it has a query column. */
@@ -55,13 +56,13 @@ export const rawTables: readonly RawTable[] = [
       // An anonymized query has no text: it counts for its page, not as a query.
       { table: 'search_console_queries', where: 'query IS NOT NULL', columns: POSITION },
     ],
-    vendorColumns: {
+    vendorNames: {
       date: 'data_date',
       url: 'url',
-      query: `NULLIF(trim(query), '')`,
-      clicks: 'CAST(clicks AS BIGINT)',
-      impressions: 'CAST(impressions AS BIGINT)',
-      sum_position: 'CAST(sum_position AS DOUBLE)',
+      query: 'query',
+      clicks: 'clicks',
+      impressions: 'impressions',
+      sum_position: 'sum_position',
     },
   },
 ];
@@ -70,15 +71,19 @@ export const rawTablesOf = (source: DataSourceId): RawTable[] => rawTables.filte
 export const rawTableOf = (id: string): RawTable | undefined => rawTables.find((t) => t.id === id);
 export const isRawTableId = (id: string): id is RawTableId => rawTableOf(id) !== undefined;
 
-/** The raw table's columns over a vendor file's (without a query column, every query is anonymized). */
+/**
+ * The raw table's columns over a vendor file's: numbers cast, the query trimmed (an empty one, or a file without a
+ * query column, is anonymized: NULL).
+ */
 export function vendorSelectOf(id: RawTableId, hasQuery: boolean): string {
   const raw = rawTableOf(id)!;
   return raw.columns
-    .map((c) =>
-      c.name === 'query' && !hasQuery
-        ? `NULL::VARCHAR AS ${quoteIdent(c.name)}`
-        : `${raw.vendorColumns[c.name]} AS ${quoteIdent(c.name)}`,
-    )
+    .map((c) => {
+      const name = quoteIdent(raw.vendorNames[c.name]!);
+      const as = quoteIdent(c.name);
+      if (c.name === 'query') return hasQuery ? `NULLIF(trim(${name}), '') AS ${as}` : `NULL::VARCHAR AS ${as}`;
+      return c.type === 'BIGINT' || c.type === 'DOUBLE' ? `CAST(${name} AS ${c.type}) AS ${as}` : `${name} AS ${as}`;
+    })
     .join(', ');
 }
 

@@ -20,15 +20,26 @@ describe('importerOf', () => {
     ['search-console/performance/Pages.csv', 'search-console', 'Search Console Performance report CSV'],
     ['search-console/performance/Dates.csv', 'search-console', 'Search Console Performance report CSV'],
     ['search-console/performance/Filters.csv', 'search-console', 'Search Console Performance report CSV'],
+    ['search-console/performance/Queries.csv', 'search-console', 'Search Console Performance report CSV'],
+    [
+      'search-console/bulk/searchdata_site_impression.csv',
+      'search-console',
+      'Search Console bulk export (searchdata_url_impression, searchdata_site_impression)',
+    ],
+    [
+      'search-console/bulk/searchdata_site_impression.ndjson',
+      'search-console',
+      'Search Console bulk export (searchdata_url_impression, searchdata_site_impression)',
+    ],
     [
       'search-console/bulk/searchdata_url_impression.csv',
       'search-console',
-      'Search Console bulk export (searchdata_url_impression)',
+      'Search Console bulk export (searchdata_url_impression, searchdata_site_impression)',
     ],
     [
       'search-console/bulk/searchdata_url_impression.ndjson',
       'search-console',
-      'Search Console bulk export (searchdata_url_impression)',
+      'Search Console bulk export (searchdata_url_impression, searchdata_site_impression)',
     ],
     ['analytics/ga4-pages-and-screens.csv', 'analytics', 'Google Analytics 4 report CSV'],
     ['analytics/ga4-landing-page-daily.csv', 'analytics', 'Google Analytics 4 report CSV'],

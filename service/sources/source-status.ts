@@ -1,7 +1,8 @@
 /**
  * What the Data sources page shows of each of a website's sources: connected or not, rows, the imports that made
  * the live version (who, when, which files), rows per day for the coverage chart (a period import's totals as the
- * period, never as days), and how its URLs meet the newest crawl's crawled pages.
+ * period, never as days; the first table with rows and the tables of rows of their own, such as Search Console's
+ * property totals), and how its URLs meet the newest crawl's crawled pages.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { DataSourceStatus, SourceImport, SourceMatch } from '../../catalog/data-source-calls.ts';
@@ -79,8 +80,13 @@ async function statusOf(
       isReplace: i.isReplace,
     }))
     .reverse();
-  const keyed = source.tables.find((t) => version.fileOf(t) !== undefined);
-  const tableIds = [...(keyed ? [keyed] : []), ...rawIdsOf(source, version)];
+  const own = source.ownRowsTables ?? [];
+  const keyed = source.tables.find((t) => !own.includes(t) && version.fileOf(t) !== undefined);
+  const tableIds = [
+    ...(keyed ? [keyed] : []),
+    ...own.filter((t) => version.fileOf(t) !== undefined),
+    ...rawIdsOf(source, version),
+  ];
   const coverage = await coverageOf(conn, version, tableIds, imports);
   return {
     id: source.id,

@@ -36,6 +36,16 @@ async function queryReport(text: string, crawlId = 2): Promise<QueryReport> {
   return res.json<QueryReport>();
 }
 
+/** Crawl 2's clicks for "alpine travel" per day, summed over its pages' query rows. */
+async function pagesQueryClicks(start: string, end: string): Promise<[string, number][]> {
+  const rows = await query<{ date: string; clicks: number }>(
+    2,
+    `SELECT date::VARCHAR AS date, sum(clicks)::INTEGER AS clicks FROM search_console_queries
+     WHERE query = 'alpine travel' AND date BETWEEN '${start}' AND '${end}' GROUP BY date ORDER BY date`,
+  );
+  return rows.map((r) => [r.date, r.clicks]);
+}
+
 /** One import that must succeed with one summary line; a second import of the same files changes nothing. */
 function importOnce(source: string, files: string[], flags: string[] = []): string {
   const run = importData('--source', source, ...flags, ...files);
@@ -223,9 +233,10 @@ describe('Search Console ZIP and API responses, and the GA4 Data API', () => {
       "Filters.csv: its totals for 2026-11-01 to 2026-11-14 (one period) overlap the bulk export's rows (searchdata_url_impression) imported before on 2026-11-02 to 2026-11-03",
     );
     const out = importOnce('search-console', ['--replace', zip]);
-    expect(out).toContain('5 rows of Search Console Performance report CSV');
+    // Pages.csv's 5 rows and Queries.csv's 3 (the property's totals per query).
+    expect(out).toContain('8 rows of Search Console Performance report CSV');
     expect(out).toContain('totals for 2026-11-01 to 2026-11-14 (one period, placed on 2026-11-14)');
-    expect(out).toContain('queries, countries, devices, search appearance left out (no page URL)');
+    expect(out).toContain('countries, devices, search appearance left out (no page URL)');
     expect(
       await query(
         2,
@@ -276,8 +287,10 @@ describe('Search Console ZIP and API responses, and the GA4 Data API', () => {
       { date: '2026-11-09', clicks: 29n },
       { date: '2026-11-10', clicks: 25n },
     ]);
-    const report = await queryReport('alpine travel');
-    expect(report.searchConsole.overTime.filter((d) => d.date > '2026-11-08').map((d) => [d.date, d.clicks])).toEqual([
+    // The ZIP's Queries.csv brought the property's totals for 1-14 Nov, which the query report shows; the pages' query
+    // rows by day are these.
+    expect((await queryReport('alpine travel')).searchConsole.figures).toBe('property');
+    expect(await pagesQueryClicks('2026-11-09', '2026-11-10')).toEqual([
       ['2026-11-09', 21],
       ['2026-11-10', 18],
     ]);
@@ -331,7 +344,9 @@ describe('the Search Console bulk export as newline-delimited JSON, and GA4 repo
 
   it('reads the bulk export as BigQuery writes it in JSON lines, the same rows as its CSV', async () => {
     const out = importOnce('search-console', [ndjson]);
-    expect(out).toContain('8 rows of Search Console bulk export (searchdata_url_impression)');
+    expect(out).toContain(
+      '8 rows of Search Console bulk export (searchdata_url_impression, searchdata_site_impression)',
+    );
     expect(out).toContain('days 2026-11-02 to 2026-11-03');
     const queries = await query<{ date: string; query: string; clicks: bigint; impressions: bigint; position: number }>(
       2,
@@ -352,8 +367,8 @@ describe('the Search Console bulk export as newline-delimited JSON, and GA4 repo
     expect(
       await query(2, `SELECT clicks FROM search_console WHERE url = '${u('/de/frankreich/')}' AND date = '2026-11-03'`),
     ).toEqual([{ clicks: 1n }]);
-    const report = await queryReport('alpine travel');
-    expect(report.searchConsole.overTime.filter((d) => d.date <= '2026-11-03').map((d) => [d.date, d.clicks])).toEqual([
+    expect((await queryReport('alpine travel')).searchConsole.figures).toBe('property');
+    expect(await pagesQueryClicks('2026-11-01', '2026-11-03')).toEqual([
       ['2026-11-02', 23],
       ['2026-11-03', 12],
     ]);

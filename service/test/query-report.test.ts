@@ -91,7 +91,26 @@ const tables = {
   ],
 };
 
-let signedIn: SignedInApp<'otherClient' | 'staff'> | undefined;
+/**
+ * One search showing two of the site's pages counts once for the property, once for each page: on 2 January the
+ * pages' rows sum to 200 impressions where the property had 100 (and one click, on /boots).
+ */
+const propertyTables = {
+  urls: [{ url: u('/boots'), http_status_code: 200 }],
+  search_console_queries: [
+    sc('2025-01-02', '/boots', Q, 1, 100, 1),
+    sc('2025-01-02', '/walking', Q, 0, 100, 2),
+    sc('2025-01-03', '/boots', Q, 3, 50, 2),
+    sc('2025-01-05', '/boots', Q, 2, 20, 3),
+  ],
+  search_console_site: [
+    { date: '2025-01-02', query: Q, clicks: 1, impressions: 100, position: 1 },
+    { date: '2025-01-03', query: Q, clicks: 3, impressions: 50, position: 2 },
+    { date: '2024-12-01', query: Q, clicks: 999, impressions: 9999, position: 1 },
+  ],
+};
+
+let signedIn: SignedInApp<'otherClient' | 'staff' | 'admin'> | undefined;
 let app: FastifyInstance;
 let staff: Session;
 let otherClient: Session;
@@ -100,7 +119,8 @@ beforeAll(async () => {
   const dataDir = tempDir('thc-query-');
   await writeCrawlToStore(dataDir, { websiteId: 'shop', crawlId: 1, tables });
   await writeCrawlToStore(dataDir, { websiteId: 'blog', crawlId: 1, tables: {} });
-  signedIn = await openSignedInApp(dataDir, '2025-03-10T09:00:00Z', ['otherClient', 'staff']);
+  await writeCrawlToStore(dataDir, { websiteId: 'property', crawlId: 1, tables: propertyTables });
+  signedIn = await openSignedInApp(dataDir, '2025-03-10T09:00:00Z', ['otherClient', 'staff', 'admin']);
   ({ app } = signedIn);
   ({ staff, otherClient } = signedIn.sessions);
 });
@@ -113,6 +133,7 @@ describe('query report', () => {
     const response = await post(app, CALL, staff, { websiteId: 'shop', query: Q, dataDateRange: range, currentId: 1 });
     expect(response.statusCode).toBe(200);
     const report = response.json<QueryReport>();
+    expect(report.searchConsole.figures).toBe('pages');
     expect(report.searchConsole.overTime).toEqual([
       {
         date: '2025-01-02',
@@ -169,11 +190,35 @@ describe('query report', () => {
     expect(response.statusCode).toBe(200);
     const report = response.json<QueryReport>();
     expect(report.dataDateRange).toEqual({ start: '2025-01-01', end: '2025-01-28' });
-    expect(report.searchConsole).toEqual({ overTime: [], byUrl: [] });
+    expect(report.searchConsole).toEqual({ figures: 'pages', overTime: [], byUrl: [] });
     expect(report.adsOne).toEqual({ totals: null, searchTerms: [] });
     expect(report.adsTwo).toEqual({ totals: null });
     expect(report.trends).toEqual([]);
     expect(report.keywordPlanner).toBeNull();
+  });
+
+  it("shows the property's figures over time where the range holds them, the pages' own by URL", async () => {
+    const ask = (dataDateRange: { start: string; end: string }) =>
+      post(app, CALL, signedIn!.sessions.admin, { websiteId: 'property', query: Q, dataDateRange });
+    const report = (await ask(range)).json<QueryReport>();
+    expect(report.searchConsole.figures).toBe('property');
+    expect(report.searchConsole.overTime).toEqual([
+      { date: '2025-01-02', clicks: 1, impressions: 100, ctr: 0.01, position: 1, period: null },
+      { date: '2025-01-03', clicks: 3, impressions: 50, ctr: 0.06, position: 2, period: null },
+    ]);
+    expect(report.searchConsole.byUrl).toEqual([
+      { url: u('/boots'), clicks: 6, impressions: 170, ctr: 6 / 170, position: (100 + 2 * 50 + 3 * 20) / 170 },
+      { url: u('/walking'), clicks: 0, impressions: 100, ctr: 0, position: 2 },
+    ]);
+    // The property's figures stand for the whole range: 5 January, with pages' rows only, is not mixed in.
+    expect(report.searchConsole.overTime.map((p) => p.date)).not.toContain('2025-01-05');
+    // The near miss: a range without property rows falls back to the pages' sums.
+    const without = (await ask({ start: '2025-01-04', end: '2025-01-31' })).json<QueryReport>();
+    expect(without.searchConsole).toEqual({
+      figures: 'pages',
+      overTime: [{ date: '2025-01-05', clicks: 2, impressions: 20, ctr: 0.1, position: 3, period: null }],
+      byUrl: [{ url: u('/boots'), clicks: 2, impressions: 20, ctr: 0.1, position: 3 }],
+    });
   });
 
   it('treats the query as a bound value, never SQL', async () => {

@@ -12,6 +12,7 @@ const BULK_CSV = path.resolve(
   import.meta.dirname,
   '../../../fixtures/sources/search-console/bulk/searchdata_url_impression.csv',
 );
+const SITE_CSV = path.join(path.dirname(BULK_CSV), 'searchdata_site_impression.csv');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'thc-bulk-'));
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
@@ -78,22 +79,62 @@ describe('the Search Console bulk export', () => {
     expect(staged.tables.searchdata_url_impression!.every((r) => r.query === null)).toBe(true);
   });
 
-  it("refuses the bulk export's site table by its name, as CSV and as Parquet", async () => {
-    const csv = path.join(work, 'site.csv');
+  it("reads the site table's property totals per day and query from CSV, NDJSON and Parquet alike", async () => {
+    // By hand from the file: 2026-11-02 "alpine travel" is three rows (150 + 100 + 20 impressions, 16 + 10 + 0
+    // clicks, top positions summed 90 + 80 + 110, zero-based), so position 280 / 270 + 1.
+    const expected = [
+      { date: '2026-11-02', query: 'alpine travel', clicks: 26n, impressions: 270n, position: 280 / 270 + 1 },
+      { date: '2026-11-02', query: 'berchtesgaden urlaub', clicks: 2n, impressions: 50n, position: 8 },
+      { date: '2026-11-03', query: 'alpine travel', clicks: 12n, impressions: 130n, position: 1.5 },
+      { date: '2026-11-03', query: 'urlaub, deutschland', clicks: 1n, impressions: 70n, position: 9 },
+    ];
+    const note = '2 site table rows of anonymized queries (2 clicks, 42 impressions) left out: they have no query text';
+    const byKey = (rows: Record<string, unknown>[]) =>
+      [...rows].sort((a, b) =>
+        `${String(a.date)}${String(a.query)}`.localeCompare(`${String(b.date)}${String(b.query)}`),
+      );
+    for (const file of [SITE_CSV, SITE_CSV.replace(/csv$/, 'ndjson'), await asParquet(SITE_CSV, 'site.parquet')]) {
+      expect(searchConsoleBulk.detect(openSourceFile(file, file))).toBe(true);
+      const staged = await stageFiles(searchConsoleBulk, [file]);
+      expect(Object.keys(staged.tables)).toEqual(['search_console_site']);
+      expect(byKey(staged.tables.search_console_site!)).toEqual(expected);
+      expect(staged.coverage).toEqual({ start: '2026-11-02', end: '2026-11-03', granularity: 'day' });
+      expect(staged.notes).toEqual([note]);
+    }
+    // Given together, each table goes to its own place.
+    const both = await stageFiles(searchConsoleBulk, [BULK_CSV, SITE_CSV]);
+    expect(Object.keys(both.tables).sort()).toEqual(['search_console_site', 'searchdata_url_impression']);
+  });
+
+  it('leaves out a near miss of the site table, and names bad cells of it by line and column', async () => {
+    const lines = fs.readFileSync(SITE_CSV, 'utf8').split('\n');
+    const near = path.join(work, 'near.csv');
+    fs.writeFileSync(near, [lines[0]!.replace('sum_top_position', 'sum_top_positions'), ...lines.slice(1)].join('\n'));
+    expect(searchConsoleBulk.detect(openSourceFile(near, near))).toBe(false);
+    const bad = (line: number, column: string, value: string): string => {
+      const copy = [...lines];
+      const header = copy[0]!.split(',');
+      const cells = copy[line - 1]!.split(',');
+      cells[header.indexOf(column)] = value;
+      copy[line - 1] = cells.join(',');
+      const file = path.join(work, `site-bad-${column}.csv`);
+      fs.writeFileSync(file, copy.join('\n'));
+      return file;
+    };
+    const clicks = bad(3, 'clicks', 'ten');
+    await expect(stageFiles(searchConsoleBulk, [clicks])).rejects.toThrow(
+      `${clicks}:3:9: clicks "ten" is not a whole number`,
+    );
+    const top = bad(4, 'sum_top_position', '-1');
+    await expect(stageFiles(searchConsoleBulk, [top])).rejects.toThrow(
+      `${top}:4:10: sum_top_position "-1" is negative`,
+    );
+    const noTop = path.join(work, 'site-no-clicks.ndjson');
     fs.writeFileSync(
-      csv,
-      'data_date,site_url,query,is_anonymized_query,country,search_type,device,impressions,clicks,sum_top_position\n' +
-        '2026-11-02,sc-domain:alpine-travel.eu,alpine travel,false,deu,WEB,DESKTOP,120,14,96\n',
+      noTop,
+      fs.readFileSync(SITE_CSV.replace(/csv$/, 'ndjson'), 'utf8').replace('"clicks": "10", ', ''),
     );
-    expect(searchConsoleBulk.detect(openSourceFile(csv, csv))).toBe(true);
-    const message =
-      "the bulk export's site table (searchdata_site_impression) is not imported: its rows are the whole property's totals";
-    await expect(stageFiles(searchConsoleBulk, [csv])).rejects.toThrow(`${csv}: ${message}`);
-    const parquet = await asParquet(csv, 'site.parquet');
-    await expect(stageFiles(searchConsoleBulk, [parquet])).rejects.toThrow(`${parquet}: ${message}`);
-    await expect(stageFiles(searchConsoleBulk, [csv])).rejects.toThrow(
-      "Import the same export's URL table, searchdata_url_impression, instead: it feeds the pages and the query report",
-    );
+    await expect(stageFiles(searchConsoleBulk, [noTop])).rejects.toThrow(`${noTop}: row 2, column clicks empty`);
   });
 
   // Counted from the statistics of the staged Parquet file; only then is the file read again to name the cell.

@@ -1,201 +1,127 @@
 /**
- * Search Console's bulk data export, table `searchdata_url_impression`, as BigQuery exports it: CSV with a header,
- * Parquet, or newline-delimited JSON, with Google's column names (data_date, site_url, url, query,
- * is_anonymized_query, country, search_type, device, …, impressions, clicks, sum_position). One row per day, URL,
- * query, country, device and search type; anonymized queries have no query text. sum_position is zero-based and
- * summed over impressions, so the average position is sum_position / impressions + 1.
+ * Search Console's bulk data export, as BigQuery exports it: CSV with a header, Parquet, or newline-delimited JSON,
+ * with Google's column names. Its two tables are told apart by their columns (bulk-cells.ts):
  *
- * Its rows are kept as raw rows (raw-rows.ts), summed where a crawl joins them: per day and URL into search_console
- * (anonymized queries included) and per day, URL and query into search_console_queries (anonymized ones left out, as
- * they have no text).
+ * - `searchdata_url_impression` (data_date, site_url, url, query, is_anonymized_query, country, search_type, device,
+ *   …, impressions, clicks, sum_position): one row per day, URL, query, country, device and search type. Its rows are
+ *   kept as raw rows (raw-rows.ts), summed where a crawl joins them: per day and URL into search_console (anonymized
+ *   queries included) and per day, URL and query into search_console_queries (anonymized ones left out).
+ * - `searchdata_site_impression` (data_date, site_url, query, is_anonymized_query, country, search_type, device,
+ *   impressions, clicks, sum_top_position): the whole property's totals, where a search counts once however many of
+ *   its pages it showed, so not the pages' sum. Summed per day and query (over countries, devices and search types,
+ *   as the URL table is) into search_console_site; anonymized queries have no text and are left out, as
+ *   search_console_queries leaves them out, and said in the summary.
+ *
+ * Both positions are zero-based and summed over impressions (sum_top_position: the topmost result's), so the average
+ * position is the sum / impressions + 1.
  */
 import path from 'node:path';
-import type { DuckDBConnection } from '@duckdb/node-api';
 import { quoteIdent, quoteLiteral, textOf } from '../../db/duckdb.ts';
-import { firstLine } from '../../error-text.ts';
-import { ImportError, cellError } from '../import-error.ts';
-import type { Importer, SourceFile, Staged, StageContext } from '../importer.ts';
-import { RAW_PARQUET, vendorSelectOf, type RawTableId } from '../../source-data/raw-rows.ts';
+import { ImportError } from '../import-error.ts';
+import type { Importer, SourceFile, Staged, StageContext, StagedTableId } from '../importer.ts';
+import { RAW_PARQUET, rawTableOf, vendorSelectOf, type RawTableId } from '../../source-data/raw-rows.ts';
 import { hashMeanwhile } from '../file-hash.ts';
 import { hasVendorTypes, keepVendorFile } from './bulk-vendor-file.ts';
 import { IMPORT_COLUMN } from '../../source-data/source-store.ts';
+import {
+  IN_ORDER,
+  SITE_TABLE,
+  URL_TABLE,
+  bulkTableOf,
+  castOf,
+  describe,
+  hasFittingCells,
+  readerOf,
+  refuseBadCell,
+  refuseMissing,
+  runReading,
+  trimmedOf,
+  type BulkTable,
+  type Shape,
+} from './bulk-cells.ts';
+
+export { readerOf };
 
 const RAW_ID: RawTableId = 'searchdata_url_impression';
+const SITE_ID = 'search_console_site';
 
-/** query may be absent where every row is anonymized (BigQuery's JSON export leaves NULL fields out). */
-const REQUIRED = ['data_date', 'url', 'impressions', 'clicks', 'sum_position'] as const;
-const CHECKS: [column: string, type: string, what: string][] = [
-  ['data_date', 'DATE', 'is not a date (YYYY-MM-DD)'],
-  ['impressions', 'BIGINT', 'is not a whole number'],
-  ['clicks', 'BIGINT', 'is not a whole number'],
-  ['sum_position', 'DOUBLE', 'is not a number'],
-];
-/** Counts and positions: a negative one is refused, as no search has one. */
-const COUNTS = ['impressions', 'clicks', 'sum_position'];
-
-export type Shape = 'parquet' | 'ndjson' | 'csv';
-
-/** The import's setting (import-data.ts), which the other importers' line numbers rely on. */
-const IN_ORDER = 'SET preserve_insertion_order = true';
-
-/**
- * The bulk export's site table (searchdata_site_impression), told apart so that its refusal names it. The contract
- * keeps Search Console by page (search_console, search_console_queries); the site table's totals are the property's,
- * which Google counts once per search where the URL table counts each page shown, so they are not the pages' sum and
- * cannot stand beside them in the query report or any column.
- */
-const SITE_TABLE = ['data_date', 'site_url', 'sum_top_position'];
-const SITE_TABLE_REFUSAL =
-  "the bulk export's site table (searchdata_site_impression) is not imported: its rows are the whole property's " +
-  'totals per day, query, country, device and search type, with no page, and Search Console data is kept per page ' +
-  "here; a property's totals are not the sum of its pages' (a search counts once for the property, once for each " +
-  "of its pages shown), so they cannot stand beside them. Import the same export's URL table, " +
-  'searchdata_url_impression, instead: it feeds the pages and the query report';
-const siteTableRefused = (file: SourceFile): ImportError => new ImportError(`${file.name}: ${SITE_TABLE_REFUSAL}`);
+/** The column names of a CSV header line, or the keys of a JSON object line. */
+function headColumns(line: string): Set<string> {
+  if (line.trimStart().startsWith('{')) return new Set([...line.matchAll(/"([a-z_]+)"\s*:/g)].map((m) => m[1]!));
+  return new Set(line.split(',').map((c) => c.trim().replace(/^"|"$/g, '')));
+}
 
 export function shapeOf(file: SourceFile): Shape | undefined {
   if (file.head.subarray(0, 4).toString('latin1') === 'PAR1') return 'parquet';
-  const text = file.head.toString('utf8').replace(/^\uFEFF/, '');
-  const first = text.split(/\r?\n/)[0] ?? '';
-  const has = (name: string): boolean => first.includes(name);
-  if (!REQUIRED.every((c) => has(c)) && !SITE_TABLE.every((c) => has(c))) return undefined;
+  const first =
+    file.head
+      .toString('utf8')
+      .replace(/^\uFEFF/, '')
+      .split(/\r?\n/)[0] ?? '';
+  const columns = headColumns(first);
+  if (!bulkTableOf((c) => columns.has(c))) return undefined;
   return first.trimStart().startsWith('{') ? 'ndjson' : 'csv';
 }
 
-export function readerOf(file: SourceFile, shape: Shape): string {
-  const at = quoteLiteral(file.path);
-  if (shape === 'parquet') return `read_parquet(${at})`;
-  if (shape === 'ndjson') return `read_json(${at}, format = 'newline_delimited', sample_size = -1)`;
-  return `read_csv(${at}, header = true, all_varchar = true, auto_detect = true, strict_mode = true)`;
+interface Described {
+  file: SourceFile;
+  shape: Shape;
+  types: Map<string, string>;
+  table: BulkTable;
 }
 
-/** The file as text columns with each row's line (CSV: the header is line 1; otherwise the row number). */
-async function readRaw(conn: DuckDBConnection, file: SourceFile, shape: Shape, name: string): Promise<string[]> {
-  try {
-    await conn.run(
-      `CREATE TEMP TABLE ${quoteIdent(name)} AS SELECT *, row_number() OVER () + ${shape === 'csv' ? 1 : 0} AS _line FROM ${readerOf(file, shape)}`,
-    );
-  } catch (error) {
-    throw new ImportError(`${file.name}: not a readable ${shape} file (${firstLine(error)})`, 'invalid-input', {
-      cause: error,
-    });
-  }
-  const reader = await conn.runAndReadAll(`SELECT * FROM ${quoteIdent(name)} LIMIT 0`);
-  const columns = reader.columnNames();
-  const missing = REQUIRED.filter((c) => !columns.includes(c));
-  if (missing.length > 0)
-    throw new ImportError(`${file.name}: missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
-  return columns;
-}
-
-async function checkCells(ctx: StageContext, file: SourceFile, name: string, columns: string[], shape: Shape) {
-  for (const [column, type, what] of CHECKS) {
-    const col = quoteIdent(column);
-    const value = `TRY_CAST(CAST(${col} AS VARCHAR) AS ${type})`;
-    const isNegative = COUNTS.includes(column) ? `${value} < 0` : 'FALSE';
-    const reader = await ctx.conn.runAndReadAll(
-      `SELECT _line, CAST(${col} AS VARCHAR) AS v, ${isNegative} AS is_negative FROM ${quoteIdent(name)}
-       WHERE ${col} IS NULL OR ${value} IS NULL OR ${isNegative} ORDER BY _line LIMIT 1`,
-    );
-    const bad = reader.getRowObjectsJS()[0];
-    if (!bad) continue;
-    const text = bad.v === null ? 'empty' : `"${textOf(bad.v)}"`;
-    const problem = `${column} ${text} ${bad.is_negative === true ? 'is negative' : what}`;
-    if (shape === 'csv') throw cellError(file.name, Number(bad._line), columns.indexOf(column) + 1, problem);
-    throw new ImportError(`${file.name}: row ${Number(bad._line)}, column ${problem}`);
-  }
-  const url = await ctx.conn.runAndReadAll(
-    `SELECT _line FROM ${quoteIdent(name)} WHERE url IS NULL OR trim(CAST(url AS VARCHAR)) = '' ORDER BY _line LIMIT 1`,
-  );
-  const line = url.getRowsJS()[0]?.[0];
-  if (line !== undefined) {
-    if (shape === 'csv') throw cellError(file.name, Number(line), columns.indexOf('url') + 1, 'url is empty');
-    throw new ImportError(`${file.name}: row ${Number(line)}, column url: empty`);
-  }
-}
-
-/** The file's columns and their types, without reading its rows. */
-async function describe(conn: DuckDBConnection, file: SourceFile, shape: Shape): Promise<Map<string, string>> {
-  let described;
-  try {
-    described = (await conn.runAndReadAll(`DESCRIBE SELECT * FROM ${readerOf(file, shape)}`)).getRowObjectsJS();
-  } catch (error) {
-    throw new ImportError(`${file.name}: not a readable ${shape} file (${firstLine(error)})`, 'invalid-input', {
-      cause: error,
-    });
-  }
-  const types = new Map(described.map((r) => [textOf(r.column_name), textOf(r.column_type)]));
-  if (!types.has('url') && types.has('sum_top_position')) throw siteTableRefused(file);
-  const missing = REQUIRED.filter((c) => !types.has(c));
-  if (missing.length > 0)
-    throw new ImportError(`${file.name}: missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
-  return types;
-}
-
-/** A column as `type`, NULL where a cell does not fit: a typed column cast directly, any other through its text. */
-function castOf(column: string, type: string, types: Map<string, string>): string {
-  const from = types.get(column)!;
-  const isSame =
-    from === type ||
-    (type === 'BIGINT' && /INT/.test(from)) ||
-    (type === 'DOUBLE' && /INT|DOUBLE|FLOAT|DECIMAL/.test(from));
-  return isSame
-    ? `TRY_CAST(${quoteIdent(column)} AS ${type})`
-    : `TRY_CAST(CAST(${quoteIdent(column)} AS VARCHAR) AS ${type})`;
-}
-
-/**
- * A text column without its surrounding spaces, NULL when empty. Trimming only the cells that have such spaces
- * took 3.8 s of CPU instead of 4.7 to stage 3M rows from CSV (trimming every cell cost as much as the casts).
- */
-function trimmedOf(column: string, types: Map<string, string>): string {
-  const text = types.get(column) === 'VARCHAR' ? quoteIdent(column) : `CAST(${quoteIdent(column)} AS VARCHAR)`;
-  return `CASE WHEN ${text} = '' THEN NULL WHEN starts_with(${text}, ' ') OR ends_with(${text}, ' ') THEN NULLIF(trim(${text}), '') ELSE ${text} END`;
-}
-
-/** What the staged file's columns are checked for: NULL where a cell did not fit (or, for url, was empty). */
-const KEPT = ['date', 'url', 'clicks', 'impressions', 'sum_position'];
-
-/**
- * One pass over the file, written straight to the raw rows' Parquet file (raw-rows.ts), in the file's own order: the
- * six columns kept, each cast, NULL where a cell does not fit. Parquet's own statistics then count the NULLs, and only
- * when some cell did not fit is the file read again with its lines numbered, to name the first bad cell.
- */
-async function stageFile(ctx: StageContext, file: SourceFile, out: string): Promise<void> {
+async function described(ctx: StageContext, file: SourceFile): Promise<Described> {
   const shape = shapeOf(file)!;
   const types = await describe(ctx.conn, file, shape);
-  const query = types.has('query') ? trimmedOf('query', types) : 'NULL::VARCHAR';
-  const tag = ctx.importId === undefined ? '' : `, ${quoteLiteral(ctx.importId)} AS ${quoteIdent(IMPORT_COLUMN)}`;
-  try {
-    await ctx.conn.run(
-      `COPY (SELECT ${castOf('data_date', 'DATE', types)} AS date, ${trimmedOf('url', types)} AS url,
-         ${query} AS query, ${castOf('clicks', 'BIGINT', types)} AS clicks,
-         ${castOf('impressions', 'BIGINT', types)} AS impressions,
-         ${castOf('sum_position', 'DOUBLE', types)} AS sum_position${tag}
-       FROM ${readerOf(file, shape)}) TO ${quoteLiteral(out)} (${RAW_PARQUET})`,
-    );
-  } catch (error) {
-    throw new ImportError(`${file.name}: not a readable ${shape} file (${firstLine(error)})`, 'invalid-input', {
-      cause: error,
-    });
-  }
-  const bad = await ctx.conn.runAndReadAll(
-    `SELECT COALESCE(sum(stats_null_count), 0)
-       + count(*) FILTER (WHERE path_in_schema IN (${COUNTS.map(quoteLiteral).join(', ')}) AND TRY_CAST(stats_min_value AS DOUBLE) < 0)
-     FROM parquet_metadata(${quoteLiteral(out)}) WHERE path_in_schema IN (${KEPT.map(quoteLiteral).join(', ')})`,
+  const has = (column: string): boolean => types.has(column);
+  const table = bulkTableOf(has) ?? (has('sum_top_position') ? SITE_TABLE : URL_TABLE);
+  refuseMissing(file, table, has);
+  return { file, shape, types, table };
+}
+
+/** Each staged column: our name, its type, and Google's name (the URL table's from raw-rows.ts). */
+function stagedColumnsOf(table: BulkTable): [name: string, type: string, google: string][] {
+  if (table === SITE_TABLE)
+    return [
+      ['date', 'DATE', 'data_date'],
+      ['query', 'VARCHAR', 'query'],
+      ['clicks', 'BIGINT', 'clicks'],
+      ['impressions', 'BIGINT', 'impressions'],
+      ['sum_position', 'DOUBLE', 'sum_top_position'],
+    ];
+  const raw = rawTableOf(RAW_ID)!;
+  return raw.columns.map((c) => [c.name, c.type, raw.vendorNames[c.name]!]);
+}
+
+/**
+ * One pass over the file, written straight to a Parquet file in the file's own order (for the URL table, the raw
+ * rows' own: raw-rows.ts): the columns kept, each cast, NULL where a cell does not fit. Parquet's statistics then
+ * count the NULLs, and only when some cell did not fit is the file read again to name it.
+ */
+async function stageFile(ctx: StageContext, { file, shape, types, table }: Described, out: string): Promise<void> {
+  const columns = stagedColumnsOf(table);
+  const select = columns.map(([name, type, google]) =>
+    type === 'VARCHAR' ? `${trimmedOf(google, types)} AS ${name}` : `${castOf(google, type, types)} AS ${name}`,
   );
-  if (Number(bad.getRowsJS()[0]![0]) === 0) return;
-  // The lines are numbered in the file's order.
-  await ctx.conn.run(IN_ORDER);
-  const raw = `bulk_lines`;
-  const columns = await readRaw(ctx.conn, file, shape, raw);
-  await checkCells(ctx, file, raw, columns, shape);
+  const tag =
+    ctx.importId === undefined || table !== URL_TABLE
+      ? ''
+      : `, ${quoteLiteral(ctx.importId)} AS ${quoteIdent(IMPORT_COLUMN)}`;
+  await runReading(
+    ctx.conn,
+    file,
+    shape,
+    `COPY (SELECT ${select.join(', ')}${tag} FROM ${readerOf(file, shape)}) TO ${quoteLiteral(out)} (${RAW_PARQUET})`,
+  );
+  const whole = columns.map(([name]) => name).filter((name) => name !== 'query');
+  if (await hasFittingCells(ctx.conn, out, whole)) return;
+  await refuseBadCell(ctx.conn, file, shape, table);
   throw new ImportError(`${file.name}: a cell does not fit its column`);
 }
 
 export const searchConsoleBulk: Importer = {
   source: 'search-console',
-  format: 'Search Console bulk export (searchdata_url_impression)',
+  format: 'Search Console bulk export (searchdata_url_impression, searchdata_site_impression)',
   detect: (file) => shapeOf(file) !== undefined,
   async stage(files, ctx) {
     await ctx.conn.run('SET preserve_insertion_order = false');
@@ -208,34 +134,71 @@ export const searchConsoleBulk: Importer = {
 };
 
 /**
- * Reads the files into raw rows, not summed (raw-rows.ts). Nothing here needs the rows in the file's order, and
+ * Reads the URL table's files into raw rows, not summed (raw-rows.ts), and the site table's into search_console_site,
+ * summed per day and query (files of both tables may come together). Nothing here needs the rows in the file's order, and
  * keeping it costs DuckDB its parallel reads and writes: measured on 3M rows, 4.3 s of CPU instead of 1.3 s to read
  * the Parquet file into a table, and 23 s instead of 1.6 s of time at a load average of 18.
  */
 async function stageAll(files: SourceFile[], ctx: StageContext): Promise<Staged> {
   const kept = files.length === 1 ? await stageVendorFile(ctx, files[0]!) : undefined;
   if (kept) return kept;
-  const parts: string[] = [];
+  const parts = new Map<BulkTable, string[]>([
+    [URL_TABLE, []],
+    [SITE_TABLE, []],
+  ]);
   const hashing = hashMeanwhile(files.map((f) => f.path));
   try {
     for (const [i, file] of files.entries()) {
-      const out = path.join(ctx.workDir, `${RAW_ID}-${i}.parquet`);
-      await stageFile(ctx, file, out);
-      parts.push(out);
+      const one = await described(ctx, file);
+      const out = path.join(ctx.workDir, `${one.table.id}-${i}.parquet`);
+      await stageFile(ctx, one, out);
+      parts.get(one.table)!.push(out);
     }
-    await ctx.conn.run(
-      `CREATE TEMP VIEW bulk_raw AS SELECT * FROM read_parquet([${parts.map(quoteLiteral).join(', ')}])`,
-    );
+    const tables = new Map<StagedTableId, string>();
+    const urlParts = parts.get(URL_TABLE)!;
+    if (urlParts.length > 0) {
+      await ctx.conn.run(`CREATE TEMP VIEW bulk_raw AS SELECT * FROM read_parquet(${listOf(urlParts)})`);
+      tables.set(RAW_ID, 'bulk_raw');
+    }
+    const notes = await stageSiteTable(ctx, parts.get(SITE_TABLE)!, tables);
     return {
-      tables: new Map([[RAW_ID, 'bulk_raw']]),
-      coverage: await coverageOf(ctx, files),
-      notes: [],
-      ...(parts.length === 1 && { files: new Map([[RAW_ID, parts[0]!]]) }),
+      tables,
+      coverage: await coverageOf(ctx, files, `read_parquet(${listOf([...urlParts, ...parts.get(SITE_TABLE)!])})`),
+      notes,
+      ...(urlParts.length === 1 && { files: new Map([[RAW_ID, urlParts[0]!]]) }),
       hashes: Promise.resolve(await hashing.done()),
     };
   } finally {
     hashing.stop();
   }
+}
+
+const listOf = (files: readonly string[]): string => `[${files.map(quoteLiteral).join(', ')}]`;
+
+/**
+ * The site table's rows summed per day and query into search_console_site; its anonymized queries (no text) are
+ * left out, and the note says how much they held.
+ */
+async function stageSiteTable(ctx: StageContext, parts: string[], tables: Map<StagedTableId, string>) {
+  if (parts.length === 0) return [];
+  await ctx.conn.run(
+    `CREATE TEMP TABLE site_staged AS SELECT date, query, CAST(sum(clicks) AS BIGINT) AS clicks,
+       CAST(sum(impressions) AS BIGINT) AS impressions,
+       CASE WHEN sum(impressions) > 0 THEN sum(sum_position) / sum(impressions) + 1 END AS position
+     FROM read_parquet(${listOf(parts)}) WHERE query IS NOT NULL GROUP BY date, query`,
+  );
+  tables.set(SITE_ID, 'site_staged');
+  const [anonymized] = (
+    await ctx.conn.runAndReadAll(
+      `SELECT count(*)::DOUBLE AS n, COALESCE(sum(clicks), 0)::DOUBLE AS clicks,
+         COALESCE(sum(impressions), 0)::DOUBLE AS impressions
+       FROM read_parquet(${listOf(parts)}) WHERE query IS NULL`,
+    )
+  ).getRowObjectsJS();
+  if (!anonymized || anonymized.n === 0) return [];
+  return [
+    `${Number(anonymized.n)} site table rows of anonymized queries (${Number(anonymized.clicks)} clicks, ${Number(anonymized.impressions)} impressions) left out: they have no query text`,
+  ];
 }
 
 /** The file itself as the raw rows, when it is a Parquet file that can be kept (bulk-vendor-file.ts). */
@@ -255,7 +218,7 @@ async function stageVendorFile(ctx: StageContext, file: SourceFile): Promise<Sta
   );
   return {
     tables: new Map([[RAW_ID, 'bulk_raw']]),
-    coverage: await coverageOf(ctx, [file]),
+    coverage: await coverageOf(ctx, [file], 'bulk_raw'),
     notes: [],
     files: new Map([[RAW_ID, out]]),
     vendorFiles: new Map([[RAW_ID, { hasQuery }]]),
@@ -264,9 +227,10 @@ async function stageVendorFile(ctx: StageContext, file: SourceFile): Promise<Sta
   };
 }
 
-async function coverageOf(ctx: StageContext, files: SourceFile[]): Promise<Staged['coverage']> {
+/** The days `rows` (staged rows, with a date column) cover. */
+async function coverageOf(ctx: StageContext, files: SourceFile[], rows: string): Promise<Staged['coverage']> {
   const span = (
-    await ctx.conn.runAndReadAll(`SELECT min(date)::VARCHAR, max(date)::VARCHAR FROM bulk_raw`)
+    await ctx.conn.runAndReadAll(`SELECT min(date)::VARCHAR, max(date)::VARCHAR FROM ${rows}`)
   ).getRowsJS()[0];
   if (!span?.[0]) throw new ImportError(`${files.map((f) => f.name).join(', ')}: no rows`);
   return { start: textOf(span[0]), end: textOf(span[1]), granularity: 'day' };

@@ -4,10 +4,11 @@
  * queries", `Pages.csv` "Top pages", `Dates.csv` or `Chart.csv` "Date", `Countries.csv`, `Devices.csv`,
  * `Search appearance.csv`), and `Filters.csv` (`Filter,Value`; its Date is usually relative, "Last 3 months").
  *
- * Only Pages carries URLs: its totals are one period's, placed on the period's last day and marked as a period, so
- * nothing claims daily precision. The period comes from --start/--end, else an explicit date in Filters.csv, else
- * the first and last day of Dates.csv. Queries, countries, devices and appearances have no page: they are checked
- * and left out (the query report needs the bulk export's URL and query rows).
+ * Pages carries URLs (search_console) and Queries the whole property's totals per query (search_console_site, where
+ * a search counts once however many pages it showed, as Search Console's Queries tab counts it): their totals are one
+ * period's, placed on the period's last day and marked as a period, so nothing claims daily precision. The period
+ * comes from --start/--end, else an explicit date in Filters.csv, else the first and last day of Dates.csv.
+ * Countries, devices and appearances have neither page nor query: they are checked and left out.
  *
  * Downloaded in German or French, the headers, numbers and dates are that language's ("Häufigste Seiten,Klicks,
  * Impressionen,CTR,Position" with "1.234", "12,34 %", "3,5"; "Pages les plus populaires,Clics,…" with "1 234"): read
@@ -17,7 +18,15 @@ import { dateCell, dateText, decimalCell, integerCell, percentCell, textCell } f
 import { isBlank, parseCsv, type CsvRecord } from '../csv-text.ts';
 import { ImportError, cellError } from '../import-error.ts';
 import { notations, type Language, type Notation } from '../locale.ts';
-import { firstDataLine, readText, stageRows, type Importer, type Row, type SourceFile } from '../importer.ts';
+import {
+  firstDataLine,
+  readText,
+  stageRows,
+  type Importer,
+  type Row,
+  type SourceFile,
+  type StagedTableId,
+} from '../importer.ts';
 
 /** The metric columns and the tabs' first column as each language's Search Console writes them. */
 const METRICS: Record<Language, string[]> = {
@@ -142,25 +151,31 @@ export const searchConsolePerformance: Importer = {
     const tabs = files.map(readTab);
     const tab = (kind: string): Tab | undefined => tabs.find((t) => t.kind === kind);
     const pages = tab('pages');
+    const queries = tab('queries');
     for (const t of tabs) if (t.kind !== 'filters') for (const r of t.records) metricsOf(t, r);
     const range = ctx.range ?? explicitFilterRange(tab('filters')) ?? datesRange(tab('dates'));
     const named = files.map((f) => f.name).join(', ');
-    if (!pages)
+    if (!pages && !queries)
       throw new ImportError(
-        `${named}: no Pages.csv ("Top pages"): the Performance report's other tabs have no page URL to join on; import Pages.csv, or the bulk export for queries`,
+        `${named}: no Pages.csv ("Top pages") or Queries.csv ("Top queries"): the Performance report's other tabs have neither a page URL nor a query to join on`,
       );
     if (!range)
       throw new ImportError(
-        `${pages.file.name}: the Performance report's totals need their date range: add Dates.csv (or Chart.csv) of the same export, or --start and --end`,
+        `${(pages ?? queries)!.file.name}: the Performance report's totals need their date range: add Dates.csv (or Chart.csv) of the same export, or --start and --end`,
       );
-    const rows: Row[] = pages.records.map((record) => ({
-      date: range.end,
-      url: record.cells[0]?.trim() ?? '',
-      ...metricsOf(pages, record),
-    }));
-    const leftOut = tabs.filter((t) => !['pages', 'dates', 'filters'].includes(t.kind)).map((t) => t.kind);
+    const rowsOf = (t: Tab, column: 'url' | 'query'): Row[] =>
+      t.records.map((record) => ({
+        date: range.end,
+        [column]: record.cells[0]?.trim() ?? '',
+        ...metricsOf(t, record),
+      }));
+    const tables = new Map<StagedTableId, string>();
+    if (pages) tables.set('search_console', await stageRows(ctx, 'search_console', rowsOf(pages, 'url')));
+    if (queries)
+      tables.set('search_console_site', await stageRows(ctx, 'search_console_site', rowsOf(queries, 'query')));
+    const leftOut = tabs.filter((t) => !['pages', 'queries', 'dates', 'filters'].includes(t.kind)).map((t) => t.kind);
     return {
-      tables: new Map([['search_console', await stageRows(ctx, 'search_console', rows)]]),
+      tables,
       coverage: { ...range, granularity: 'period' },
       notes: leftOut.length > 0 ? [`${leftOut.join(', ')} left out (no page URL)`] : [],
     };

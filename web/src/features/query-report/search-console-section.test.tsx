@@ -17,10 +17,10 @@ const point = (date: string, period: SearchConsolePoint['period']): SearchConsol
   period,
 });
 
-const reportOf = (overTime: SearchConsolePoint[]): QueryReport => ({
+const reportOf = (overTime: SearchConsolePoint[], figures: QueryReport['searchConsole']['figures']): QueryReport => ({
   query: 'alpine travel',
   dataDateRange: { start: '2026-11-01', end: '2026-11-14' },
-  searchConsole: { overTime, byUrl: [] },
+  searchConsole: { figures, overTime, byUrl: [] },
   adsOne: { totals: null, searchTerms: [] },
   adsTwo: { totals: null },
   trends: [],
@@ -30,10 +30,10 @@ const reportOf = (overTime: SearchConsolePoint[]): QueryReport => ({
 
 const dashboard = { website: { id: 'shop', domain: 'shop.example' }, isInternal: true } as unknown as DashboardState;
 
-function renderSection(overTime: SearchConsolePoint[]) {
+function renderSection(overTime: SearchConsolePoint[], figures: QueryReport['searchConsole']['figures'] = 'pages') {
   renderWithTheme(
     <DashboardContext.Provider value={dashboard}>
-      <SearchConsoleSection report={reportOf(overTime)} />
+      <SearchConsoleSection report={reportOf(overTime, figures)} />
     </DashboardContext.Provider>,
   );
 }
@@ -51,6 +51,18 @@ describe('SearchConsoleSection', () => {
     ]);
     expect(screen.getByTestId('query-search-console-periods').textContent).toBe(
       'Totals for 1–14 Nov come from an export without daily rows: each is shown across its period, not as days.',
+    );
+  });
+
+  it("says whether its totals are the property's or the pages' sums, and that the URL table is the pages'", () => {
+    renderSection([point('2026-11-14', null)], 'property');
+    const note = screen.getByTestId('query-search-console-figures');
+    expect(note.textContent).toContain("Search Console's figures for the whole property, each search counted once");
+    expect(note.getAttribute('data-figures')).toBe('property');
+    cleanup();
+    renderSection([point('2026-11-14', null)], 'pages');
+    expect(screen.getByTestId('query-search-console-figures').textContent).toContain(
+      "the sums of the landing pages' figures, so one search that showed several pages counts for each",
     );
   });
 

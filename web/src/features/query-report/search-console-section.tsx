@@ -49,9 +49,17 @@ const urlColumns: CompactColumn<SearchConsoleUrl>[] = [
   },
 ];
 
+/** Which figures the totals and charts are, and that the URL table is each page's own (never mixed silently). */
+const FIGURES_NOTE: Record<QueryReport['searchConsole']['figures'], string> = {
+  property:
+    "Totals and charts: Search Console's figures for the whole property, each search counted once, as its Queries tab shows them. By landing URL: each page's own figures; one search that showed several pages counts for each.",
+  pages:
+    "Totals and charts: the sums of the landing pages' figures, so one search that showed several pages counts for each. Import the bulk export's site table or the Performance export's Queries.csv for the property's figures.",
+};
+
 /** Search console: clicks, impressions, CTR and position over time and by landing URL. */
 export function SearchConsoleSection({ report }: { report: QueryReport }) {
-  const { overTime, byUrl } = report.searchConsole;
+  const { figures, overTime, byUrl } = report.searchConsole;
   const totals = useMemo(() => searchConsoleTotals(overTime), [overTime]);
   const series = useMemo(
     () => ({
@@ -70,9 +78,12 @@ export function SearchConsoleSection({ report }: { report: QueryReport }) {
     <SourceCard
       id="search-console"
       title="Search console"
-      isEmpty={overTime.length === 0}
+      isEmpty={overTime.length === 0 && byUrl.length === 0}
       notConnected={notConnectedSource(report, 'search-console')}
     >
+      <Text size="xs" c="dimmed" data-testid="query-search-console-figures" data-figures={figures}>
+        {FIGURES_NOTE[figures]}
+      </Text>
       <StatGrid
         stats={[
           { id: 'sc-clicks', label: 'Clicks', value: formatNumber(totals.clicks) },
@@ -107,7 +118,7 @@ export function SearchConsoleSection({ report }: { report: QueryReport }) {
         </Text>
       )}
       <CompactTable
-        caption={`By landing URL (${formatNumber(byUrl.length)})`}
+        caption={`By landing URL (${formatNumber(byUrl.length)}), each page's own figures`}
         columns={urlColumns}
         rows={byUrl}
         rowKey={(r) => r.url}

@@ -15,7 +15,7 @@ afterEach(cleanup);
 const report: QueryReport = {
   query: 'hiking boots',
   dataDateRange: { start: '2026-10-01', end: '2026-10-28' },
-  searchConsole: { overTime: [], byUrl: [] },
+  searchConsole: { figures: 'pages', overTime: [], byUrl: [] },
   adsOne: { totals: null, searchTerms: [] },
   adsTwo: { totals: null },
   trends: [],
