@@ -2,7 +2,8 @@ import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Manifest } from '../../catalog/export-contract.ts';
 import { openDatabase } from '../db/duckdb.ts';
-import { addSourceOnlyUrls } from './join-sources.ts';
+import { addSourceOnlyUrls, joinTable } from './join-sources.ts';
+import type { SourceVersion } from './source-store.ts';
 
 const manifest = { startUrl: 'https://www.example.com/' } as Manifest;
 let db: DuckDBInstance;
@@ -57,5 +58,43 @@ describe('addSourceOnlyUrls', () => {
     await addSourceOnlyUrls(conn, manifest);
     expect(await tableOid()).not.toEqual(before.oid);
     expect((await rows()).map((r) => r[0])).toContain('https://www.example.com/more');
+  });
+});
+
+describe('joinTable', () => {
+  /** A version whose search_console rows are the table sc_version. */
+  const version = { rowsOf: (id: string) => (id === 'search_console' ? 'sc_version' : undefined) } as SourceVersion;
+  const inWindow = `"date" BETWEEN '2026-11-01' AND '2026-11-30'`;
+  const scRows = async (): Promise<unknown[][]> =>
+    (await conn.runAndReadAll('SELECT url, clicks FROM search_console')).getRowsJS();
+  const oid = async (): Promise<unknown> =>
+    (await conn.runAndReadAll(`SELECT table_oid FROM duckdb_tables() WHERE table_name = 'search_console'`)).getRowsJS();
+
+  beforeEach(async () => {
+    await conn.run('DROP TABLE search_console');
+    await conn.run(`CREATE TABLE search_console AS SELECT * FROM (VALUES
+      (DATE '2026-11-02', 'https://www.example.com/a', 5::BIGINT, 50::BIGINT, 3.0::DOUBLE),
+      (DATE '2026-11-02', 'https://www.example.com/b', 1::BIGINT, 20::BIGINT, 8.0::DOUBLE))
+      AS t("date", url, clicks, impressions, position)`);
+  });
+
+  it('keeps the table when the window holds the same rows, in any order', async () => {
+    await conn.run(`CREATE TABLE sc_version AS SELECT * FROM search_console ORDER BY url DESC`);
+    const before = await oid();
+    expect(await joinTable(conn, 'search_console', version, inWindow)).toEqual({ rows: 2, isChanged: false });
+    expect(await oid()).toEqual(before);
+  });
+
+  it('takes the rows of the window when one value differs, as when a row more or less', async () => {
+    await conn.run(`CREATE TABLE sc_version AS SELECT "date", url, clicks + (url LIKE '%b')::INT AS clicks,
+      impressions, position FROM search_console`);
+    expect(await joinTable(conn, 'search_console', version, inWindow)).toEqual({ rows: 2, isChanged: true });
+    expect(await scRows()).toEqual([
+      ['https://www.example.com/a', 5n],
+      ['https://www.example.com/b', 2n],
+    ]);
+    await conn.run(`DELETE FROM sc_version WHERE url LIKE '%a'`);
+    expect(await joinTable(conn, 'search_console', version, inWindow)).toEqual({ rows: 1, isChanged: true });
+    expect(await scRows()).toEqual([['https://www.example.com/b', 2n]]);
   });
 });
