@@ -1,5 +1,5 @@
 /**
- * The refresh an import runs holds DuckDB to the import's memory limit (IMPORT_MEMORY), not a crawl load's 2 GB:
+ * The refresh an import runs holds DuckDB to its own memory limit (REFRESH_MEMORY), not a crawl load's 2 GB:
  * the limit given reaches the database each crawl is rebuilt in, and a refresh that fails on it leaves the import
  * published and the crawls as they were, for the next refresh to finish.
  */
