@@ -97,4 +97,14 @@ describe('joinTable', () => {
     expect(await joinTable(conn, 'search_console', version, inWindow)).toEqual({ rows: 1, isChanged: true });
     expect(await scRows()).toEqual([['https://www.example.com/b', 2n]]);
   });
+
+  it('joins a table the crawl was loaded without (added to the contract since)', async () => {
+    await conn.run(`CREATE TABLE sc_version AS SELECT * FROM search_console`);
+    await conn.run('DROP TABLE search_console');
+    expect(await joinTable(conn, 'search_console', version, inWindow)).toEqual({ rows: 2, isChanged: true });
+    expect(await scRows()).toEqual([
+      ['https://www.example.com/a', 5n],
+      ['https://www.example.com/b', 1n],
+    ]);
+  });
 });

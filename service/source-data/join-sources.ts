@@ -91,6 +91,10 @@ export async function joinTable(
   const columns = table.columns.map((c) => quoteIdent(c.name)).join(', ');
   const key = table.key.map(quoteIdent).join(', ');
   const slice = sliceSql(table, version, inWindow);
+  // A crawl loaded before the contract had this table starts with it empty, as a load of an export without it.
+  await conn.run(
+    `CREATE TABLE IF NOT EXISTS ${name} (${table.columns.map((c) => `${quoteIdent(c.name)} ${c.type}`).join(', ')})`,
+  );
   await conn.run(`CREATE OR REPLACE TEMP TABLE ${SLICE} AS ${slice}`);
   try {
     const count = async (sql: string): Promise<number> =>
