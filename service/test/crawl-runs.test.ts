@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { NO_SITEMAP_NOTICE, type Overview } from '../../catalog/api.ts';
 import {
   defaultCrawlSettings,
@@ -22,6 +22,12 @@ import { startChainSite, type ChainSite } from './helpers/chain-site.ts';
 import { loadTestCrawl, openSignedInApp, post, tempDir, type SignedInApp } from './auth-fixture.ts';
 
 type Who = 'client' | 'staff' | 'admin';
+/**
+ * The `postgres` project runs this file again for the app database's part (vitest.config.ts). Two cases add nothing
+ * there: the app database does for them what it does for the others (a run's status, its progress as one JSON value),
+ * while their own point (a load interrupted, a parse worker out of heap) is the crawler's, the same on either.
+ */
+const isAppDbRepeat = inject('postgresUrl') !== undefined;
 let signedIn: SignedInApp<Who>;
 let dataDir: string;
 let quick: ChainSite;
@@ -175,18 +181,21 @@ describe('a crawl run', () => {
     expect(runDirs()).toEqual([]);
   });
 
-  it('cancelled while loading without keeping, interrupts the load and leaves the store as it was', async () => {
-    const queued = await crawlWith(quick.url);
-    await waitForRun(queued.id, 'loading', (r) => r.status === 'loading' || ended(r));
-    await cancelRun(queued.id, false);
-    const run = await waitForRun(queued.id, 'ended', ended);
-    expect(run).toMatchObject({ status: 'cancelled', crawlId: null });
-    expect(signedIn.stack.registry.crawls('shop').map((c) => c.crawlId)).toEqual([3, 2, 1]);
-    await signedIn.stack.registry.refresh();
-    expect(signedIn.stack.registry.crawls('shop').map((c) => c.crawlId)).toEqual([3, 2, 1]);
-    expect(fs.readdirSync(path.join(dataDir, 'store', 'shop')).sort()).toEqual(expect.not.arrayContaining(['4']));
-    expect(runDirs()).toEqual([]);
-  });
+  it.skipIf(isAppDbRepeat)(
+    'cancelled while loading without keeping, interrupts the load and leaves the store as it was',
+    async () => {
+      const queued = await crawlWith(quick.url);
+      await waitForRun(queued.id, 'loading', (r) => r.status === 'loading' || ended(r));
+      await cancelRun(queued.id, false);
+      const run = await waitForRun(queued.id, 'ended', ended);
+      expect(run).toMatchObject({ status: 'cancelled', crawlId: null });
+      expect(signedIn.stack.registry.crawls('shop').map((c) => c.crawlId)).toEqual([3, 2, 1]);
+      await signedIn.stack.registry.refresh();
+      expect(signedIn.stack.registry.crawls('shop').map((c) => c.crawlId)).toEqual([3, 2, 1]);
+      expect(fs.readdirSync(path.join(dataDir, 'store', 'shop')).sort()).toEqual(expect.not.arrayContaining(['4']));
+      expect(runDirs()).toEqual([]);
+    },
+  );
 
   it('runs one at a time with CRAWL_WORKERS=1: a run of another website waits, queued, until the first ends', async () => {
     const first = await crawlWith(slow.url);
@@ -213,7 +222,7 @@ describe('a crawl run', () => {
     expect(runDirs()).toEqual([]);
   });
 
-  it('counts the pages it could not parse in its history row', async () => {
+  it.skipIf(isAppDbRepeat)('counts the pages it could not parse in its history row', async () => {
     // JSON-LD of a million objects: more than a parse worker's heap holds, on its first try and on its retry.
     const killer = `<!doctype html><title>Killer</title><script type="application/ld+json">[${'{},'.repeat(1_000_000)}{}]</script>`;
     const server = http.createServer((request, response) => {
