@@ -54,7 +54,7 @@ const FIGURES_NOTE: Record<QueryReport['searchConsole']['figures'], string> = {
   property:
     "Totals and charts: Search Console's figures for the whole property, each search counted once, as its Queries tab shows them. By landing URL: each page's own figures; one search that showed several pages counts for each.",
   pages:
-    "Totals and charts: the sums of the landing pages' figures, so one search that showed several pages counts for each. Import the bulk export's site table or the Performance export's Queries.csv for the property's figures.",
+    "Totals and charts: the sums of the landing pages' figures, so one search that showed several pages counts for each (Search Console's totals for the whole property are not imported for these dates).",
 };
 
 /** Search console: clicks, impressions, CTR and position over time and by landing URL. */
