@@ -11,9 +11,9 @@
  * - `report_counts`: one row per report with row_count, base, ems_rank, added/removed counts against the previous
  *   crawl, and the fingerprint of the definition the rows were computed from; `report_stakes`, `*_lc` (stakes.ts).
  *
- * Copies rather than row-id membership lists: reading a page by row id from an unsorted 20M-row links table costs
- * one decompressed vector per row (~0.3-1 s for 1000 rows), and sorting the base tables at load is too slow
- * (212 s for 20M links). The copies hold only a report's rows and columns, already in key order.
+ * Copies rather than row-id membership lists: a page read by row id from a 20M-row links table costs one decompressed
+ * vector per row (~0.3-1 s for 1000 rows) in any stored order. The copies hold only a report's rows and columns, in
+ * key order, so a page in the crawl's default scope never reads the base table (nor depends on its stored order).
  */
 import path from 'node:path';
 import { listValue, type DuckDBConnection } from '@duckdb/node-api';
