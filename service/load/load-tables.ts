@@ -1,6 +1,8 @@
 /** The export's tables created in the new crawl database, in key order (the links in the export's), from the validated plan. */
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { exportTables } from '../../catalog/export-contract.ts';
 import { quoteIdent, quoteLiteral } from '../db/duckdb.ts';
+import { missingTables } from '../store/missing-tables.ts';
 import { firstLine } from '../error-text.ts';
 import type { Interrupter } from './interrupter.ts';
 import { LoadError } from './load-error.ts';
@@ -41,6 +43,15 @@ export async function loadTables(
     tables[table.table.id] = Number(reader.getRowObjectsJS()[0]?.n ?? 0);
   }
   return { tables, addedUrls: (tables.urls ?? 0) - (urlsPlan?.rowCount ?? 0) };
+}
+
+/** A refresh gives a crawl loaded before the contract gained a table that table, empty, as a load of an export without it. */
+export async function addMissingTables(conn: DuckDBConnection): Promise<void> {
+  for (const id of await missingTables(conn)) {
+    const table = exportTables.find((t) => t.id === id)!;
+    const columns = table.columns.map((c) => `${quoteIdent(c.name)} ${c.type}`).join(', ');
+    await conn.run(`CREATE TABLE ${quoteIdent(id)} (${columns})`);
+  }
 }
 
 /** The column list of a table: contract columns (widened by CAST, absent ones as typed NULLs), then extras. */

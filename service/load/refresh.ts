@@ -9,6 +9,7 @@ import { PRECOMPUTE_VERSION, readPrecomputed, type StoredPrecompute } from '../e
 import { shapeOf } from '../engine/report-shape.ts';
 import { dataIdOf } from '../store/crawl-meta.ts';
 import { listLiveCrawls, readCrawlMeta } from '../store/layout.ts';
+import { missingTables } from '../store/missing-tables.ts';
 import type { CrawlMeta } from '../store/crawl-meta.ts';
 import { dataSourceIds } from '../../catalog/data-sources.ts';
 import { hasNewsFor, markRefreshing } from '../source-data/mid-refresh.ts';
@@ -69,8 +70,11 @@ export async function findStaleCrawls(dataDir: string, websiteId?: string): Prom
         const previous = older && { crawlId: older.crawlId, dataId: dataIdOf(readCrawlMeta(older.dir)) };
         await conn.run(`ATTACH ${quoteLiteral(crawl.dbFile)} AS ${ALIAS} (READ_ONLY)`);
         try {
+          const missing = await missingTables(conn, ALIAS);
           const reason =
-            unjoinedSources(dataDir, crawl.meta) ?? staleReason(await readPrecomputed(conn, ALIAS), previous);
+            (missing.length > 0 ? `loaded before the contract had ${missing.join(', ')}` : undefined) ??
+            unjoinedSources(dataDir, crawl.meta) ??
+            staleReason(await readPrecomputed(conn, ALIAS), previous);
           if (reason) stale.push({ websiteId: crawl.websiteId, crawlId: crawl.crawlId, reason });
         } finally {
           await conn.run(`DETACH ${ALIAS}`);

@@ -26,7 +26,7 @@ import { closeQuietly, openLoadDatabase } from './load-database.ts';
 import { LoadError } from './load-error.ts';
 import type { LoadOptions, LoadResult } from './load-options.ts';
 import type { Progress } from './load-progress.ts';
-import { loadTables, type TableCounts } from './load-tables.ts';
+import { addMissingTables, loadTables, type TableCounts } from './load-tables.ts';
 import { exportCrawlMeta, refreshedCrawlMeta } from './new-crawl-meta.ts';
 import { cleanupLeftovers, findPreviousCrawl, newLoadId } from './store-files.ts';
 import { fsyncDir, fsyncFile } from '../store/fsync.ts';
@@ -163,6 +163,7 @@ async function buildDatabase(
     interrupter.watch(conn);
     // ORDER BY in CREATE TABLE ... AS becomes the stored row order only while insertion order is preserved.
     await conn.run('SET preserve_insertion_order = true');
+    if (source.kind === 'refresh') await addMissingTables(conn);
     const counts =
       source.kind === 'export'
         ? await loadTables(conn, source.plan, progress, interrupter)

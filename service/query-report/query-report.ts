@@ -12,6 +12,7 @@
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { AdsOneTotals, DateRange, MonthlyRecord, QueryReport, SearchConsoleFigures } from '../../catalog/api.ts';
 import { quoteIdent, withConnection } from '../db/duckdb.ts';
+import { missingTables } from '../store/missing-tables.ts';
 import { periodDaysOf, type JoinedVersion } from './period-days.ts';
 
 export const MAX_REPORT_ROWS = 100;
@@ -43,8 +44,17 @@ const adsOneMeasures = (row: Row): AdsOneTotals => ({
   all_revenue: num(row.all_revenue),
 });
 
-/** The property's figures when the range holds any of its rows, else the pages' sums. */
-async function figuresOf(conn: DuckDBConnection, siteTable: string, range: DateRange): Promise<SearchConsoleFigures> {
+/**
+ * The property's figures when the range holds any of its rows, else the pages' sums (also for a crawl loaded before
+ * the contract had the property's table, served without it until refreshed).
+ */
+async function figuresOf(
+  conn: DuckDBConnection,
+  alias: string,
+  siteTable: string,
+  range: DateRange,
+): Promise<SearchConsoleFigures> {
+  if ((await missingTables(conn, alias)).includes('search_console_site')) return 'pages';
   const [site] = await rowsOf(
     conn,
     `SELECT count(*) > 0 AS has_rows FROM ${siteTable} WHERE date BETWEEN $1::DATE AND $2::DATE`,
@@ -63,7 +73,7 @@ export async function queryReport(
   const t = (table: string): string => `${quoteIdent(alias)}.${quoteIdent(table)}`;
   const params = [query, range.start, range.end];
   return withConnection(db, async (conn) => {
-    const figures = await figuresOf(conn, t('search_console_site'), range);
+    const figures = await figuresOf(conn, alias, t('search_console_site'), range);
     const overTimeTable = figures === 'property' ? 'search_console_site' : 'search_console_queries';
     const overTime = await rowsOf(
       conn,

@@ -8,9 +8,10 @@ import path from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { exportTables } from '../../catalog/export-contract.ts';
 import { defaultComparison, partialReasonOf } from '../../catalog/crawl-label.ts';
-import { openDatabase, quoteIdent, quoteLiteral, textOf, withConnection } from '../db/duckdb.ts';
+import { openDatabase, quoteIdent, quoteLiteral, withConnection } from '../db/duckdb.ts';
 import { firstLine } from '../error-text.ts';
 import type { CrawlMeta } from './crawl-meta.ts';
+import { missingTables } from './missing-tables.ts';
 import { scanStore, type LiveCrawl, type MetaCache, type StoredWebsite, type UnreadableFolder } from './layout.ts';
 
 export interface CrawlRecord {
@@ -183,22 +184,24 @@ export class CrawlRegistry {
   }
 }
 
-/** Attaches a crawl database READ_ONLY; a file DuckDB cannot open, or one without the contract's tables, is not. */
+/**
+ * Attaches a crawl database READ_ONLY; a file DuckDB cannot open, or one without the contract's crawl tables, is not.
+ * A crawl loaded before the contract gained a source table is served without it (read as not imported, the query
+ * report checks) until `load-crawl --refresh` adds it.
+ */
 async function attachCrawl(conn: DuckDBConnection, dbFile: string, alias: string): Promise<string | undefined> {
   try {
     await conn.run(`ATTACH ${quoteLiteral(dbFile)} AS ${quoteIdent(alias)} (READ_ONLY)`);
   } catch (error) {
     return firstLine(error);
   }
-  const reader = await conn.runAndReadAll(
-    `SELECT table_name FROM duckdb_tables() WHERE database_name = ${quoteLiteral(alias)} AND schema_name = 'main'`,
-  );
-  const tables = new Set(reader.getRowsJS().map((row) => textOf(row[0])));
-  const missing = exportTables.filter((t) => !tables.has(t.id)).map((t) => t.id);
+  const missing = (await missingTables(conn, alias)).filter((id) => exportTableKinds.get(id) !== 'source');
   if (missing.length === 0) return undefined;
   await conn.run(`DETACH DATABASE IF EXISTS ${quoteIdent(alias)}`);
   return `no table ${missing.join(', ')}`;
 }
+
+const exportTableKinds = new Map(exportTables.map((t) => [t.id as string, t.kind]));
 
 /** What the service would serve of the store and what it would skip, read the way the service reads it. */
 export async function checkStore(
