@@ -76,7 +76,7 @@ export interface DataSourceStatus {
   /** Rows over all of the source's tables. */
   rows: number;
   tables: Record<string, number>;
-  /** Rows per day of the imports with daily rows (the source's first table), oldest first. */
+  /** Rows per day of the imports with daily rows (the source's first table and its ownRowsTables), oldest first. */
   days: { date: string; rows: number }[];
   /** Imports of one total over a period: shown as the period, never as days. */
   periods: { start: string; end: string; rows: number }[];
