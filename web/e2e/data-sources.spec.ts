@@ -9,7 +9,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import type { QueryReport } from '../../catalog/api.ts';
-import { SECTION, adminCommands, api, authFile, crawlsOf, logins, watchProblems, websites } from './helpers.ts';
+import {
+  SECTION,
+  adminCommands,
+  api,
+  authFile,
+  crawlsOf,
+  logins,
+  reviewShots,
+  watchProblems,
+  websites,
+} from './helpers.ts';
 import { BULK_CSV, PERFORMANCE_CSVS, addSiteWithoutSources, waitForImportJobs } from './source-site.ts';
 
 const site = { id: 'e2e-sources' } as const;
@@ -23,20 +33,6 @@ test.beforeAll(async ({ baseURL }) => {
 });
 
 const report = (reportId: string) => `${SECTION}/${reportId}?website=${site.id}`;
-
-/** Review screenshots of a state at 768 px wide and at 1280×800, ending at 1280 (test-results/shots or SHOTS_DIR). */
-async function reviewShots(page: Page, name: string): Promise<void> {
-  const dir = process.env.SHOTS_DIR ?? 'test-results/shots';
-  for (const [width, height] of [
-    [768, 1024],
-    [1280, 800],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    // The layout settles after a resize (the sidebar folds away or comes back).
-    await page.waitForTimeout(500);
-    await page.screenshot({ path: `${dir}/${width}-${name}.png` });
-  }
-}
 
 /** Waits until the service has picked the website's crawls up from its store. */
 async function waitForCrawls(page: Page): Promise<void> {

@@ -252,3 +252,17 @@ export async function reportsWithRemovals(page: Page): Promise<OverviewReport[]>
         a.reportId.localeCompare(b.reportId),
     );
 }
+
+/** Review screenshots of a state at 768 px wide and at 1280×800, ending at 1280 (test-results/shots or SHOTS_DIR). */
+export async function reviewShots(page: Page, name: string): Promise<void> {
+  const dir = process.env.SHOTS_DIR ?? 'test-results/shots';
+  for (const [width, height] of [
+    [768, 1024],
+    [1280, 800],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    // The layout settles after a resize (the sidebar folds away or comes back).
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: `${dir}/${width}-${name}.png` });
+  }
+}

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import type { QueryReport } from '../../catalog/api.ts';
-import { SECTION, authFile, crawlsOf, watchProblems } from './helpers.ts';
+import { SECTION, authFile, crawlsOf, reviewShots, watchProblems } from './helpers.ts';
 import { BULK_CSV, addSiteWithoutSources, waitForImportJobs } from './source-site.ts';
 
 const site = { id: 'e2e-property' } as const;
@@ -71,18 +71,10 @@ async function openQueryReport(page: Page): Promise<QueryReport> {
 
 const stat = (page: Page, id: string) => page.getByTestId('query-source-search-console').getByTestId(`stat-${id}`);
 
-async function reviewShots(page: Page, name: string): Promise<void> {
-  const dir = process.env.SHOTS_DIR ?? 'test-results/shots';
+async function reviewQueryShots(page: Page, name: string): Promise<void> {
   await page.getByTestId('query-source-search-console').scrollIntoViewIfNeeded();
   await page.mouse.move(0, 0);
-  for (const [width, height] of [
-    [768, 1024],
-    [1280, 800],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    await page.waitForTimeout(500);
-    await page.screenshot({ path: `${dir}/${width}-${name}.png` });
-  }
+  await reviewShots(page, name);
 }
 
 test("the query report shows the property's figures once its site table is imported, the pages' sums before", async ({
@@ -103,7 +95,7 @@ test("the query report shows the property's figures once its site table is impor
   await expect(note).toContainText("the sums of the landing pages' figures");
   await expect(stat(page, 'sc-clicks')).toHaveText('38');
   await expect(stat(page, 'sc-impressions')).toHaveText('670');
-  await reviewShots(page, 'query-report-pages-sums');
+  await reviewQueryShots(page, 'query-report-pages-sums');
 
   await upload(page, SITE_CSV);
   const property = await openQueryReport(page);
@@ -122,6 +114,6 @@ test("the query report shows the property's figures once its site table is impor
     "By landing URL (2), each page's own figures",
   );
   expect(property.searchConsole.byUrl).toEqual(pages.searchConsole.byUrl);
-  await reviewShots(page, 'query-report-property');
+  await reviewQueryShots(page, 'query-report-property');
   expect(problems()).toEqual([]);
 });
