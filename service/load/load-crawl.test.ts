@@ -1,3 +1,9 @@
+/**
+ * The loader's unit tests: real exports, real DuckDB and real processes (kill -9, a held lock), with the precompute
+ * stubbed (vi.mock) so that each load is only the loader's work and the precompute's failures can be injected at
+ * will. The loader with the real precompute is tested by the integration tests (service/test/: golden counts,
+ * refresh-precompute, crawl-*), and the precompute by engine/precompute.test.ts.
+ */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -6,7 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { exportTables, parquetFileOf, type ExportTableId } from '../../catalog/export-contract.ts';
 import { openDatabase, quoteIdent, quoteLiteral } from '../db/duckdb.ts';
 import { precomputeCrawl } from '../engine/precompute.ts';
-import { LoadError, loadCrawl, type LoadResult } from '../load/load-crawl.ts';
+import { LoadError, loadCrawl, type LoadResult } from './load-crawl.ts';
 import {
   CRAWL_DB_FILE,
   CRAWL_META_FILE,
@@ -21,8 +27,8 @@ import {
   scanStore,
   type StoreScan,
 } from '../store/layout.ts';
-import { makeExport, type MakeExportOptions } from './helpers/make-export.ts';
-import { snapshotTree } from './helpers/tree-snapshot.ts';
+import { makeExport, type MakeExportOptions } from '../test/helpers/make-export.ts';
+import { snapshotTree } from '../test/helpers/tree-snapshot.ts';
 
 vi.mock('../engine/precompute.ts', () => ({ precomputeCrawl: vi.fn(() => Promise.resolve()) }));
 const precompute = vi.mocked(precomputeCrawl);
