@@ -12,7 +12,7 @@
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { AdsOneTotals, DateRange, MonthlyRecord, QueryReport, SearchConsoleFigures } from '../../catalog/api.ts';
 import { quoteIdent, withConnection } from '../db/duckdb.ts';
-import { missingTables } from '../store/missing-tables.ts';
+import type { CrawlRecord } from '../store/registry.ts';
 import { periodDaysOf, type JoinedVersion } from './period-days.ts';
 
 export const MAX_REPORT_ROWS = 100;
@@ -50,11 +50,11 @@ const adsOneMeasures = (row: Row): AdsOneTotals => ({
  */
 async function figuresOf(
   conn: DuckDBConnection,
-  alias: string,
+  crawl: QueryReportCrawl,
   siteTable: string,
   range: DateRange,
 ): Promise<SearchConsoleFigures> {
-  if ((await missingTables(conn, alias)).includes('search_console_site')) return 'pages';
+  if (crawl.missingTables.includes('search_console_site')) return 'pages';
   const [site] = await rowsOf(
     conn,
     `SELECT count(*) > 0 AS has_rows FROM ${siteTable} WHERE date BETWEEN $1::DATE AND $2::DATE`,
@@ -63,17 +63,20 @@ async function figuresOf(
   return site?.has_rows === true ? 'property' : 'pages';
 }
 
+/** The crawl a query report reads: its catalog alias and the source tables its database lacks (the registry's). */
+export type QueryReportCrawl = Pick<CrawlRecord, 'alias' | 'missingTables'>;
+
 export async function queryReport(
   db: DuckDBInstance,
-  alias: string,
+  crawl: QueryReportCrawl,
   query: string,
   range: DateRange,
   joined?: JoinedVersion,
 ): Promise<Omit<QueryReport, 'notConnected'>> {
-  const t = (table: string): string => `${quoteIdent(alias)}.${quoteIdent(table)}`;
+  const t = (table: string): string => `${quoteIdent(crawl.alias)}.${quoteIdent(table)}`;
   const params = [query, range.start, range.end];
   return withConnection(db, async (conn) => {
-    const figures = await figuresOf(conn, alias, t('search_console_site'), range);
+    const figures = await figuresOf(conn, crawl, t('search_console_site'), range);
     const overTimeTable = figures === 'property' ? 'search_console_site' : 'search_console_queries';
     const overTime = await rowsOf(
       conn,

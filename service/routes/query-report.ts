@@ -49,7 +49,7 @@ export function registerQueryReportRoutes(app: FastifyInstance, deps: QueryRepor
     const { dataStart, dataEnd } = current.meta.manifest;
     const report = await queryReport(
       deps.db,
-      current.alias,
+      current,
       body.query,
       body.dataDateRange ?? { start: dataStart, end: dataEnd },
       { dataDir: registry.dataDir, websiteId: body.websiteId, versionId: current.meta.sources?.['search-console'] },

@@ -21,6 +21,8 @@ export interface CrawlRecord {
   /** The catalog alias the crawl's tables live under: `"<alias>".urls`. */
   alias: string;
   meta: CrawlMeta;
+  /** The contract's source tables its database lacks: loaded before the contract had them, until refreshed. */
+  missingTables: readonly string[];
 }
 
 type ChangeListener = () => void;
@@ -41,7 +43,8 @@ export interface RegistryOptions {
 export class CrawlRegistry {
   #websites: StoredWebsite[] = [];
   #crawls = new Map<string, CrawlRecord[]>();
-  #attached = new Map<string, string>();
+  /** Attached databases by alias, with the source tables each lacks. */
+  #attached = new Map<string, { dbFile: string; missingTables: readonly string[] }>();
   /** The loads served since the last scan, by alias: kept for a website while its refresh is part way through. */
   #served = new Map<string, LiveCrawl>();
   /** Loads whose database would not attach, by alias: a load never changes, so it is not tried again. */
@@ -135,21 +138,22 @@ export class CrawlRegistry {
         }
         for (const [alias, crawl] of wanted) {
           if (this.#attached.has(alias)) continue;
-          const problem = await attachCrawl(conn, crawl.dbFile, alias);
-          if (problem) {
-            const reason = `${path.relative(path.dirname(crawl.dir), crawl.dbFile)} is not a readable crawl database (${problem})`;
+          const attached = await attachCrawl(conn, crawl.dbFile, alias);
+          if ('problem' in attached) {
+            const reason = `${path.relative(path.dirname(crawl.dir), crawl.dbFile)} is not a readable crawl database (${attached.problem})`;
             this.#broken.set(alias, { dir: path.dirname(crawl.dir), reason });
             wanted.delete(alias);
             continue;
           }
-          this.#attached.set(alias, crawl.dbFile);
+          this.#attached.set(alias, { dbFile: crawl.dbFile, missingTables: attached.missingTables });
           changed = true;
         }
       });
     const crawls = new Map<string, CrawlRecord[]>();
     for (const [alias, c] of wanted) {
       const list = crawls.get(c.websiteId) ?? [];
-      list.push({ websiteId: c.websiteId, crawlId: c.crawlId, loadId: c.loadId, alias, meta: c.meta });
+      const missingTables = this.#attached.get(alias)?.missingTables ?? [];
+      list.push({ websiteId: c.websiteId, crawlId: c.crawlId, loadId: c.loadId, alias, meta: c.meta, missingTables });
       crawls.set(c.websiteId, list);
     }
     for (const list of crawls.values()) list.sort((a, b) => b.crawlId - a.crawlId);
@@ -189,16 +193,21 @@ export class CrawlRegistry {
  * A crawl loaded before the contract gained a source table is served without it (read as not imported, the query
  * report checks) until `load-crawl --refresh` adds it.
  */
-async function attachCrawl(conn: DuckDBConnection, dbFile: string, alias: string): Promise<string | undefined> {
+async function attachCrawl(
+  conn: DuckDBConnection,
+  dbFile: string,
+  alias: string,
+): Promise<{ problem: string } | { missingTables: string[] }> {
   try {
     await conn.run(`ATTACH ${quoteLiteral(dbFile)} AS ${quoteIdent(alias)} (READ_ONLY)`);
   } catch (error) {
-    return firstLine(error);
+    return { problem: firstLine(error) };
   }
-  const missing = (await missingTables(conn, alias)).filter((id) => exportTableKinds.get(id) !== 'source');
-  if (missing.length === 0) return undefined;
+  const missing = await missingTables(conn, alias);
+  const crawlTables = missing.filter((id) => exportTableKinds.get(id) !== 'source');
+  if (crawlTables.length === 0) return { missingTables: missing };
   await conn.run(`DETACH DATABASE IF EXISTS ${quoteIdent(alias)}`);
-  return `no table ${missing.join(', ')}`;
+  return { problem: `no table ${crawlTables.join(', ')}` };
 }
 
 const exportTableKinds = new Map(exportTables.map((t) => [t.id as string, t.kind]));

@@ -55,8 +55,8 @@ describe('a crawl loaded before the contract had search_console_site', () => {
       const registry = await openCrawlRegistry(dataDir, db);
       expect(registry.unreadable()).toEqual([]);
       const served = registry.crawls(websiteId);
-      expect(served.map((c) => c.crawlId)).toEqual([crawlId]);
-      const report = await queryReport(db, served[0]!.alias, 'anything', { start: '2024-01-01', end: '2024-12-31' });
+      expect(served.map((c) => [c.crawlId, c.missingTables])).toEqual([[crawlId, ['search_console_site']]]);
+      const report = await queryReport(db, served[0]!, 'anything', { start: '2024-01-01', end: '2024-12-31' });
       expect(report.searchConsole.figures).toBe('pages');
     } finally {
       db.closeSync();
@@ -69,5 +69,12 @@ describe('a crawl loaded before the contract had search_console_site', () => {
     expect(await findStaleCrawls(dataDir)).toEqual([]);
     const refreshed = readCurrentLoad(dataDir, websiteId, crawlId)!;
     expect(await tablesOf(refreshed.dbFile)).toContain('search_console_site');
+    const after = await openDatabase();
+    try {
+      const registry = await openCrawlRegistry(dataDir, after);
+      expect(registry.crawls(websiteId).map((c) => [c.crawlId, c.missingTables])).toEqual([[crawlId, []]]);
+    } finally {
+      after.closeSync();
+    }
   });
 });
