@@ -280,15 +280,27 @@ describe('npm run crawl', () => {
     let requests = 0;
     const endless = endlessSite(() => requests++);
     const endlessUrl = await listen(endless);
-    /** Presses Ctrl-C `times` times (5 ms apart) once the site has served 40 requests. */
+    /**
+     * Presses Ctrl-C once the site has served 40 requests and, for `times` 2, again as soon as the crawl says it is
+     * stopping. Two signals sent a few ms apart can reach a busy process as one (a pending signal is not queued twice).
+     */
     const interruptAfter40Requests =
-      (times: number) =>
+      (times: 1 | 2) =>
       (child: ChildProcess): void => {
         const timer = setInterval(() => {
           if (requests < 40) return;
           clearInterval(timer);
-          for (let i = 0; i < times; i++) setTimeout(() => child.kill('SIGINT'), i * 5);
+          child.kill('SIGINT');
         }, 20);
+        if (times === 1) return;
+        let stderr = '';
+        const again = (chunk: Buffer): void => {
+          stderr += chunk.toString();
+          if (!stderr.includes('stopping: writing what was crawled')) return;
+          child.stderr?.off('data', again);
+          child.kill('SIGINT');
+        };
+        child.stderr?.on('data', again);
       };
     try {
       const once = path.join(work, 'stopped');

@@ -13,6 +13,7 @@ export function CsvExportProgress({ running }: { running: CsvExport }) {
         value={progress.total ? (100 * progress.done) / progress.total : 0}
         style={{ flex: 1 }}
         aria-label="CSV export progress"
+        transitionDuration={0}
       />
       <Text size="xs" c="dark.4">
         {formatNumber(progress.done)} of {formatNumber(progress.total)} rows
