@@ -51,6 +51,7 @@ import {
   URL_STAKES_TABLE,
   visitsOf,
   writeLowerUrlCopies,
+  REPORT_STAKES_TABLE,
   type StakeOrder,
 } from './stakes.ts';
 import { dataSources, type DataSourceId } from '../../catalog/data-sources.ts';
@@ -62,8 +63,8 @@ import {
   REASON_COUNT_COLUMNS,
   REPORT_COUNTS_TABLE,
   readPrecomputed,
+  reusableReports,
   scalar,
-  type StoredPrecompute,
 } from './stored-precompute.ts';
 
 const PREVIOUS_ALIAS = '__thc_previous';
@@ -324,28 +325,6 @@ async function precomputeReport(
 }
 
 /**
- * The reports a copy of a crawl's database (a refresh) already holds as this build would compute them: same
- * precompute version, same definition, diffed against the same previous crawl data.
- */
-function reusableReports(
-  stored: StoredPrecompute,
-  reports: readonly ReportDefinition[],
-  previous: PreviousSide | undefined,
-): Map<string, PrecomputedReport> {
-  const kept = new Map<string, PrecomputedReport>();
-  for (const report of reports) {
-    const row = stored.reports.get(report.id);
-    if (
-      row?.fingerprint === shapeOf(report).fingerprint &&
-      row.previousCrawlId === (previous?.crawlId ?? null) &&
-      row.previousDataId === (previous?.dataId ?? null)
-    )
-      kept.set(report.id, row);
-  }
-  return kept;
-}
-
-/**
  * Computes every report's rows, counts and rank into the new crawl's database (`conn`, read-write). `previous` is
  * the next older live crawl; it is attached read-only for the Added/Removed diff and detached again. In a copy of
  * a crawl's database (a refresh), reports already precomputed as this build would are kept, and everything else
@@ -373,15 +352,17 @@ export async function precomputeCrawl(
   // CREATE TABLE ... ORDER BY stores rows in that order (so rowid is the default order's ordinal) only while
   // insertion order is preserved; the loader sets it too.
   await conn.run('SET preserve_insertion_order = true');
-  // Committed before the transaction: joined with a table written in it, DuckDB hashed every URL's sums (0.12 s a
-  // table at 1M URLs). The same sources write the same sums again, so a failed precompute leaves the rest unchanged.
-  await precomputeUrlStakes(conn, database, current.tables, range);
   const previous = ctx.previous ? await openPrevious(conn, ctx.previous, range) : undefined;
-  // One transaction: a statement's commit costs as much as the statement on a small crawl.
-  await conn.run('BEGIN TRANSACTION');
+  const kept = reusableReports(stored, reports, previous);
+  // Every report kept (a refresh for data no report reads): the sums of the at-stake order are the stored ones too.
+  const isAllKept = kept.size === reports.length && current.tables.has(REPORT_STAKES_TABLE);
   let isCommitted = false;
   try {
-    const kept = reusableReports(stored, reports, previous);
+    // Committed before the transaction: joined with a table written in it, DuckDB hashed every URL's sums (0.12 s a
+    // table at 1M URLs). The same sources write the same sums again, so a failed precompute leaves the rest unchanged.
+    if (!isAllKept) await precomputeUrlStakes(conn, database, current.tables, range);
+    // One transaction: a statement's commit costs as much as the statement on a small crawl.
+    await conn.run('BEGIN TRANSACTION');
     const keptTables = new Set([REPORT_COUNTS_TABLE, ...[...kept.values()].flatMap(rowTablesOf)]);
     for (const table of current.tables)
       if ((/^r[rm]_/.test(table) || table === REPORT_COUNTS_TABLE) && !keptTables.has(table))
@@ -432,13 +413,13 @@ export async function precomputeCrawl(
       );
       options.onReport?.(report.id, performance.now() - started);
     }
-    await precomputeStakes(conn, reports.map(shapeOf), current.stakeVisits);
+    if (!isAllKept) await precomputeStakes(conn, reports.map(shapeOf), current.stakeVisits);
     await conn.run(`CREATE OR REPLACE TABLE ${PRECOMPUTE_INFO_TABLE} AS SELECT ${PRECOMPUTE_VERSION} AS version`);
     for (const name of [CURRENT_ROWS, PREVIOUS_ROWS, PREVIOUS_NEW_KEYS])
       await conn.run(`DROP TABLE IF EXISTS temp.main.${quoteIdent(name)}`);
     await conn.run('COMMIT');
     isCommitted = true;
-    if (current.stakeVisits) await writeLowerUrlCopies(conn, options.lowerUrlCopyMinRows);
+    if (current.stakeVisits && !isAllKept) await writeLowerUrlCopies(conn, options.lowerUrlCopyMinRows);
   } finally {
     // The error that stopped the precompute is the one to report, not a failed rollback's.
     if (!isCommitted) await conn.run('ROLLBACK').catch(() => undefined);

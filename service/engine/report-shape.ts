@@ -52,6 +52,15 @@ const METRICS: ReadonlyMap<string, Metric> = new Map(
   }),
 );
 
+/**
+ * The source tables the reports' SQL reads (the families' tables, and Search Console's queries for `gsc_top_query`);
+ * the rest (keyword_planner, trends, search_console_site) feed only the query report, which is never precomputed.
+ */
+export const ENGINE_SOURCE_TABLES: ReadonlySet<string> = new Set([
+  ...Object.values(FAMILY_TABLES).flat(),
+  'search_console_queries',
+]);
+
 /** A family is connected when the crawl joined any source of its tables (ads: either platform). */
 const isFamilyConnected = (family: MetricFamily, connected: ReadonlySet<DataSourceId>): boolean =>
   FAMILY_TABLES[family].some((t) => {

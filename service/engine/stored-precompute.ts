@@ -6,7 +6,9 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { REMOVAL_REASONS, type RemovalCounts } from '../../catalog/removal-reasons.ts';
 import { quoteIdent, textOf } from '../db/duckdb.ts';
+import type { ReportDefinition } from '../../catalog/schema.ts';
 import type { PrecomputedReport } from './compile.ts';
+import { shapeOf } from './report-shape.ts';
 import { raw, type SqlFragment } from './sql.ts';
 
 export const REPORT_COUNTS_TABLE = 'report_counts';
@@ -78,4 +80,26 @@ export async function readPrecomputed(conn: DuckDBConnection, database: string):
     if (tables.has(report.rowTable) && tables.has(report.removedTable)) reports.set(report.reportId, report);
   }
   return { tables, version, reports };
+}
+
+/**
+ * The reports a copy of a crawl's database (a refresh) already holds as this build would compute them: same
+ * precompute version, same definition, diffed against the same previous crawl data.
+ */
+export function reusableReports(
+  stored: StoredPrecompute,
+  reports: readonly ReportDefinition[],
+  previous: { crawlId: number; dataId: string } | undefined,
+): Map<string, PrecomputedReport> {
+  const kept = new Map<string, PrecomputedReport>();
+  for (const report of reports) {
+    const row = stored.reports.get(report.id);
+    if (
+      row?.fingerprint === shapeOf(report).fingerprint &&
+      row.previousCrawlId === (previous?.crawlId ?? null) &&
+      row.previousDataId === (previous?.dataId ?? null)
+    )
+      kept.set(report.id, row);
+  }
+  return kept;
 }

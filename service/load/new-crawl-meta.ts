@@ -26,8 +26,9 @@ export function exportCrawlMeta(manifest: Manifest, load: NewLoad): CrawlMeta {
 }
 
 /**
- * A new load id, diffed against today's previous crawl: the same data keeps its dataId; newly joined source rows
- * make it new data (its own load id), so the next newer crawl's Added/Removed are diffed again.
+ * A new load id, diffed against today's previous crawl: the same data keeps its dataId; newly joined source rows that
+ * reports read, or a source they read connected or removed, make it new data (its own load id), so the next newer
+ * crawl's Added/Removed are diffed again.
  */
 export function refreshedCrawlMeta(meta: CrawlMeta, load: NewLoad & { isDataChanged: boolean }): CrawlMeta {
   return crawlMetaSchema.parse({

@@ -6,10 +6,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { dataSource } from '../../catalog/data-sources.ts';
 import type { Manifest } from '../../catalog/export-contract.ts';
 import { precomputeCrawl } from '../engine/precompute.ts';
+import { ENGINE_SOURCE_TABLES } from '../engine/report-shape.ts';
 import { REPORT_COUNTS_TABLE } from '../engine/stored-precompute.ts';
-import { joinSources, joinedFromTables, type JoinedSources } from '../source-data/join-sources.ts';
+import { joinSources, joinedFromTables, sourceIdsOf, type JoinedSources } from '../source-data/join-sources.ts';
 import type { CrawlMeta } from '../store/crawl-meta.ts';
 import {
   CRAWL_DB_FILE,
@@ -170,10 +172,16 @@ async function buildDatabase(
         : { tables: source.meta.tables, addedUrls: 0 };
     const before = source.kind === 'export' ? joinedFromTables(counts.tables) : joinedOf(source.meta);
     const join = await joinSources(conn, dataDir, manifestOf(source), before);
-    // A source connected or removed with no rows in the window changes no row, but its boolean metrics (not found
-    // or empty): the reports are computed again either way.
-    const isConnectionChanged = Object.keys(before).sort().join() !== Object.keys(join.joined).sort().join();
-    if ((join.isChanged || isConnectionChanged) && source.kind === 'refresh')
+    // Only rows the reports read make new data; Keyword Planner, Trends and the property's totals feed the query
+    // report alone, which reads them live. A source connected or removed with no rows in the window changes no row,
+    // but its boolean metrics (not found or empty): the reports are computed again either way.
+    const isReportDataChanged = join.changedTables.some((t) => ENGINE_SOURCE_TABLES.has(t));
+    const reportSources = (joined: JoinedSources): string =>
+      sourceIdsOf(joined)
+        .filter((id) => dataSource(id).tables.some((t) => ENGINE_SOURCE_TABLES.has(t)))
+        .join();
+    const isConnectionChanged = reportSources(before) !== reportSources(join.joined);
+    if ((isReportDataChanged || isConnectionChanged) && source.kind === 'refresh')
       await conn.run(`DROP TABLE IF EXISTS ${REPORT_COUNTS_TABLE}`);
     if (join.isChanged) {
       const urls = await conn.runAndReadAll('SELECT count(*) FROM "urls"');
@@ -200,7 +208,7 @@ async function buildDatabase(
       tables: { ...counts.tables, ...join.tables },
       addedUrls: counts.addedUrls,
       sources: join.joined,
-      isDataChanged: join.isChanged,
+      isDataChanged: isReportDataChanged || isConnectionChanged,
     };
   } finally {
     if (conn) interrupter.unwatch(conn);

@@ -27,6 +27,8 @@ export interface JoinResult {
   joined: JoinedSources;
   /** Some source table now holds other rows than before (a new version whose slice is the same changes nothing). */
   isChanged: boolean;
+  /** Those tables. */
+  changedTables: string[];
   /** Rows per source table joined from the store. */
   tables: Record<string, number>;
 }
@@ -39,7 +41,7 @@ export async function joinSources(
 ): Promise<JoinResult> {
   const joined: JoinedSources = { ...before };
   const tables: Record<string, number> = {};
-  let isChanged = false;
+  const changedTables: string[] = [];
   for (const source of dataSources) {
     const version = readSourceVersion(dataDir, manifest.websiteId, source.id);
     if (!version || before[source.id] === version.meta.versionId) continue;
@@ -49,13 +51,14 @@ export async function joinSources(
     for (const table of source.tables) {
       const joinedTable = await joinTable(conn, table, isRemoved ? undefined : version, sliceOf(source, manifest));
       tables[table] = joinedTable.rows;
-      isChanged ||= joinedTable.isChanged;
+      if (joinedTable.isChanged) changedTables.push(table);
     }
     if (isRemoved) delete joined[source.id];
     else joined[source.id] = version.meta.versionId;
   }
+  const isChanged = changedTables.length > 0;
   if (isChanged) await addSourceOnlyUrls(conn, manifest);
-  return { joined, isChanged, tables };
+  return { joined, isChanged, changedTables, tables };
 }
 
 const SLICE = '__thc_source_slice';

@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Overview, OverviewReport, QueryReport } from '../../catalog/api.ts';
 import { generateSite } from '../../scripts/fixtures/generate.ts';
 import { loadCrawl } from '../load/load-crawl.ts';
-import { storeDir } from '../store/layout.ts';
+import { dataIdOf } from '../store/crawl-meta.ts';
+import { readCurrentLoad, storeDir } from '../store/layout.ts';
 import { openSignedInApp, post, tempDir, type SignedInApp } from './auth-fixture.ts';
 import { expectRefusedImport, queryCrawl, runImportData, type CliRun } from './helpers/import-cli.ts';
 import { snapshotTree } from './helpers/tree-snapshot.ts';
@@ -24,6 +25,20 @@ let signedIn: SignedInApp<'admin'>;
 
 const importData = (...args: string[]): CliRun => runImportData(dataDir, SITE, args);
 const query = <T>(crawlId: number, sql: string): Promise<T[]> => queryCrawl<T>(dataDir, SITE, crawlId, sql);
+
+/** Per crawl: its live load, the data its Added/Removed diffs read (dataId), and its precomputed counts. */
+async function crawlStates(): Promise<{ loadId: string; dataId: string; counts: unknown[] }[]> {
+  return Promise.all(
+    [1, 2].map(async (crawlId) => {
+      const live = readCurrentLoad(dataDir, SITE, crawlId)!;
+      const counts = await query(
+        crawlId,
+        'SELECT report_id, row_count, added_count, removed_count, previous_data_id FROM report_counts ORDER BY report_id',
+      );
+      return { loadId: live.loadId, dataId: dataIdOf(live.meta), counts };
+    }),
+  );
+}
 
 async function queryReport(text: string, crawlId = 2): Promise<QueryReport> {
   await signedIn.stack.registry.refresh();
@@ -76,8 +91,13 @@ afterAll(() => signedIn?.close());
 describe('Google Ads reports', () => {
   it('feed ads_one: landing pages by day and URL, search terms by keyword, and the query report reads them', async () => {
     expect((await queryReport('alpine travel')).notConnected).toContain('google-ads');
+    const before = await crawlStates();
 
     const landing = importOnce('google-ads', [path.join(FIXTURES, 'google-ads/landing-page-report.csv')]);
+    // Ad landing pages feed reports (ad spend at stake): both crawls are new data, their reports computed again.
+    const after = await crawlStates();
+    for (const i of [0, 1]) expect(after[i]!.dataId).not.toBe(before[i]!.dataId);
+    expect(after[1]!.counts).not.toEqual(before[1]!.counts);
     expect(landing).toContain('4 rows of Google Ads report CSV');
     expect(landing).toContain('days 2026-11-02 to 2026-11-03');
     expect(landing).toContain(
@@ -191,7 +211,16 @@ describe('the Keyword Planner export', () => {
 describe('the Google Trends timeline', () => {
   it('feeds trends by week start over each crawl window, and the query report draws it', async () => {
     expect((await queryReport('alpine travel')).notConnected).toContain('trends');
+    const before = await crawlStates();
     const out = importOnce('trends', [path.join(FIXTURES, 'trends/multiTimeline.csv')]);
+    // Only the query report reads Trends: each crawl is refreshed (a new load joins the rows) but stays the same data
+    // for the diffs, its precomputed reports kept as they were.
+    const after = await crawlStates();
+    for (const i of [0, 1]) {
+      expect(after[i]!.loadId).not.toBe(before[i]!.loadId);
+      expect(after[i]!.dataId).toBe(before[i]!.dataId);
+      expect(after[i]!.counts).toEqual(before[i]!.counts);
+    }
     expect(out).toContain('16 rows of Google Trends multiTimeline.csv; weeks 2026-09-27 to 2026-11-15');
     expect(out).toContain('interest in Germany');
     const report = await queryReport('alpine travel');
