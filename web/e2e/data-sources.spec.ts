@@ -108,12 +108,23 @@ test.describe('as staff', () => {
     await expect(card.getByTestId('matched-pages')).toContainText('of ');
     await expect(card.getByTestId('unmatched')).toContainText('http://alpine-travel.eu/de/datenschutz');
     await expect(card.getByTestId('coverage-chart').locator('svg')).toBeVisible();
-    // The bulk export's two days tick by day, never by the hour: the data knows no finer grain than a day.
-    const ticks = await card
-      .getByTestId('coverage-chart')
-      .locator('svg g[aria-label="x-axis tick label"] text')
-      .allTextContents();
-    expect(ticks).toEqual(['2 Nov', '3 Nov']);
+    // The bulk export's two days on an axis of two weeks, ticked from its first day, never by the hour: the data
+    // knows no finer grain than a day. Its bars are narrow, not one block across the chart.
+    const chart = card.getByTestId('coverage-chart');
+    const ticks = await chart.locator('svg g[aria-label="x-axis tick label"] text').allTextContents();
+    expect(ticks[0]).toBe('2 Nov');
+    expect(
+      ticks.every((t) => /^\d{1,2} (Oct|Nov)$/.test(t)),
+      ticks.join(', '),
+    ).toBe(true);
+    const plotWidth = (await chart.locator('svg').boundingBox())!.width;
+    const barWidths = await chart
+      .locator('svg g[aria-label="rect"]')
+      .last()
+      .locator('rect')
+      .evaluateAll((rects) => rects.map((r) => r.getBoundingClientRect().width));
+    expect(barWidths).toHaveLength(2);
+    expect(Math.max(...barWidths)).toBeLessThan(plotWidth / 10);
 
     await page.goto(report('search-console/all'));
     await expect(page.getByTestId('report-table')).toBeVisible({ timeout: 20_000 });

@@ -4,7 +4,7 @@ import * as Plot from '@observablehq/plot';
 import { formatDate, formatNumber } from '../../../../catalog/format.ts';
 import type { DataSourceStatus } from '../../../../catalog/data-source-calls.ts';
 import { useElementWidth } from '../../lib/use-element-width.ts';
-import { dateTicks } from './date-ticks.ts';
+import { coverageSpan, dateTicks } from './date-ticks.ts';
 import { rowTicks } from './row-ticks.ts';
 
 const BRAND = 'var(--mantine-color-brand-7)';
@@ -33,8 +33,8 @@ export function CoverageChart({ source }: { source: DataSourceStatus }) {
       rows: p.rows,
       label: `${formatDate(p.start)} – ${formatDate(p.end)}\n${formatNumber(p.rows)} rows (totals for the period)`,
     }));
-    const [start, end] = spanOf([...bars, ...bands]);
-    const axis = dateTicks(start, end, width - 48);
+    const { start, end, firstDay } = coverageSpan([...bars, ...bands]);
+    const axis = dateTicks(start, end, width - 48, undefined, firstDay);
     const rows = rowTicks(Math.max(...bars.map((b) => b.rows), ...bands.map((b) => b.rows)));
     const plot = Plot.plot({
       width,
@@ -79,11 +79,4 @@ export function CoverageChart({ source }: { source: DataSourceStatus }) {
       </div>
     </figure>
   );
-}
-
-/** From the first day's midnight to the midnight after the last day: whole days, as the data knows them. */
-function spanOf(spans: readonly { start: Date; end: Date }[]): [Date, Date] {
-  const start = Math.min(...spans.map((s) => s.start.getTime()));
-  const end = Math.max(...spans.map((s) => s.end.getTime()));
-  return [new Date(start), new Date(end)];
 }

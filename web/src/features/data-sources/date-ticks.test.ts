@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dateTicks } from './date-ticks.ts';
+import { coverageSpan, dateTicks } from './date-ticks.ts';
 
 const utc = (day: string): Date => new Date(`${day}T00:00:00Z`);
 const labels = (start: string, endExclusive: string, width: number): string[] => {
@@ -12,6 +12,20 @@ describe('the coverage chart date axis', () => {
     const { ticks } = dateTicks(utc('2026-11-02'), utc('2026-11-04'), 1000);
     expect(ticks.map((t) => t.toISOString())).toEqual(['2026-11-02T00:00:00.000Z', '2026-11-03T00:00:00.000Z']);
     expect(labels('2026-11-02', '2026-11-04', 300)).toEqual(['2 Nov', '3 Nov']);
+  });
+
+  it('spans two weeks at least, a two-day import in the middle, its first day ticked', () => {
+    const day = (d: string) => ({ start: utc(d), end: new Date(utc(d).getTime() + 86_400_000) });
+    const span = coverageSpan([day('2026-11-02'), day('2026-11-03')]);
+    expect([span.start, span.end, span.firstDay].map((d) => d.toISOString().slice(0, 10))).toEqual([
+      '2026-10-27',
+      '2026-11-10',
+      '2026-11-02',
+    ]);
+    const { ticks, format } = dateTicks(span.start, span.end, 300, 70, span.firstDay);
+    expect(ticks.map(format)).toEqual(['2 Nov', '9 Nov']);
+    const long = coverageSpan([day('2026-09-01'), day('2026-11-03')]);
+    expect([long.start, long.end].map((d) => d.toISOString().slice(0, 10))).toEqual(['2026-09-01', '2026-11-04']);
   });
 
   it('widens the step to two days, a week or two weeks as the width allows', () => {

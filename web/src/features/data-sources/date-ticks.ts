@@ -8,6 +8,25 @@ const DAY_STEPS = [1, 2, 7, 14] as const;
 const MONTH_STEPS = [1, 2, 3, 6, 12] as const;
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
 
+/** A few days drawn over the whole width read as one block: the axis spans at least two weeks, the data centred. */
+const MIN_SPAN_DAYS = 14;
+
+/**
+ * The chart's span: from the first day's midnight to the midnight after the last day (whole days, as the data knows
+ * them), widened by whole days on both sides to MIN_SPAN_DAYS; `firstDay` is the first day with data.
+ */
+export function coverageSpan(spans: readonly { start: Date; end: Date }[]): { start: Date; end: Date; firstDay: Date } {
+  const first = Math.min(...spans.map((s) => s.start.getTime()));
+  const last = Math.max(...spans.map((s) => s.end.getTime()));
+  const missingDays = Math.max(0, MIN_SPAN_DAYS - Math.round((last - first) / DAY_MS));
+  const before = Math.floor(missingDays / 2) * DAY_MS;
+  return {
+    start: new Date(first - before),
+    end: new Date(last + missingDays * DAY_MS - before),
+    firstDay: new Date(first),
+  };
+}
+
 export interface DateTicks {
   ticks: Date[];
   format: (date: Date) => string;
@@ -18,15 +37,18 @@ const monthLabel = (d: Date): string => `${MONTHS[d.getUTCMonth()]} ${d.getUTCFu
 
 /**
  * Ticks over the days from `start` (a UTC midnight) up to `end` (the UTC midnight after the last day), at least
- * `gap` pixels apart on a chart `width` pixels wide.
+ * `gap` pixels apart on a chart `width` pixels wide. Day ticks fall on `anchor` (a UTC midnight in the span, the
+ * first day with data) and whole steps either side of it.
  */
-export function dateTicks(start: Date, end: Date, width: number, gap = 70): DateTicks {
+export function dateTicks(start: Date, end: Date, width: number, gap = 70, anchor = start): DateTicks {
   const fit = Math.max(2, Math.floor(width / gap));
   const days = Math.max(1, Math.round((end.getTime() - start.getTime()) / DAY_MS));
   const step = DAY_STEPS.find((s) => Math.ceil(days / s) <= fit);
   if (step !== undefined) {
     const ticks: Date[] = [];
-    for (let t = start.getTime(); t < end.getTime(); t += step * DAY_MS) ticks.push(new Date(t));
+    const stepMs = step * DAY_MS;
+    const first = anchor.getTime() - Math.floor((anchor.getTime() - start.getTime()) / stepMs) * stepMs;
+    for (let t = first; t < end.getTime(); t += stepMs) ticks.push(new Date(t));
     return { ticks, format: dayLabel };
   }
   const firstMonth = start.getUTCFullYear() * 12 + start.getUTCMonth() + (start.getUTCDate() > 1 ? 1 : 0);
