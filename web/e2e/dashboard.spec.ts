@@ -192,13 +192,17 @@ test.describe('sidebar', () => {
   test('a spinner shows while the overview loads', async ({ page }) => {
     await open(page, `${SECTION}?website=${websites.northwind.id}`);
     await waitForOverview(page);
+    // The overview's answer is held until the spinner has been seen, however slow the machine, then let go.
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
     await page.route('**/overview/get-overview', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await held;
       await route.continue();
     });
     await choose(page, 'Website', websites.alpine.name);
     await sidebar(page).getByTestId('group-CRITICAL').click();
     await expect(sidebar(page).locator('[data-indicator=loading]').first()).toBeVisible();
+    release();
     await expect(sidebar(page).locator('[data-indicator=loading]')).toHaveCount(0, { timeout: 15_000 });
   });
 

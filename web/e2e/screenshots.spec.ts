@@ -463,8 +463,11 @@ test.describe('at both sizes, one flow each', () => {
       await waitForImportJobs(page, websiteId);
       await expect(card.getByTestId('job-progress')).toHaveCount(0, { timeout: 120_000 });
     }
-    await expect(card.getByTestId('source-status')).toHaveText('Connected');
+    await expect(card.getByTestId('source-status')).toHaveText('Connected', { timeout: 120_000 });
     const analytics = page.locator('[data-testid="source-card"][data-source="analytics"]');
+    // The source shows Connected once the import is published; the drop zones take files again once the crawls'
+    // refresh after it has ended too.
+    await expect(analytics.getByRole('button', { name: 'Choose files' })).toBeEnabled({ timeout: 120_000 });
     await analytics.getByTestId('drop-analytics-input').setInputFiles({
       name: 'not-an-export.csv',
       mimeType: 'text/csv',

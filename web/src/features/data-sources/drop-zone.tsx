@@ -2,6 +2,7 @@ import { useRef, useState, type DragEvent } from 'react';
 import { Button, Checkbox, Group, Progress, Stack, Text, UnstyledButton } from '@mantine/core';
 import { MAX_UPLOAD_BYTES, MAX_UPLOAD_FILES } from '../../../../catalog/data-source-calls.ts';
 import { Icon } from '../../components/icon.tsx';
+import { showErrorToast } from '../../lib/toast.ts';
 
 export interface DropZoneProps {
   title: string;
@@ -21,7 +22,13 @@ export function DropZone({ title, isDisabled, uploaded, onFiles, isReplace, onRe
   const [isOver, setOver] = useState(false);
   const take = (list: FileList | null) => {
     const files = [...(list ?? [])];
-    if (files.length > 0 && !isDisabled) onFiles(files);
+    if (files.length === 0) return;
+    // Files dropped while another import runs are not lost without a word.
+    if (isDisabled)
+      showErrorToast('Another import is running for this website', {
+        message: 'Add these files again once it has ended.',
+      });
+    else onFiles(files);
   };
   const onDrop = (event: DragEvent) => {
     event.preventDefault();

@@ -3,6 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import type { DataSourceStatus, ImportJob } from '../../../../catalog/data-source-calls.ts';
 import { renderWithTheme } from '../../test/render.tsx';
+import { Notifications } from '@mantine/notifications';
+import { DropZone } from './drop-zone.tsx';
 import { SourceCard } from './source-card.tsx';
 
 afterEach(cleanup);
@@ -116,6 +118,29 @@ describe('a data source card', () => {
     expect(
       screen.getByRole<HTMLInputElement>('checkbox', { name: 'Replace the dates these files cover' }).disabled,
     ).toBe(true);
+  });
+
+  it('says so when files are dropped while another import runs, and takes none of them', async () => {
+    let taken = 0;
+    renderWithTheme(
+      <>
+        <Notifications />
+        <DropZone
+          title="Search Console"
+          isDisabled
+          uploaded={undefined}
+          onFiles={() => taken++}
+          isReplace={false}
+          onReplace={() => {}}
+          testId="drop"
+        />
+      </>,
+    );
+    const file = new File(['date,url\n'], 'Pages.csv', { type: 'text/csv' });
+    fireEvent.drop(screen.getByTestId('drop'), { dataTransfer: { files: [file] } });
+    expect(await screen.findByText('Another import is running for this website')).toBeTruthy();
+    expect(screen.getByText('Add these files again once it has ended.')).toBeTruthy();
+    expect(taken).toBe(0);
   });
 
   it('offers to replace the dates the files cover, unticked until the user ticks it', () => {
