@@ -12,7 +12,10 @@ export function StoreTablePagination({
 }: Omit<TablePaginationProps, 'total' | 'isError' | 'isPending' | 'note'> & { filter: string | undefined }) {
   const total = useReportStore((s) => rowsTotal(s.rows));
   const isError = useReportStore((s) => s.rows.status === 'error');
-  const isPending = useReportStore((s) => s.rows.status === 'pending' && rowsTotal(s.rows) === 0);
+  // Idle too: a shown table's rows are asked for as soon as the summary has said whether the source is connected.
+  const isPending = useReportStore(
+    (s) => (s.rows.status === 'pending' || s.rows.status === 'idle') && rowsTotal(s.rows) === 0,
+  );
   const matches = useReportStore((s) => (s.rows.status === 'success' ? s.rows.data.filterMatches : undefined));
   const note = filter && matches ? filterMatchesText(filter, matches) : undefined;
   return <TablePagination {...props} total={total} isError={isError} isPending={isPending} note={note} />;

@@ -2,6 +2,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { renderWithTheme } from '../../test/render.tsx';
+import { useReportStore } from '../../stores/report-store.ts';
+import { StoreTablePagination } from './store-table-pagination.tsx';
 import { TablePagination } from './table-pagination.tsx';
 
 afterEach(cleanup);
@@ -67,5 +69,22 @@ describe('TablePagination', () => {
     renderWithTheme(<TablePagination {...props} total={0} isError onPageIndex={() => {}} />);
     expect(screen.getByTestId('page-label').textContent).toBe('Error!');
     expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Next page' }).disabled).toBe(true);
+  });
+});
+
+describe('StoreTablePagination', () => {
+  it("says Loading… until the first rows answer, never '0–0 of 0 rows' before the rows are asked for", () => {
+    useReportStore.getState().reset();
+    expect(useReportStore.getState().rows.status).toBe('idle');
+    renderWithTheme(
+      <StoreTablePagination
+        pageIndex={0}
+        pageSize={100}
+        filter={undefined}
+        onPageIndex={() => {}}
+        onPageSize={() => {}}
+      />,
+    );
+    expect(screen.getByTestId('row-range').textContent).toBe('Loading…');
   });
 });
