@@ -56,15 +56,18 @@ export function CrawlOptionFields({ draft, fields, set, errorOf }: CrawlOptionFi
         description={`${range('renderQuietMs')}; a page is rendered once no request has been in flight this long`}
         {...fields.count('renderQuietMs')}
       />
+      {/* Side by side, these two switches need no offset to line up with a labelled input. */}
       <Switch
         label="Download images, media and fonts"
         description="Rendered pages load them too (slower; off leaves them out, as the DOM does not need them)."
         {...fields.toggle('renderAssets')}
+        mt={0}
       />
       <Switch
         label="Check external links"
         description="Ask other websites for the status of the pages linked to; off leaves it unknown."
         {...fields.toggle('checkExternal')}
+        mt={0}
       />
       <NumberInput
         label="Time limit (hours)"
