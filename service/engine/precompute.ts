@@ -50,8 +50,8 @@ import {
   stakeOrderSql,
   URL_STAKES_TABLE,
   visitsOf,
-  writeLowerUrlCopies,
   REPORT_STAKES_TABLE,
+  writeLowerUrlCopies,
   type StakeOrder,
 } from './stakes.ts';
 import { dataSources, type DataSourceId } from '../../catalog/data-sources.ts';

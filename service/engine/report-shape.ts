@@ -4,7 +4,7 @@
  * joined metrics it needs, and a fingerprint that tells whether precomputed data still matches the definition.
  */
 import { createHash } from 'node:crypto';
-import { sourceOfTable, type DataSourceId } from '../../catalog/data-sources.ts';
+import { dataSource, sourceOfTable, type DataSourceId } from '../../catalog/data-sources.ts';
 import { exportTable, type ExportTable } from '../../catalog/export-contract.ts';
 import { columnById, columns, filterConstants } from '../../catalog/index.ts';
 import { PAGE_CONTENT_COLUMNS, type CatalogColumn, type ReportDefinition } from '../../catalog/schema.ts';
@@ -60,6 +60,10 @@ export const ENGINE_SOURCE_TABLES: ReadonlySet<string> = new Set([
   ...Object.values(FAMILY_TABLES).flat(),
   'search_console_queries',
 ]);
+
+/** The sources the reports read, in catalogue order: connecting or removing one changes what they count. */
+export const reportSourcesOf = (connected: readonly DataSourceId[]): DataSourceId[] =>
+  connected.filter((id) => dataSource(id).tables.some((t) => ENGINE_SOURCE_TABLES.has(t)));
 
 /** A family is connected when the crawl joined any source of its tables (ads: either platform). */
 const isFamilyConnected = (family: MetricFamily, connected: ReadonlySet<DataSourceId>): boolean =>

@@ -6,10 +6,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { dataSource } from '../../catalog/data-sources.ts';
 import type { Manifest } from '../../catalog/export-contract.ts';
 import { precomputeCrawl } from '../engine/precompute.ts';
-import { ENGINE_SOURCE_TABLES } from '../engine/report-shape.ts';
+import { ENGINE_SOURCE_TABLES, reportSourcesOf } from '../engine/report-shape.ts';
 import { REPORT_COUNTS_TABLE } from '../engine/stored-precompute.ts';
 import { joinSources, joinedFromTables, sourceIdsOf, type JoinedSources } from '../source-data/join-sources.ts';
 import type { CrawlMeta } from '../store/crawl-meta.ts';
@@ -176,14 +175,11 @@ async function buildDatabase(
     // report alone, which reads them live. A source connected or removed with no rows in the window changes no row,
     // but its boolean metrics (not found or empty): the reports are computed again either way.
     const isReportDataChanged = join.changedTables.some((t) => ENGINE_SOURCE_TABLES.has(t));
-    const reportSources = (joined: JoinedSources): string =>
-      sourceIdsOf(joined)
-        .filter((id) => dataSource(id).tables.some((t) => ENGINE_SOURCE_TABLES.has(t)))
-        .join();
+    const reportSources = (joined: JoinedSources): string => reportSourcesOf(sourceIdsOf(joined)).join();
     const isConnectionChanged = reportSources(before) !== reportSources(join.joined);
     if ((isReportDataChanged || isConnectionChanged) && source.kind === 'refresh')
       await conn.run(`DROP TABLE IF EXISTS ${REPORT_COUNTS_TABLE}`);
-    if (join.isChanged) {
+    if (join.changedTables.length > 0) {
       const urls = await conn.runAndReadAll('SELECT count(*) FROM "urls"');
       join.tables.urls = Number(urls.getRowsJS()[0]?.[0] ?? 0);
     }

@@ -25,9 +25,7 @@ export function joinedFromTables(tables: Record<string, number>): JoinedSources 
 
 export interface JoinResult {
   joined: JoinedSources;
-  /** Some source table now holds other rows than before (a new version whose slice is the same changes nothing). */
-  isChanged: boolean;
-  /** Those tables. */
+  /** The source tables that now hold other rows than before (a new version whose slice is the same changes none). */
   changedTables: string[];
   /** Rows per source table joined from the store. */
   tables: Record<string, number>;
@@ -56,9 +54,8 @@ export async function joinSources(
     if (isRemoved) delete joined[source.id];
     else joined[source.id] = version.meta.versionId;
   }
-  const isChanged = changedTables.length > 0;
-  if (isChanged) await addSourceOnlyUrls(conn, manifest);
-  return { joined, isChanged, changedTables, tables };
+  if (changedTables.length > 0) await addSourceOnlyUrls(conn, manifest);
+  return { joined, changedTables, tables };
 }
 
 const SLICE = '__thc_source_slice';

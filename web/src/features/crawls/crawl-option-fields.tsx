@@ -1,6 +1,6 @@
 import { NumberInput, Select, SimpleGrid, Switch, TextInput, Textarea } from '@mantine/core';
 import type { SettingsDraft } from './settings-draft.ts';
-import { range, type FieldErrorOf, type SetDraftField, type SettingsFields } from './settings-fields.ts';
+import { BESIDE_INPUT, range, type FieldErrorOf, type SetDraftField, type SettingsFields } from './settings-fields.ts';
 
 const RENDER_MODE_OPTIONS = [
   { value: 'none', label: 'None: read the raw HTML' },
@@ -29,6 +29,7 @@ export function CrawlOptionFields({ draft, fields, set, errorOf }: CrawlOptionFi
         label="Respect robots.txt"
         description="Skip URLs robots.txt disallows and wait its crawl-delay."
         {...fields.toggle('respectRobots')}
+        mt={BESIDE_INPUT}
       />
       <NumberInput
         label="Rendered pages"
@@ -56,18 +57,15 @@ export function CrawlOptionFields({ draft, fields, set, errorOf }: CrawlOptionFi
         description={`${range('renderQuietMs')}; a page is rendered once no request has been in flight this long`}
         {...fields.count('renderQuietMs')}
       />
-      {/* Side by side, these two switches need no offset to line up with a labelled input. */}
       <Switch
         label="Download images, media and fonts"
         description="Rendered pages load them too (slower; off leaves them out, as the DOM does not need them)."
         {...fields.toggle('renderAssets')}
-        mt={0}
       />
       <Switch
         label="Check external links"
         description="Ask other websites for the status of the pages linked to; off leaves it unknown."
         {...fields.toggle('checkExternal')}
-        mt={0}
       />
       <NumberInput
         label="Time limit (hours)"

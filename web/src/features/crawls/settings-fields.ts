@@ -2,6 +2,9 @@ import type { ChangeEvent } from 'react';
 import { CRAWL_LIMITS, type CrawlSettingsField } from '../../../../catalog/crawl-runs.ts';
 import type { SettingsDraft } from './settings-draft.ts';
 
+/** A switch in the two-column grid beside a labelled input: down by the label's height, so the two line up. */
+export const BESIDE_INPUT = { base: 0, sm: 26 } as const;
+
 export type NumberField =
   | 'maxUrls'
   | 'maxDepth'
@@ -46,7 +49,6 @@ export function settingsFields(draft: SettingsDraft, set: SetDraftField, errorOf
       checked: draft[key],
       onChange: (e: ChangeEvent<HTMLInputElement>) => set(key, e.currentTarget.checked),
       error: errorOf(key),
-      mt: { base: 0, sm: 26 },
     }),
   };
 }

@@ -14,7 +14,7 @@ import {
 import { Icon } from '../../components/icon.tsx';
 import { CrawlOptionFields } from './crawl-option-fields.tsx';
 import { ScheduleFields } from './schedule-fields.tsx';
-import { MONOSPACE_INPUT, range } from './settings-fields.ts';
+import { BESIDE_INPUT, MONOSPACE_INPUT, range } from './settings-fields.ts';
 import { useSettingsForm, type SettingsFormProps } from './use-settings-form.ts';
 
 export type { SettingsFormProps };
@@ -45,6 +45,7 @@ export function SettingsForm(props: SettingsFormProps) {
               label="Include subdomains"
               description="Crawl www., blog. and other hosts under the start URL's domain."
               {...toggle('includeSubdomains')}
+              mt={BESIDE_INPUT}
             />
             <Textarea
               label="Include patterns"

@@ -34,7 +34,7 @@ export function CoverageChart({ source }: { source: DataSourceStatus }) {
       label: `${formatDate(p.start)} – ${formatDate(p.end)}\n${formatNumber(p.rows)} rows (totals for the period)`,
     }));
     const { start, end, firstDay } = coverageSpan([...bars, ...bands]);
-    const axis = dateTicks(start, end, width - 48, undefined, firstDay);
+    const axis = dateTicks(start, end, width - 48, { anchor: firstDay });
     const rows = rowTicks(Math.max(...bars.map((b) => b.rows), ...bands.map((b) => b.rows)));
     const plot = Plot.plot({
       width,

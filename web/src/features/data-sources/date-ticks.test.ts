@@ -22,7 +22,7 @@ describe('the coverage chart date axis', () => {
       '2026-11-10',
       '2026-11-02',
     ]);
-    const { ticks, format } = dateTicks(span.start, span.end, 300, 70, span.firstDay);
+    const { ticks, format } = dateTicks(span.start, span.end, 300, { anchor: span.firstDay });
     expect(ticks.map(format)).toEqual(['2 Nov', '9 Nov']);
     const long = coverageSpan([day('2026-09-01'), day('2026-11-03')]);
     expect([long.start, long.end].map((d) => d.toISOString().slice(0, 10))).toEqual(['2026-09-01', '2026-11-04']);

@@ -40,7 +40,12 @@ const monthLabel = (d: Date): string => `${MONTHS[d.getUTCMonth()]} ${d.getUTCFu
  * `gap` pixels apart on a chart `width` pixels wide. Day ticks fall on `anchor` (a UTC midnight in the span, the
  * first day with data) and whole steps either side of it.
  */
-export function dateTicks(start: Date, end: Date, width: number, gap = 70, anchor = start): DateTicks {
+export function dateTicks(
+  start: Date,
+  end: Date,
+  width: number,
+  { gap = 70, anchor = start }: { gap?: number; anchor?: Date } = {},
+): DateTicks {
   const fit = Math.max(2, Math.floor(width / gap));
   const days = Math.max(1, Math.round((end.getTime() - start.getTime()) / DAY_MS));
   const step = DAY_STEPS.find((s) => Math.ceil(days / s) <= fit);
