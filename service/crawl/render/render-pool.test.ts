@@ -12,11 +12,14 @@ import { debianPackages, ensureDebianPackages } from '../../../scripts/support/d
 import { Egress } from '../egress.ts';
 import { RenderPool } from './render-pool.ts';
 
-/** A fetch started this long after load, answered this much later: inside no fixed wait after load. */
-const LATE_FETCH_MS = 150;
+/**
+ * A fetch started this long after load, answered this much later: inside no fixed wait after load. It starts well
+ * inside the quiet time, so that a loaded machine's late timer does not start it after the page counted as rendered.
+ */
+const LATE_FETCH_MS = 100;
 const LATE_ANSWER_MS = 600;
-const QUIET_MS = 200;
-const CAP_MS = 3000;
+const QUIET_MS = 500;
+const CAP_MS = 4000;
 
 const page = (title: string, script: string, body = ''): string =>
   `<!doctype html><html><head><title>${title}</title></head><body>${body}<script>${script}</script></body></html>`;
