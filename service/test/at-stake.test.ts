@@ -137,6 +137,33 @@ describe('at stake', () => {
       stakeOrder: target.stakeOrder,
     };
     expect(compileExport(storedOrder, 1000)?.sql).toMatch(/"r"\.rowid >= 0 AND "r"\.rowid < 1000$/);
+    // A sort with ties on the table stored in the at-stake order: the ties in key order, and page after page the
+    // same rows as in one page, none repeated or skipped, from the far end too.
+    const byStatus = async (offset: number, limit: number) => {
+      const engine = new ReportEngine(signedIn.stack.db, signedIn.stack.registry);
+      try {
+        const req = {
+          ...tabRequest(reportById('crawl/all')!, target, previous, 'all'),
+          stakeOrder: target.stakeOrder,
+          orderBy: [{ id: 'http_status_code', desc: true }],
+          offset,
+          limit,
+        };
+        return rowsOf(await engine.rows(req, { bypassCache: true })).map((r) => [r.http_status_code, r.url]);
+      } finally {
+        engine.dispose();
+      }
+    };
+    const whole = await byStatus(0, 1000);
+    expect(new Set(whole.map(([status]) => status)).size).toBeGreaterThan(1);
+    expect(whole.length).toBeGreaterThan(new Set(whole.map(([status]) => status)).size);
+    const byHand = [...whole].sort(([a, x], [b, y]) =>
+      a === b ? (String(x) < String(y) ? -1 : 1) : Number(b ?? -1) - Number(a ?? -1),
+    );
+    expect(whole).toEqual(byHand);
+    const pages = [];
+    for (let offset = 0; offset < whole.length; offset += 10) pages.push(...(await byStatus(offset, 10)));
+    expect(pages).toEqual(whole);
     // An explicit sort wins, the keys' own order included.
     const byKey = await crawlAllOrder([{ id: 'url', desc: false }]);
     expect(byKey.urls).toEqual([...byKey.urls].sort());
