@@ -10,7 +10,6 @@ import { checklistStateSql } from './checklist-state.ts';
 import { subRowExpression, type ReportShape } from './report-shape.ts';
 import { orderSql, afterKey, type OrderTerm } from './row-order.ts';
 import { withOrdinal, type RowSource } from './row-source.ts';
-import { STAKE_ORDINAL_COLUMN } from './stakes.ts';
 import {
   CHECKED_COLUMN,
   CHECKLIST_STATE_COLUMN,
@@ -135,14 +134,10 @@ export function pageQuery(plan: PagePlan, total: number, cursorOrdinal?: number)
   const skip = reverse ? total - req.offset - take : hasCursor ? 0 : req.offset;
   const sorted = (reversed: boolean): SqlFragment => orderSql(order, 'r', reversed);
   if (stored) {
-    // Sort only the sort columns, then read the page's rows by the order's last column, unique (the key ordinal, or
-    // the position in the stored order): the sort carries nothing beside its keys, and a page's rows lie close together
-    // in it, so the read's range filter skips most of the table. By position, a page sorted on another column of a
-    // table in the at-stake order sorted a column more and read a range a thousand times the page (bench/history.md).
+    // Sort only the sort columns and row ids, then read the page's rows by row id.
     const table = withOrdinal(stored.table, stored.isStakeOrdered);
-    const id = order.at(-1)?.column === STAKE_ORDINAL_COLUMN ? POSITION : ORDINAL;
-    const ids = sql`SELECT ${id} AS "_rid" FROM ${table} "r" WHERE ${stored.where} AND ${where} ORDER BY ${sorted(reverse)} LIMIT ${int(take)} OFFSET ${int(skip)}`;
-    return select(sql`${table} "r" SEMI JOIN (${ids}) "p" ON ${id} = "p"."_rid"`, sorted(false));
+    const ids = sql`SELECT ${POSITION} AS "_rid" FROM ${table} "r" WHERE ${stored.where} AND ${where} ORDER BY ${sorted(reverse)} LIMIT ${int(take)} OFFSET ${int(skip)}`;
+    return byPosition(table, ids, sorted(false));
   }
   const inner = sql`SELECT * FROM (${source.relation}) "r" WHERE ${where} ORDER BY ${sorted(reverse)} LIMIT ${int(take)} OFFSET ${int(skip)}`;
   return select(sql`(${inner}) "r"`, sorted(false));
