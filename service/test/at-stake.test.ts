@@ -112,15 +112,17 @@ describe('at stake', () => {
     const target = await loadCrawlTarget(signedIn.stack.db, record);
     expect(target.stakeOrder).toEqual({ visits: 'sessions', isStored: true });
     const previous = await loadCrawlTarget(signedIn.stack.db, signedIn.stack.registry.crawl(SITE, 1)!);
-    const rowsIn = async (stakeOrder: StakeOrder, tab: DifferenceType = 'all') => {
+    const rowsFor = async (tab: DifferenceType, extra: Record<string, unknown>) => {
       const engine = new ReportEngine(signedIn.stack.db, signedIn.stack.registry);
       try {
-        const req = { ...tabRequest(reportById('crawl/all')!, target, previous, tab), stakeOrder, limit: 1000 };
-        return rowsOf(await engine.rows(req, { bypassCache: true })).map((r) => r.url);
+        const req = { ...tabRequest(reportById('crawl/all')!, target, previous, tab), limit: 1000, ...extra };
+        return rowsOf(await engine.rows(req, { bypassCache: true }));
       } finally {
         engine.dispose();
       }
     };
+    const rowsIn = async (stakeOrder: StakeOrder, tab: DifferenceType = 'all') =>
+      (await rowsFor(tab, { stakeOrder })).map((r) => r.url);
     const stored = await rowsIn({ visits: 'sessions', isStored: true });
     const joined = await rowsIn({ visits: 'sessions', isStored: false });
     expect(stored.length).toBeGreaterThan(3);
@@ -139,21 +141,15 @@ describe('at stake', () => {
     expect(compileExport(storedOrder, 1000)?.sql).toMatch(/"r"\.rowid >= 0 AND "r"\.rowid < 1000$/);
     // A sort with ties on the table stored in the at-stake order: the ties in key order, and page after page the
     // same rows as in one page, none repeated or skipped, from the far end too.
-    const byStatus = async (offset: number, limit: number) => {
-      const engine = new ReportEngine(signedIn.stack.db, signedIn.stack.registry);
-      try {
-        const req = {
-          ...tabRequest(reportById('crawl/all')!, target, previous, 'all'),
+    const byStatus = async (offset: number, limit: number) =>
+      (
+        await rowsFor('all', {
           stakeOrder: target.stakeOrder,
           orderBy: [{ id: 'http_status_code', desc: true }],
           offset,
           limit,
-        };
-        return rowsOf(await engine.rows(req, { bypassCache: true })).map((r) => [r.http_status_code, r.url]);
-      } finally {
-        engine.dispose();
-      }
-    };
+        })
+      ).map((r) => [r.http_status_code, r.url]);
     const whole = await byStatus(0, 1000);
     expect(new Set(whole.map(([status]) => status)).size).toBeGreaterThan(1);
     expect(whole.length).toBeGreaterThan(new Set(whole.map(([status]) => status)).size);

@@ -181,8 +181,8 @@ describe('a rendered crawl of pages hostile to the browser', () => {
 
   it('records each hostile page as it ended', () => {
     // Each check names the page's whole row, so that a failure says how the page ended.
-    const row = (url: string): Record<string, unknown> | undefined => rows.get(url);
-    const said = (url: string): string => `${url}: ${JSON.stringify(row(url))}`;
+    const row = rows.get.bind(rows);
+    const said = (url: string): string => `${url}: ${JSON.stringify(rows.get(url))}`;
     expect(row('/never-settles'), said('/never-settles')).toMatchObject({
       render_status: 'timeout',
       page_title: 'Never settles',
