@@ -148,7 +148,7 @@ function stakeOrdered(
 
 export function compileTab(
   req: RowsRequest,
-  { packedColumns = [], isCountOnly = false }: CompileOptions = {},
+  { packedColumns = [], isCountOnly = false, isWholeTab = false }: CompileOptions = {},
 ): CompiledTab {
   validateTab(req);
   const shape = shapeOf(req.report);
@@ -223,6 +223,11 @@ export function compileTab(
         order: orderTerms(terms, source, shape),
         isStoredOrder: isDefaultOrder && source.stored?.isStakeOrdered === false,
       };
+  // A page of the whole table sorted by one column is a range of that column's sorted copy (sorted-copies.ts).
+  const sortedCopy =
+    terms.length === 1 && filters.length === 0 && !isWholeTab
+      ? paged.source.stored?.sortedCopy?.(terms[0]!.column, terms[0]!.desc)
+      : undefined;
   return {
     shape,
     columns,
@@ -238,6 +243,7 @@ export function compileTab(
       isStoredOrder: paged.isStoredOrder ?? false,
       output: selectList(shape, paged.source, isChecked, packedColumns, { isRemoved, checklistState }),
       ...(urlMatch && paged.source.stored && { urlMatch }),
+      ...(sortedCopy && { sortedCopy }),
       ...(paged.source.stored && {
         rowTableOutput: selectList(shape, paged.source, isChecked, packedColumns, {
           isRemoved,

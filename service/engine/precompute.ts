@@ -31,6 +31,7 @@ import {
   metricRelation,
   rankColumnOf,
   reportRowsLive,
+  rowTableOfCopy,
   shapeOf,
   subRowExpression,
   type DateRange,
@@ -41,6 +42,7 @@ import type { PrecomputedReport } from './compile.ts';
 import { REASON_COLUMN, reasonCountsOf, reasonCountsSql, withRemovalReasons } from './removal-reasons.ts';
 import { REMOVAL_REASONS, noRemovals, type RemovalCounts } from '../../catalog/removal-reasons.ts';
 import { ident, raw, sql, type SqlFragment } from './sql.ts';
+import { writeSortedCopies } from './sorted-copies.ts';
 import {
   hasStakeSource,
   KEY_ORDINAL_COLUMN,
@@ -82,6 +84,7 @@ export interface PrecomputeOptions {
   /** Called after each report with its id and the milliseconds it took. */
   onReport?: (reportId: string, ms: number) => void;
   lowerUrlCopyMinRows?: number; // row tables this large get a key-ordered copy of `_lc` (stakes.ts); tests lower it
+  sortedCopyMinRows?: number; // row tables this large get sorted copies (sorted-copies.ts); tests lower it
 }
 
 /** ems_rank (guide §3): 0 without rows or for NONE, else round(lo + (hi - lo) * sqrt(min(1, rows / base))). */
@@ -365,7 +368,11 @@ export async function precomputeCrawl(
     await conn.run('BEGIN TRANSACTION');
     const keptTables = new Set([REPORT_COUNTS_TABLE, ...[...kept.values()].flatMap(rowTablesOf)]);
     for (const table of current.tables)
-      if ((/^r[rm]_/.test(table) || table === REPORT_COUNTS_TABLE) && !keptTables.has(table))
+      if (
+        (/^r[rm]_/.test(table) || table === REPORT_COUNTS_TABLE) &&
+        !keptTables.has(table) &&
+        !keptTables.has(rowTableOfCopy(table) ?? '')
+      )
         await conn.run(`DROP TABLE ${quoteIdent(table)}`);
     await conn.run(`DROP TABLE IF EXISTS ${PRECOMPUTE_INFO_TABLE}`);
     if (kept.size > 0)
@@ -420,6 +427,7 @@ export async function precomputeCrawl(
     await conn.run('COMMIT');
     isCommitted = true;
     if (current.stakeVisits && !isAllKept) await writeLowerUrlCopies(conn, options.lowerUrlCopyMinRows);
+    await writeSortedCopies(conn, options.sortedCopyMinRows);
   } finally {
     // The error that stopped the precompute is the one to report, not a failed rollback's.
     if (!isCommitted) await conn.run('ROLLBACK').catch(() => undefined);

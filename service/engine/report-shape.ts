@@ -244,6 +244,16 @@ function buildShape(report: ReportDefinition): ReportShape {
 }
 
 export const rankColumnOf = (id: string): string => `_rk_${id}`;
+
+const SORTED_COPY_SEPARATOR = '__by__';
+/** A row table's copy in the order of `column`, ascending or descending, then key order (sorted-copies.ts). */
+export const sortedCopyOf = (table: string, column: string, desc: boolean): string =>
+  `${table}${SORTED_COPY_SEPARATOR}${column}__${desc ? 'desc' : 'asc'}`;
+/** The row table a sorted copy belongs to; undefined for any other table. */
+export function rowTableOfCopy(name: string): string | undefined {
+  const at = name.indexOf(SORTED_COPY_SEPARATOR);
+  return at > 0 && /__(asc|desc)$/.test(name) ? name.slice(0, at) : undefined;
+}
 /** The precomputed lower-case copy of the URL column, for 'URLs containing'. */
 export const LOWER_URL_COLUMN = '_lc';
 

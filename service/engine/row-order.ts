@@ -25,7 +25,7 @@ export const orderSql = (terms: readonly OrderTerm[], alias: string, reverse: bo
   );
 
 /** The user's sort, checked against the report's columns; ascending key columns are the default order. */
-export function resolveOrder(req: RowsRequest, shape: ReportShape): OrderTerm[] {
+export function resolveOrder(req: Pick<RowsRequest, 'orderBy'>, shape: ReportShape): OrderTerm[] {
   if (req.orderBy.length > MAX_ORDER_BY)
     throw new RequestError('orderBy', `orderBy takes at most ${MAX_ORDER_BY} columns`);
   const available = new Set(shape.columns.map((c) => c.id));
@@ -57,7 +57,11 @@ export function validateCursor(after: readonly string[], shape: ReportShape, isD
 }
 
 /** The user's terms on the source's sort columns, then its tiebreak. */
-export function orderTerms(terms: readonly OrderTerm[], source: RowSource, shape: ReportShape): OrderTerm[] {
+export function orderTerms(
+  terms: readonly OrderTerm[],
+  source: Pick<RowSource, 'isPrecomputed' | 'tiebreak'>,
+  shape: ReportShape,
+): OrderTerm[] {
   // Precomputed rows sort text by its integer rank and a sole key by its ordinal.
   const sortColumn = (column: string): string => {
     if (!source.isPrecomputed) return column;

@@ -5,7 +5,14 @@
  * Removed use the precomputed parts when the comparison is the crawl the rows were diffed against, and an anti-join
  * by key columns otherwise; the comparison side is always evaluated over its own default range.
  */
-import { reportRowsLive, usesMetrics, type DateRange, type MetricScope, type ReportShape } from './report-shape.ts';
+import {
+  reportRowsLive,
+  sortedCopyOf,
+  usesMetrics,
+  type DateRange,
+  type MetricScope,
+  type ReportShape,
+} from './report-shape.ts';
 import type { CrawlTarget, PrecomputedReport, RowsRequest } from './rows-request.ts';
 import { REASON_COLUMN, withRemovalReasons } from './removal-reasons.ts';
 import { ident, raw, sql, tableRef, type SqlFragment } from './sql.ts';
@@ -44,6 +51,8 @@ export interface RowSource {
     isStakeOrdered: boolean;
     /** The table's key-ordered copy of `_lc` and `_pos` (stakes.ts lowerUrlTableOf), when it has one. */
     lowerUrls?: SqlFragment;
+    /** The table's copy sorted by a column (sorted-copies.ts), when it has one. */
+    sortedCopy?: SortedCopyLookup;
   };
   knownTotal?: number;
 }
@@ -56,14 +65,24 @@ export const keyOrdinalOf = (stored: { isStakeOrdered: boolean }, r = '"r"'): Sq
 export const withOrdinal = (table: SqlFragment, isStakeOrdered = false): SqlFragment =>
   sql`(SELECT ${keyOrdinalOf({ isStakeOrdered }, '"t"')} AS "_ord", "t".rowid AS "_pos", "t".* FROM ${table} "t")`;
 
-/** A row table of the crawl `alias`, with its copy of `_lc` when the crawl has one. */
+type SortedCopyLookup = (column: string, desc: boolean) => SqlFragment | undefined;
+
+/** A row table of the crawl `alias`, with its copy of `_lc` and its sorted copies when the crawl has them. */
 function rowTableOf(alias: string, name: string, tables: ReadonlySet<string>) {
   const copy = lowerUrlTableOf(name);
-  return { table: tableRef(alias, name), lowerUrls: tables.has(copy) ? tableRef(alias, copy) : undefined };
+  const sortedCopy: SortedCopyLookup = (column, desc) => {
+    const sorted = sortedCopyOf(name, column, desc);
+    return tables.has(sorted) ? tableRef(alias, sorted) : undefined;
+  };
+  return { table: tableRef(alias, name), lowerUrls: tables.has(copy) ? tableRef(alias, copy) : undefined, sortedCopy };
 }
 
 function storedSource(
-  { table, lowerUrls }: { table: SqlFragment; lowerUrls: SqlFragment | undefined },
+  {
+    table,
+    lowerUrls,
+    sortedCopy,
+  }: { table: SqlFragment; lowerUrls: SqlFragment | undefined; sortedCopy: SortedCopyLookup },
   where: SqlFragment | undefined,
   alias: string,
   knownTotal: number,
@@ -80,6 +99,7 @@ function storedSource(
       isContiguous: where === undefined,
       isStakeOrdered,
       ...(where === undefined && lowerUrls && { lowerUrls }),
+      ...(where === undefined && { sortedCopy }),
     },
     knownTotal,
   };

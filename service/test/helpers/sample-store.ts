@@ -1,11 +1,13 @@
 /** Opens the sample crawls (sample-crawls.ts) as the service sees them: a store, a registry and an engine. */
 import fs from 'node:fs';
 import type { DuckDBInstance } from '@duckdb/node-api';
+import { dataSources } from '../../../catalog/data-sources.ts';
 import { reportById } from '../../../catalog/index.ts';
 import type { ReportDefinition } from '../../../catalog/schema.ts';
 import { openDatabase } from '../../db/duckdb.ts';
 import type { CrawlTarget, RowsRequest } from '../../engine/compile.ts';
 import { ReportEngine } from '../../engine/engine.ts';
+import type { PrecomputeOptions } from '../../engine/precompute.ts';
 import { CrawlRegistry } from '../../store/registry.ts';
 import { makeTempDataDir, writeCrawlToStore } from './make-store.ts';
 import { SITE, sampleCrawls } from './sample-crawls.ts';
@@ -21,10 +23,18 @@ export interface SampleStore {
   close(): void;
 }
 
-export async function openSampleStore(options: { isPrecomputed?: boolean } = {}): Promise<SampleStore> {
+export async function openSampleStore(
+  options: { isPrecomputed?: boolean; withoutSources?: boolean } & Pick<PrecomputeOptions, 'sortedCopyMinRows'> = {},
+): Promise<SampleStore> {
   const dataDir = makeTempDataDir();
+  const { isPrecomputed = true, withoutSources = false, ...precompute } = options;
+  const noSources = Object.fromEntries(dataSources.flatMap((s) => s.tables).map((t) => [t, []]));
   for (const crawl of sampleCrawls())
-    await writeCrawlToStore(dataDir, { ...crawl, isPrecomputed: options.isPrecomputed ?? true });
+    await writeCrawlToStore(
+      dataDir,
+      { ...crawl, isPrecomputed, ...(withoutSources && { tables: { ...crawl.tables, ...noSources } }) },
+      precompute,
+    );
   const db = await openDatabase();
   const registry = await openCrawlRegistry(dataDir, db);
   const engine = new ReportEngine(db, registry);

@@ -1,0 +1,56 @@
+/**
+ * Sorted copies: beside a row table of at least SORTED_COPY_MIN_ROWS rows, for each column and direction a user can
+ * sort it by, the rows' key ordinals in that order (`_ord`, the copy's rowid the place in the order). A page of a
+ * whole row table sorted by one column is then a rowid range of its copy, whatever its offset, instead of a sort of
+ * every row: at 3M rows the middle page sorted by status took 110-160 ms to sort and 1.5 ms to read from a copy.
+ *
+ * The page's rows are then read from the row table by key ordinal. In a table stored in the at-stake order that is a
+ * column, which DuckDB filters the scan by (the join's keys pushed down), so only the page's rows are read: 8-10 ms
+ * at 3M against 60 ms for the same rows joined by rowid, which reads every row.
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { catalog } from '../../catalog/index.ts';
+import { quoteIdent, textOf } from '../db/duckdb.ts';
+import { shapeOf, sortedCopyOf } from './report-shape.ts';
+import { orderSql, orderTerms, resolveOrder } from './row-order.ts';
+import { withOrdinal } from './row-source.ts';
+import { ident } from './sql.ts';
+import { isStoredInStakeOrder } from './stakes.ts';
+import { tablesOf } from './stored-precompute.ts';
+
+/** Below this, sorting a table's row ids takes a few milliseconds and the copies are not written. */
+export const SORTED_COPY_MIN_ROWS = 200_000;
+
+/**
+ * Writes the sorted copies each row table of report_counts with `minRows` rows or more lacks, for every column of
+ * its report (a sort the default order already is needs none). After the precompute's commit: inside its
+ * transaction, a new table's rowids are not yet its positions.
+ */
+export async function writeSortedCopies(conn: DuckDBConnection, minRows = SORTED_COPY_MIN_ROWS): Promise<void> {
+  const database = textOf((await conn.runAndReadAll('SELECT current_database()')).getRowsJS()[0]?.[0]);
+  const existing = await tablesOf(conn, database);
+  const isStakeOrdered = isStoredInStakeOrder(existing);
+  const reader = await conn.runAndReadAll(
+    `SELECT report_id, fingerprint, t FROM (SELECT report_id, fingerprint, unnest([row_table, removed_table]) AS t,
+       unnest([row_count, coalesce(removed_count, 0)]) AS n FROM report_counts) WHERE n >= ? ORDER BY t`,
+    [minRows],
+  );
+  for (const [reportId, fingerprint, table] of reader.getRowsJS().map((r) => r.map(textOf))) {
+    const report = catalog.reports.find((r) => r.id === reportId);
+    if (!report || !table) continue;
+    const shape = shapeOf(report);
+    // Rows of another definition may lack the columns of this one; they are served live anyway.
+    if (shape.fingerprint !== fingerprint) continue;
+    for (const column of shape.columns)
+      for (const desc of [false, true]) {
+        const name = sortedCopyOf(table, column.id, desc);
+        const terms = resolveOrder({ orderBy: [{ id: column.id, desc }] }, shape);
+        if (terms.length === 0 || existing.has(name)) continue;
+        const order = orderSql(orderTerms(terms, { isPrecomputed: true, tiebreak: ['_ord'] }, shape), 'r', false);
+        const rows = withOrdinal(ident(table), isStakeOrdered);
+        await conn.run(
+          `CREATE OR REPLACE TABLE ${quoteIdent(name)} AS SELECT "r"."_ord" FROM ${rows.sql} "r" ORDER BY ${order.sql}`,
+        );
+      }
+  }
+}
