@@ -41,7 +41,7 @@ async function main(): Promise<void> {
   }
   for (const crawl of await findStaleCrawls(config.dataDir))
     console.warn(
-      `crawl ${crawl.crawlId} of website "${crawl.websiteId}" is served by live queries (slower) until \`npm run load-crawl -- --refresh\`: ${crawl.reason}`,
+      `crawl ${crawl.crawlId} of website "${crawl.websiteId}" is served more slowly until \`npm run load-crawl -- --refresh\`: ${crawl.reason}`,
     );
   const db = await openDatabase();
   const registry = await openCrawlRegistry(config.dataDir, db);

@@ -11,20 +11,48 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { catalog } from '../../catalog/index.ts';
 import { quoteIdent, textOf } from '../db/duckdb.ts';
-import { shapeOf, sortedCopyOf } from './report-shape.ts';
+import { shapeOf, sortedCopyOf, type ReportShape } from './report-shape.ts';
 import { orderSql, orderTerms, resolveOrder } from './row-order.ts';
 import { withOrdinal } from './row-source.ts';
-import { ident } from './sql.ts';
+import { ident, type SqlFragment } from './sql.ts';
 import { isStoredInStakeOrder } from './stakes.ts';
-import { tablesOf } from './stored-precompute.ts';
+import { tablesOf, type StoredPrecompute } from './stored-precompute.ts';
 
 /** Below this, sorting a table's row ids takes a few milliseconds and the copies are not written. */
 export const SORTED_COPY_MIN_ROWS = 200_000;
 
+/** The sorted copies a row table of `shape` gets: one per column and direction, but for the default order. */
+export function sortedCopiesOf(shape: ReportShape, table: string): { name: string; order: SqlFragment }[] {
+  return shape.columns.flatMap((column) =>
+    [false, true].flatMap((desc) => {
+      const terms = resolveOrder({ orderBy: [{ id: column.id, desc }] }, shape);
+      if (terms.length === 0) return [];
+      const order = orderSql(orderTerms(terms, { isPrecomputed: true, tiebreak: ['_ord'] }, shape), 'r', false);
+      return [{ name: sortedCopyOf(table, column.id, desc), order }];
+    }),
+  );
+}
+
+/** The row tables of a crawl's precomputed reports that are large enough for sorted copies but lack some. */
+export function lackingSortedCopies(stored: StoredPrecompute, minRows = SORTED_COPY_MIN_ROWS): string[] {
+  return catalog.reports.flatMap((report) => {
+    const counts = stored.reports.get(report.id);
+    const shape = shapeOf(report);
+    if (!counts || counts.fingerprint !== shape.fingerprint) return [];
+    return [
+      [counts.rowTable, counts.rowCount],
+      [counts.removedTable, counts.removed ?? 0],
+    ].flatMap(([table, rows]) =>
+      Number(rows) >= minRows && sortedCopiesOf(shape, String(table)).some((c) => !stored.tables.has(c.name))
+        ? [String(table)]
+        : [],
+    );
+  });
+}
+
 /**
- * Writes the sorted copies each row table of report_counts with `minRows` rows or more lacks, for every column of
- * its report (a sort the default order already is needs none). After the precompute's commit: inside its
- * transaction, a new table's rowids are not yet its positions.
+ * Writes the sorted copies each row table of report_counts with `minRows` rows or more lacks. After the
+ * precompute's commit: inside its transaction, a new table's rowids are not yet its positions.
  */
 export async function writeSortedCopies(conn: DuckDBConnection, minRows = SORTED_COPY_MIN_ROWS): Promise<void> {
   const database = textOf((await conn.runAndReadAll('SELECT current_database()')).getRowsJS()[0]?.[0]);
@@ -41,16 +69,11 @@ export async function writeSortedCopies(conn: DuckDBConnection, minRows = SORTED
     const shape = shapeOf(report);
     // Rows of another definition may lack the columns of this one; they are served live anyway.
     if (shape.fingerprint !== fingerprint) continue;
-    for (const column of shape.columns)
-      for (const desc of [false, true]) {
-        const name = sortedCopyOf(table, column.id, desc);
-        const terms = resolveOrder({ orderBy: [{ id: column.id, desc }] }, shape);
-        if (terms.length === 0 || existing.has(name)) continue;
-        const order = orderSql(orderTerms(terms, { isPrecomputed: true, tiebreak: ['_ord'] }, shape), 'r', false);
-        const rows = withOrdinal(ident(table), isStakeOrdered);
+    const rows = withOrdinal(ident(table), isStakeOrdered);
+    for (const { name, order } of sortedCopiesOf(shape, table))
+      if (!existing.has(name))
         await conn.run(
           `CREATE OR REPLACE TABLE ${quoteIdent(name)} AS SELECT "r"."_ord" FROM ${rows.sql} "r" ORDER BY ${order.sql}`,
         );
-      }
   }
 }

@@ -7,6 +7,7 @@ import { catalog } from '../../catalog/index.ts';
 import { openDatabase, quoteLiteral, withConnection } from '../db/duckdb.ts';
 import { PRECOMPUTE_VERSION, readPrecomputed, type StoredPrecompute } from '../engine/stored-precompute.ts';
 import { shapeOf } from '../engine/report-shape.ts';
+import { lackingSortedCopies } from '../engine/sorted-copies.ts';
 import { dataIdOf } from '../store/crawl-meta.ts';
 import { listLiveCrawls, readCrawlMeta } from '../store/layout.ts';
 import { missingTables } from '../store/missing-tables.ts';
@@ -25,6 +26,10 @@ export interface StaleCrawl {
   reason: string;
 }
 
+/** "2 things (a, b)": how many, and the first three. */
+const counted = (items: readonly string[], noun: string): string =>
+  `${items.length} ${noun}${items.length === 1 ? '' : 's'} (${items.slice(0, 3).join(', ')}${items.length > 3 ? ', …' : ''})`;
+
 /** Why a crawl's precomputed reports are out of date; undefined when they are what this build would compute. */
 function staleReason(
   stored: StoredPrecompute,
@@ -35,14 +40,13 @@ function staleReason(
   const changed = catalog.reports
     .filter((r) => stored.reports.get(r.id)?.fingerprint !== shapeOf(r).fingerprint)
     .map((r) => r.id);
-  if (changed.length > 0)
-    return `${changed.length} report definition${changed.length === 1 ? '' : 's'} changed (${changed
-      .slice(0, 3)
-      .join(', ')}${changed.length > 3 ? ', …' : ''})`;
+  if (changed.length > 0) return `${counted(changed, 'report definition')} changed`;
   const [any] = stored.reports.values();
   const storedPrevious = any?.previousCrawlId ?? null;
-  if (storedPrevious === (previous?.crawlId ?? null) && (any?.previousDataId ?? null) === (previous?.dataId ?? null))
-    return undefined;
+  if (storedPrevious === (previous?.crawlId ?? null) && (any?.previousDataId ?? null) === (previous?.dataId ?? null)) {
+    const lacking = lackingSortedCopies(stored);
+    return lacking.length > 0 ? `${counted(lacking, 'large row table')} without sorted copies` : undefined;
+  }
   return previous
     ? `Added/Removed were diffed against ${storedPrevious === null ? 'no crawl' : `other data of crawl ${storedPrevious}`}, the previous crawl is now crawl ${previous.crawlId}`
     : `Added/Removed were diffed against crawl ${storedPrevious}, which is no longer loaded`;

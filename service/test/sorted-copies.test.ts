@@ -9,6 +9,8 @@ import { catalog } from '../../catalog/index.ts';
 import { compileRows } from '../engine/compile.ts';
 import { rowTableOfCopy, shapeOf, sortedCopyOf } from '../engine/report-shape.ts';
 import { rowsOf } from '../engine/result.ts';
+import { lackingSortedCopies } from '../engine/sorted-copies.ts';
+import { PRECOMPUTE_VERSION } from '../engine/stored-precompute.ts';
 import { openSampleStore, rowsRequest, type SampleStore } from './helpers/sample-store.ts';
 
 let stores: { plain: SampleStore; copied: SampleStore }[] = [];
@@ -32,6 +34,18 @@ describe('pages sorted by one column through its sorted copy', () => {
     expect(rowTableOfCopy('rr_internal__all__by__http_status_code__desc')).toBe('rr_internal__all');
     expect(rowTableOfCopy('rr_internal__all_lc')).toBeUndefined();
     expect(rowTableOfCopy('rr_internal__all')).toBeUndefined();
+  });
+
+  it('tells which large row tables lack their copies, so that a refresh writes them', () => {
+    const stored = (store: SampleStore) => {
+      const target = store.crawls.get(2)!;
+      return { tables: new Set(target.tables), version: PRECOMPUTE_VERSION, reports: new Map(target.precomputed) };
+    };
+    const { plain, copied } = stores[0]!;
+    expect(lackingSortedCopies(stored(plain), 1)).toContain(shapeOf(catalog.reports[0]!).rowTable);
+    expect(lackingSortedCopies(stored(copied), 1)).toEqual([]);
+    // Below the size that gets copies, none is lacking.
+    expect(lackingSortedCopies(stored(plain))).toEqual([]);
   });
 
   it.each([
