@@ -1,8 +1,9 @@
 /**
  * The page query: the report's row columns (with the checklist flag, sub-rows and the ordinal the next cursor needs)
  * of the rows a page holds. Over precomputed rows in the default order a page is a range of row ids, read straight
- * from the row table in its stored order; otherwise the sort columns and row ids are sorted first and the page's rows
- * read by row id, and the far half of a tab is read backwards.
+ * from the row table in its stored order; sorted by one column, a page of a whole large table is a range of that
+ * column's sorted copy (sorted-copies.ts); otherwise the sort columns and row ids are sorted first and the page's
+ * rows read by row id, and the far half of a tab is read backwards.
  */
 import { REMOVAL_REASON_COLUMN } from '../../catalog/removal-reasons.ts';
 import { REASON_COLUMN } from './removal-reasons.ts';
