@@ -22,6 +22,7 @@ import { RANK_SCALE } from '../../catalog/constants.ts';
 import { catalog } from '../../catalog/index.ts';
 import type { ReportDefinition, Severity } from '../../catalog/schema.ts';
 import { quoteIdent, quoteLiteral, textOf } from '../db/duckdb.ts';
+import { firstLine } from '../error-text.ts';
 import { dataIdOf } from '../store/crawl-meta.ts';
 import { readCrawlMeta } from '../store/layout.ts';
 import {
@@ -397,7 +398,12 @@ export async function precomputeCrawl(
         base = Number(await scalar(conn, baseCountSql(shape, database)));
         bases.set(baseKey, base);
       }
-      const { rows, added, removed, reasons } = await precomputeReport(conn, shape, current, previous);
+      const { rows, added, removed, reasons } = await precomputeReport(conn, shape, current, previous).catch(
+        (error: unknown) => {
+          // A load of a large crawl that fails here (out of memory, say) should say which report it was on.
+          throw new Error(`precomputing report ${report.id}: ${firstLine(error)}`, { cause: error });
+        },
+      );
       await conn.run(
         `INSERT INTO ${REPORT_COUNTS_TABLE} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::DATE, ?::DATE, ?, ?, ?, ?)`,
         [
