@@ -5,11 +5,12 @@
  *   default date range), the sub-row list in `_sub`, `_added` (absent from the previous crawl), the lower-case URL
  *   in `_lc` and integer ranks `_rk_<column>` of the text columns. Stored in the default order (key order, or what
  *   is at stake when a source of a stake is connected), so a page in it is a rowid range, read without a scan or a
- *   sort, and the export streams without a sort.
+ *   sort, and the export streams without a sort (row-table.ts).
  * - `rm_<category>__<report>`: the same for the rows of the previous crawl that this one lacks (Removed), with
  *   the previous crawl's values.
  * - `report_counts`: one row per report with row_count, base, ems_rank, added/removed counts against the previous
  *   crawl, and the fingerprint of the definition the rows were computed from; `report_stakes`, `*_lc` (stakes.ts).
+ * - beside large row tables, their sorted copies (sorted-copies.ts).
  *
  * Copies rather than row-id membership lists: a page read by row id from a 20M-row links table costs one decompressed
  * vector per row (~0.3-1 s for 1000 rows) in any stored order. The copies hold only a report's rows and columns, in
@@ -28,9 +29,7 @@ import { readCrawlMeta } from '../store/layout.ts';
 import {
   baseCountSql,
   columnList,
-  LOWER_URL_COLUMN,
   metricRelation,
-  rankColumnOf,
   reportRowsLive,
   rowTableOfCopy,
   shapeOf,
@@ -43,15 +42,13 @@ import type { PrecomputedReport } from './compile.ts';
 import { REASON_COLUMN, reasonCountsOf, reasonCountsSql, withRemovalReasons } from './removal-reasons.ts';
 import { REMOVAL_REASONS, noRemovals, type RemovalCounts } from '../../catalog/removal-reasons.ts';
 import { ident, raw, sql, type SqlFragment } from './sql.ts';
+import { createRowTable } from './row-table.ts';
 import { writeSortedCopies } from './sorted-copies.ts';
 import {
   hasStakeSource,
-  KEY_ORDINAL_COLUMN,
   rowTablesOf,
   precomputeStakes,
   precomputeUrlStakes,
-  stakeOrderSql,
-  URL_STAKES_TABLE,
   visitsOf,
   REPORT_STAKES_TABLE,
   writeLowerUrlCopies,
@@ -204,45 +201,6 @@ async function sourceRowsOf(conn: DuckDBConnection, tables: ReadonlySet<string>)
 const CURRENT_ROWS = '__thc_current_rows';
 const PREVIOUS_ROWS = '__thc_previous_rows';
 const PREVIOUS_NEW_KEYS = '__thc_previous_new_keys';
-
-/**
- * Creates a row table from `source` (a relation with the stored columns, `_sub` and `_added`) with the lower-case URL
- * and the text columns' ranks, stored in key order so that rowid is the key ordinal; or, given the at-stake order's
- * visits figure, stored in that order (stakes, then key) with the key ordinal in KEY_ORDINAL_COLUMN, so that a page
- * in the at-stake order is a rowid range. Ranks come from the distinct values joined back, which measured 4x cheaper
- * than a dense_rank window over the wide rows.
- */
-async function createRowTable(
-  conn: DuckDBConnection,
-  shape: ReportShape,
-  name: string,
-  source: SqlFragment,
-  { extra = [], stakeVisits }: { extra?: readonly string[]; stakeVisits?: StakeOrder['visits'] | undefined } = {},
-) {
-  const rankCtes = shape.rankedColumns.map((id, i) => {
-    const col = ident(id);
-    return sql`, ${raw(`"rk${i}"`)} AS (SELECT "v", CAST(dense_rank() OVER (ORDER BY "v") AS INTEGER) AS "r" FROM (SELECT DISTINCT ${col} AS "v" FROM "src" WHERE ${col} IS NOT NULL))`;
-  });
-  const rankColumns = shape.rankedColumns.map((id, i) => `, "rk${i}"."r" AS ${quoteIdent(rankColumnOf(id))}`);
-  const rankJoins = shape.rankedColumns.map((id, i) => ` LEFT JOIN "rk${i}" ON "rk${i}"."v" = "s".${quoteIdent(id)}`);
-  const keys = raw(shape.keyColumns.map((k) => `"s".${quoteIdent(k)}`).join(', '));
-  const keyOrdinal = ident(KEY_ORDINAL_COLUMN);
-  // The stake sort ends with the key ordinal, an integer, rather than the key columns' text.
-  const stake = stakeVisits
-    ? {
-        column: sql`, CAST(row_number() OVER (ORDER BY ${keys}) - 1 AS BIGINT) AS ${keyOrdinal}`,
-        join: sql` LEFT JOIN ${ident(URL_STAKES_TABLE)} "st" ON "st"."url" = "s".${ident(shape.urlColumn)}`,
-        order: sql`${stakeOrderSql(raw('"st"'), stakeVisits)}, ${keyOrdinal}`,
-      }
-    : undefined;
-  const create = sql`CREATE OR REPLACE TABLE ${ident(name)} AS
-    WITH "src" AS MATERIALIZED (${source})${rankCtes.reduce((acc, cte) => sql`${acc}${cte}`, raw(''))}
-    SELECT "s"."_added", ${columnList(shape.storedColumns, 's')}, "s"."_sub"${raw(extra.map((c) => `, "s".${quoteIdent(c)}`).join(''))},
-           lower("s".${ident(shape.urlColumn)}) AS ${ident(LOWER_URL_COLUMN)}${raw(rankColumns.join(''))}${stake?.column ?? raw('')}
-    FROM "src" "s"${raw(rankJoins.join(''))}${stake?.join ?? raw('')}
-    ORDER BY ${stake?.order ?? keys}`;
-  await conn.run(create.sql, create.params as never);
-}
 
 /** Whether a row table of the previous crawl holds every column this build stores for the report. */
 async function hasStoredColumns(conn: DuckDBConnection, shape: ReportShape, table: string): Promise<boolean> {
