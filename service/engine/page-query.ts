@@ -125,11 +125,10 @@ export function pageQuery(plan: PagePlan, total: number, cursorOrdinal?: number)
       const first = hasCursor ? cursorOrdinal! + 1 : req.offset;
       return sql`SELECT ${rowTableOutput} FROM ${stored.table} "r" WHERE ${ROW_ID} >= ${int(first)} AND ${ROW_ID} < ${int(first + limit)}`;
     }
-    // The page's key ordinals are a rowid range of the sorted copy; its rows are read by key ordinal, a column that
-    // DuckDB filters the scan by in the at-stake order (sorted-copies.ts).
+    // The page's row ids are a rowid range of the sorted copy (sorted-copies.ts).
     if (plan.sortedCopy && !hasCursor && !hasFilters) {
-      const ids = sql`SELECT "_ord" FROM ${plan.sortedCopy} WHERE rowid >= ${int(req.offset)} AND rowid < ${int(req.offset + limit)}`;
-      return select(sql`${table} "r" SEMI JOIN (${ids}) "p" ON ${ORDINAL} = "p"."_ord"`, orderSql(order, 'r', false));
+      const ids = sql`SELECT "_pos" AS "_rid" FROM ${plan.sortedCopy} WHERE rowid >= ${int(req.offset)} AND rowid < ${int(req.offset + limit)}`;
+      return byPosition(table, ids, orderSql(order, 'r', false));
     }
     if (hasCursor && isDefaultOrder) {
       const ids = sql`SELECT ${POSITION} AS "_rid" FROM ${table} "r" WHERE ${stored.where} AND ${ORDINAL} > ${int(cursorOrdinal!)} AND ${and(filters)} ORDER BY ${ORDINAL} LIMIT ${int(limit)}`;

@@ -245,7 +245,7 @@ function buildShape(report: ReportDefinition): ReportShape {
 
 export const rankColumnOf = (id: string): string => `_rk_${id}`;
 
-const SORTED_COPY_SEPARATOR = '__by__';
+const SORTED_COPY_SEPARATOR = '__sorted__';
 /** A row table's copy in the order of `column`, ascending or descending, then key order (sorted-copies.ts). */
 export const sortedCopyOf = (table: string, column: string, desc: boolean): string =>
   `${table}${SORTED_COPY_SEPARATOR}${column}__${desc ? 'desc' : 'asc'}`;

@@ -1,12 +1,13 @@
 /**
  * Sorted copies: beside a row table of at least SORTED_COPY_MIN_ROWS rows, for each column and direction a user can
- * sort it by, the rows' key ordinals in that order (`_ord`, the copy's rowid the place in the order). A page of a
- * whole row table sorted by one column is then a rowid range of its copy, whatever its offset, instead of a sort of
- * every row: at 3M rows the middle page sorted by status took 110-160 ms to sort and 1.5 ms to read from a copy.
+ * sort it by, the rows' row ids in that order (`_pos`, the copy's rowid the place in the order). A page of a whole
+ * row table sorted by one column is then a rowid range of its copy, whatever its offset, instead of a sort of every
+ * row: at 3M rows the middle page sorted by status took 110-160 ms to sort and 1.5 ms to read from a copy.
  *
- * The page's rows are then read from the row table by key ordinal. In a table stored in the at-stake order that is a
- * column, which DuckDB filters the scan by (the join's keys pushed down), so only the page's rows are read: 8-10 ms
- * at 3M against 60 ms for the same rows joined by rowid, which reads every row.
+ * The page's rows are then read by row id, as after a sort. That costs a scan when they lie apart in the table and
+ * little when they are neighbours. Read by key ordinal instead, the middle page at 3M took 9 ms against 60, but at 10M
+ * DuckDB no longer pushed the join's keys into the scan and the first page by status desc took 343-596 ms against
+ * 10-39 ms by row id (bench/history.md).
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { catalog } from '../../catalog/index.ts';
@@ -73,7 +74,7 @@ export async function writeSortedCopies(conn: DuckDBConnection, minRows = SORTED
     for (const { name, order } of sortedCopiesOf(shape, table))
       if (!existing.has(name))
         await conn.run(
-          `CREATE OR REPLACE TABLE ${quoteIdent(name)} AS SELECT "r"."_ord" FROM ${rows.sql} "r" ORDER BY ${order.sql}`,
+          `CREATE OR REPLACE TABLE ${quoteIdent(name)} AS SELECT "r"."_pos" FROM ${rows.sql} "r" ORDER BY ${order.sql}`,
         );
   }
 }

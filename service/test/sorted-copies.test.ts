@@ -29,9 +29,9 @@ afterAll(() => {
 describe('pages sorted by one column through its sorted copy', () => {
   it('names a copy after its row table, column and direction', () => {
     expect(sortedCopyOf('rr_internal__all', 'http_status_code', true)).toBe(
-      'rr_internal__all__by__http_status_code__desc',
+      'rr_internal__all__sorted__http_status_code__desc',
     );
-    expect(rowTableOfCopy('rr_internal__all__by__http_status_code__desc')).toBe('rr_internal__all');
+    expect(rowTableOfCopy('rr_internal__all__sorted__http_status_code__desc')).toBe('rr_internal__all');
     expect(rowTableOfCopy('rr_internal__all_lc')).toBeUndefined();
     expect(rowTableOfCopy('rr_internal__all')).toBeUndefined();
   });
@@ -102,7 +102,7 @@ describe('pages sorted by one column through its sorted copy', () => {
         for (const extra of notOneColumn)
           expect(
             compileRows(rowsRequest(copied, report.id, extra)).page(counts?.rowCount ?? 0)?.sql ?? '',
-          ).not.toContain('__by__');
+          ).not.toContain('__sorted__');
       }
       // The near miss: without rows to order, or without the copies being read, the comparison would prove nothing.
       expect(compared).toBeGreaterThan(200);
