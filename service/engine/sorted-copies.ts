@@ -17,7 +17,7 @@ import { orderSql, orderTerms, resolveOrder } from './row-order.ts';
 import { withOrdinal } from './row-source.ts';
 import { ident, type SqlFragment } from './sql.ts';
 import { isStoredInStakeOrder } from './stakes.ts';
-import { tablesOf, type StoredPrecompute } from './stored-precompute.ts';
+import { readPrecomputed, type StoredPrecompute } from './stored-precompute.ts';
 
 /** Below this, sorting a table's row ids takes a few milliseconds and the copies are not written. */
 export const SORTED_COPY_MIN_ROWS = 200_000;
@@ -34,45 +34,39 @@ export function sortedCopiesOf(shape: ReportShape, table: string): { name: strin
   );
 }
 
-/** The row tables of a crawl's precomputed reports that are large enough for sorted copies but lack some. */
-export function lackingSortedCopies(stored: StoredPrecompute, minRows = SORTED_COPY_MIN_ROWS): string[] {
+/** The row tables of a crawl's precomputed reports (of this build's definitions) with `minRows` rows or more. */
+function largeRowTables(stored: StoredPrecompute, minRows: number): { shape: ReportShape; table: string }[] {
   return catalog.reports.flatMap((report) => {
     const counts = stored.reports.get(report.id);
     const shape = shapeOf(report);
+    // Rows of another definition may lack the columns of this one; they are served live anyway.
     if (!counts || counts.fingerprint !== shape.fingerprint) return [];
     return [
-      [counts.rowTable, counts.rowCount],
-      [counts.removedTable, counts.removed ?? 0],
-    ].flatMap(([table, rows]) =>
-      Number(rows) >= minRows && sortedCopiesOf(shape, String(table)).some((c) => !stored.tables.has(c.name))
-        ? [String(table)]
-        : [],
-    );
+      { table: counts.rowTable, rows: counts.rowCount },
+      { table: counts.removedTable, rows: counts.removed ?? 0 },
+    ].flatMap(({ table, rows }) => (rows >= minRows ? [{ shape, table }] : []));
   });
 }
 
+/** The row tables of a crawl's precomputed reports that are large enough for sorted copies but lack some. */
+export function lackingSortedCopies(stored: StoredPrecompute, minRows = SORTED_COPY_MIN_ROWS): string[] {
+  return largeRowTables(stored, minRows)
+    .filter(({ shape, table }) => sortedCopiesOf(shape, table).some((c) => !stored.tables.has(c.name)))
+    .map(({ table }) => table);
+}
+
 /**
- * Writes the sorted copies each row table of report_counts with `minRows` rows or more lacks. After the
- * precompute's commit: inside its transaction, a new table's rowids are not yet its positions.
+ * Writes the sorted copies each large row table lacks. After the precompute's commit: inside its transaction, a new
+ * table's rowids are not yet its positions.
  */
 export async function writeSortedCopies(conn: DuckDBConnection, minRows = SORTED_COPY_MIN_ROWS): Promise<void> {
   const database = textOf((await conn.runAndReadAll('SELECT current_database()')).getRowsJS()[0]?.[0]);
-  const existing = await tablesOf(conn, database);
-  const isStakeOrdered = isStoredInStakeOrder(existing);
-  const reader = await conn.runAndReadAll(
-    `SELECT report_id, fingerprint, t FROM (SELECT report_id, fingerprint, unnest([row_table, removed_table]) AS t,
-       unnest([row_count, coalesce(removed_count, 0)]) AS n FROM report_counts) WHERE n >= ? ORDER BY t`,
-    [minRows],
-  );
-  for (const [reportId, fingerprint, table] of reader.getRowsJS().map((r) => r.map(textOf))) {
-    const report = catalog.reports.find((r) => r.id === reportId);
-    if (!report || !table) continue;
-    const shape = shapeOf(report);
-    // Rows of another definition may lack the columns of this one; they are served live anyway.
-    if (shape.fingerprint !== fingerprint) continue;
+  const stored = await readPrecomputed(conn, database);
+  const isStakeOrdered = isStoredInStakeOrder(stored.tables);
+  for (const { shape, table } of largeRowTables(stored, minRows)) {
     const rows = withOrdinal(ident(table), isStakeOrdered);
     for (const { name, order } of sortedCopiesOf(shape, table))
-      if (!existing.has(name))
+      if (!stored.tables.has(name))
         await conn.run(
           `CREATE OR REPLACE TABLE ${quoteIdent(name)} AS SELECT "r"."_pos" FROM ${rows.sql} "r" ORDER BY ${order.sql}`,
         );
