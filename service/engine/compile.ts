@@ -16,6 +16,7 @@ import { combinedQuery, pageQuery, selectList, type PagePlan } from './page-quer
 import { cursorLookupsOf, orderTerms, resolveOrder, validateCursor, type OrderTerm } from './row-order.ts';
 import { EMPTY, keyMatch, keyOrdinalOf, tabRows, type RowSource } from './row-source.ts';
 import { STAKE_ORDER_COLUMNS, STAKE_ORDINAL_COLUMN, withStakeColumns } from './stakes.ts';
+import { URL_MATCH_COLUMN, urlMatchCondition } from './url-match.ts';
 import {
   CHECKED_COLUMN,
   CHECKLIST_STATE_COLUMN,
@@ -193,12 +194,13 @@ export function compileTab(
   if (req.isOnlyChecked) filters.push(isChecked);
   const checklistState = req.checklistState && { ...req.checklistState, checked: req.checked };
 
-  // 'URLs containing' alone on a whole row table with a key-ordered copy of `_lc` scans the copy (stakes.ts).
-  const lowerUrls = source.stored?.lowerUrls;
-  const urlMatch =
-    userFilter && lowerUrls && filters.length === 1 && !linking
-      ? { table: lowerUrls, where: sql`contains("l".${ident(LOWER_URL_COLUMN)}, lower(${userFilter}))` }
+  // 'URLs containing' alone on a whole row table with a URL-match copy scans the copy (url-match.ts).
+  const copy = source.stored?.urlMatch;
+  const copyMatch =
+    userFilter && copy && filters.length === 1 && !linking
+      ? urlMatchCondition(sql`"l".${ident(URL_MATCH_COLUMN)}`, copy.prefix, userFilter)
       : undefined;
+  const urlMatch = copy && copyMatch ? { table: copy.table, where: copyMatch } : undefined;
   const countWhere = (extra: SqlFragment[] = []) =>
     sql`SELECT count(*) AS n FROM (${source.relation}) "r" WHERE ${and([...filters, ...extra])}`;
   const count = urlMatch

@@ -7,7 +7,7 @@ import type { DuckDBInstance } from '@duckdb/node-api';
 import { NO_SITEMAP_NOTICE } from '../../catalog/api.ts';
 import { REMOVAL_REASONS, noRemovals, type RemovalCounts, type RemovalReason } from '../../catalog/removal-reasons.ts';
 import type { ReportDefinition } from '../../catalog/schema.ts';
-import { withConnection } from '../db/duckdb.ts';
+import { quoteIdent, textOf, withConnection } from '../db/duckdb.ts';
 import { dataIdOf } from '../store/crawl-meta.ts';
 import type { CrawlRecord, CrawlRegistry } from '../store/registry.ts';
 import { LruCache } from './cache.ts';
@@ -22,11 +22,12 @@ import {
 } from './compile.ts';
 import { createResultCache, runCount, runRows, tuneInstance, type CachedValue, type RunOptions } from './execute.ts';
 import { emsRank } from './precompute.ts';
-import { PRECOMPUTE_VERSION, readPrecomputed } from './stored-precompute.ts';
+import { PRECOMPUTE_VERSION, readPrecomputed, scalar } from './stored-precompute.ts';
+import { URL_MATCH_PREFIX_TABLE } from './url-match.ts';
 import { readStakes, stakeOrderOf } from './stakes.ts';
 import { connectedSourcesOf } from '../source-data/connected.ts';
 import { baseCountSql, shapeOf } from './report-shape.ts';
-import { sql, tableRef } from './sql.ts';
+import { raw, sql, tableRef } from './sql.ts';
 import type { RowsResult } from './result.ts';
 
 export interface ReportStats {
@@ -49,12 +50,16 @@ export async function loadCrawlTarget(
     const { tables, reports, version } = await readPrecomputed(conn, record.alias);
     const stakes = version === PRECOMPUTE_VERSION ? await readStakes(conn, record.alias, tables) : undefined;
     const connected = connectedSourcesOf(record.meta);
+    const urlMatchPrefix = tables.has(URL_MATCH_PREFIX_TABLE)
+      ? textOf(await scalar(conn, raw(`SELECT prefix FROM ${quoteIdent(record.alias)}.${URL_MATCH_PREFIX_TABLE}`)))
+      : undefined;
     return {
       alias: record.alias,
       crawlId: record.crawlId,
       dataId: dataIdOf(record.meta),
       defaultRange: { start: record.meta.manifest.dataStart, end: record.meta.manifest.dataEnd },
       tables,
+      urlMatchPrefix,
       connected,
       precomputed: reports,
       stakes,

@@ -39,8 +39,8 @@ export interface PagePlan {
   /** The same select list over the row table itself, its key ordinal standing for `_ord` (precomputed rows). */
   rowTableOutput?: SqlFragment;
   /**
-   * When the filters are 'URLs containing' alone on a whole row table with a key-ordered copy of `_lc`: that copy
-   * (rowid the key ordinal, `_pos` the row table's rowid) and the match on it as "l".
+   * When the filters are 'URLs containing' alone on a whole row table with a URL-match copy: that copy (its rowid the
+   * row table's, url-match.ts) and the match on it as "l".
    */
   urlMatch?: { table: SqlFragment; where: SqlFragment };
   /** When the order is one column's on a whole row table: that column's sorted copy (sorted-copies.ts). */
@@ -162,9 +162,17 @@ export function combinedQuery(plan: PagePlan): SqlFragment | undefined {
   if (!stored || !(isDefaultOrder || isStoredOrder) || filters.length === 0 || req.after) return undefined;
   const table = withOrdinal(stored.table, stored.isStakeOrdered);
   const by = isStoredOrder ? POSITION : ORDINAL;
-  const matches = urlMatch
-    ? sql`SELECT "l"."_pos" AS "_rid", ${raw(isStoredOrder ? '"l"."_pos"' : '"l".rowid')} AS "_o" FROM ${urlMatch.table} "l" WHERE ${urlMatch.where}`
-    : sql`SELECT ${POSITION} AS "_rid", ${by} AS "_o" FROM ${table} "r" WHERE ${stored.where} AND ${and(filters)}`;
+  // The copy is in the stored order (in another, key order in an at-stake-ordered table, the row table is scanned).
+  // Its page is the first matches the scan meets: the service preserves insertion order (execute.ts), so a LIMIT
+  // without ORDER BY stops there. Counting and paging scan twice, but a broad text no longer materialises and sorts
+  // millions of matches: at 10M URLs 'product' took 82 ms against 150, and a text matching nothing 140 against 110.
+  if (urlMatch && isStoredOrder) {
+    const { table: copy, where } = urlMatch;
+    return sql`SELECT ${output}, (SELECT count(*) FROM ${copy} "l" WHERE ${where}) AS ${ident(TOTAL_COLUMN)}
+      FROM ${table} "r" SEMI JOIN (SELECT "l".rowid AS "_rid" FROM ${copy} "l" WHERE ${where} LIMIT ${int(req.limit)} OFFSET ${int(req.offset)}) "p"
+      ON ${POSITION} = "p"."_rid" ORDER BY ${by}`;
+  }
+  const matches = sql`SELECT ${POSITION} AS "_rid", ${by} AS "_o" FROM ${table} "r" WHERE ${stored.where} AND ${and(filters)}`;
   return sql`WITH "m" AS MATERIALIZED (${matches}),
       "p" AS (SELECT "_rid" FROM "m" ORDER BY "_o" LIMIT ${int(req.limit)} OFFSET ${int(req.offset)})
       SELECT ${output}, (SELECT count(*) FROM "m") AS ${ident(TOTAL_COLUMN)}

@@ -46,14 +46,13 @@ import { createRowTable } from './row-table.ts';
 import { writeSortedCopies } from './sorted-copies.ts';
 import {
   hasStakeSource,
-  rowTablesOf,
   precomputeStakes,
   precomputeUrlStakes,
   visitsOf,
   REPORT_STAKES_TABLE,
-  writeLowerUrlCopies,
   type StakeOrder,
 } from './stakes.ts';
+import { rowTablesOf, urlMatchPrefixOf, writeUrlMatchCopies } from './url-match.ts';
 import { dataSources, type DataSourceId } from '../../catalog/data-sources.ts';
 import { connectedOf, connectedSourcesOf } from '../source-data/connected.ts';
 import { joinedFromTables, type JoinedSources } from '../source-data/join-sources.ts';
@@ -81,7 +80,7 @@ export interface PrecomputeOptions {
   reports?: readonly ReportDefinition[];
   /** Called after each report with its id and the milliseconds it took. */
   onReport?: (reportId: string, ms: number) => void;
-  lowerUrlCopyMinRows?: number; // row tables this large get a key-ordered copy of `_lc` (stakes.ts); tests lower it
+  urlMatchCopyMinRows?: number; // row tables this large get a URL-match copy (url-match.ts); tests lower it
   sortedCopyMinRows?: number; // row tables this large get sorted copies (sorted-copies.ts); tests lower it
 }
 
@@ -390,7 +389,7 @@ export async function precomputeCrawl(
       await conn.run(`DROP TABLE IF EXISTS temp.main.${quoteIdent(name)}`);
     await conn.run('COMMIT');
     isCommitted = true;
-    if (current.stakeVisits && !isAllKept) await writeLowerUrlCopies(conn, options.lowerUrlCopyMinRows);
+    await writeUrlMatchCopies(conn, urlMatchPrefixOf(ctx.manifest.startUrl), options.urlMatchCopyMinRows);
     await writeSortedCopies(conn, options.sortedCopyMinRows);
   } finally {
     // The error that stopped the precompute is the one to report, not a failed rollback's.

@@ -16,7 +16,8 @@ import {
 import type { CrawlTarget, PrecomputedReport, RowsRequest } from './rows-request.ts';
 import { REASON_COLUMN, withRemovalReasons } from './removal-reasons.ts';
 import { ident, raw, sql, tableRef, type SqlFragment } from './sql.ts';
-import { isStoredInStakeOrder, KEY_ORDINAL_COLUMN, lowerUrlTableOf } from './stakes.ts';
+import { isStoredInStakeOrder, KEY_ORDINAL_COLUMN } from './stakes.ts';
+import { urlMatchTableOf } from './url-match.ts';
 
 const sameRange = (a: DateRange, b: DateRange): boolean => a.start === b.start && a.end === b.end;
 
@@ -49,8 +50,8 @@ export interface RowSource {
     where: SqlFragment;
     isContiguous: boolean;
     isStakeOrdered: boolean;
-    /** The table's key-ordered copy of `_lc` and `_pos` (stakes.ts lowerUrlTableOf), when it has one. */
-    lowerUrls?: SqlFragment;
+    /** The table's URL-match copy (url-match.ts) and the prefix it codes, when it has one. */
+    urlMatch?: UrlMatchCopy;
     /** The table's copy sorted by a column (sorted-copies.ts), when it has one. */
     sortedCopy?: SortedCopyLookup;
   };
@@ -67,22 +68,31 @@ export const withOrdinal = (table: SqlFragment, isStakeOrdered = false): SqlFrag
 
 type SortedCopyLookup = (column: string, desc: boolean) => SqlFragment | undefined;
 
-/** A row table of the crawl `alias`, with its copy of `_lc` and its sorted copies when the crawl has them. */
-function rowTableOf(alias: string, name: string, tables: ReadonlySet<string>) {
-  const copy = lowerUrlTableOf(name);
+export interface UrlMatchCopy {
+  table: SqlFragment;
+  prefix: string;
+}
+
+/** A row table of the crawl, with its URL-match copy and its sorted copies when the crawl has them. */
+function rowTableOf({ alias, tables, urlMatchPrefix }: CrawlTarget, name: string) {
+  const copy = urlMatchTableOf(name);
   const sortedCopy: SortedCopyLookup = (column, desc) => {
     const sorted = sortedCopyOf(name, column, desc);
     return tables.has(sorted) ? tableRef(alias, sorted) : undefined;
   };
-  return { table: tableRef(alias, name), lowerUrls: tables.has(copy) ? tableRef(alias, copy) : undefined, sortedCopy };
+  const urlMatch =
+    urlMatchPrefix !== undefined && tables.has(copy)
+      ? { table: tableRef(alias, copy), prefix: urlMatchPrefix }
+      : undefined;
+  return { table: tableRef(alias, name), urlMatch, sortedCopy };
 }
 
 function storedSource(
   {
     table,
-    lowerUrls,
+    urlMatch,
     sortedCopy,
-  }: { table: SqlFragment; lowerUrls: SqlFragment | undefined; sortedCopy: SortedCopyLookup },
+  }: { table: SqlFragment; urlMatch: UrlMatchCopy | undefined; sortedCopy: SortedCopyLookup },
   where: SqlFragment | undefined,
   alias: string,
   knownTotal: number,
@@ -98,7 +108,7 @@ function storedSource(
       where: where ?? raw('TRUE'),
       isContiguous: where === undefined,
       isStakeOrdered,
-      ...(where === undefined && lowerUrls && { lowerUrls }),
+      ...(where === undefined && urlMatch && { urlMatch }),
       ...(where === undefined && { sortedCopy }),
     },
     knownTotal,
@@ -109,7 +119,7 @@ function crawlRows(target: CrawlTarget, shape: ReportShape, scope: MetricScope):
   const copy = usableCopy(target, shape, scope);
   if (copy)
     return storedSource(
-      rowTableOf(target.alias, copy.rowTable, target.tables),
+      rowTableOf(target, copy.rowTable),
       undefined,
       target.alias,
       copy.rowCount,
@@ -146,13 +156,13 @@ export function tabRows(req: RowsRequest, shape: ReportShape): RowSource | typeo
   if (copy && copy.previousCrawlId === comparison.crawlId && copy.previousDataId === comparison.dataId) {
     if (req.differenceType === 'added')
       return storedSource(
-        rowTableOf(req.current.alias, copy.rowTable, req.current.tables),
+        rowTableOf(req.current, copy.rowTable),
         raw('"r"."_added"'),
         req.current.alias,
         copy.added ?? 0,
         isStoredInStakeOrder(req.current.tables),
       );
-    const removed = rowTableOf(req.current.alias, copy.removedTable, req.current.tables);
+    const removed = rowTableOf(req.current, copy.removedTable);
     const isStakeOrdered = isStoredInStakeOrder(req.current.tables);
     return reason === undefined
       ? storedSource(removed, undefined, comparison.alias, copy.removed ?? 0, isStakeOrdered)

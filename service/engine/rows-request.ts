@@ -61,6 +61,8 @@ export interface CrawlTarget {
   defaultRange: DateRange;
   /** Tables present in its database. */
   tables: ReadonlySet<string>;
+  /** The origin its URL-match copies code (url-match.ts); undefined without copies. */
+  urlMatchPrefix?: string | undefined;
   /** The sources it joined (connected.ts): a boolean metric of a source it lacks is empty, not false. */
   connected: ReadonlySet<DataSourceId>;
   precomputed: ReadonlyMap<string, PrecomputedReport>;

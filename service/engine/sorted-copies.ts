@@ -35,7 +35,7 @@ export function sortedCopiesOf(shape: ReportShape, table: string): { name: strin
 }
 
 /** The row tables of a crawl's precomputed reports (of this build's definitions) with `minRows` rows or more. */
-function largeRowTables(stored: StoredPrecompute, minRows: number): { shape: ReportShape; table: string }[] {
+export function largeRowTables(stored: StoredPrecompute, minRows: number): { shape: ReportShape; table: string }[] {
   return catalog.reports.flatMap((report) => {
     const counts = stored.reports.get(report.id);
     const shape = shapeOf(report);

@@ -7,7 +7,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { DataSourceId } from '../../catalog/data-sources.ts';
 import { STAKE_FIGURES, STAKE_SOURCES, type StakeSums } from '../../catalog/stakes.ts';
 import { quoteIdent, textOf } from '../db/duckdb.ts';
-import { LOWER_URL_COLUMN, type DateRange, type ReportShape } from './report-shape.ts';
+import { type DateRange, type ReportShape } from './report-shape.ts';
 import { ident, joinSql, raw, sql, tableRef, type SqlFragment } from './sql.ts';
 
 export const REPORT_STAKES_TABLE = 'report_stakes';
@@ -59,38 +59,6 @@ export function reportStakeSql(shape: ReportShape, rows: SqlFragment, stakeUrls:
 export const STAKE_ORDINAL_COLUMN = '_pos';
 /** The key ordinal of a row table stored in the at-stake order (where the rowid is the place in that order). */
 export const KEY_ORDINAL_COLUMN = '_ko';
-/**
- * Beside a stake-ordered row table of at least LOWER_URL_COPY_MIN_ROWS rows: its lower-case URLs and rowids (`_lc`,
- * `_pos`) in key order, so its rowid is the key ordinal. 'URLs containing' scans this copy: in the at-stake order
- * neighbouring URLs share less, compress less and scanned ×1.17 slower at 1M rows.
- */
-export const lowerUrlTableOf = (table: string): string => `${table}_lc`;
-/** Below this, a scan of `_lc` takes a few milliseconds in either order and the copy is not written. */
-export const LOWER_URL_COPY_MIN_ROWS = 100_000;
-/** A report's row tables with their copies of `_lc`. */
-export const rowTablesOf = (r: { rowTable: string; removedTable: string }): string[] =>
-  [r.rowTable, r.removedTable].flatMap((t) => [t, lowerUrlTableOf(t)]);
-/**
- * Writes the copy of `_lc` (lowerUrlTableOf) beside each stake-ordered row table of report_counts with `minRows` rows
- * or more that has none. After the precompute's commit: inside its transaction, a new table's rowids are not yet
- * its positions.
- */
-export async function writeLowerUrlCopies(conn: DuckDBConnection, minRows = LOWER_URL_COPY_MIN_ROWS) {
-  const names = async (query: string, params: number[] = []) =>
-    (await conn.runAndReadAll(query, params)).getRowsJS().map((r) => textOf(r[0]));
-  const existing = new Set(
-    await names('SELECT table_name FROM duckdb_tables() WHERE database_name = current_database()'),
-  );
-  const tables = await names(
-    `SELECT t FROM (SELECT unnest([row_table, removed_table]) AS t, unnest([row_count, coalesce(removed_count, 0)]) AS n
-     FROM report_counts) WHERE n >= ? ORDER BY t`,
-    [minRows],
-  );
-  for (const table of tables.filter((t) => !existing.has(lowerUrlTableOf(t))))
-    await conn.run(
-      `CREATE OR REPLACE TABLE ${quoteIdent(lowerUrlTableOf(table))} AS SELECT ${quoteIdent(LOWER_URL_COLUMN)}, rowid AS "_pos" FROM ${quoteIdent(table)} ORDER BY ${quoteIdent(KEY_ORDINAL_COLUMN)}`,
-    );
-}
 /** The table whose presence says which visits figure the row tables are stored in the at-stake order of. */
 export const stakeOrderMarker = (visits: StakeOrder['visits']): string => `stake_order_${visits}`;
 

@@ -8,6 +8,7 @@ import { openDatabase, quoteLiteral, withConnection } from '../db/duckdb.ts';
 import { PRECOMPUTE_VERSION, readPrecomputed, type StoredPrecompute } from '../engine/stored-precompute.ts';
 import { shapeOf } from '../engine/report-shape.ts';
 import { lackingSortedCopies } from '../engine/sorted-copies.ts';
+import { lackingUrlMatchCopies } from '../engine/url-match.ts';
 import { dataIdOf } from '../store/crawl-meta.ts';
 import { listLiveCrawls, readCrawlMeta } from '../store/layout.ts';
 import { missingTables } from '../store/missing-tables.ts';
@@ -44,8 +45,13 @@ function staleReason(
   const [any] = stored.reports.values();
   const storedPrevious = any?.previousCrawlId ?? null;
   if (storedPrevious === (previous?.crawlId ?? null) && (any?.previousDataId ?? null) === (previous?.dataId ?? null)) {
-    const lacking = lackingSortedCopies(stored);
-    return lacking.length > 0 ? `${counted(lacking, 'large row table')} without sorted copies` : undefined;
+    const unsorted = lackingSortedCopies(stored);
+    const unmatched = lackingUrlMatchCopies(stored);
+    const lacking = [
+      ...(unsorted.length > 0 ? [`${counted(unsorted, 'large row table')} without sorted copies`] : []),
+      ...(unmatched.length > 0 ? [`${counted(unmatched, 'large row table')} without URL-match copies`] : []),
+    ];
+    return lacking.length > 0 ? lacking.join('; ') : undefined;
   }
   return previous
     ? `Added/Removed were diffed against ${storedPrevious === null ? 'no crawl' : `other data of crawl ${storedPrevious}`}, the previous crawl is now crawl ${previous.crawlId}`

@@ -10,17 +10,11 @@ import { compileRows, type RowsRequest } from '../engine/compile.ts';
 import { rowTableOfCopy, shapeOf, sortedCopyOf } from '../engine/report-shape.ts';
 import { rowsOf } from '../engine/result.ts';
 import { lackingSortedCopies } from '../engine/sorted-copies.ts';
-import { PRECOMPUTE_VERSION } from '../engine/stored-precompute.ts';
-import { openSampleStore, rowsRequest, type SampleStore } from './helpers/sample-store.ts';
+import { openCopyPairs, rowsRequest, storedPrecomputeOf, type SampleStore } from './helpers/sample-store.ts';
 
 let stores: { plain: SampleStore; copied: SampleStore }[] = [];
 beforeAll(async () => {
-  stores = [];
-  for (const withoutSources of [false, true])
-    stores.push({
-      plain: await openSampleStore({ withoutSources }),
-      copied: await openSampleStore({ withoutSources, sortedCopyMinRows: 1 }),
-    });
+  stores = await openCopyPairs({ sortedCopyMinRows: 1 });
 }, 180_000);
 afterAll(() => {
   for (const pair of stores) for (const store of Object.values(pair)) store.close();
@@ -37,15 +31,11 @@ describe('pages sorted by one column through its sorted copy', () => {
   });
 
   it('tells which large row tables lack their copies, so that a refresh writes them', () => {
-    const stored = (store: SampleStore) => {
-      const target = store.crawls.get(2)!;
-      return { tables: new Set(target.tables), version: PRECOMPUTE_VERSION, reports: new Map(target.precomputed) };
-    };
     const { plain, copied } = stores[0]!;
-    expect(lackingSortedCopies(stored(plain), 1)).toContain(shapeOf(catalog.reports[0]!).rowTable);
-    expect(lackingSortedCopies(stored(copied), 1)).toEqual([]);
+    expect(lackingSortedCopies(storedPrecomputeOf(plain), 1)).toContain(shapeOf(catalog.reports[0]!).rowTable);
+    expect(lackingSortedCopies(storedPrecomputeOf(copied), 1)).toEqual([]);
     // Below the size that gets copies, none is lacking.
-    expect(lackingSortedCopies(stored(plain))).toEqual([]);
+    expect(lackingSortedCopies(storedPrecomputeOf(plain))).toEqual([]);
   });
 
   it.each([

@@ -108,7 +108,7 @@ const friendly = (iso: string): string => {
 export async function writeCrawlToStore(
   dataDir: string,
   fixture: CrawlFixture,
-  options: Pick<PrecomputeOptions, 'reports' | 'lowerUrlCopyMinRows' | 'sortedCopyMinRows'> = {},
+  options: Pick<PrecomputeOptions, 'reports' | 'urlMatchCopyMinRows' | 'sortedCopyMinRows'> = {},
 ): Promise<LiveCrawl> {
   const { websiteId, crawlId } = fixture;
   const manifest = manifestOf(fixture);

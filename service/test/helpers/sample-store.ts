@@ -8,6 +8,7 @@ import { openDatabase } from '../../db/duckdb.ts';
 import type { CrawlTarget, RowsRequest } from '../../engine/compile.ts';
 import { ReportEngine } from '../../engine/engine.ts';
 import type { PrecomputeOptions } from '../../engine/precompute.ts';
+import { PRECOMPUTE_VERSION, type StoredPrecompute } from '../../engine/stored-precompute.ts';
 import { CrawlRegistry } from '../../store/registry.ts';
 import { makeTempDataDir, writeCrawlToStore } from './make-store.ts';
 import { SITE, sampleCrawls } from './sample-crawls.ts';
@@ -24,7 +25,7 @@ export interface SampleStore {
 }
 
 export async function openSampleStore(
-  options: { isPrecomputed?: boolean; withoutSources?: boolean } & Pick<PrecomputeOptions, 'sortedCopyMinRows'> = {},
+  options: { isPrecomputed?: boolean; withoutSources?: boolean } & CopyOptions = {},
 ): Promise<SampleStore> {
   const dataDir = makeTempDataDir();
   const { isPrecomputed = true, withoutSources = false, ...precompute } = options;
@@ -80,4 +81,25 @@ export function rowsRequest(
     offset: 0,
     ...rest,
   };
+}
+
+/** What crawl `crawlId` holds of precomputed reports, as the refresh's staleness check reads it. */
+export function storedPrecomputeOf(store: SampleStore, crawlId = 2): StoredPrecompute {
+  const target = store.crawls.get(crawlId)!;
+  return { tables: new Set(target.tables), version: PRECOMPUTE_VERSION, reports: new Map(target.precomputed) };
+}
+
+type CopyOptions = Pick<PrecomputeOptions, 'sortedCopyMinRows' | 'urlMatchCopyMinRows'>;
+/**
+ * Two stores of the sample crawls per storage order (the at-stake order, then key order without sources): one
+ * without copies beside its row tables and one with `copies` (a low minimum, to get them beside small tables).
+ */
+export async function openCopyPairs(copies: CopyOptions): Promise<{ plain: SampleStore; copied: SampleStore }[]> {
+  const pairs = [];
+  for (const withoutSources of [false, true])
+    pairs.push({
+      plain: await openSampleStore({ withoutSources }),
+      copied: await openSampleStore({ withoutSources, ...copies }),
+    });
+  return pairs;
 }
