@@ -104,8 +104,10 @@ export async function* exportCsv(db: DuckDBInstance, req: RowsRequest, total: nu
       if (!chunk || chunk.rowCount === 0) break;
       const data = readers.map((r) => (r.slot < 0 ? columnValues(chunk, r.at, r.duckType) : undefined));
       const packedValues = packedAt < 0 ? undefined : (chunk.getColumnValues(packedAt) as (string | null)[]);
-      const lines: string[] = new Array<string>(chunk.rowCount);
-      for (let row = 0; row < chunk.rowCount; row++) {
+      // Read once: each read of rowCount is a call into DuckDB's binding.
+      const rowCount = chunk.rowCount;
+      const lines: string[] = new Array<string>(rowCount);
+      for (let row = 0; row < rowCount; row++) {
         let parts = packedValues?.[row]?.split('\u0000');
         // A value holding NUL itself: read this row's text columns one by one.
         if (parts && parts.length !== packed.length) parts = undefined;
