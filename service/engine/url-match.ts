@@ -49,11 +49,8 @@ export function urlMatchCondition(column: SqlFragment, prefix: string, text: str
 }
 
 /** The coded form of a lower-case URL column under `prefix`, as the copies store it. */
-export const codedUrlSql = (prefix: string, column = quoteIdent(LOWER_URL_COLUMN)): string => {
-  const lc = column;
-  const p = quoteLiteral(prefix);
-  return `CASE WHEN starts_with(${lc}, ${p}) THEN chr(1) || substr(${lc}, ${prefix.length + 1}) ELSE ${lc} END`;
-};
+export const codedUrlSql = (prefix: string, lc = quoteIdent(LOWER_URL_COLUMN)): string =>
+  `CASE WHEN starts_with(${lc}, ${quoteLiteral(prefix)}) THEN chr(1) || substr(${lc}, ${prefix.length + 1}) ELSE ${lc} END`;
 
 /** The large row tables of a crawl's precomputed reports without their URL-match copy. */
 export function lackingUrlMatchCopies(stored: StoredPrecompute, minRows = URL_MATCH_COPY_MIN_ROWS): string[] {
