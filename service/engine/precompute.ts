@@ -389,8 +389,9 @@ export async function precomputeCrawl(
       await conn.run(`DROP TABLE IF EXISTS temp.main.${quoteIdent(name)}`);
     await conn.run('COMMIT');
     isCommitted = true;
-    await writeUrlMatchCopies(conn, urlMatchPrefixOf(ctx.manifest.startUrl), options.urlMatchCopyMinRows);
-    await writeSortedCopies(conn, options.sortedCopyMinRows);
+    const written = await readPrecomputed(conn, database);
+    await writeUrlMatchCopies(conn, written, urlMatchPrefixOf(ctx.manifest.startUrl), options.urlMatchCopyMinRows);
+    await writeSortedCopies(conn, written, options.sortedCopyMinRows);
   } finally {
     // The error that stopped the precompute is the one to report, not a failed rollback's.
     if (!isCommitted) await conn.run('ROLLBACK').catch(() => undefined);

@@ -10,14 +10,13 @@
  * 10-39 ms by row id (bench/history.md).
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { catalog } from '../../catalog/index.ts';
-import { quoteIdent, textOf } from '../db/duckdb.ts';
-import { shapeOf, sortedCopyOf, type ReportShape } from './report-shape.ts';
+import { quoteIdent } from '../db/duckdb.ts';
+import { sortedCopyOf, type ReportShape } from './report-shape.ts';
 import { orderSql, orderTerms, resolveOrder } from './row-order.ts';
 import { withOrdinal } from './row-source.ts';
 import { ident, type SqlFragment } from './sql.ts';
 import { isStoredInStakeOrder } from './stakes.ts';
-import { readPrecomputed, type StoredPrecompute } from './stored-precompute.ts';
+import { largeRowTables, type StoredPrecompute } from './stored-precompute.ts';
 
 /** Below this, sorting a table's row ids takes a few milliseconds and the copies are not written. */
 export const SORTED_COPY_MIN_ROWS = 200_000;
@@ -34,20 +33,6 @@ export function sortedCopiesOf(shape: ReportShape, table: string): { name: strin
   );
 }
 
-/** The row tables of a crawl's precomputed reports (of this build's definitions) with `minRows` rows or more. */
-export function largeRowTables(stored: StoredPrecompute, minRows: number): { shape: ReportShape; table: string }[] {
-  return catalog.reports.flatMap((report) => {
-    const counts = stored.reports.get(report.id);
-    const shape = shapeOf(report);
-    // Rows of another definition may lack the columns of this one; they are served live anyway.
-    if (!counts || counts.fingerprint !== shape.fingerprint) return [];
-    return [
-      { table: counts.rowTable, rows: counts.rowCount },
-      { table: counts.removedTable, rows: counts.removed ?? 0 },
-    ].flatMap(({ table, rows }) => (rows >= minRows ? [{ shape, table }] : []));
-  });
-}
-
 /** The row tables of a crawl's precomputed reports that are large enough for sorted copies but lack some. */
 export function lackingSortedCopies(stored: StoredPrecompute, minRows = SORTED_COPY_MIN_ROWS): string[] {
   return largeRowTables(stored, minRows)
@@ -59,9 +44,11 @@ export function lackingSortedCopies(stored: StoredPrecompute, minRows = SORTED_C
  * Writes the sorted copies each large row table lacks. After the precompute's commit: inside its transaction, a new
  * table's rowids are not yet its positions.
  */
-export async function writeSortedCopies(conn: DuckDBConnection, minRows = SORTED_COPY_MIN_ROWS): Promise<void> {
-  const database = textOf((await conn.runAndReadAll('SELECT current_database()')).getRowsJS()[0]?.[0]);
-  const stored = await readPrecomputed(conn, database);
+export async function writeSortedCopies(
+  conn: DuckDBConnection,
+  stored: StoredPrecompute,
+  minRows = SORTED_COPY_MIN_ROWS,
+): Promise<void> {
   const isStakeOrdered = isStoredInStakeOrder(stored.tables);
   for (const { shape, table } of largeRowTables(stored, minRows)) {
     const rows = withOrdinal(ident(table), isStakeOrdered);

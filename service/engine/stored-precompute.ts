@@ -7,8 +7,9 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { REMOVAL_REASONS, type RemovalCounts } from '../../catalog/removal-reasons.ts';
 import { quoteIdent, textOf } from '../db/duckdb.ts';
 import type { ReportDefinition } from '../../catalog/schema.ts';
-import type { PrecomputedReport } from './compile.ts';
-import { shapeOf } from './report-shape.ts';
+import { catalog } from '../../catalog/index.ts';
+import type { PrecomputedReport } from './rows-request.ts';
+import { shapeOf, type ReportShape } from './report-shape.ts';
 import { raw, type SqlFragment } from './sql.ts';
 
 export const REPORT_COUNTS_TABLE = 'report_counts';
@@ -102,4 +103,18 @@ export function reusableReports(
       kept.set(report.id, row);
   }
   return kept;
+}
+
+/** The row tables of a crawl's precomputed reports (of this build's definitions) with `minRows` rows or more. */
+export function largeRowTables(stored: StoredPrecompute, minRows: number): { shape: ReportShape; table: string }[] {
+  return catalog.reports.flatMap((report) => {
+    const counts = stored.reports.get(report.id);
+    const shape = shapeOf(report);
+    // Rows of another definition may lack the columns of this one; they are served live anyway.
+    if (!counts || counts.fingerprint !== shape.fingerprint) return [];
+    return [
+      { table: counts.rowTable, rows: counts.rowCount },
+      { table: counts.removedTable, rows: counts.removed ?? 0 },
+    ].flatMap(({ table, rows }) => (rows >= minRows ? [{ shape, table }] : []));
+  });
 }

@@ -10,9 +10,8 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { quoteIdent, quoteLiteral, textOf } from '../db/duckdb.ts';
 import { LOWER_URL_COLUMN } from './report-shape.ts';
-import { largeRowTables } from './sorted-copies.ts';
 import { joinSql, raw, sql, type SqlFragment } from './sql.ts';
-import { readPrecomputed, scalar, type StoredPrecompute } from './stored-precompute.ts';
+import { largeRowTables, scalar, type StoredPrecompute } from './stored-precompute.ts';
 
 /** Below this, a scan of the row table's `_lc` takes a few milliseconds and no copy is written. */
 export const URL_MATCH_COPY_MIN_ROWS = 100_000;
@@ -65,11 +64,10 @@ export function lackingUrlMatchCopies(stored: StoredPrecompute, minRows = URL_MA
  */
 export async function writeUrlMatchCopies(
   conn: DuckDBConnection,
+  stored: StoredPrecompute,
   prefix: string,
   minRows = URL_MATCH_COPY_MIN_ROWS,
 ): Promise<void> {
-  const database = textOf(await scalar(conn, raw('SELECT current_database()')));
-  const stored = await readPrecomputed(conn, database);
   const storedPrefix = stored.tables.has(URL_MATCH_PREFIX_TABLE)
     ? textOf(await scalar(conn, raw(`SELECT prefix FROM ${URL_MATCH_PREFIX_TABLE}`)))
     : undefined;
