@@ -197,7 +197,6 @@ async function sourceRowsOf(conn: DuckDBConnection, tables: ReadonlySet<string>)
   return rows;
 }
 
-const CURRENT_ROWS = '__thc_current_rows';
 const PREVIOUS_ROWS = '__thc_previous_rows';
 const PREVIOUS_NEW_KEYS = '__thc_previous_new_keys';
 
@@ -212,29 +211,30 @@ async function hasStoredColumns(conn: DuckDBConnection, shape: ReportShape, tabl
 }
 
 /**
- * The previous crawl's rows to diff against, in PREVIOUS_ROWS: its stored rows when they are still what this
- * definition lists, else the rows it listed under its older definition (when their columns allow), with the keys the
- * new definition lists there in PREVIOUS_NEW_KEYS, so a removed row it would not list is "report changed"; else the
- * rows the new definition lists there. True when the definition changed.
+ * The previous crawl's rows to diff against: its stored rows when they are still what this definition lists (read in
+ * place), else the rows it listed under its older definition (when their columns allow), with the keys the new
+ * definition lists there in PREVIOUS_NEW_KEYS, so a removed row it would not list is "report changed"; else the rows
+ * the new definition lists there, in PREVIOUS_ROWS. `isChanged` when the definition changed.
  */
-async function previousRows(conn: DuckDBConnection, shape: ReportShape, previous: PreviousSide): Promise<boolean> {
+async function previousRows(
+  conn: DuckDBConnection,
+  shape: ReportShape,
+  previous: PreviousSide,
+): Promise<{ rows: SqlFragment; isChanged: boolean }> {
   const cols = columnList(shape.storedColumns);
   const stored = previous.reports.get(shape.report.id);
   const storedRows = (table: string) => sql`SELECT ${cols}, "_sub" FROM ${ident(previous.alias)}.${ident(table)}`;
   const create = async (name: string, rows: SqlFragment) =>
     conn.run(`CREATE OR REPLACE TEMP TABLE ${quoteIdent(name)} AS ${rows.sql}`, rows.params as never);
-  if (stored?.fingerprint === shape.fingerprint) {
-    await create(PREVIOUS_ROWS, storedRows(stored.rowTable));
-    return false;
-  }
+  if (stored?.fingerprint === shape.fingerprint) return { rows: storedRows(stored.rowTable), isChanged: false };
   const live = await liveRows(conn, shape, previous);
   if (!stored || !(await hasStoredColumns(conn, shape, stored.rowTable))) {
+    // Read twice (for the added and the removed rows), and computed from the crawl's tables: made once.
     await create(PREVIOUS_ROWS, live);
-    return false;
+    return { rows: raw(`SELECT * FROM temp.main.${quoteIdent(PREVIOUS_ROWS)}`), isChanged: false };
   }
-  await create(PREVIOUS_ROWS, storedRows(stored.rowTable));
   await create(PREVIOUS_NEW_KEYS, sql`SELECT ${raw(shape.keyColumns.map(quoteIdent).join(', '))} FROM (${live})`);
-  return true;
+  return { rows: storedRows(stored.rowTable), isChanged: true };
 }
 
 async function precomputeReport(
@@ -244,26 +244,26 @@ async function precomputeReport(
   previous: PreviousSide | undefined,
 ): Promise<{ rows: number; added: number | null; removed: number | null; reasons: RemovalCounts | null }> {
   const temp = (name: string): string => `temp.main.${quoteIdent(name)}`;
+  // Not materialised: the row table's sort reads the report's rows once, and the removed rows' diff reads the row
+  // table just written (its key columns), which cost a copy of every report's rows (7% of a load).
   const cur = await liveRows(conn, shape, current);
-  // The temp tables are replaced by the next report, and dropped once at the end or rolled back (precomputeCrawl).
-  await conn.run(`CREATE OR REPLACE TEMP TABLE ${quoteIdent(CURRENT_ROWS)} AS ${cur.sql}`, cur.params as never);
-  const isChanged = previous ? await previousRows(conn, shape, previous) : false;
+  const prev = previous ? await previousRows(conn, shape, previous) : undefined;
   const match = (a: string, b: string): SqlFragment => raw(keysEqual(shape, a, b));
-  const currentRows = previous
-    ? sql`SELECT "c".*, NOT EXISTS (SELECT 1 FROM ${raw(temp(PREVIOUS_ROWS))} "p" WHERE ${match('p', 'c')}) AS "_added" FROM ${raw(temp(CURRENT_ROWS))} "c"`
-    : sql`SELECT *, FALSE AS "_added" FROM ${raw(temp(CURRENT_ROWS))}`;
-  const isReportChanged = isChanged
+  const currentRows = prev
+    ? sql`SELECT "c".*, NOT EXISTS (SELECT 1 FROM (${prev.rows}) "p" WHERE ${match('p', 'c')}) AS "_added" FROM (${cur}) "c"`
+    : sql`SELECT *, FALSE AS "_added" FROM (${cur})`;
+  const isReportChanged = prev?.isChanged
     ? sql`NOT EXISTS (SELECT 1 FROM ${raw(temp(PREVIOUS_NEW_KEYS))} "k" WHERE ${match('k', 'p')})`
     : undefined;
-  const removedRows = previous
+  const removedRows = prev
     ? withRemovalReasons(
-        sql`SELECT "p".*, FALSE AS "_added" FROM ${raw(temp(PREVIOUS_ROWS))} "p" WHERE NOT EXISTS (SELECT 1 FROM ${raw(temp(CURRENT_ROWS))} "c" WHERE ${match('p', 'c')})`,
+        sql`SELECT "p".*, FALSE AS "_added" FROM (${prev.rows}) "p" WHERE NOT EXISTS (SELECT 1 FROM ${ident(shape.rowTable)} "c" WHERE ${match('p', 'c')})`,
         shape,
         current.alias,
         current.tables,
         isReportChanged,
       )
-    : sql`SELECT *, FALSE AS "_added", NULL::VARCHAR AS ${ident(REASON_COLUMN)} FROM ${raw(temp(CURRENT_ROWS))} WHERE FALSE`;
+    : sql`SELECT *, FALSE AS "_added", NULL::VARCHAR AS ${ident(REASON_COLUMN)} FROM (${cur}) WHERE FALSE`;
   await createRowTable(conn, shape, shape.rowTable, currentRows, { stakeVisits: current.stakeVisits });
   await createRowTable(conn, shape, shape.removedTable, removedRows, {
     extra: [REASON_COLUMN],
@@ -385,7 +385,7 @@ export async function precomputeCrawl(
     }
     if (!isAllKept) await precomputeStakes(conn, reports.map(shapeOf), current.stakeVisits);
     await conn.run(`CREATE OR REPLACE TABLE ${PRECOMPUTE_INFO_TABLE} AS SELECT ${PRECOMPUTE_VERSION} AS version`);
-    for (const name of [CURRENT_ROWS, PREVIOUS_ROWS, PREVIOUS_NEW_KEYS])
+    for (const name of [PREVIOUS_ROWS, PREVIOUS_NEW_KEYS])
       await conn.run(`DROP TABLE IF EXISTS temp.main.${quoteIdent(name)}`);
     await conn.run('COMMIT');
     isCommitted = true;
