@@ -84,10 +84,12 @@ export async function* exportCsv(db: DuckDBInstance, req: RowsRequest, total: nu
   if (!query) return;
   const { values, types } = bindingsOf(query);
   const conn = await db.connect();
+  let next: Promise<DuckDBDataChunk | null> | undefined;
   try {
     const result = await conn.stream(query.sql, values, types as DuckDBType[]);
     const names = result.columnNames();
     const resultTypes = result.columnTypes();
+    next = result.fetchChunk();
     const packedAt = names.indexOf(PACKED_COLUMN);
     const readers = columns.map((column) => {
       const at = names.indexOf(column.id);
@@ -100,8 +102,10 @@ export async function* exportCsv(db: DuckDBInstance, req: RowsRequest, total: nu
     });
     const cells: string[] = new Array<string>(readers.length);
     for (;;) {
-      const chunk = await result.fetchChunk();
+      const chunk = await next;
       if (!chunk || chunk.rowCount === 0) break;
+      // DuckDB makes the next chunk on its own thread while this one is encoded.
+      next = result.fetchChunk();
       const data = readers.map((r) => (r.slot < 0 ? columnValues(chunk, r.at, r.duckType) : undefined));
       const packedValues = packedAt < 0 ? undefined : (chunk.getColumnValues(packedAt) as (string | null)[]);
       // Read once: each read of rowCount is a call into DuckDB's binding.
@@ -127,6 +131,8 @@ export async function* exportCsv(db: DuckDBInstance, req: RowsRequest, total: nu
       yield `${lines.join('\r\n')}\r\n`;
     }
   } finally {
+    // A consumer that stops early leaves a chunk being made: the connection closes after it.
+    await next?.catch(() => undefined);
     conn.closeSync();
   }
 }

@@ -21,6 +21,7 @@ import { writeCrawlToStore, type FixtureRow } from './helpers/make-store.ts';
 import { SITE, sampleCrawls } from './helpers/sample-crawls.ts';
 
 const EXPORT = '/api/technical-health-check/report/export-csv';
+const LARGE_ROWS = 5_000;
 const ROWS = '/api/technical-health-check/report/get-rows';
 const REPORT = 'crawl/all';
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -40,6 +41,7 @@ let signedIn: SignedInApp<'otherClient' | 'staff'> | undefined;
 let app: FastifyInstance;
 let staff: Session;
 let otherClient: Session;
+let admin: Session;
 let dataDir: string;
 
 beforeAll(async () => {
@@ -55,13 +57,30 @@ beforeAll(async () => {
   }
   const blog = sampleCrawls()[0]!;
   await writeCrawlToStore(dataDir, { ...blog, websiteId: 'blog' });
-  signedIn = await openSignedInApp(dataDir, '2025-03-10T09:00:00Z', ['otherClient', 'staff']);
+  // Several of DuckDB's 2,048-row chunks, so that the export streams more than one piece.
+  const template: FixtureRow = blog.tables.urls![0]!;
+  const largeUrls = Array.from({ length: LARGE_ROWS }, (_, i) => ({
+    ...template,
+    url: `https://large.example/p/${String(i).padStart(5, '0')}`,
+  }));
+  await writeCrawlToStore(dataDir, {
+    ...blog,
+    websiteId: 'large',
+    startUrl: 'https://large.example/',
+    tables: { ...blog.tables, urls: largeUrls },
+  });
+  signedIn = await openSignedInApp(dataDir, '2025-03-10T09:00:00Z', ['otherClient', 'staff', 'admin']);
   ({ app } = signedIn);
-  ({ staff, otherClient } = signedIn.sessions);
+  ({ staff, otherClient, admin } = signedIn.sessions);
 });
 afterAll(() => signedIn?.close());
 
 const payload = { websiteId: SITE, currentId: 2, reportId: REPORT };
+/** The app on a loopback port (listening from the first call on), as its origin. */
+async function listening(): Promise<string> {
+  if (!app.server.listening) await app.listen({ port: 0, host: '127.0.0.1' });
+  return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+}
 const lines = (body: string): string[] => body.slice(CSV_BOM.length).split('\r\n').slice(0, -1);
 
 describe('POST report/export-csv', () => {
@@ -141,6 +160,39 @@ describe('POST report/export-csv', () => {
   });
 });
 
+describe('POST report/export-csv over a socket', () => {
+  const largePayload = { websiteId: 'large', currentId: 1, reportId: REPORT, orderBy: [{ id: 'url', desc: false }] };
+  const send = (origin: string, signal?: AbortSignal) =>
+    fetch(`${origin}${EXPORT}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: admin.cookie, 'x-csrf-token': admin.csrfToken },
+      body: JSON.stringify(largePayload),
+      signal,
+    });
+
+  it('streams every row of a tab of several chunks in order, and serves on after a client hangs up mid-stream', async () => {
+    const origin = await listening();
+    const abort = new AbortController();
+    const cut = await send(origin, abort.signal);
+    expect(cut.status).toBe(200);
+    const reader = cut.body!.getReader();
+    expect((await reader.read()).done).toBe(false);
+    abort.abort();
+    await reader.read().catch(() => undefined);
+
+    const whole = await send(origin);
+    expect(whole.status).toBe(200);
+    const urls = lines(await whole.text())
+      .slice(1)
+      .map((l) => l.split(',')[0]);
+    const expected = Array.from(
+      { length: LARGE_ROWS },
+      (_, i) => `https://large.example/p/${String(i).padStart(5, '0')}`,
+    );
+    expect(urls).toEqual(expected);
+  });
+});
+
 describe('npm run export-csv', () => {
   const cli = (args: string[]) =>
     run(process.execPath, ['--import', 'tsx', 'scripts/export-csv.ts', ...args], {
@@ -177,8 +229,7 @@ describe('npm run export-csv', () => {
 
 describe("the dashboard's chunked export", () => {
   it('writes the same bytes as the call, formulas neutralised, through get-rows over HTTP', async () => {
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    const origin = await listening();
     const crawls = (await post(app, '/api/technical-health-check/crawl/get-redux', staff, { websiteId: SITE })).json<
       { crawlId: number; dataStart: string; dataEnd: string }[]
     >();
