@@ -72,9 +72,11 @@ const orderBy = (table: TablePlan): string => table.table.key.map(quoteIdent).jo
  * Tables kept in the export's own row order. Sorting the links (about 20 a URL, 23 columns) by key was half of a
  * load's CPU at every size and spilled 9.4 GB at 3M URLs; a cheaper key saved nothing, as the cost is moving the
  * rows, not comparing them. The dashboard's link pages read the precomputed row copies, which come out the same
- * either way (bench/history.md, 27 Nov: the 1M load 343 → 234 s of CPU).
+ * either way (bench/history.md, 27 Nov: the 1M load 343 → 234 s of CPU). The same holds for `urls` (120 columns):
+ * every report sorts its own rows, and only a page's AI suggestion looks one URL up (28 Nov: 9.0 s against 11.1–13.1
+ * s at 1M, and the sort's time varied 15–27 s between loads).
  */
-const KEPT_IN_EXPORT_ORDER: ReadonlySet<string> = new Set(['links']);
+const KEPT_IN_EXPORT_ORDER: ReadonlySet<string> = new Set(['links', 'urls']);
 
 export function createTableSql(table: TablePlan): string {
   const name = quoteIdent(table.table.id);
@@ -88,7 +90,8 @@ export function createTableSql(table: TablePlan): string {
 /**
  * `urls` plus every URL the search console or analytics source knows that the crawl does not (catalogue guide
  * §5.6): not found in the web crawl, internal when on the start URL's host, every crawl column NULL. When the
- * export carries found_in_sitemap it covers every sitemap URL, so those rows are also not in a sitemap.
+ * export carries found_in_sitemap it covers every sitemap URL, so those rows are also not in a sitemap. The crawl's
+ * rows keep the export's order, and the source's URLs follow them in URL order.
  */
 export function createUrlsSql(urls: TablePlan, plan: ExportPlan): string {
   const sources = plan.tables.filter(
@@ -100,11 +103,10 @@ export function createUrlsSql(urls: TablePlan, plan: ExportPlan): string {
   const hostOf = `lower(regexp_extract(url, '^[A-Za-z][A-Za-z0-9+.-]*://(?:[^/?#@]*@)?([^/?#:]*)', 1))`;
   const hasSitemapFlag = urls.columns.some((c) => c.name === 'found_in_sitemap' && c.source !== 'absent');
   const sourceUrls = sources.map((t) => `SELECT url FROM ${quoteIdent(t.table.id)}`).join(' UNION ');
-  return `CREATE TABLE "urls" AS SELECT * FROM (
+  return `CREATE TABLE "urls" AS
       SELECT ${projection(urls)} FROM ${file}
       UNION ALL BY NAME
-      SELECT url, ${hostOf} = ${quoteLiteral(host)} AS internal, FALSE AS found_in_web_crawl
+      (SELECT url, ${hostOf} = ${quoteLiteral(host)} AS internal, FALSE AS found_in_web_crawl
         ${hasSitemapFlag ? ', FALSE AS found_in_sitemap' : ''}
-      FROM ((${sourceUrls}) EXCEPT SELECT url FROM ${file})
-    ) ORDER BY ${orderBy(urls)}`;
+      FROM ((${sourceUrls}) EXCEPT SELECT url FROM ${file}) ORDER BY url)`;
 }

@@ -142,13 +142,13 @@ export async function addSourceOnlyUrls(conn: DuckDBConnection, manifest: Manife
     `SELECT EXISTS (SELECT url FROM ${added} EXCEPT ${held}) OR EXISTS (${held} EXCEPT SELECT url FROM ${added})`,
   );
   if (differing.getRowsJS()[0]?.[0] !== true) return;
-  await conn.run(`CREATE OR REPLACE TABLE __thc_urls AS SELECT * FROM (
+  // In the loader's order (load-tables.ts): the crawl's rows as they are, then the source's URLs in URL order.
+  await conn.run(`CREATE OR REPLACE TABLE __thc_urls AS
       SELECT * FROM "urls" WHERE NOT (${isSourceOnly})
       UNION ALL BY NAME
-      SELECT url, ${hostOf} = ${quoteLiteral(host)} AS internal, FALSE AS found_in_web_crawl
+      (SELECT url, ${hostOf} = ${quoteLiteral(host)} AS internal, FALSE AS found_in_web_crawl
         ${hasSitemapFlag ? ', FALSE AS found_in_sitemap' : ''}
-      FROM ${added}
-    ) ORDER BY url`);
+      FROM ${added} ORDER BY url)`);
   await conn.run('DROP TABLE "urls"');
   await conn.run('ALTER TABLE __thc_urls RENAME TO "urls"');
 }

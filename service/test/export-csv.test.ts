@@ -37,7 +37,7 @@ const hostile: Record<string, string> = {
   '/carriage-return': '\r-2+3',
 };
 
-let signedIn: SignedInApp<'otherClient' | 'staff'> | undefined;
+let signedIn: SignedInApp<'otherClient' | 'staff' | 'admin'> | undefined;
 let app: FastifyInstance;
 let staff: Session;
 let otherClient: Session;
@@ -66,7 +66,6 @@ beforeAll(async () => {
   await writeCrawlToStore(dataDir, {
     ...blog,
     websiteId: 'large',
-    startUrl: 'https://large.example/',
     tables: { ...blog.tables, urls: largeUrls },
   });
   signedIn = await openSignedInApp(dataDir, '2025-03-10T09:00:00Z', ['otherClient', 'staff', 'admin']);
