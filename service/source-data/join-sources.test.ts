@@ -15,11 +15,12 @@ beforeEach(async () => {
   await conn.run('SET preserve_insertion_order = true');
   await conn.run(`CREATE TABLE urls (url VARCHAR, internal BOOLEAN, found_in_web_crawl BOOLEAN,
     found_in_sitemap BOOLEAN, http_status_code INTEGER, found_at_url VARCHAR)`);
+  // In crawl order, not URL order, as an export holds them.
   await conn.run(`INSERT INTO urls VALUES
+    ('https://www.example.com/z', TRUE, TRUE, FALSE, 404, 'https://www.example.com/'),
     ('https://www.example.com/', TRUE, TRUE, FALSE, 200, NULL),
     ('https://www.example.com/gone', TRUE, FALSE, FALSE, NULL, NULL),
-    ('https://www.example.com/listed', TRUE, FALSE, TRUE, NULL, NULL),
-    ('https://www.example.com/z', TRUE, TRUE, FALSE, 404, 'https://www.example.com/')`);
+    ('https://www.example.com/listed', TRUE, FALSE, TRUE, NULL, NULL)`);
   await conn.run('CREATE TABLE search_console (url VARCHAR)');
   await conn.run('CREATE TABLE analytics (url VARCHAR)');
 });
@@ -35,16 +36,16 @@ const tableOid = async (): Promise<unknown> =>
   (await conn.runAndReadAll(`SELECT table_oid FROM duckdb_tables() WHERE table_name = 'urls'`)).getRowsJS()[0]?.[0];
 
 describe('addSourceOnlyUrls', () => {
-  it('drops the source-only URLs no source names any more and adds the new ones, in URL order', async () => {
+  it('drops the source-only URLs no source names any more and adds the new ones after the crawl’s, in URL order', async () => {
     await conn.run(`INSERT INTO search_console VALUES ('https://www.example.com/'), ('https://www.example.com/new')`);
     await conn.run(`INSERT INTO analytics VALUES ('https://other.example.com/a')`);
     await addSourceOnlyUrls(conn, manifest);
     expect(await rows()).toEqual([
-      ['https://other.example.com/a', false, false, null],
+      ['https://www.example.com/z', true, true, 404],
       ['https://www.example.com/', true, true, 200],
       ['https://www.example.com/listed', true, false, null],
+      ['https://other.example.com/a', false, false, null],
       ['https://www.example.com/new', true, false, null],
-      ['https://www.example.com/z', true, true, 404],
     ]);
   });
 
