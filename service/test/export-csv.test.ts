@@ -22,6 +22,8 @@ import { SITE, sampleCrawls } from './helpers/sample-crawls.ts';
 
 const EXPORT = '/api/technical-health-check/report/export-csv';
 const LARGE_ROWS = 5_000;
+/** The URLs of the large website, in URL order. */
+const largeUrls = Array.from({ length: LARGE_ROWS }, (_, i) => `https://large.example/p/${String(i).padStart(5, '0')}`);
 const ROWS = '/api/technical-health-check/report/get-rows';
 const REPORT = 'crawl/all';
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -59,14 +61,10 @@ beforeAll(async () => {
   await writeCrawlToStore(dataDir, { ...blog, websiteId: 'blog' });
   // Several of DuckDB's 2,048-row chunks, so that the export streams more than one piece.
   const template: FixtureRow = blog.tables.urls![0]!;
-  const largeUrls = Array.from({ length: LARGE_ROWS }, (_, i) => ({
-    ...template,
-    url: `https://large.example/p/${String(i).padStart(5, '0')}`,
-  }));
   await writeCrawlToStore(dataDir, {
     ...blog,
     websiteId: 'large',
-    tables: { ...blog.tables, urls: largeUrls },
+    tables: { ...blog.tables, urls: largeUrls.map((url) => ({ ...template, url })) },
   });
   signedIn = await openSignedInApp(dataDir, '2025-03-10T09:00:00Z', ['otherClient', 'staff', 'admin']);
   ({ app } = signedIn);
@@ -184,11 +182,7 @@ describe('POST report/export-csv over a socket', () => {
     const urls = lines(await whole.text())
       .slice(1)
       .map((l) => l.split(',')[0]);
-    const expected = Array.from(
-      { length: LARGE_ROWS },
-      (_, i) => `https://large.example/p/${String(i).padStart(5, '0')}`,
-    );
-    expect(urls).toEqual(expected);
+    expect(urls).toEqual(largeUrls);
   });
 });
 
