@@ -42,7 +42,7 @@ import type { PrecomputedReport } from './compile.ts';
 import { REASON_COLUMN, reasonCountsOf, reasonCountsSql, withRemovalReasons } from './removal-reasons.ts';
 import { REMOVAL_REASONS, noRemovals, type RemovalCounts } from '../../catalog/removal-reasons.ts';
 import { ident, raw, sql, type SqlFragment } from './sql.ts';
-import { createRowTable, KEY_ORDERED_ROWS_TABLE, sortRowsByKey, writeRowTable } from './row-table.ts';
+import { createRowTable } from './row-table.ts';
 import { writeSortedCopies } from './sorted-copies.ts';
 import {
   hasStakeSource,
@@ -199,9 +199,6 @@ async function sourceRowsOf(conn: DuckDBConnection, tables: ReadonlySet<string>)
 
 const PREVIOUS_ROWS = '__thc_previous_rows';
 const PREVIOUS_NEW_KEYS = '__thc_previous_new_keys';
-const DIFF_KEYS = '__thc_diff_keys';
-const ADDED_KEYS = '__thc_added_keys';
-const REMOVED_KEYS = '__thc_removed_keys';
 
 /** Whether a row table of the previous crawl holds every column this build stores for the report. */
 async function hasStoredColumns(conn: DuckDBConnection, shape: ReportShape, table: string): Promise<boolean> {
@@ -240,32 +237,6 @@ async function previousRows(
   return { rows: storedRows(stored.rowTable), isChanged: true };
 }
 
-/**
- * The keys of the report's rows in this crawl (those `sortRowsByKey` sorted) and in the previous one, diffed in one
- * join into ADDED_KEYS and REMOVED_KEYS. Only the keys take part: the join that carried every column of the rows (the
- * rows' NOT EXISTS against the other crawl's) spilled to disk at 10M URLs and doubled the sort after it.
- */
-async function diffKeys(conn: DuckDBConnection, shape: ReportShape, previousRows: SqlFragment) {
-  const keys = raw(shape.keyColumns.map(quoteIdent).join(', '));
-  const either = raw(
-    shape.keyColumns.map((k) => `COALESCE("c".${quoteIdent(k)}, "p".${quoteIdent(k)}) AS ${quoteIdent(k)}`).join(', '),
-  );
-  const diff = sql`CREATE OR REPLACE TEMP TABLE ${ident(DIFF_KEYS)} AS
-    SELECT ${either}, "c"."_in" IS NOT NULL AS "_added"
-    FROM (SELECT ${keys}, TRUE AS "_in" FROM ${raw(KEY_ORDERED_ROWS_TABLE)}) "c"
-    FULL JOIN (SELECT ${keys}, TRUE AS "_in" FROM (${previousRows})) "p" ON ${raw(keysEqual(shape, 'c', 'p'))}
-    WHERE "c"."_in" IS NULL OR "p"."_in" IS NULL`;
-  await conn.run(diff.sql, diff.params as never);
-  // Apart: a semi join with a filtered subquery was planned with the rows' side built (10× slower at 10M URLs).
-  for (const [table, where] of [
-    [ADDED_KEYS, '"_added"'],
-    [REMOVED_KEYS, 'NOT "_added"'],
-  ] as const)
-    await conn.run(
-      `CREATE OR REPLACE TEMP TABLE ${quoteIdent(table)} AS SELECT ${keys.sql} FROM temp.main.${quoteIdent(DIFF_KEYS)} WHERE ${where}`,
-    );
-}
-
 async function precomputeReport(
   conn: DuckDBConnection,
   shape: ReportShape,
@@ -273,28 +244,27 @@ async function precomputeReport(
   previous: PreviousSide | undefined,
 ): Promise<{ rows: number; added: number | null; removed: number | null; reasons: RemovalCounts | null }> {
   const temp = (name: string): string => `temp.main.${quoteIdent(name)}`;
-  // Not materialised: the row table's sort reads the report's rows once.
+  // Not materialised: the row table's sort reads the report's rows once, and the removed rows' diff reads the row
+  // table just written (its key columns), which cost a copy of every report's rows (7% of a load).
   const cur = await liveRows(conn, shape, current);
   const prev = previous ? await previousRows(conn, shape, previous) : undefined;
   const match = (a: string, b: string): SqlFragment => raw(keysEqual(shape, a, b));
-  await sortRowsByKey(conn, shape, cur);
-  if (prev) await diffKeys(conn, shape, prev.rows);
-  await writeRowTable(conn, shape, shape.rowTable, {
-    stakeVisits: current.stakeVisits,
-    addedKeys: prev ? temp(ADDED_KEYS) : undefined,
-  });
+  const currentRows = prev
+    ? sql`SELECT "c".*, NOT EXISTS (SELECT 1 FROM (${prev.rows}) "p" WHERE ${match('p', 'c')}) AS "_added" FROM (${cur}) "c"`
+    : sql`SELECT *, FALSE AS "_added" FROM (${cur})`;
   const isReportChanged = prev?.isChanged
     ? sql`NOT EXISTS (SELECT 1 FROM ${raw(temp(PREVIOUS_NEW_KEYS))} "k" WHERE ${match('k', 'p')})`
     : undefined;
   const removedRows = prev
     ? withRemovalReasons(
-        sql`SELECT "p".* FROM (${prev.rows}) "p" WHERE EXISTS (SELECT 1 FROM ${raw(temp(REMOVED_KEYS))} "r" WHERE ${match('p', 'r')})`,
+        sql`SELECT "p".*, FALSE AS "_added" FROM (${prev.rows}) "p" WHERE NOT EXISTS (SELECT 1 FROM ${ident(shape.rowTable)} "c" WHERE ${match('p', 'c')})`,
         shape,
         current.alias,
         current.tables,
         isReportChanged,
       )
-    : sql`SELECT *, NULL::VARCHAR AS ${ident(REASON_COLUMN)} FROM (${cur}) WHERE FALSE`;
+    : sql`SELECT *, FALSE AS "_added", NULL::VARCHAR AS ${ident(REASON_COLUMN)} FROM (${cur}) WHERE FALSE`;
+  await createRowTable(conn, shape, shape.rowTable, currentRows, { stakeVisits: current.stakeVisits });
   await createRowTable(conn, shape, shape.removedTable, removedRows, {
     extra: [REASON_COLUMN],
     stakeVisits: current.stakeVisits,
@@ -415,7 +385,7 @@ export async function precomputeCrawl(
     }
     if (!isAllKept) await precomputeStakes(conn, reports.map(shapeOf), current.stakeVisits);
     await conn.run(`CREATE OR REPLACE TABLE ${PRECOMPUTE_INFO_TABLE} AS SELECT ${PRECOMPUTE_VERSION} AS version`);
-    for (const name of [PREVIOUS_ROWS, PREVIOUS_NEW_KEYS, DIFF_KEYS, ADDED_KEYS, REMOVED_KEYS])
+    for (const name of [PREVIOUS_ROWS, PREVIOUS_NEW_KEYS])
       await conn.run(`DROP TABLE IF EXISTS temp.main.${quoteIdent(name)}`);
     await conn.run('COMMIT');
     isCommitted = true;

@@ -8,49 +8,31 @@ import { KEY_ORDINAL_COLUMN, stakeOrderSql, URL_STAKES_TABLE, type StakeOrder } 
 const KEY_ORDERED_ROWS = '__thc_key_ordered_rows';
 const rankedValuesTable = (i: number): string => `__thc_ranked_values_${i}`;
 
-/** The temp table `sortRowsByKey` writes and `writeRowTable` reads. */
-export const KEY_ORDERED_ROWS_TABLE = `temp.main.${quoteIdent(KEY_ORDERED_ROWS)}`;
-
 /**
- * A row table is made in two steps: the rows sorted by key into a temp table (whose rowids then count the key
- * ordinal), then that table written as the row table with the lower-case URL, the text columns' ranks and `_added`
- * (createRowTable does both). Between them the temp table's keys can be diffed against the previous crawl's
- * (precompute.ts): with only the keys, that join does not spill, where a join carrying every column did.
+ * Creates a row table from `source` (a relation with the stored columns, `_sub` and `_added`) with the lower-case URL
+ * and the text columns' ranks, stored in key order so that rowid is the key ordinal; or, given the at-stake order's
+ * visits figure, stored in that order (stakes, then key) with the key ordinal in KEY_ORDINAL_COLUMN, so that a page
+ * in the at-stake order is a rowid range.
  *
- * Each step is a sort, a distinct or a join, which DuckDB spills to disk past its memory limit: each ranked column's
- * distinct values sorted into one (counting the dense rank), then joined. A window over the rows (row_number,
- * dense_rank) and a materialised CTE of them held the whole report in memory and ran out of it at 10M URLs.
+ * Each step is a sort, a distinct or a join, which DuckDB spills to disk past its memory limit: the rows sorted by key
+ * into a temp table (whose rowids then count the key ordinal), each ranked column's distinct values sorted into one
+ * (counting the dense rank), then both joined. A window over the rows (row_number, dense_rank) and a materialised CTE of
+ * them held the whole report in memory and ran out of it at 10M URLs.
  */
-export async function sortRowsByKey(conn: DuckDBConnection, shape: ReportShape, source: SqlFragment) {
-  const keys = shape.keyColumns.map((k) => `"s".${quoteIdent(k)}`).join(', ');
-  const sorted = sql`CREATE OR REPLACE TEMP TABLE ${raw(quoteIdent(KEY_ORDERED_ROWS))} AS SELECT * FROM (${source}) "s" ORDER BY ${raw(keys)}`;
-  await conn.run(sorted.sql, sorted.params as never);
-}
-
-export interface RowTableOptions {
-  /** Columns of the source stored after `_sub`. */
-  extra?: readonly string[];
-  /** The at-stake order's visits figure to store the rows in; undefined: key order. */
-  stakeVisits?: StakeOrder['visits'] | undefined;
-  /** A table of the keys of the rows that are added (absent from the previous crawl); without it none is. */
-  addedKeys?: string | undefined;
-}
-
-/**
- * Writes the row table `name` from the rows `sortRowsByKey` sorted (the stored columns, `_sub` and `extra`), stored
- * in key order so that rowid is the key ordinal; or, given the at-stake order's visits figure, stored in that order
- * (stakes, then key) with the key ordinal in KEY_ORDINAL_COLUMN, so that a page in the at-stake order is a rowid range.
- */
-export async function writeRowTable(
+export async function createRowTable(
   conn: DuckDBConnection,
   shape: ReportShape,
   name: string,
-  { extra = [], stakeVisits, addedKeys }: RowTableOptions = {},
+  source: SqlFragment,
+  { extra = [], stakeVisits }: { extra?: readonly string[]; stakeVisits?: StakeOrder['visits'] | undefined } = {},
 ) {
   const temp = (table: string): string => `temp.main.${quoteIdent(table)}`;
+  const keys = shape.keyColumns.map((k) => `"s".${quoteIdent(k)}`).join(', ');
+  const sorted = sql`CREATE OR REPLACE TEMP TABLE ${raw(quoteIdent(KEY_ORDERED_ROWS))} AS SELECT * FROM (${source}) "s" ORDER BY ${raw(keys)}`;
+  await conn.run(sorted.sql, sorted.params as never);
   for (const [i, id] of shape.rankedColumns.entries())
     await conn.run(
-      `CREATE OR REPLACE TEMP TABLE ${quoteIdent(rankedValuesTable(i))} AS SELECT DISTINCT ${quoteIdent(id)} AS "v" FROM ${KEY_ORDERED_ROWS_TABLE} WHERE ${quoteIdent(id)} IS NOT NULL ORDER BY "v"`,
+      `CREATE OR REPLACE TEMP TABLE ${quoteIdent(rankedValuesTable(i))} AS SELECT DISTINCT ${quoteIdent(id)} AS "v" FROM ${temp(KEY_ORDERED_ROWS)} WHERE ${quoteIdent(id)} IS NOT NULL ORDER BY "v"`,
     );
   // Inside the precompute's transaction rowids start at an offset, the same for every row of a table.
   const ordinalOf = (alias: string, table: string): string =>
@@ -61,9 +43,6 @@ export async function writeRowTable(
   const rankJoins = shape.rankedColumns.map(
     (id, i) => ` LEFT JOIN ${temp(rankedValuesTable(i))} "rk${i}" ON "rk${i}"."v" = "s".${quoteIdent(id)}`,
   );
-  const isAdded = addedKeys
-    ? `EXISTS (SELECT 1 FROM ${addedKeys} "a" WHERE ${shape.keyColumns.map((k) => `"a".${quoteIdent(k)} IS NOT DISTINCT FROM "s".${quoteIdent(k)}`).join(' AND ')})`
-    : 'FALSE';
   const keyOrdinal = ident(KEY_ORDINAL_COLUMN);
   // The stake sort ends with the key ordinal, an integer, rather than the key columns' text.
   const stake = stakeVisits
@@ -74,23 +53,11 @@ export async function writeRowTable(
       }
     : undefined;
   const create = sql`CREATE OR REPLACE TABLE ${ident(name)} AS
-    SELECT ${raw(isAdded)} AS "_added", ${columnList(shape.storedColumns, 's')}, "s"."_sub"${raw(extra.map((c) => `, "s".${quoteIdent(c)}`).join(''))},
+    SELECT "s"."_added", ${columnList(shape.storedColumns, 's')}, "s"."_sub"${raw(extra.map((c) => `, "s".${quoteIdent(c)}`).join(''))},
            lower("s".${ident(shape.urlColumn)}) AS ${ident(LOWER_URL_COLUMN)}${raw(rankColumns.join(''))}${stake?.column ?? raw('')}
-    FROM ${raw(KEY_ORDERED_ROWS_TABLE)} "s"${raw(rankJoins.join(''))}${stake?.join ?? raw('')}
+    FROM ${raw(temp(KEY_ORDERED_ROWS))} "s"${raw(rankJoins.join(''))}${stake?.join ?? raw('')}
     ORDER BY ${stake?.order ?? raw('"s".rowid')}`;
   await conn.run(create.sql, create.params as never);
   for (const table of [KEY_ORDERED_ROWS, ...shape.rankedColumns.map((_, i) => rankedValuesTable(i))])
     await conn.run(`DROP TABLE IF EXISTS ${temp(table)}`);
-}
-
-/** A row table from `source` (the stored columns, `_sub` and `extra`): sortRowsByKey, then writeRowTable. */
-export async function createRowTable(
-  conn: DuckDBConnection,
-  shape: ReportShape,
-  name: string,
-  source: SqlFragment,
-  options: RowTableOptions = {},
-) {
-  await sortRowsByKey(conn, shape, source);
-  await writeRowTable(conn, shape, name, options);
 }
