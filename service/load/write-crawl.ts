@@ -23,7 +23,7 @@ import {
 } from '../store/layout.ts';
 import type { Interrupter } from './interrupter.ts';
 import { LoadBuild, afterCommit } from './load-build.ts';
-import { closeQuietly, openLoadDatabase } from './load-database.ts';
+import { closeQuietly, openLoadDatabase, PRECOMPUTE_MEMORY_LIMIT } from './load-database.ts';
 import { LoadError } from './load-error.ts';
 import type { LoadOptions, LoadResult } from './load-options.ts';
 import type { Progress } from './load-progress.ts';
@@ -186,6 +186,7 @@ async function buildDatabase(
 
     interrupter.check();
     progress.step('precompute', 'precomputing reports');
+    if (options.memoryLimit === undefined) await conn.run(`SET memory_limit = '${PRECOMPUTE_MEMORY_LIMIT}'`);
     await precomputeCrawl(conn, {
       manifest: manifestOf(source),
       previous: previous ? { crawlId: previous.crawlId, dbFile: previous.dbFile } : undefined,
