@@ -133,6 +133,16 @@ describe('at stake', () => {
       expect(storedTab.length, tab).toBeGreaterThan(0);
       expect(storedTab, tab).toEqual(await rowsIn({ visits: 'sessions', isStored: false }, tab));
     }
+    // The Added tab in the stored order is the first matches a scan meets past the offset: page after page the same
+    // rows as in one page, in the same order.
+    const added = await rowsIn({ visits: 'sessions', isStored: true }, 'added');
+    expect(added.length).toBeGreaterThan(20);
+    const addedPages: unknown[] = [];
+    for (let offset = 0; offset < added.length; offset += 10)
+      addedPages.push(
+        ...(await rowsFor('added', { stakeOrder: target.stakeOrder, offset, limit: 10 })).map((r) => r.url),
+      );
+    expect(addedPages).toEqual(added);
     // The row table is stored in that order: a page, and the whole export, are rowid ranges read without a sort.
     const storedOrder = {
       ...tabRequest(reportById('crawl/all')!, target, undefined, 'all'),
