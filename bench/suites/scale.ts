@@ -26,8 +26,9 @@ import { httpCasesOf, openSession } from '../support/session.ts';
 import { round } from '../support/stats.ts';
 import { prepareStore } from '../support/store.ts';
 
-const SIZES = (process.env.BENCH_SCALE_SIZES ?? '1000000,3000000,10000000').split(',').map(Number);
-const CRAWL_PAGES = Number(process.env.BENCH_SCALE_CRAWL ?? Math.max(...SIZES));
+// Empty: no size is measured now (the crawl alone, say); the sizes measured before keep their columns.
+const SIZES = (process.env.BENCH_SCALE_SIZES ?? '1000000,3000000,10000000').split(',').filter(Boolean).map(Number);
+const CRAWL_PAGES = Number(process.env.BENCH_SCALE_CRAWL ?? Math.max(0, ...SIZES));
 const WGET_PAGES = Math.min(200_000, CRAWL_PAGES);
 const INTERRUPT_S = Number(process.env.BENCH_SCALE_INTERRUPT_S ?? 60);
 /** The issue's targets: every call's p95, a load, and the crawl's and the load's peak memory. */
@@ -40,6 +41,8 @@ const CSV_ROWS_PER_S = 300_000;
 /** One size's figures, as its child process writes them. */
 export interface ScaleSize {
   urls: number;
+  /** When the child wrote these figures (ISO); a column kept from an earlier run says when it ran. */
+  measuredAt?: string;
   loadAverage: number[];
   generate?: { seconds: number; peakRssMb: number };
   loads: { crawl: string; seconds: number; peakRssMb: number }[];
@@ -54,6 +57,7 @@ export interface ScaleSize {
 
 interface ScaleCrawl {
   pages: number;
+  measuredAt?: string;
   crawler: CrawlBenchRow & { peakDiskMb: number; exportMb: number };
   /** The crawl's export loaded with precompute into a store of its own. */
   load?: { seconds: number; peakRssMb: number; storeMb: number; ok: boolean; line: string };
@@ -100,6 +104,7 @@ export async function scaleSizeOnly(): Promise<void> {
     });
     const result: ScaleSize = {
       urls: URLS,
+      measuredAt: new Date().toISOString(),
       loadAverage: os.loadavg().map((l) => round(l)),
       ...(figures.generate ? { generate: figures.generate as ScaleSize['generate'] } : {}),
       loads,
@@ -245,13 +250,22 @@ async function scaleCrawl(): Promise<ScaleCrawl> {
       `scale: crawled ${crawler.urls} URLs in ${round((performance.now() - started) / 1000)} s, ` +
         `peak RSS ${crawler.peakRssMb} MB, peak disk ${crawler.peakDiskMb} MB; load: ${JSON.stringify(load)}`,
     );
-    return { pages: CRAWL_PAGES, crawler, wget, interrupted, ...(load && { load }) };
+    return {
+      pages: CRAWL_PAGES,
+      measuredAt: new Date().toISOString(),
+      crawler,
+      wget,
+      interrupted,
+      ...(load && { load }),
+    };
   } finally {
     await site.close();
   }
 }
 
 const mark = (isMet: boolean): string => (isMet ? '' : ' ✗');
+const whenOf = (iso: string | undefined): string =>
+  iso ? `${iso.slice(0, 16).replace('T', ' ')}` : 'before 28 Nov 2026 13:00';
 const mb = (n: number): string => (n >= 1024 ? `${round(n / 1024)} GB` : `${n} MB`);
 
 export function scaleTable(sizes: readonly ScaleSize[], crawl: ScaleCrawl | undefined, load: string): string {
@@ -270,6 +284,7 @@ export function scaleTable(sizes: readonly ScaleSize[], crawl: ScaleCrawl | unde
     `Scale (${os.cpus().length} CPUs; ${load}; ✗ marks a figure outside its target)`,
     '',
     ...head('URLs per crawl'),
+    line('measured (UTC)', (s) => whenOf(s.measuredAt)),
     line('generate 2 crawls, s', (s) => String(s.generate?.seconds ?? '(kept)')),
     line(`load with precompute, slower crawl, s (≤ ${LOAD_MINUTES * 60})`, (s) => {
       const worst = Math.max(...s.loads.map((l) => l.seconds));
@@ -303,7 +318,7 @@ export function scaleTable(sizes: readonly ScaleSize[], crawl: ScaleCrawl | unde
     const c = crawl.crawler;
     lines.push(
       '',
-      `Crawl of the generated site of ${crawl.pages.toLocaleString('en-GB')} pages (defaults, --skip-external)`,
+      `Crawl of the generated site of ${crawl.pages.toLocaleString('en-GB')} pages (defaults, --skip-external; measured ${whenOf(crawl.measuredAt)})`,
       '',
       '| tool | URLs | seconds | URLs/s | peak RSS | peak disk | export |',
       '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
@@ -336,8 +351,11 @@ export async function scaleOnly(): Promise<void> {
     .map((l) => round(l))
     .join(' ')} at the start`;
   // Sizes measured before and not run now keep their column, so the growth stays in one table.
-  const earlier = (readResults().scale as { sizes?: ScaleSize[] } | undefined)?.sizes ?? [];
-  const sizes: ScaleSize[] = earlier.filter((s) => !SIZES.includes(s.urls));
+  const earlier = readResults().scale as { startedAt?: string; sizes?: ScaleSize[]; crawl?: ScaleCrawl } | undefined;
+  // Figures written before sizes had their own time carry the time their run wrote them.
+  const sizes: ScaleSize[] = (earlier?.sizes ?? [])
+    .filter((s) => !SIZES.includes(s.urls))
+    .map((s) => ({ ...s, measuredAt: s.measuredAt ?? earlier?.startedAt }));
   for (const urls of SIZES) {
     console.log(`scale: ${urls.toLocaleString('en-GB')} URLs × 2 crawls …`);
     fs.rmSync(sizeFile(urls), { force: true });
@@ -351,7 +369,7 @@ export async function scaleOnly(): Promise<void> {
     sizes.push(JSON.parse(fs.readFileSync(sizeFile(urls), 'utf8')) as ScaleSize);
   }
   sizes.sort((a, b) => a.urls - b.urls);
-  const crawl = CRAWL_PAGES > 0 ? await scaleCrawl() : undefined;
+  const crawl = CRAWL_PAGES > 0 ? await scaleCrawl() : earlier?.crawl;
   const results = readResults();
   results.scale = { startedAt: new Date().toISOString(), loadAtStart, sizes, crawl };
   writeResults(results);
