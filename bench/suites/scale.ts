@@ -264,8 +264,8 @@ async function scaleCrawl(): Promise<ScaleCrawl> {
 }
 
 const mark = (isMet: boolean): string => (isMet ? '' : ' ✗');
-const whenOf = (iso: string | undefined): string =>
-  iso ? `${iso.slice(0, 16).replace('T', ' ')}` : 'before 28 Nov 2026 13:00';
+/** Figures from before sizes and the crawl recorded their time say so. */
+const whenOf = (iso: string | undefined): string => (iso ? iso.slice(0, 16).replace('T', ' ') : 'not recorded');
 const mb = (n: number): string => (n >= 1024 ? `${round(n / 1024)} GB` : `${n} MB`);
 
 export function scaleTable(sizes: readonly ScaleSize[], crawl: ScaleCrawl | undefined, load: string): string {
@@ -351,11 +351,8 @@ export async function scaleOnly(): Promise<void> {
     .map((l) => round(l))
     .join(' ')} at the start`;
   // Sizes measured before and not run now keep their column, so the growth stays in one table.
-  const earlier = readResults().scale as { startedAt?: string; sizes?: ScaleSize[]; crawl?: ScaleCrawl } | undefined;
-  // Figures written before sizes had their own time carry the time their run wrote them.
-  const sizes: ScaleSize[] = (earlier?.sizes ?? [])
-    .filter((s) => !SIZES.includes(s.urls))
-    .map((s) => ({ ...s, measuredAt: s.measuredAt ?? earlier?.startedAt }));
+  const earlier = readResults().scale as { sizes?: ScaleSize[]; crawl?: ScaleCrawl } | undefined;
+  const sizes: ScaleSize[] = (earlier?.sizes ?? []).filter((s) => !SIZES.includes(s.urls));
   for (const urls of SIZES) {
     console.log(`scale: ${urls.toLocaleString('en-GB')} URLs × 2 crawls …`);
     fs.rmSync(sizeFile(urls), { force: true });
