@@ -6,9 +6,9 @@ import { openDatabase } from '../db/duckdb.ts';
 export const DEFAULT_MEMORY_LIMIT = '2GB';
 
 /**
- * The precompute's, unless the load was given a limit: its sorts and joins spill past it. At 10M URLs the precompute of
- * crawl 2 took about 70 s less with 3.5GB than with 2GB (its load 897 s against 971), peaking at 5.2 GB RSS against
- * 3.9 GB (bench/history.md). Loading the tables from Parquet gains nothing from more.
+ * The precompute's, unless the load was given a limit: its sorts and joins spill past it. At 10M URLs crawl 2's load
+ * took 882 s with it against 964 s with 2GB, peaking at 5.4 GB RSS against 3.9 (bench/history.md). The whole load with
+ * 3.5GB peaked at 5.9 GB, too near the 6 GB a 10M load may take.
  */
 export const PRECOMPUTE_MEMORY_LIMIT = '3.5GB';
 
